@@ -1,0 +1,58 @@
+import js from '@eslint/js';
+import { builtinModules } from 'node:module';
+import tseslint from 'typescript-eslint';
+
+// Workflow code runs in Temporal's deterministic sandbox: no Node built-ins, no database, no I/O libraries.
+// Workflows reach the outside world only through activities, imported as types.
+const forbiddenInWorkflows = {
+  paths: builtinModules.flatMap((name) => [name, `node:${name}`]).map((name) => ({
+    name,
+    message: 'Workflows must stay deterministic: do I/O in an activity.',
+  })),
+  patterns: [
+    { group: ['@mikro-orm/*', 'pg', '**/src/data/**', '**/src/storage/**'], message: 'Workflows must not touch the database or storage: call an activity.' },
+    { group: ['@aws-sdk/*', 'got', 'sharp', 'express'], message: 'Workflows must stay deterministic: do I/O in an activity.' },
+  ],
+};
+
+export default tseslint.config(
+  { ignores: ['node_modules/', '.data/', 'coverage/', 'test-results/', 'src/api/openapi-types.ts'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: { allowDefaultProject: ['*.js', 'tools/*.mjs'] }, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
+      '@typescript-eslint/consistent-type-definitions': ['error', 'type'],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-console': ['error', { allow: ['error', 'warn'] }],
+    },
+  },
+  {
+    files: ['workflows/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', forbiddenInWorkflows] },
+  },
+  {
+    files: ['tools/**', 'test/**', 'src/dev/**', 'src/admin/**', 'bench/**'],
+    rules: { 'no-console': 'off' },
+  },
+  {
+    // Matchers such as expect.any() are typed `any` by design.
+    files: ['test/**'],
+    rules: {
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+    },
+  },
+  {
+    // Plain JavaScript that runs before dependencies exist (any Node version).
+    files: ['**/*.mjs', '*.js'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { globals: { process: 'readonly', URL: 'readonly', console: 'readonly' } },
+  },
+);

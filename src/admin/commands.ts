@@ -1,0 +1,85 @@
+import type { ParseArgsConfig } from 'node:util';
+import { ApiKey } from '../data/entities/api-key.ts';
+import { plans, Workspace, type Plan } from '../data/entities/workspace.ts';
+import type { Database } from '../data/orm.ts';
+import { issueApiKey } from '../domain/api-keys/issue-api-key.ts';
+import { changePlan } from '../domain/workspaces/change-plan.ts';
+import { createWorkspace } from '../domain/workspaces/create-workspace.ts';
+
+type Values = Record<string, string | boolean | undefined>;
+type Result = { json: unknown; text: string };
+type Command = { options: NonNullable<ParseArgsConfig['options']>; run(orm: Database, values: Values): Promise<Result> };
+
+const json = { type: 'boolean' } as const;
+const text = { type: 'string' } as const;
+
+export const usage = `Usage: npm run --silent admin -- <command> [options]
+
+  workspace create --name NAME --plan starter|growth [--json]   create a workspace and its first API key
+  workspace set-plan --id WORKSPACE_ID --plan starter|growth [--json]
+  workspace list [--json]
+  api-key create --workspace WORKSPACE_ID --name NAME [--expires-at ISO_DATE] [--json]
+  api-key deactivate --id KEY_ID [--json]                      the key answers 401 from now on
+  api-key activate --id KEY_ID [--json]
+
+Uses DATABASE_URL, or the dev stack's PostgreSQL under DATA_DIR (default .data) like \`npm run dev\`.`;
+
+export const adminCommands: Record<string, Command> = {
+  'workspace create': {
+    options: { name: text, plan: text, json },
+    async run(orm, values) {
+      const { workspace, apiKey } = await createWorkspace(orm, { name: required(values, 'name'), plan: plan(values) });
+      return {
+        json: { workspaceId: workspace.id, apiKey },
+        text: `Workspace ${workspace.id} (${workspace.plan}) created.\nAPI key (shown once): ${apiKey}`,
+      };
+    },
+  },
+  'workspace set-plan': {
+    options: { id: text, plan: text, json },
+    async run(orm, values) {
+      const workspace = await changePlan(orm, required(values, 'id'), plan(values));
+      return { json: { workspaceId: workspace.id, plan: workspace.plan }, text: `Workspace ${workspace.id} is now on ${workspace.plan}.` };
+    },
+  },
+  'workspace list': {
+    options: { json },
+    async run(orm) {
+      const workspaces = await orm.em.fork().find(Workspace, {}, { orderBy: { createdAt: 'asc' } });
+      const rows = workspaces.map((w) => ({ workspaceId: w.id, name: w.name, plan: w.plan, createdAt: w.createdAt.toISOString() }));
+      return { json: rows, text: rows.map((row) => `${row.workspaceId}  ${row.plan.padEnd(7)}  ${row.name}`).join('\n') || '(none)' };
+    },
+  },
+  'api-key create': {
+    options: { workspace: text, name: text, 'expires-at': text, json },
+    async run(orm, values) {
+      const expiresAt = typeof values['expires-at'] === 'string' ? new Date(values['expires-at']) : null;
+      if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new Error('--expires-at must be an ISO 8601 date');
+      const { apiKey, key } = await orm.em.fork().transactional(async (em) => {
+        const workspace = await em.findOneOrFail(Workspace, required(values, 'workspace'));
+        return issueApiKey(em, { workspaceId: workspace.id, name: required(values, 'name'), expiresAt });
+      });
+      return { json: { id: apiKey.id, workspaceId: apiKey.workspaceId, apiKey: key }, text: `API key ${apiKey.id} (shown once): ${key}` };
+    },
+  },
+  'api-key deactivate': { options: { id: text, json }, run: (orm, values) => setKeyActive(orm, required(values, 'id'), false) },
+  'api-key activate': { options: { id: text, json }, run: (orm, values) => setKeyActive(orm, required(values, 'id'), true) },
+};
+
+async function setKeyActive(orm: Database, id: string, isActive: boolean): Promise<Result> {
+  const updated = await orm.em.fork().nativeUpdate(ApiKey, { id }, { isActive, updatedAt: new Date() });
+  if (updated === 0) throw new Error(`No API key ${id}`);
+  return { json: { id, isActive }, text: `API key ${id} is now ${isActive ? 'active' : 'inactive'}.` };
+}
+
+function required(values: Values, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value.trim() === '') throw new Error(`--${name} is required`);
+  return value;
+}
+
+function plan(values: Values): Plan {
+  const value = required(values, 'plan');
+  if (!(plans as readonly string[]).includes(value)) throw new Error(`--plan must be one of ${plans.join(', ')}`);
+  return value as Plan;
+}

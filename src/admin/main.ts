@@ -1,0 +1,39 @@
+import { parseArgs } from 'node:util';
+import { migrateDatabase, openDatabase, type Database } from '../data/orm.ts';
+import { resolveLocalDatabase } from '../embedded/local-database.ts';
+import { adminCommands, usage } from './commands.ts';
+
+// `npm run --silent admin -- <command>`: operator commands against DATABASE_URL, or, like `npm run dev`, the
+// private cluster under DATA_DIR. Results go to stdout (one JSON object with --json); progress goes to stderr.
+
+const [group, action, ...rest] = process.argv.slice(2);
+const command = adminCommands[`${group} ${action}`];
+if (!command) {
+  console.error(usage);
+  process.exit(group === undefined || group === 'help' ? 0 : 2);
+}
+
+let parsed: ReturnType<typeof parseArgs<{ options: typeof command.options }>>['values'];
+try {
+  parsed = parseArgs({ args: rest, options: command.options, strict: true }).values;
+} catch (error) {
+  console.error(`${(error as Error).message}\n\n${usage}`);
+  process.exit(2);
+}
+
+const database = await resolveLocalDatabase((message) => console.error(message));
+let orm: Database | undefined;
+let exitCode = 0;
+try {
+  orm = await openDatabase(database.url);
+  await migrateDatabase(orm);
+  const result = await command.run(orm, parsed as Record<string, string | boolean | undefined>);
+  console.log(parsed.json ? JSON.stringify(result.json) : result.text);
+} catch (error) {
+  console.error(`error: ${(error as Error).message}`);
+  exitCode = 1;
+} finally {
+  await orm?.close();
+  if (database.cluster?.started) await database.cluster.stop();
+}
+process.exit(exitCode);

@@ -1,0 +1,63 @@
+import express, { type Express } from 'express';
+import * as OpenApiValidator from 'express-openapi-validator';
+import { fileURLToPath } from 'node:url';
+import type { LastUsedTracker } from '../domain/api-keys/last-used-tracker.ts';
+import type { Deps } from '../domain/deps.ts';
+import { AppError } from '../errors/app-error.ts';
+import { authenticate } from './middleware/authenticate.ts';
+import { problemResponse } from './middleware/problem-response.ts';
+import { rateLimit, type RateLimiter } from './middleware/rate-limit.ts';
+import { requestLogging } from './middleware/request-logging.ts';
+import { uploadSizeGuard } from './middleware/upload-size-guard.ts';
+import { apiKeyRoutes } from './routes/api-keys.ts';
+import { brandKitRoutes } from './routes/brand-kits.ts';
+import { docsRoutes } from './routes/docs.ts';
+import { fileRoutes } from './routes/files.ts';
+import { healthRoutes } from './routes/health.ts';
+import { notImplemented } from './routes/not-implemented.ts';
+import { projectRoutes } from './routes/projects.ts';
+import { workspaceRoutes } from './routes/workspace.ts';
+
+export const specPath = fileURLToPath(new URL('../../openapi.yaml', import.meta.url));
+export const maxCoverBytes = 10 * 1024 * 1024;
+
+export type AppOptions = {
+  deps: Deps;
+  lastUsed: LastUsedTracker;
+  rateLimiter: RateLimiter;
+  urlSigningSecret: string;
+  /** Check every response against openapi.yaml (tests): a response that drifts from the spec becomes a 500. */
+  validateResponses: boolean;
+};
+
+export function createApp(options: AppOptions): Express {
+  const { deps } = options;
+  const app = express();
+  app.disable('x-powered-by');
+
+  app.use(requestLogging(deps.logger));
+  app.use(healthRoutes(deps));
+  app.use(docsRoutes(specPath));
+  if (deps.storage.driver === 'filesystem') app.use(fileRoutes(deps.storage, options.urlSigningSecret));
+
+  // The API proper: authenticated and rate-limited before anything else looks at the request.
+  app.use('/api/v1', authenticate(deps.orm, options.lastUsed), rateLimit(options.rateLimiter));
+  app.post('/api/v1/projects/:id/cover', uploadSizeGuard(maxCoverBytes));
+  app.use('/api/v1', express.json({ limit: '256kb' }));
+  app.use(
+    OpenApiValidator.middleware({
+      apiSpec: specPath,
+      validateRequests: { allErrors: true },
+      validateResponses: options.validateResponses,
+      // Authentication is ours (middleware/authenticate.ts), with the error bodies and statuses we promise.
+      validateSecurity: false,
+      fileUploader: { limits: { fileSize: maxCoverBytes, files: 1 } },
+    }),
+  );
+  app.use('/api/v1', projectRoutes(deps), brandKitRoutes(deps), apiKeyRoutes({ ...deps, lastUsed: options.lastUsed }));
+  app.use('/api/v1', workspaceRoutes(deps), notImplemented);
+
+  app.use((req, _res, next) => next(new AppError('not-found', `Nothing is served at ${req.method} ${req.path}.`)));
+  app.use(problemResponse);
+  return app;
+}

@@ -1,0 +1,45 @@
+import { Router } from 'express';
+import { createApiKey } from '../../domain/api-keys/create-api-key.ts';
+import { deleteApiKey } from '../../domain/api-keys/delete-api-key.ts';
+import type { LastUsedTracker } from '../../domain/api-keys/last-used-tracker.ts';
+import { listApiKeys } from '../../domain/api-keys/list-api-keys.ts';
+import { regenerateApiKey } from '../../domain/api-keys/regenerate-api-key.ts';
+import type { Deps } from '../../domain/deps.ts';
+import { callerOf } from '../caller-of.ts';
+import { pageRequestOf, sendPage } from '../paging.ts';
+import { presentApiKey } from '../presenters/api-key.ts';
+import type { Schemas } from '../schemas.ts';
+
+export function apiKeyRoutes(deps: Deps & { lastUsed: LastUsedTracker }): Router {
+  const router = Router();
+
+  router.get('/api-keys', async (req, res) => {
+    const page = await listApiKeys(deps, callerOf(res), pageRequestOf(req));
+    sendPage(req, res, page, page.items.map(presentApiKey));
+  });
+
+  router.post('/api-keys', async (req, res) => {
+    const { apiKey, key } = await createApiKey(deps, callerOf(res), req.body as Schemas['CreateApiKeyRequest']);
+    const body: Schemas['CreateApiKeyResponse'] = {
+      id: apiKey.id,
+      key,
+      prefix: apiKey.keyPrefix,
+      name: apiKey.name,
+      expiresAt: apiKey.expiresAt?.toISOString() ?? null,
+      createdAt: apiKey.createdAt.toISOString(),
+    };
+    res.status(201).location(`/api/v1/api-keys/${apiKey.id}`).json(body);
+  });
+
+  router.delete('/api-keys/:id', async (req, res) => {
+    await deleteApiKey(deps, callerOf(res), req.params.id);
+    res.status(204).end();
+  });
+
+  router.post('/api-keys/:id/regenerate', async (req, res) => {
+    const body: Schemas['RegenerateApiKeyResponse'] = await regenerateApiKey(deps, callerOf(res), req.params.id);
+    res.json(body);
+  });
+
+  return router;
+}

@@ -1,0 +1,45 @@
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Config } from '../config.ts';
+import { LastUsedTracker } from '../domain/api-keys/last-used-tracker.ts';
+import { createServices, type Services } from '../services.ts';
+import { createApp } from './app.ts';
+import { RateLimiter } from './middleware/rate-limit.ts';
+
+export type ApiServer = { url: string; services: Services; lastUsed: LastUsedTracker; stop(): Promise<void> };
+
+/** Starts the HTTP API; `config.http.port` may be 0 (tests), the chosen port is in `url`. */
+export async function startApiServer(config: Config, options: { validateResponses?: boolean } = {}): Promise<ApiServer> {
+  let publicUrl = config.http.publicUrl ?? `http://localhost:${config.http.port}`;
+  const services = await createServices(config, { name: 'api', publicUrl: () => publicUrl });
+  const lastUsed = new LastUsedTracker(services.orm, services.logger);
+  const app = createApp({
+    deps: services,
+    lastUsed,
+    rateLimiter: new RateLimiter(config.rateLimit.requests, config.rateLimit.windowSeconds),
+    urlSigningSecret: config.storage.urlSigningSecret,
+    validateResponses: options.validateResponses ?? false,
+  });
+
+  const server: Server = app.listen(config.http.port, config.http.host);
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  publicUrl = config.http.publicUrl ?? `http://localhost:${port}`;
+  lastUsed.start(config.apiKeys.lastUsedFlushSeconds);
+  services.logger.info({ url: publicUrl }, 'api listening');
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    services,
+    lastUsed,
+    async stop() {
+      // Stop accepting, let requests in flight finish, then flush and close clients.
+      const closed = new Promise<void>((resolveClose, reject) => server.close((error) => (error ? reject(error) : resolveClose())));
+      server.closeIdleConnections();
+      await closed;
+      await lastUsed.stop();
+      await services.close();
+    },
+  };
+}

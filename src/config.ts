@@ -1,0 +1,93 @@
+import { z } from 'zod';
+
+// The one place that reads the environment. Every process (api, worker, admin CLI, dev stack) calls loadConfig();
+// a missing or malformed variable stops start-up with a message naming it, instead of failing later on first use.
+
+const booleanString = z.enum(['true', 'false']).transform((value) => value === 'true');
+const port = z.coerce.number().int().min(0).max(65535);
+const seconds = z.coerce.number().int().positive();
+
+const schema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    PORT: port.default(3000),
+    PUBLIC_URL: z.url().optional(),
+    DATA_DIR: z.string().min(1).default('.data'),
+
+    DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }),
+    DATABASE_POOL_MAX: z.coerce.number().int().positive().default(10),
+
+    TEMPORAL_ADDRESS: z.string().min(1).default('localhost:7233'),
+    TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+    TEMPORAL_TASK_QUEUE: z.string().min(1).default('content-service'),
+    TEMPORAL_WORKFLOW_BUNDLE: z.string().min(1).optional(),
+
+    STORAGE_DRIVER: z.enum(['filesystem', 's3']).default('filesystem'),
+    STORAGE_DIR: z.string().min(1).optional(),
+    SIGNED_URL_TTL_SECONDS: seconds.default(3600),
+    URL_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters'),
+    S3_BUCKET: z.string().min(1).optional(),
+    S3_REGION: z.string().min(1).default('us-east-1'),
+    S3_ENDPOINT: z.url().optional(),
+    S3_PUBLIC_ENDPOINT: z.url().optional(),
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    S3_FORCE_PATH_STYLE: booleanString.default(false),
+
+    RATE_LIMIT_REQUESTS: z.coerce.number().int().positive().default(600),
+    RATE_LIMIT_WINDOW_SECONDS: seconds.default(60),
+    API_KEY_LAST_USED_FLUSH_SECONDS: seconds.default(30),
+  })
+  .superRefine((env, ctx) => {
+    if (env.STORAGE_DRIVER === 's3' && !env.S3_BUCKET) {
+      ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required when STORAGE_DRIVER=s3' });
+    }
+  });
+
+export type Config = ReturnType<typeof toConfig>;
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  }
+  return toConfig(parsed.data);
+}
+
+function toConfig(env: z.infer<typeof schema>) {
+  return {
+    env: env.NODE_ENV,
+    logLevel: env.LOG_LEVEL,
+    http: { host: env.HOST, port: env.PORT, publicUrl: env.PUBLIC_URL?.replace(/\/$/, '') },
+    dataDir: env.DATA_DIR,
+    database: { url: env.DATABASE_URL, poolMax: env.DATABASE_POOL_MAX },
+    temporal: {
+      address: env.TEMPORAL_ADDRESS,
+      namespace: env.TEMPORAL_NAMESPACE,
+      taskQueue: env.TEMPORAL_TASK_QUEUE,
+      workflowBundle: env.TEMPORAL_WORKFLOW_BUNDLE,
+    },
+    storage: {
+      driver: env.STORAGE_DRIVER,
+      directory: env.STORAGE_DIR ?? `${env.DATA_DIR}/objects`,
+      signedUrlTtlSeconds: env.SIGNED_URL_TTL_SECONDS,
+      urlSigningSecret: env.URL_SIGNING_SECRET,
+      s3: {
+        bucket: env.S3_BUCKET ?? '',
+        region: env.S3_REGION,
+        endpoint: env.S3_ENDPOINT,
+        publicEndpoint: env.S3_PUBLIC_ENDPOINT,
+        accessKeyId: env.S3_ACCESS_KEY_ID,
+        secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+        forcePathStyle: env.S3_FORCE_PATH_STYLE,
+      },
+    },
+    rateLimit: { requests: env.RATE_LIMIT_REQUESTS, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS },
+    apiKeys: { lastUsedFlushSeconds: env.API_KEY_LAST_USED_FLUSH_SECONDS },
+  };
+}

@@ -1,0 +1,23 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql';
+import { newId } from '../new-id.ts';
+import { Workspace } from './workspace.ts';
+
+export type BrandColors = Partial<Record<'primary' | 'secondary' | 'accent' | 'neutral', string>>;
+export type BrandFonts = Partial<Record<'heading' | 'body', string>>;
+
+export const BrandKit = defineEntity({
+  name: 'BrandKit',
+  tableName: 'brand_kits',
+  properties: {
+    id: p.uuid().primary().onCreate(() => newId()),
+    workspaceId: () => p.manyToOne(Workspace).mapToPk().fieldName('workspace_id').deleteRule('cascade'),
+    name: p.string().length(100),
+    colors: p.json<BrandColors>(),
+    fonts: p.json<BrandFonts>(),
+    logoUrl: p.text().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+  indexes: [{ properties: ['workspaceId', 'createdAt'] }],
+});
+export type BrandKit = InferEntity<typeof BrandKit>;

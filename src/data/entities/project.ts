@@ -1,0 +1,26 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql';
+import { newId } from '../new-id.ts';
+import { Workspace } from './workspace.ts';
+
+export const projectStatuses = ['active', 'archived'] as const;
+export type ProjectStatus = (typeof projectStatuses)[number];
+
+export const Project = defineEntity({
+  name: 'Project',
+  tableName: 'projects',
+  properties: {
+    id: p.uuid().primary().onCreate(() => newId()),
+    workspaceId: () => p.manyToOne(Workspace).mapToPk().fieldName('workspace_id').deleteRule('cascade'),
+    name: p.string().length(100),
+    description: p.text().nullable(),
+    icon: p.string().length(32).nullable(),
+    color: p.string().length(7).nullable(),
+    status: p.enum(projectStatuses).default('active'),
+    /** Object-storage key of the cover image; the URL is signed on every read. */
+    coverKey: p.text().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+  indexes: [{ properties: ['workspaceId', 'status', 'createdAt'] }],
+});
+export type Project = InferEntity<typeof Project>;

@@ -1,0 +1,5 @@
+// Every migration, oldest first. `npm run migration:create` adds the new file here; a test checks that this list
+// and the files in this folder agree.
+import { Migration20261122091116_initial } from './Migration20261122091116_initial.ts';
+
+export const migrationsList = [Migration20261122091116_initial];

@@ -1,0 +1,22 @@
+import { AppError } from '../../errors/app-error.ts';
+import type { Caller } from '../caller.ts';
+import type { Deps } from '../deps.ts';
+import { requireFeature } from '../workspaces/plans.ts';
+import { issueApiKey, type IssuedApiKey } from './issue-api-key.ts';
+
+export async function createApiKey(
+  deps: Deps,
+  caller: Caller,
+  input: { name: string; expiresAt?: string },
+): Promise<IssuedApiKey> {
+  requireFeature(caller.plan, 'apiKeys');
+  const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
+  if (expiresAt && expiresAt.getTime() <= Date.now()) {
+    throw new AppError('validation-failed', 'expiresAt must be in the future.', {
+      errors: [{ location: 'body', path: '/expiresAt', message: 'must be in the future' }],
+    });
+  }
+  return deps.orm.em.fork().transactional((em) =>
+    Promise.resolve(issueApiKey(em, { workspaceId: caller.workspaceId, name: input.name, expiresAt })),
+  );
+}

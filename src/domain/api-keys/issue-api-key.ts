@@ -1,0 +1,21 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ApiKey } from '../../data/entities/api-key.ts';
+import { generateApiKeySecret } from './api-key-secret.ts';
+
+export type IssuedApiKey = { apiKey: ApiKey; key: string };
+
+/** Creates a key record and returns the secret, which exists only in this return value from now on. */
+export function issueApiKey(
+  em: EntityManager,
+  input: { workspaceId: string; name: string; expiresAt?: Date | null },
+): IssuedApiKey {
+  const secret = generateApiKeySecret();
+  const apiKey = em.create(ApiKey, {
+    workspaceId: input.workspaceId,
+    name: input.name,
+    keyHash: secret.hash,
+    keyPrefix: secret.prefix,
+    expiresAt: input.expiresAt ?? null,
+  });
+  return { apiKey, key: secret.key };
+}

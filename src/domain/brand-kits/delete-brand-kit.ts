@@ -1,0 +1,9 @@
+import type { Caller } from '../caller.ts';
+import type { Deps } from '../deps.ts';
+import { findBrandKit } from './find-brand-kit.ts';
+
+export async function deleteBrandKit(deps: Deps, caller: Caller, id: string): Promise<void> {
+  await deps.orm.em.fork().transactional(async (em) => {
+    em.remove(await findBrandKit(em, caller.workspaceId, id));
+  });
+}

@@ -1,0 +1,13 @@
+import type { Client } from '@temporalio/client';
+import type { Database } from '../data/orm.ts';
+import type { Logger } from '../logger.ts';
+import type { ObjectStorage } from '../storage/object-storage.ts';
+
+/** What use cases need from the outside world, built once per process (see src/services.ts). */
+export type Deps = {
+  orm: Database;
+  storage: ObjectStorage;
+  temporal: Client;
+  taskQueue: string;
+  logger: Logger;
+};

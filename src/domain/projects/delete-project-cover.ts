@@ -1,0 +1,15 @@
+import type { Caller } from '../caller.ts';
+import type { Deps } from '../deps.ts';
+import { recordOrphanedObjects, startStorageCleanup } from '../storage/orphaned-objects.ts';
+import { findProject } from './find-project.ts';
+
+/** Removes the cover (a project without one is left as it is); the image leaves storage durably. */
+export async function deleteProjectCover(deps: Deps, caller: Caller, id: string): Promise<void> {
+  const batch = await deps.orm.em.fork().transactional(async (em) => {
+    const project = await findProject(em, caller.workspaceId, id, { lock: true });
+    const orphans = recordOrphanedObjects(em, [project.coverKey], 'project cover deleted');
+    project.coverKey = null;
+    return orphans;
+  });
+  await startStorageCleanup(deps, batch);
+}

@@ -1,0 +1,15 @@
+import type { Caller } from '../caller.ts';
+import type { Deps } from '../deps.ts';
+import { recordOrphanedObjects, startStorageCleanup } from '../storage/orphaned-objects.ts';
+import { findProject } from './find-project.ts';
+
+/** Deletes the project; its stored objects are deleted durably by the storage cleanup workflow. */
+export async function deleteProject(deps: Deps, caller: Caller, id: string): Promise<void> {
+  const batch = await deps.orm.em.fork().transactional(async (em) => {
+    const project = await findProject(em, caller.workspaceId, id, { lock: true });
+    const orphans = recordOrphanedObjects(em, [project.coverKey], 'project deleted');
+    em.remove(project);
+    return orphans;
+  });
+  await startStorageCleanup(deps, batch);
+}

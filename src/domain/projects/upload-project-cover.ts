@@ -1,0 +1,42 @@
+import { OrphanedObject } from '../../data/entities/orphaned-object.ts';
+import type { Project } from '../../data/entities/project.ts';
+import { AppError } from '../../errors/app-error.ts';
+import { objectKeys } from '../../storage/object-keys.ts';
+import type { Caller } from '../caller.ts';
+import type { Deps } from '../deps.ts';
+import { recordOrphanedObjects, startStorageCleanup } from '../storage/orphaned-objects.ts';
+import { detectImageType } from './detect-image-type.ts';
+import { findProject } from './find-project.ts';
+
+// An upload that has not committed within this time is considered dead and its object is swept away.
+const uploadGraceMs = 60 * 60 * 1000;
+
+/**
+ * Stores a new cover and swaps it in. The new object is recorded as orphaned *before* its bytes are stored and
+ * claimed in the transaction that points the project at it; so if the process dies in between, the sweep deletes
+ * it after the grace period, and the replaced cover is orphaned in that same transaction.
+ */
+export async function uploadProjectCover(deps: Deps, caller: Caller, id: string, bytes: Buffer): Promise<Project> {
+  const type = await detectImageType(bytes);
+  const em = deps.orm.em.fork();
+  await findProject(em, caller.workspaceId, id);
+
+  const key = objectKeys.projectCover(caller.workspaceId, id, type.extension);
+  await em.transactional((tx) => {
+    recordOrphanedObjects(tx, [key], 'project cover upload in progress', new Date(Date.now() + uploadGraceMs));
+  });
+  await deps.storage.put(key, bytes, type.contentType);
+
+  const { project, replaced } = await em.fork().transactional(async (tx) => {
+    const locked = await findProject(tx, caller.workspaceId, id, { lock: true });
+    const claimed = await tx.nativeDelete(OrphanedObject, { objectKey: key });
+    if (claimed === 0) {
+      throw new AppError('service-unavailable', 'The upload took too long and was discarded; please upload again.');
+    }
+    const orphans = recordOrphanedObjects(tx, [locked.coverKey], 'project cover replaced');
+    locked.coverKey = key;
+    return { project: locked, replaced: orphans };
+  });
+  await startStorageCleanup(deps, replaced);
+  return project;
+}

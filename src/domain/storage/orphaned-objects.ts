@@ -1,0 +1,51 @@
+import type { Client } from '@temporalio/client';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { OrphanedObject } from '../../data/entities/orphaned-object.ts';
+import { newId } from '../../data/new-id.ts';
+import { workflowIds } from '../../temporal/workflow-ids.ts';
+import type { Logger } from '../../logger.ts';
+import type { cleanUpOrphanedObjects } from '../../../workflows/clean-up-orphaned-objects.ts';
+
+export type OrphanBatch = { batchId: string; deleteAfter: Date };
+
+/**
+ * Records objects that must leave storage, in the caller's unit of work, so the record commits (or not) with the
+ * change that orphans them. Returns null when there is nothing to record.
+ */
+export function recordOrphanedObjects(
+  em: EntityManager,
+  keys: Array<string | null | undefined>,
+  reason: string,
+  deleteAfter = new Date(),
+): OrphanBatch | null {
+  const objectKeys = keys.filter((key): key is string => Boolean(key));
+  if (objectKeys.length === 0) return null;
+  const batchId = newId();
+  for (const objectKey of objectKeys) em.create(OrphanedObject, { batchId, objectKey, reason, deleteAfter });
+  return { batchId, deleteAfter };
+}
+
+// How long a request waits for Temporal to accept the cleanup before leaving it to the sweep.
+const startTimeoutMs = 5000;
+
+/**
+ * Starts the cleanup workflow for a committed batch. If Temporal cannot be reached the rows stay and the storage
+ * sweep deletes the objects later, so the caller's request still succeeds.
+ */
+export async function startStorageCleanup(
+  deps: { temporal: Client; taskQueue: string; logger: Logger },
+  batch: OrphanBatch | null,
+): Promise<void> {
+  if (!batch) return;
+  try {
+    await deps.temporal.connection.withDeadline(Date.now() + startTimeoutMs, () =>
+      deps.temporal.workflow.start<typeof cleanUpOrphanedObjects>('cleanUpOrphanedObjects', {
+        workflowId: workflowIds.storageCleanup(batch.batchId),
+        taskQueue: deps.taskQueue,
+        args: [{ batchId: batch.batchId, deleteAfter: batch.deleteAfter.toISOString() }],
+      }),
+    );
+  } catch (error) {
+    deps.logger.warn({ err: error, batchId: batch.batchId }, 'storage cleanup not started; the storage sweep will delete these objects');
+  }
+}

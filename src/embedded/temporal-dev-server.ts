@@ -1,0 +1,80 @@
+import { spawn } from 'node:child_process';
+import { Connection } from '@temporalio/client';
+import { findFreePort } from './ports.ts';
+import { ensureTemporalCli } from './temporal-cli.ts';
+import { searchAttributeTypes } from '../temporal/search-attributes.ts';
+
+// `temporal server start-dev`: a complete Temporal server with its Web UI in one process, for `npm run dev` and the
+// test suite. Production points TEMPORAL_ADDRESS at a Temporal cluster instead.
+
+export type TemporalDevServer = { address: string; uiUrl: string | undefined; stop(): Promise<void> };
+
+export type DevServerOptions = {
+  port?: number;
+  uiPort?: number;
+  /** SQLite file that keeps workflows across restarts; in memory when omitted. */
+  databaseFile?: string;
+  headless?: boolean;
+  log?: (message: string) => void;
+};
+
+export async function startTemporalDevServer(options: DevServerOptions = {}): Promise<TemporalDevServer> {
+  const cli = await ensureTemporalCli(options.log);
+  const port = options.port ?? (await findFreePort());
+  const uiPort = options.uiPort ?? (await findFreePort());
+  const args = [
+    'server', 'start-dev',
+    '--ip', '127.0.0.1',
+    '--port', String(port),
+    '--ui-port', String(uiPort),
+    '--http-port', String(await findFreePort()),
+    '--metrics-port', String(await findFreePort()),
+    '--log-level', 'warn',
+    ...Object.entries(searchAttributeTypes).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]),
+    ...(options.databaseFile ? ['--db-filename', options.databaseFile] : []),
+    ...(options.headless ? ['--headless'] : []),
+  ];
+  const child = spawn(cli, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
+
+  const address = `127.0.0.1:${port}`;
+  try {
+    await waitForFrontend(address, exited);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw new Error(`The Temporal dev server did not start: ${(error as Error).message}\n${stderr}`, { cause: error });
+  }
+  return {
+    address,
+    uiUrl: options.headless ? undefined : `http://127.0.0.1:${uiPort}`,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      const timeout = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timeout);
+    },
+  };
+}
+
+async function waitForFrontend(address: string, exited: Promise<void>): Promise<void> {
+  let hasExited = false;
+  void exited.then(() => (hasExited = true));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (hasExited) throw new Error('the process exited');
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 1000 });
+      await connection.healthService.check({});
+      await connection.close();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolveWait) => setTimeout(resolveWait, 200));
+    }
+  }
+}

@@ -1,0 +1,54 @@
+// The one error type of the service. Use cases throw it with a problem code; the error middleware turns it into an
+// RFC 9457 problem+json body. The table below is the only place that maps codes to HTTP statuses and titles, and it
+// mirrors the `Problem.type` enum in openapi.yaml.
+export const problemTypes = {
+  'validation-failed': { status: 400, title: 'Request validation failed' },
+  'malformed-request': { status: 400, title: 'Malformed request' },
+  unauthorized: { status: 401, title: 'Unauthorized' },
+  'plan-upgrade-required': { status: 403, title: 'Plan upgrade required' },
+  'plan-limit-reached': { status: 403, title: 'Plan limit reached' },
+  'not-found': { status: 404, title: 'Not found' },
+  'method-not-allowed': { status: 405, title: 'Method not allowed' },
+  conflict: { status: 409, title: 'Conflict' },
+  'payload-too-large': { status: 413, title: 'Payload too large' },
+  'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
+  'rate-limited': { status: 429, title: 'Too many requests' },
+  'internal-error': { status: 500, title: 'Internal server error' },
+  'not-implemented': { status: 501, title: 'Not implemented' },
+  'service-unavailable': { status: 503, title: 'Service unavailable' },
+} as const;
+
+export type ProblemCode = keyof typeof problemTypes;
+
+export type FieldError = { location: 'body' | 'query' | 'path' | 'header'; path: string; message: string };
+export type PlanName = 'starter' | 'growth';
+export type QuotaName = 'activeProjects' | 'brandKits';
+
+/** Members added to the problem body next to type/title/status/detail. */
+export type ProblemExtras = {
+  errors?: FieldError[];
+  quota?: { name: QuotaName; plan: PlanName; limit: number };
+  requiredPlan?: 'growth';
+  /** Sent as a Retry-After header, not in the body. */
+  retryAfterSeconds?: number;
+};
+
+export class AppError extends Error {
+  readonly code: ProblemCode;
+  readonly extras: ProblemExtras;
+
+  constructor(code: ProblemCode, detail: string, extras: ProblemExtras = {}) {
+    super(detail);
+    this.name = 'AppError';
+    this.code = code;
+    this.extras = extras;
+  }
+
+  get status(): number {
+    return problemTypes[this.code].status;
+  }
+}
+
+export function notFound(what: string): AppError {
+  return new AppError('not-found', `${what} was not found in this workspace.`);
+}

@@ -1,0 +1,34 @@
+import type { Config } from './config.ts';
+import { openDatabase } from './data/orm.ts';
+import type { Deps } from './domain/deps.ts';
+import { createLogger } from './logger.ts';
+import { createStorage } from './storage/create-storage.ts';
+import { connectTemporalClient } from './temporal/connect.ts';
+
+export type Services = Deps & { close(): Promise<void> };
+
+/**
+ * Builds the long-lived clients a process needs (database pool, object storage, Temporal client, logger). The
+ * public base URL is a function because a server started on port 0 learns its address only after listening.
+ */
+export async function createServices(config: Config, options: { name: string; publicUrl: () => string }): Promise<Services> {
+  const logger = createLogger({ level: config.logLevel, name: options.name });
+  const orm = await openDatabase(config.database.url, config.database.poolMax);
+  const temporal = await connectTemporalClient(config.temporal).catch(async (error: unknown) => {
+    await orm.close();
+    throw error;
+  });
+  const storage = createStorage(config.storage, options.publicUrl);
+  await storage.prepare();
+  return {
+    orm,
+    temporal,
+    logger,
+    taskQueue: config.temporal.taskQueue,
+    storage,
+    async close() {
+      await temporal.connection.close();
+      await orm.close();
+    },
+  };
+}

@@ -1,0 +1,63 @@
+import { createReadStream } from 'node:fs';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { contentTypeOfKey, type ObjectStorage } from './object-storage.ts';
+import { signObjectUrl } from './url-signature.ts';
+
+export type FilesystemStorageOptions = {
+  directory: string;
+  urlSigningSecret: string;
+  defaultTtlSeconds: number;
+  /** The api's public base URL; a function because tests learn the port only after listening. */
+  baseUrl: () => string;
+};
+
+/** The default driver: objects are files under one directory, served by the api at signed, expiring URLs. */
+export function createFilesystemStorage(options: FilesystemStorageOptions): ObjectStorage {
+  const root = resolve(options.directory);
+
+  function pathOf(key: string): string {
+    const path = resolve(root, key);
+    if (!path.startsWith(root + sep)) throw new Error(`Object key escapes the storage directory: ${key}`);
+    return path;
+  }
+
+  return {
+    driver: 'filesystem',
+
+    async prepare() {
+      await mkdir(root, { recursive: true });
+    },
+
+    async put(key, body) {
+      const path = pathOf(key);
+      await mkdir(dirname(path), { recursive: true });
+      // Write then rename, so a reader never sees half a file and a crash leaves no torn object behind.
+      const temporary = join(dirname(path), `.${randomUUID()}.partial`);
+      await writeFile(temporary, body);
+      await rename(temporary, path);
+    },
+
+    async get(key) {
+      const path = pathOf(key);
+      const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return null;
+        throw error;
+      });
+      if (!info?.isFile()) return null;
+      return { body: createReadStream(path), contentType: contentTypeOfKey(key), size: info.size };
+    },
+
+    async delete(key) {
+      await rm(pathOf(key), { force: true });
+    },
+
+    signedUrl(key, ttlSeconds = options.defaultTtlSeconds) {
+      const expires = Math.floor(Date.now() / 1000) + ttlSeconds;
+      const signature = signObjectUrl(options.urlSigningSecret, key, expires);
+      const path = key.split('/').map(encodeURIComponent).join('/');
+      return Promise.resolve(`${options.baseUrl()}/files/${path}?expires=${expires}&signature=${signature}`);
+    },
+  };
+}

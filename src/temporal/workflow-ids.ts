@@ -1,0 +1,13 @@
+// The one place that names workflow runs. IDs are stable and meaningful, so a second start of the same work is
+// refused by Temporal (no double side effects) and an operator can find a run in the Web UI by what it is about.
+// The task queue comes from configuration (TEMPORAL_TASK_QUEUE), so that several deployments or test runs can
+// share one Temporal namespace.
+export const workflowIds = {
+  storageCleanup: (batchId: string) => `storage-cleanup-${batchId}`,
+  storageSweep: () => 'storage-sweep',
+} as const;
+
+/** Temporal Schedules owned by the service. */
+export const scheduleIds = {
+  storageSweep: 'storage-sweep',
+} as const;

@@ -1,0 +1,55 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Schemas } from '../../src/api/schemas.ts';
+import { apiClient } from '../support/http.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+
+const run = promisify(execFile);
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app?.stop());
+
+/** Runs the admin CLI exactly as the README tells operators to. */
+async function admin(...args: string[]): Promise<{ stdout: string; stderr: string }> {
+  return run('npm', ['run', '--silent', 'admin', '--', ...args], { env: { ...process.env, DATABASE_URL: app.config.database.url } });
+}
+
+describe('npm run admin', () => {
+  it('when a workspace is created with --json, then stdout is one JSON object whose key works against the API', async () => {
+    const { stdout } = await admin('workspace', 'create', '--name', 'Acme', '--plan', 'starter', '--json');
+    const created = JSON.parse(stdout) as { workspaceId: string; apiKey: string };
+    expect(created).toEqual({ workspaceId: expect.any(String), apiKey: expect.stringMatching(/^sk_[A-Za-z0-9_-]{43}$/) });
+
+    const client = apiClient(app.url, created.apiKey);
+    expect((await client.get<Schemas['Workspace']>('/workspace')).body).toMatchObject({ id: created.workspaceId, name: 'Acme', plan: 'starter' });
+
+    const changed = JSON.parse((await admin('workspace', 'set-plan', '--id', created.workspaceId, '--plan', 'growth', '--json')).stdout);
+    expect(changed).toEqual({ workspaceId: created.workspaceId, plan: 'growth' });
+    expect((await client.get<Schemas['Workspace']>('/workspace')).body.plan).toBe('growth');
+  });
+
+  it('when a key is deactivated, then it answers 401, and activated again it works', async () => {
+    const created = JSON.parse((await admin('workspace', 'create', '--name', 'Keys', '--plan', 'growth', '--json')).stdout);
+    const issued = JSON.parse((await admin('api-key', 'create', '--workspace', created.workspaceId, '--name', 'ops', '--json')).stdout);
+    const client = apiClient(app.url, issued.apiKey);
+    expect((await client.get('/projects')).status).toBe(200);
+    await admin('api-key', 'deactivate', '--id', issued.id);
+    expect((await client.get('/projects')).status).toBe(401);
+    await admin('api-key', 'activate', '--id', issued.id);
+    expect((await client.get('/projects')).status).toBe(200);
+  });
+
+  it('when the arguments are wrong, then it exits non-zero naming the problem and prints nothing on stdout', async () => {
+    const failure = await admin('workspace', 'create', '--name', 'X', '--plan', 'platinum', '--json').catch((error: { code: number; stdout: string; stderr: string }) => error);
+    expect(failure).toMatchObject({ code: 1, stdout: '' });
+    expect((failure as { stderr: string }).stderr).toContain('--plan must be one of starter, growth');
+
+    const unknown = await admin('workspace', 'explode').catch((error: { code: number; stderr: string }) => error);
+    expect(unknown).toMatchObject({ code: 2 });
+    expect((unknown as { stderr: string }).stderr).toContain('Usage: npm run --silent admin');
+  });
+});

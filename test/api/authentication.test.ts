@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Schemas } from '../../src/api/schemas.ts';
+import { ApiKey } from '../../src/data/entities/api-key.ts';
+import { issueApiKey } from '../../src/domain/api-keys/issue-api-key.ts';
+import { apiClient } from '../support/http.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
+
+type Problem = Schemas['Problem'];
+
+let app: TestApp;
+let workspace: TestWorkspace;
+
+beforeAll(async () => {
+  app = await startTestApp({ RATE_LIMIT_REQUESTS: '5', RATE_LIMIT_WINDOW_SECONDS: '60' });
+  workspace = await createTestWorkspace(app, 'growth');
+});
+afterAll(() => app?.stop());
+
+async function issueKey(options: { expiresAt?: Date; isActive?: boolean } = {}): Promise<string> {
+  const em = app.api.services.orm.em.fork();
+  const { apiKey, key } = issueApiKey(em, { workspaceId: workspace.id, name: 'test', expiresAt: options.expiresAt ?? null });
+  if (options.isActive === false) apiKey.isActive = false;
+  await em.flush();
+  return key;
+}
+
+describe('authentication', () => {
+  it.each([
+    ['no Authorization header', null, 'Missing API key'],
+    ['a Basic scheme', 'Basic dXNlcjpwYXNz', 'Malformed Authorization header'],
+    ['a key without the sk_ prefix', 'Bearer pk_' + 'a'.repeat(43), 'Malformed API key'],
+    ['a key of the wrong length', 'Bearer sk_abc', 'Malformed API key'],
+    ['an unknown key', 'Bearer sk_' + 'A'.repeat(43), 'Unknown API key'],
+  ])('when the request has %s, then it answers 401 with a problem body', async (_case, authorization, detail) => {
+    const headers: Record<string, string> = authorization ? { authorization } : {};
+    const response = await apiClient(app.url).get<Problem>('/projects', { headers });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('content-type')).toContain('application/problem+json');
+    expect(response.body).toMatchObject({ type: '/problems/unauthorized', title: 'Unauthorized', status: 401, instance: '/api/v1/projects' });
+    expect(response.body.detail).toContain(detail);
+    expect(response.body.requestId).toBe(response.headers.get('x-request-id'));
+  });
+
+  it('when the key has expired, then it answers 401 saying so', async () => {
+    const key = await issueKey({ expiresAt: new Date(Date.now() - 1000) });
+    const response = await apiClient(app.url, key).get<Problem>('/projects');
+    expect(response.status).toBe(401);
+    expect(response.body.detail).toContain('expired');
+  });
+
+  it('when the key expires later, then it works until then', async () => {
+    const key = await issueKey({ expiresAt: new Date(Date.now() + 60_000) });
+    expect((await apiClient(app.url, key).get('/projects')).status).toBe(200);
+  });
+
+  it('when the key is inactive, then it answers 401 saying so', async () => {
+    const key = await issueKey({ isActive: false });
+    const response = await apiClient(app.url, key).get<Problem>('/projects');
+    expect(response.status).toBe(401);
+    expect(response.body.detail).toContain('inactive');
+  });
+
+  it('when an unauthenticated request also has an invalid body, then 401 wins over 400', async () => {
+    const response = await apiClient(app.url).post<Problem>('/projects', { nonsense: true });
+    expect(response.status).toBe(401);
+  });
+
+  it('when X-Workspace-Id names another workspace, then it is ignored and the key decides', async () => {
+    const other = await createTestWorkspace(app, 'growth');
+    const created = await other.client.post<{ id: string }>('/projects', { name: 'Other' });
+    const response = await workspace.client.get(`/projects/${created.body.id}`, { headers: { 'x-workspace-id': other.id } });
+    expect(response.status).toBe(404);
+  });
+
+  it('when a path is not part of the API, then it answers 404 with a problem body', async () => {
+    const response = await workspace.client.get<Problem>('/nothing-here');
+    expect(response.status).toBe(404);
+    expect(response.body.type).toBe('/problems/not-found');
+  });
+
+  it('when a path exists but not the method, then it answers 405 with Allow', async () => {
+    const response = await workspace.client.call<Problem>('PATCH', '/projects');
+    expect(response.status).toBe(405);
+    expect(response.body.type).toBe('/problems/method-not-allowed');
+    expect(response.headers.get('allow')).toContain('GET');
+  });
+});
+
+describe('rate limiting', () => {
+  it('when a key makes more requests than its limit, then it answers 429 with Retry-After and other keys are unaffected', async () => {
+    const limited = await createTestWorkspace(app, 'growth');
+    const responses = [];
+    for (let index = 0; index < 6; index += 1) responses.push(await limited.client.get<Problem>('/projects'));
+    expect(responses.map((response) => response.status)).toEqual([200, 200, 200, 200, 200, 429]);
+    const refused = responses[5]!;
+    expect(refused.body.type).toBe('/problems/rate-limited');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused.headers.get('ratelimit-limit')).toBe('5');
+    expect(refused.headers.get('ratelimit-remaining')).toBe('0');
+
+    const fresh = await createTestWorkspace(app, 'growth');
+    const response = await fresh.client.get('/projects');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('ratelimit-remaining')).toBe('4');
+  });
+});
+
+describe('lastUsedAt', () => {
+  it('when a key is used, then the use is visible at once but written to the database only on flush', async () => {
+    const user = await createTestWorkspace(app, 'growth');
+    const before = Date.now();
+    expect((await user.client.get('/projects')).status).toBe(200);
+
+    const em = app.api.services.orm.em.fork();
+    const stored = await em.findOneOrFail(ApiKey, { workspaceId: user.id });
+    expect(stored.lastUsedAt).toBeNull();
+
+    const listed = await user.client.get<Schemas['ApiKeyListItem'][]>('/api-keys');
+    expect(Date.parse(listed.body[0]!.lastUsedAt!)).toBeGreaterThanOrEqual(before - 1000);
+
+    await app.api.lastUsed.flush();
+    const flushed = await app.api.services.orm.em.fork().findOneOrFail(ApiKey, { workspaceId: user.id });
+    expect(flushed.lastUsedAt!.getTime()).toBeGreaterThanOrEqual(before - 1000);
+  });
+});

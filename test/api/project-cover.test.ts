@@ -1,0 +1,173 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Schemas } from '../../src/api/schemas.ts';
+import { Project } from '../../src/data/entities/project.ts';
+import { eventually } from '../support/eventually.ts';
+import { makeImage } from '../support/images.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
+
+type Problem = Schemas['Problem'];
+
+let app: TestApp;
+let workspace: TestWorkspace;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  workspace = await createTestWorkspace(app, 'growth');
+});
+afterAll(() => app?.stop());
+
+async function newProject(client = workspace.client): Promise<string> {
+  return (await client.post<{ id: string }>('/projects', { name: 'Covered' })).body.id;
+}
+
+function form(bytes: Buffer, name = 'cover.png', type = 'image/png', field = 'file'): FormData {
+  const data = new FormData();
+  data.append(field, new Blob([new Uint8Array(bytes)], { type }), name);
+  return data;
+}
+
+async function coverKeyOf(projectId: string): Promise<string | null | undefined> {
+  return (await app.api.services.orm.em.fork().findOneOrFail(Project, projectId)).coverKey;
+}
+
+async function expectObjectGone(key: string) {
+  await eventually(async () => expect(await app.storage.get(key)).toBeNull());
+}
+
+describe('POST /projects/{id}/cover', () => {
+  it.each([
+    ['png', 'image/png'],
+    ['jpeg', 'image/jpeg'],
+    ['webp', 'image/webp'],
+  ] as const)('when a %s image is uploaded, then coverUrl is absolute and serves the bytes', async (format, contentType) => {
+    const id = await newProject();
+    const bytes = await makeImage(format);
+    const response = await workspace.client.post<Schemas['UploadProjectCoverResponse']>(`/projects/${id}/cover`, form(bytes));
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ id, name: 'Covered', coverUrl: expect.stringMatching(/^http:\/\/localhost:\d+\/files\//) });
+
+    const image = await fetch(response.body.coverUrl);
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-type')).toBe(contentType);
+    expect(Buffer.from(await image.arrayBuffer()).equals(bytes)).toBe(true);
+
+    const project = await workspace.client.get<Schemas['Project']>(`/projects/${id}`);
+    expect(project.body.coverUrl).toMatch(/^http:\/\/localhost:\d+\/files\/.+signature=/);
+  });
+
+  it('when the name and declared type lie, then the content decides', async () => {
+    const id = await newProject();
+    const accepted = await workspace.client.post(`/projects/${id}/cover`, form(await makeImage('png'), 'notes.txt', 'text/plain'));
+    expect(accepted.status).toBe(200);
+    const refused = await workspace.client.post<Problem>(`/projects/${id}/cover`, form(Buffer.from('just text, honestly'), 'cover.png', 'image/png'));
+    expect(refused.status).toBe(415);
+    expect(refused.body.type).toBe('/problems/unsupported-media-type');
+    const gif = await workspace.client.post<Problem>(`/projects/${id}/cover`, form(await makeImage('gif'), 'cover.png', 'image/png'));
+    expect(gif.status).toBe(415);
+    expect(gif.body.detail).toContain('gif');
+  });
+
+  it('when the declared length is over 10 MB, then it answers 413 before reading the body', async () => {
+    const id = await newProject();
+    const big = Buffer.alloc(11 * 1024 * 1024, 1);
+    const response = await workspace.client.post<Problem>(`/projects/${id}/cover`, form(big));
+    expect(response.status).toBe(413);
+    expect(response.body.type).toBe('/problems/payload-too-large');
+  });
+
+  it('when an over-10 MB file arrives without a declared length, then it answers 413', async () => {
+    const id = await newProject();
+    const boundary = 'test-boundary';
+    const chunk = Buffer.alloc(1024 * 1024, 7);
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent === 0) controller.enqueue(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.png"\r\nContent-Type: image/png\r\n\r\n`));
+        if (sent < 12) controller.enqueue(chunk);
+        else {
+          controller.enqueue(Buffer.from(`\r\n--${boundary}--\r\n`));
+          controller.close();
+        }
+        sent += 1;
+      },
+    });
+    const response = await fetch(`${app.url}/api/v1/projects/${id}/cover`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${workspace.key}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      body,
+      duplex: 'half',
+    });
+    expect(response.status).toBe(413);
+  });
+
+  it('when the file is missing or in another field, then it answers 400', async () => {
+    const id = await newProject();
+    const wrongField = await workspace.client.post<Problem>(`/projects/${id}/cover`, form(await makeImage('png'), 'a.png', 'image/png', 'image'));
+    expect(wrongField.status).toBe(400);
+    const textField = new FormData();
+    textField.append('file', 'not a file');
+    const notAFile = await workspace.client.post<Problem>(`/projects/${id}/cover`, textField);
+    expect(notAFile.status).toBe(400);
+    expect(notAFile.body.errors?.[0]?.path).toBe('/file');
+  });
+
+  it('when the project belongs to another workspace, then it answers 404 and stores nothing for it', async () => {
+    const other = await createTestWorkspace(app, 'growth');
+    const theirs = await newProject(other.client);
+    const response = await workspace.client.post<Problem>(`/projects/${theirs}/cover`, form(await makeImage('png')));
+    expect(response.status).toBe(404);
+    expect(await coverKeyOf(theirs)).toBeNull();
+  });
+
+  it('when a cover is replaced, then the old image leaves storage and the new one stays', async () => {
+    const id = await newProject();
+    await workspace.client.post(`/projects/${id}/cover`, form(await makeImage('png', '#ff0000')));
+    const first = (await coverKeyOf(id))!;
+    await workspace.client.post(`/projects/${id}/cover`, form(await makeImage('png', '#00ff00')));
+    const second = (await coverKeyOf(id))!;
+    expect(second).not.toBe(first);
+    await expectObjectGone(first);
+    expect(await app.storage.get(second)).not.toBeNull();
+  });
+});
+
+describe('DELETE /projects/{id}/cover and DELETE /projects/{id}', () => {
+  it('when the cover is deleted, then coverUrl is null and the image leaves storage', async () => {
+    const id = await newProject();
+    await workspace.client.post(`/projects/${id}/cover`, form(await makeImage('webp')));
+    const key = (await coverKeyOf(id))!;
+    expect((await workspace.client.delete(`/projects/${id}/cover`)).status).toBe(204);
+    expect((await workspace.client.get<Schemas['Project']>(`/projects/${id}`)).body.coverUrl).toBeNull();
+    await expectObjectGone(key);
+    expect((await workspace.client.delete(`/projects/${id}/cover`)).status).toBe(204);
+  });
+
+  it('when the project is deleted, then its cover leaves storage', async () => {
+    const id = await newProject();
+    await workspace.client.post(`/projects/${id}/cover`, form(await makeImage('jpeg')));
+    const key = (await coverKeyOf(id))!;
+    expect((await workspace.client.delete(`/projects/${id}`)).status).toBe(204);
+    await expectObjectGone(key);
+  });
+});
+
+describe('signed file URLs', () => {
+  it('when the signature is tampered with or expired, then the file answers 404', async () => {
+    const id = await newProject();
+    const uploaded = await workspace.client.post<Schemas['UploadProjectCoverResponse']>(`/projects/${id}/cover`, form(await makeImage('png')));
+    const url = new URL(uploaded.body.coverUrl);
+
+    const tampered = new URL(url);
+    tampered.searchParams.set('signature', 'A'.repeat(43));
+    expect((await fetch(tampered)).status).toBe(404);
+
+    const extended = new URL(url);
+    extended.searchParams.set('expires', String(Number(url.searchParams.get('expires')) + 3600));
+    expect((await fetch(extended)).status).toBe(404);
+
+    const expiredKey = (await coverKeyOf(id))!;
+    const expired = new URL(await app.storage.signedUrl(expiredKey, -10));
+    expect((await fetch(expired)).status).toBe(404);
+  });
+});

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+
+const minimal = { DATABASE_URL: 'postgresql://u@localhost:5432/db', URL_SIGNING_SECRET: 'x'.repeat(32) };
+
+describe('loadConfig', () => {
+  it('when only the required variables are set, then every other setting has its documented default', () => {
+    const config = loadConfig(minimal);
+    expect(config.http).toEqual({ host: '0.0.0.0', port: 3000, publicUrl: undefined });
+    expect(config.temporal).toMatchObject({ address: 'localhost:7233', namespace: 'default', taskQueue: 'content-service' });
+    expect(config.storage).toMatchObject({ driver: 'filesystem', directory: '.data/objects', signedUrlTtlSeconds: 3600 });
+    expect(config.rateLimit).toEqual({ requests: 600, windowSeconds: 60 });
+  });
+
+  it('when variables are missing or malformed, then it fails naming each of them', () => {
+    const attempt = () => loadConfig({ PORT: 'eighty', URL_SIGNING_SECRET: 'short' });
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(/DATABASE_URL/);
+    expect(attempt).toThrow(/PORT/);
+    expect(attempt).toThrow(/URL_SIGNING_SECRET: must be at least 32 characters/);
+    expect(() => loadConfig({ ...minimal, STORAGE_DRIVER: 's3' })).toThrow(/S3_BUCKET: is required when STORAGE_DRIVER=s3/);
+  });
+});

@@ -1,0 +1,87 @@
+import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { migrateDatabase, openDatabase } from '../src/data/orm.ts';
+import { startPostgresCluster } from '../src/embedded/postgres-cluster.ts';
+import { startTemporalDevServer } from '../src/embedded/temporal-dev-server.ts';
+import { workflowsPath } from '../worker/create-worker.ts';
+import { prepareTemporalTestServer } from './infra/temporal-test-server.ts';
+import { fetchS3ServerJar } from './infra/s3-server.ts';
+
+export const templateDatabase = 'content_service_template';
+
+declare module 'vitest' {
+  // Declaration merging needs an interface.
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
+  export interface ProvidedContext {
+    postgresAdminUrl: string;
+    templateDatabase: string;
+    temporalAddress: string;
+    testServerLauncher: string;
+    workflowBundlePath: string;
+  }
+}
+
+/**
+ * Starts the real infrastructure once per run, on ports chosen now: a throwaway PostgreSQL cluster (with a migrated
+ * template database that each test file clones), a Temporal dev server, and Temporal's time-skipping test server
+ * (fetched, not started: each workflow test starts its own). Stops all of it in teardown.
+ */
+export default async function setup(project: TestProject) {
+  const started = Date.now();
+  const log = (message: string) => console.log(`[global-setup] ${message}`);
+  const workDir = mkdtempSync(join(tmpdir(), 'content-service-test-'));
+  // The PostgreSQL server runs as the `postgres` user when we are root: it must be able to enter this directory.
+  chmodSync(workDir, 0o755);
+  const stops: Array<() => Promise<void>> = [];
+  const teardown = async () => {
+    for (const stop of stops.reverse()) await stop().catch((error: unknown) => console.error(error));
+    rmSync(workDir, { recursive: true, force: true });
+  };
+
+  try {
+    const [cluster, temporal, testServerLauncher, workflowBundlePath] = await allOrNothing([
+      startPostgresCluster({ directory: join(workDir, 'postgres'), ephemeral: true, log }).then((value) => {
+        stops.push(() => value.stop());
+        return value;
+      }),
+      startTemporalDevServer({ headless: true, log }).then((value) => {
+        stops.push(() => value.stop());
+        return value;
+      }),
+      prepareTemporalTestServer(),
+      bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') }).then(({ code }) => {
+        const path = join(workDir, 'workflow-bundle.js');
+        writeFileSync(path, code);
+        return path;
+      }),
+      fetchS3ServerJar(),
+    ] as const);
+
+    const templateUrl = await cluster.ensureDatabase(templateDatabase);
+    const orm = await openDatabase(templateUrl);
+    await migrateDatabase(orm);
+    await orm.close();
+
+    project.provide('postgresAdminUrl', cluster.adminUrl);
+    project.provide('templateDatabase', templateDatabase);
+    project.provide('temporalAddress', temporal.address);
+    project.provide('testServerLauncher', testServerLauncher);
+    project.provide('workflowBundlePath', workflowBundlePath);
+    log(`infrastructure ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  } catch (error) {
+    await teardown();
+    throw error;
+  }
+  return teardown;
+}
+
+/** Like Promise.all, but waits for every task to settle before failing, so teardown sees everything started. */
+async function allOrNothing<T extends readonly unknown[]>(tasks: T): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+  const results = await Promise.allSettled(tasks);
+  const failed = results.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
+  return results.map((result) => (result as PromiseFulfilledResult<unknown>).value) as { -readonly [K in keyof T]: Awaited<T[K]> };
+}

@@ -1,0 +1,52 @@
+import { NativeConnection, type Worker } from '@temporalio/worker';
+import { rmSync } from 'node:fs';
+import { inject } from 'vitest';
+import type { Config } from '../../src/config.ts';
+import { startApiServer, type ApiServer } from '../../src/api/server.ts';
+import type { ObjectStorage } from '../../src/storage/object-storage.ts';
+import { createWorker } from '../../worker/create-worker.ts';
+import { installTemporalRuntime } from '../../worker/temporal-runtime.ts';
+import { createTestDatabase } from './test-database.ts';
+import { testConfig } from './test-config.ts';
+
+export type TestApp = {
+  config: Config;
+  api: ApiServer;
+  url: string;
+  storage: ObjectStorage;
+  stop(): Promise<void>;
+};
+
+/**
+ * The real service for one test file: the HTTP api (responses validated against openapi.yaml) and a worker on the
+ * file's own task queue, against the run's PostgreSQL and Temporal dev server.
+ */
+export async function startTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const config = testConfig(database.url, overrides);
+  const api = await startApiServer(config, { validateResponses: true });
+  installTemporalRuntime(api.services.logger);
+  const connection = await NativeConnection.connect({ address: config.temporal.address });
+  const worker: Worker = await createWorker({
+    connection,
+    namespace: config.temporal.namespace,
+    taskQueue: config.temporal.taskQueue,
+    workflowBundlePath: inject('workflowBundlePath'),
+    activityDeps: { orm: api.services.orm, storage: api.services.storage, logger: api.services.logger },
+  });
+  const running = worker.run();
+  return {
+    config,
+    api,
+    url: api.url,
+    storage: api.services.storage,
+    async stop() {
+      worker.shutdown();
+      await running;
+      await connection.close();
+      await api.stop();
+      await database.drop();
+      rmSync(config.storage.directory, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inject } from 'vitest';
+import { loadConfig, type Config } from '../../src/config.ts';
+
+/** Configuration for a test file: its own database and task queue, a temporary storage directory, port 0. */
+export function testConfig(databaseUrl: string, overrides: Record<string, string> = {}): Config {
+  return loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: testLogLevel(),
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATABASE_URL: databaseUrl,
+    DATABASE_POOL_MAX: '5',
+    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    TEMPORAL_TASK_QUEUE: `test-${randomBytes(6).toString('hex')}`,
+    STORAGE_DIR: mkdtempSync(join(tmpdir(), 'content-service-objects-')),
+    URL_SIGNING_SECRET: randomBytes(32).toString('base64url'),
+    ...overrides,
+  });
+}
+
+/** Tests log errors only (a failing response validation shows up); TEST_LOG_LEVEL=info shows everything. */
+export function testLogLevel(): string {
+  return process.env.TEST_LOG_LEVEL ?? 'error';
+}

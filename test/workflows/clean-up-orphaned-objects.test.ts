@@ -1,0 +1,115 @@
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { createActivities } from '../../activities/index.ts';
+import { OrphanedObject } from '../../src/data/entities/orphaned-object.ts';
+import { openDatabase, type Database } from '../../src/data/orm.ts';
+import { recordOrphanedObjects } from '../../src/domain/storage/orphaned-objects.ts';
+import { createLogger } from '../../src/logger.ts';
+import { createFilesystemStorage } from '../../src/storage/filesystem-storage.ts';
+import type { ObjectStorage } from '../../src/storage/object-storage.ts';
+import { workflowIds } from '../../src/temporal/workflow-ids.ts';
+import type { cleanUpOrphanedObjects, sweepOrphanedObjects } from '../../workflows/clean-up-orphaned-objects.ts';
+import { flakyDeletes } from '../support/flaky-storage.ts';
+import { createTestDatabase } from '../support/test-database.ts';
+import { startTimeSkippingEnvironment } from '../support/time-skipping.ts';
+
+let env: TestWorkflowEnvironment;
+let orm: Database;
+let dropDatabase: () => Promise<void>;
+let storage: ObjectStorage;
+const directory = mkdtempSync(join(tmpdir(), 'cleanup-test-'));
+const logger = createLogger({ level: 'silent', name: 'test' });
+
+beforeAll(async () => {
+  env = await startTimeSkippingEnvironment();
+  const database = await createTestDatabase();
+  dropDatabase = database.drop;
+  orm = await openDatabase(database.url);
+  storage = createFilesystemStorage({ directory, urlSigningSecret: 'x'.repeat(32), defaultTtlSeconds: 60, baseUrl: () => 'http://test' });
+});
+afterAll(async () => {
+  await env?.teardown();
+  await orm?.close();
+  await dropDatabase?.();
+  rmSync(directory, { recursive: true, force: true });
+});
+
+async function storeOrphans(count: number, deleteAfter = new Date()) {
+  const keys = Array.from({ length: count }, () => `orphans/${randomBytes(6).toString('hex')}.png`);
+  for (const key of keys) await storage.put(key, Buffer.from('bytes'), 'image/png');
+  const em = orm.em.fork();
+  const batch = recordOrphanedObjects(em, keys, 'test', deleteAfter)!;
+  await em.flush();
+  return { keys, batch };
+}
+
+function workerWith(objectStorage: ObjectStorage, taskQueue: string) {
+  return Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowBundle: { codePath: inject('workflowBundlePath') },
+    activities: createActivities({ orm, storage: objectStorage, logger }),
+  });
+}
+
+describe('cleanUpOrphanedObjects on the time-skipping server', () => {
+  it('when storage fails twice, then the activity is retried on its backoff and the objects are deleted once it recovers', async () => {
+    const { keys, batch } = await storeOrphans(1);
+    const flaky = flakyDeletes(storage, 2);
+    const taskQueue = `cleanup-${randomBytes(4).toString('hex')}`;
+    const worker = await workerWith(flaky, taskQueue);
+    const startedAt = await env.currentTimeMs();
+
+    const result = await worker.runUntil(
+      env.client.workflow.execute<typeof cleanUpOrphanedObjects>('cleanUpOrphanedObjects', {
+        workflowId: workflowIds.storageCleanup(batch.batchId),
+        taskQueue,
+        args: [{ batchId: batch.batchId, deleteAfter: batch.deleteAfter.toISOString() }],
+      }),
+    );
+
+    expect(result).toEqual({ deleted: 1 });
+    expect(flaky.deleteAttempts).toBe(3);
+    expect(await storage.get(keys[0]!)).toBeNull();
+    expect(await orm.em.fork().count(OrphanedObject, { batchId: batch.batchId })).toBe(0);
+    // Two retries on the ladder (5 s, then 10 s) passed in server time, not in wall-clock time.
+    expect((await env.currentTimeMs()) - startedAt).toBeGreaterThanOrEqual(15_000);
+  });
+
+  it('when the batch has a grace period, then nothing is deleted before it ends', async () => {
+    const { keys, batch } = await storeOrphans(2, new Date(Date.now() + 60 * 60 * 1000));
+    const taskQueue = `cleanup-${randomBytes(4).toString('hex')}`;
+    const worker = await workerWith(storage, taskQueue);
+    const startedAt = await env.currentTimeMs();
+    const result = await worker.runUntil(
+      env.client.workflow.execute<typeof cleanUpOrphanedObjects>('cleanUpOrphanedObjects', {
+        workflowId: workflowIds.storageCleanup(batch.batchId),
+        taskQueue,
+        args: [{ batchId: batch.batchId, deleteAfter: batch.deleteAfter.toISOString() }],
+      }),
+    );
+    expect(result).toEqual({ deleted: 2 });
+    expect((await env.currentTimeMs()) - startedAt).toBeGreaterThanOrEqual(60 * 60 * 1000 - 5_000);
+    for (const key of keys) expect(await storage.get(key)).toBeNull();
+  });
+
+  it('when the sweep runs, then every due orphan goes and those still in their grace period stay', async () => {
+    const due = await storeOrphans(3);
+    const later = await storeOrphans(1, new Date(Date.now() + 60 * 60 * 1000));
+    const taskQueue = `sweep-${randomBytes(4).toString('hex')}`;
+    const worker = await workerWith(storage, taskQueue);
+    const result = await worker.runUntil(
+      env.client.workflow.execute<typeof sweepOrphanedObjects>('sweepOrphanedObjects', { workflowId: `sweep-${taskQueue}`, taskQueue }),
+    );
+    expect(result.deleted).toBeGreaterThanOrEqual(3);
+    for (const key of due.keys) expect(await storage.get(key)).toBeNull();
+    expect(await storage.get(later.keys[0]!)).not.toBeNull();
+    expect(await orm.em.fork().count(OrphanedObject, { batchId: later.batch.batchId })).toBe(1);
+  });
+});

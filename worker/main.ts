@@ -1,0 +1,39 @@
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import { loadConfig } from '../src/config.ts';
+import { openDatabase } from '../src/data/orm.ts';
+import { createLogger } from '../src/logger.ts';
+import { createStorage } from '../src/storage/create-storage.ts';
+import { createWorker } from './create-worker.ts';
+import { ensureServiceSchedules } from './ensure-schedules.ts';
+import { installTemporalRuntime } from './temporal-runtime.ts';
+
+// `npm run worker`: runs workflows and activities. Stateless: start as many as the load needs. The Temporal SDK
+// handles SIGINT/SIGTERM: the worker stops polling, lets running activities finish, and run() returns.
+const config = loadConfig();
+const logger = createLogger({ level: config.logLevel, name: 'worker' });
+installTemporalRuntime(logger);
+const publicUrl = config.http.publicUrl ?? `http://localhost:${config.http.port}`;
+const orm = await openDatabase(config.database.url, config.database.poolMax);
+const connection = await NativeConnection.connect({ address: config.temporal.address });
+try {
+  const client = new Client({ connection: await Connection.connect({ address: config.temporal.address }), namespace: config.temporal.namespace });
+  await ensureServiceSchedules(client, config.temporal.taskQueue, logger);
+  await client.connection.close();
+
+  const storage = createStorage(config.storage, () => publicUrl);
+  await storage.prepare();
+  const worker = await createWorker({
+    connection,
+    namespace: config.temporal.namespace,
+    taskQueue: config.temporal.taskQueue,
+    workflowBundlePath: config.temporal.workflowBundle,
+    activityDeps: { orm, logger, storage },
+  });
+  logger.info({ taskQueue: config.temporal.taskQueue }, 'worker running');
+  await worker.run();
+} finally {
+  await connection.close();
+  await orm.close();
+  logger.info('worker stopped');
+}

@@ -1,0 +1,33 @@
+import { proxyActivities, sleep } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.ts';
+import type { DeleteOrphansInput } from '../activities/delete-orphaned-objects.ts';
+
+// Storage outages end; deleting a missing object succeeds. So the activity is retried until it gets through, with
+// a backoff that settles at one attempt every ten minutes.
+const { deleteOrphanedObjects } = proxyActivities<Activities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes' },
+});
+
+export type CleanUpInput = { batchId: string; deleteAfter: string };
+
+/** Deletes the objects recorded in one orphan batch, once their grace period has passed. */
+export async function cleanUpOrphanedObjects({ batchId, deleteAfter }: CleanUpInput): Promise<{ deleted: number }> {
+  const wait = Date.parse(deleteAfter) - Date.now();
+  if (wait > 0) await sleep(wait);
+  return deleteAll({ batchId });
+}
+
+/** Run by the `storage-sweep` Temporal Schedule: deletes every overdue orphan, whoever forgot to. */
+export async function sweepOrphanedObjects(): Promise<{ deleted: number }> {
+  return deleteAll({ due: true });
+}
+
+async function deleteAll(input: DeleteOrphansInput): Promise<{ deleted: number }> {
+  let deleted = 0;
+  for (;;) {
+    const result = await deleteOrphanedObjects(input);
+    deleted += result.deleted;
+    if (!result.more) return { deleted };
+  }
+}

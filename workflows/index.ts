@@ -1,0 +1,2 @@
+// Every workflow the worker runs. The worker bundles this file; the api only imports workflow *types*.
+export { cleanUpOrphanedObjects, sweepOrphanedObjects } from './clean-up-orphaned-objects.ts';
