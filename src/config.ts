@@ -11,6 +11,7 @@ const schema = z
   .object({
     NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
     HOST: z.string().min(1).default('0.0.0.0'),
     PORT: port.default(3000),
     PUBLIC_URL: z.url().optional(),
@@ -63,6 +64,7 @@ function toConfig(env: z.infer<typeof schema>) {
   return {
     env: env.NODE_ENV,
     logLevel: env.LOG_LEVEL,
+    logFormat: env.LOG_FORMAT,
     http: { host: env.HOST, port: env.PORT, publicUrl: env.PUBLIC_URL?.replace(/\/$/, '') },
     dataDir: env.DATA_DIR,
     database: { url: env.DATABASE_URL, poolMax: env.DATABASE_POOL_MAX },

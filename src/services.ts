@@ -12,7 +12,7 @@ export type Services = Deps & { close(): Promise<void> };
  * public base URL is a function because a server started on port 0 learns its address only after listening.
  */
 export async function createServices(config: Config, options: { name: string; publicUrl: () => string }): Promise<Services> {
-  const logger = createLogger({ level: config.logLevel, name: options.name });
+  const logger = createLogger({ level: config.logLevel, name: options.name, format: config.logFormat });
   const orm = await openDatabase(config.database.url, config.database.poolMax);
   const temporal = await connectTemporalClient(config.temporal).catch(async (error: unknown) => {
     await orm.close();

@@ -11,7 +11,7 @@ import { installTemporalRuntime } from './temporal-runtime.ts';
 // `npm run worker`: runs workflows and activities. Stateless: start as many as the load needs. The Temporal SDK
 // handles SIGINT/SIGTERM: the worker stops polling, lets running activities finish, and run() returns.
 const config = loadConfig();
-const logger = createLogger({ level: config.logLevel, name: 'worker' });
+const logger = createLogger({ level: config.logLevel, name: 'worker', format: config.logFormat });
 installTemporalRuntime(logger);
 const publicUrl = config.http.publicUrl ?? `http://localhost:${config.http.port}`;
 const orm = await openDatabase(config.database.url, config.database.poolMax);

@@ -1,3 +1,4 @@
+import { Connection } from '@temporalio/client';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -16,6 +17,9 @@ import { ensureDevApiKey } from './dev-api-key.ts';
 
 const log = (message: string) => console.log(`[dev] ${message}`);
 const started = Date.now();
+let stopping = false;
+const children: ChildProcess[] = [];
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop());
 mkdirSync(dataDir(), { recursive: true });
 
 const database = await resolveLocalDatabase(log);
@@ -39,6 +43,7 @@ const env: NodeJS.ProcessEnv = {
   PORT: port,
   HOST: process.env.HOST ?? '127.0.0.1',
   STORAGE_DIR: process.env.STORAGE_DIR ?? join(dataDir(), 'objects'),
+  LOG_FORMAT: process.env.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json'),
 };
 const config = loadConfig(env);
 
@@ -48,8 +53,9 @@ log(applied.length > 0 ? `Applied migrations: ${applied.join(', ')}` : 'Database
 const devKey = await ensureDevApiKey(orm);
 await orm.close();
 
-const children = [run('worker', 'worker/main.ts'), run('api', 'src/api/main.ts')];
+children.push(run('worker', 'worker/main.ts'), run('api', 'src/api/main.ts'));
 await waitForReady(`http://127.0.0.1:${port}/ready`);
+await waitForWorker(config.temporal.address, config.temporal.namespace, config.temporal.taskQueue);
 
 const apiUrl = config.http.publicUrl ?? `http://localhost:${port}`;
 console.log(`
@@ -65,19 +71,19 @@ console.log(`
   Ctrl-C stops everything.
 `);
 
-let stopping = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void stop(signal));
-await Promise.all(children.map((child) => new Promise((resolveExit) => child.once('exit', resolveExit))));
-await stop('SIGTERM');
+await new Promise(() => {});
 
-async function stop(signal: NodeJS.Signals): Promise<void> {
+/** Stops what this command started, users of a service before the service: api and worker, Temporal, PostgreSQL. */
+async function stop(): Promise<void> {
   if (stopping) return;
   stopping = true;
   log('Stopping...');
   await Promise.all(
     children.map(async (child) => {
-      if (child.exitCode === null) child.kill(signal);
-      if (child.exitCode === null) await new Promise((resolveExit) => child.once('exit', resolveExit));
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolveExit) => child.once('exit', resolveExit));
+      child.kill('SIGTERM');
+      await exited;
     }),
   );
   await temporal?.stop();
@@ -86,11 +92,14 @@ async function stop(signal: NodeJS.Signals): Promise<void> {
   process.exit(0);
 }
 
+// Children run in process groups of their own, so a Ctrl-C reaches only this process, which then stops everything
+// in order (each child exactly once).
 function run(name: string, script: string): ChildProcess {
-  const child = spawn(process.execPath, [script], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawn(process.execPath, [script], { env, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
   child.once('exit', (code, signal) => {
-    if (!stopping) log(`${name} exited (${signal ?? `code ${code}`}); stopping the stack.`);
-    void stop('SIGTERM');
+    if (stopping) return;
+    log(`${name} exited (${signal ?? `code ${code}`}); stopping the stack.`);
+    void stop();
   });
   return child;
 }
@@ -103,4 +112,19 @@ async function waitForReady(url: string): Promise<void> {
     await new Promise((resolveWait) => setTimeout(resolveWait, 250));
   }
   throw new Error(`The api did not become ready at ${url}`);
+}
+
+async function waitForWorker(address: string, namespace: string, taskQueue: string): Promise<void> {
+  const connection = await Connection.connect({ address });
+  try {
+    const deadline = Date.now() + 120_000;
+    while (Date.now() < deadline) {
+      const { pollers } = await connection.workflowService.describeTaskQueue({ namespace, taskQueue: { name: taskQueue } });
+      if (pollers.length > 0) return;
+      await new Promise((resolveWait) => setTimeout(resolveWait, 250));
+    }
+    throw new Error(`No worker polls the task queue ${taskQueue}`);
+  } finally {
+    await connection.close();
+  }
 }

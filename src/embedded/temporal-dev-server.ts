@@ -34,7 +34,8 @@ export async function startTemporalDevServer(options: DevServerOptions = {}): Pr
     ...(options.databaseFile ? ['--db-filename', options.databaseFile] : []),
     ...(options.headless ? ['--headless'] : []),
   ];
-  const child = spawn(cli, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  // Detached: its owner decides when it stops (after the processes that use it), not a Ctrl-C on the terminal.
+  const child = spawn(cli, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);

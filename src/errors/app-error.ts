@@ -2,7 +2,7 @@
 // RFC 9457 problem+json body. The table below is the only place that maps codes to HTTP statuses and titles, and it
 // mirrors the `Problem.type` enum in openapi.yaml.
 export const problemTypes = {
-  'validation-failed': { status: 400, title: 'Request validation failed' },
+  'validation-failed': { status: 400, title: 'Validation failed' },
   'malformed-request': { status: 400, title: 'Malformed request' },
   unauthorized: { status: 401, title: 'Unauthorized' },
   'plan-upgrade-required': { status: 403, title: 'Plan upgrade required' },
@@ -13,7 +13,7 @@ export const problemTypes = {
   'payload-too-large': { status: 413, title: 'Payload too large' },
   'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
   'rate-limited': { status: 429, title: 'Too many requests' },
-  'internal-error': { status: 500, title: 'Internal server error' },
+  'internal-error': { status: 500, title: 'Internal error' },
   'not-implemented': { status: 501, title: 'Not implemented' },
   'service-unavailable': { status: 503, title: 'Service unavailable' },
 } as const;

@@ -2,11 +2,15 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { specPath } from '../../src/api/app.ts';
+import { problemTypes } from '../../src/errors/app-error.ts';
 
 type Operation = { operationId: string; responses: Record<string, { $ref?: string; content?: Record<string, unknown> }> };
 const spec = parse(readFileSync(specPath, 'utf8')) as {
   paths: Record<string, Record<string, Operation>>;
-  components: { responses: Record<string, { content: Record<string, { schema: { $ref: string } }> }> };
+  components: {
+    responses: Record<string, { content: Record<string, { schema: { $ref: string } }> }>;
+    schemas: { Problem: { properties: { type: { enum: string[] } } } };
+  };
 };
 const methods = ['get', 'post', 'put', 'delete', 'patch'];
 const operations = Object.entries(spec.paths).flatMap(([path, item]) =>
@@ -59,6 +63,20 @@ describe('openapi.yaml', () => {
     for (const { key, operation } of operations) {
       if (key.startsWith('DELETE')) expect(Object.keys(operation.responses), key).toContain('204');
       if (/^create[A-Z]/.test(operation.operationId)) expect(Object.keys(operation.responses), key).toContain('201');
+    }
+  });
+});
+
+describe('problem types', () => {
+  it('when compared with the code, then openapi.yaml lists exactly the problem types the service can send', () => {
+    const documented = spec.components.schemas.Problem.properties.type.enum;
+    expect(Object.keys(problemTypes).map((code) => `/problems/${code}`).sort()).toEqual([...documented].sort());
+  });
+
+  it('when compared with the documentation table, then every title matches', () => {
+    const description = (parse(readFileSync(specPath, 'utf8')) as { info: { description: string } }).info.description;
+    for (const [code, { status, title }] of Object.entries(problemTypes)) {
+      expect(description).toContain(`| \`/problems/${code}\` | ${status} | ${title} |`);
     }
   });
 });
