@@ -11,7 +11,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 if (!installedAsLocked()) {
   process.stderr.write('Installing npm dependencies from package-lock.json (first run or changed lockfile)...\n');
   const started = Date.now();
-  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], {
+  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], {
     cwd: root,
     stdio: ['ignore', process.stderr, process.stderr],
   });

@@ -9,7 +9,7 @@ import { inject } from 'vitest';
 import { createActivities } from '../../activities/index.ts';
 import { OrphanedObject } from '../../src/data/entities/orphaned-object.ts';
 import { openDatabase, type Database } from '../../src/data/orm.ts';
-import { recordOrphanedObjects } from '../../src/domain/storage/orphaned-objects.ts';
+import { recordOrphanedObjects, type OrphanBatch } from '../../src/domain/storage/orphaned-objects.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createFilesystemStorage } from '../../src/storage/filesystem-storage.ts';
 import type { ObjectStorage } from '../../src/storage/object-storage.ts';
@@ -58,44 +58,40 @@ function workerWith(objectStorage: ObjectStorage, taskQueue: string) {
   });
 }
 
+/** Runs one batch's cleanup workflow to the end; returns its result and how much server time passed. */
+async function runCleanup(objectStorage: ObjectStorage, batch: OrphanBatch) {
+  const taskQueue = `cleanup-${randomBytes(4).toString('hex')}`;
+  const worker = await workerWith(objectStorage, taskQueue);
+  const startedAt = await env.currentTimeMs();
+  const result = await worker.runUntil(
+    env.client.workflow.execute<typeof cleanUpOrphanedObjects>('cleanUpOrphanedObjects', {
+      workflowId: workflowIds.storageCleanup(batch.batchId),
+      taskQueue,
+      args: [{ batchId: batch.batchId, deleteAfter: batch.deleteAfter.toISOString() }],
+    }),
+  );
+  return { result, serverTimeMs: (await env.currentTimeMs()) - startedAt };
+}
+
 describe('cleanUpOrphanedObjects on the time-skipping server', () => {
   it('when storage fails twice, then the activity is retried on its backoff and the objects are deleted once it recovers', async () => {
     const { keys, batch } = await storeOrphans(1);
     const flaky = flakyDeletes(storage, 2);
-    const taskQueue = `cleanup-${randomBytes(4).toString('hex')}`;
-    const worker = await workerWith(flaky, taskQueue);
-    const startedAt = await env.currentTimeMs();
-
-    const result = await worker.runUntil(
-      env.client.workflow.execute<typeof cleanUpOrphanedObjects>('cleanUpOrphanedObjects', {
-        workflowId: workflowIds.storageCleanup(batch.batchId),
-        taskQueue,
-        args: [{ batchId: batch.batchId, deleteAfter: batch.deleteAfter.toISOString() }],
-      }),
-    );
+    const { result, serverTimeMs } = await runCleanup(flaky, batch);
 
     expect(result).toEqual({ deleted: 1 });
     expect(flaky.deleteAttempts).toBe(3);
     expect(await storage.get(keys[0]!)).toBeNull();
     expect(await orm.em.fork().count(OrphanedObject, { batchId: batch.batchId })).toBe(0);
     // Two retries on the ladder (5 s, then 10 s) passed in server time, not in wall-clock time.
-    expect((await env.currentTimeMs()) - startedAt).toBeGreaterThanOrEqual(15_000);
+    expect(serverTimeMs).toBeGreaterThanOrEqual(15_000);
   });
 
-  it('when the batch has a grace period, then nothing is deleted before it ends', async () => {
+  it('when the batch has a grace period, then its objects are deleted only once it has passed (in server time)', async () => {
     const { keys, batch } = await storeOrphans(2, new Date(Date.now() + 60 * 60 * 1000));
-    const taskQueue = `cleanup-${randomBytes(4).toString('hex')}`;
-    const worker = await workerWith(storage, taskQueue);
-    const startedAt = await env.currentTimeMs();
-    const result = await worker.runUntil(
-      env.client.workflow.execute<typeof cleanUpOrphanedObjects>('cleanUpOrphanedObjects', {
-        workflowId: workflowIds.storageCleanup(batch.batchId),
-        taskQueue,
-        args: [{ batchId: batch.batchId, deleteAfter: batch.deleteAfter.toISOString() }],
-      }),
-    );
+    const { result, serverTimeMs } = await runCleanup(storage, batch);
     expect(result).toEqual({ deleted: 2 });
-    expect((await env.currentTimeMs()) - startedAt).toBeGreaterThanOrEqual(60 * 60 * 1000 - 5_000);
+    expect(serverTimeMs).toBeGreaterThanOrEqual(60 * 60 * 1000 - 5_000);
     for (const key of keys) expect(await storage.get(key)).toBeNull();
   });
 
