@@ -22,6 +22,13 @@ if (!installedAsLocked()) {
   process.stderr.write(`Dependencies installed in ${Math.round((Date.now() - started) / 1000)} s.\n`);
 }
 
+// The scripts after this one need the Node 24 that the `node` package installs (its install script must be allowed
+// in package.json `allowScripts`); say so plainly instead of failing later on an old Node.
+if (!existsSync(`${root}/node_modules/.bin/node`)) {
+  process.stderr.write('node_modules/.bin/node is missing: the `node` package did not install its binary (see allowScripts in package.json).\n');
+  process.exit(1);
+}
+
 /** Compares the lockfile with npm's record of what is installed (node_modules/.package-lock.json). */
 function installedAsLocked() {
   const installedFile = `${root}/node_modules/.package-lock.json`;

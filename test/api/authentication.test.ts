@@ -42,6 +42,23 @@ describe('authentication', () => {
     expect(response.body.requestId).toBe(response.headers.get('x-request-id'));
   });
 
+  it('when any operation of projects, brand kits, API keys or the workspace is called without a key, then it answers 401', async () => {
+    const id = '018f0000-0000-7000-8000-000000000000';
+    const operations: Array<[string, string]> = [
+      ['GET', '/projects'], ['POST', '/projects'], ['GET', `/projects/${id}`], ['PUT', `/projects/${id}`],
+      ['DELETE', `/projects/${id}`], ['POST', `/projects/${id}/cover`], ['DELETE', `/projects/${id}/cover`],
+      ['GET', '/brandkits'], ['POST', '/brandkits'], ['GET', `/brandkits/${id}`], ['PUT', `/brandkits/${id}`],
+      ['DELETE', `/brandkits/${id}`],
+      ['GET', '/api-keys'], ['POST', '/api-keys'], ['DELETE', `/api-keys/${id}`], ['POST', `/api-keys/${id}/regenerate`],
+      ['GET', '/workspace'],
+    ];
+    for (const [method, path] of operations) {
+      const response = await apiClient(app.url).call<Problem>(method, path, { body: method === 'POST' || method === 'PUT' ? {} : undefined });
+      expect(response.status, `${method} ${path}`).toBe(401);
+      expect(response.body.type).toBe('/problems/unauthorized');
+    }
+  });
+
   it('when the key has expired, then it answers 401 saying so', async () => {
     const key = await issueKey({ expiresAt: new Date(Date.now() - 1000) });
     const response = await apiClient(app.url, key).get<Problem>('/projects');

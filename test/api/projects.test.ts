@@ -60,6 +60,18 @@ describe('POST /projects', () => {
     expect(response.body.type).toBe('/problems/malformed-request');
   });
 
+  it('when the JSON body is over 256 KB, then it answers 413', async () => {
+    const response = await growth.client.post<Problem>('/projects', { name: 'big', description: 'x'.repeat(300 * 1024) });
+    expect(response.status).toBe(413);
+    expect(response.body.type).toBe('/problems/payload-too-large');
+  });
+
+  it('when the body is not JSON but text, then it answers 415', async () => {
+    const response = await growth.client.post<Problem>('/projects', 'name=x', { headers: { 'content-type': 'text/plain' } });
+    expect(response.status).toBe(415);
+    expect(response.body.type).toBe('/problems/unsupported-media-type');
+  });
+
   it('when an emoji sequence is the icon, then it is accepted as one emoji', async () => {
     const response = await growth.client.post('/projects', { name: 'Family', icon: '👩‍👩‍👧' });
     expect(response.status).toBe(201);

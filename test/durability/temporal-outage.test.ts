@@ -33,6 +33,10 @@ describe('a project deleted while Temporal is down', () => {
     const coverKey = (await app.api.services.orm.em.fork().findOneOrFail(Project, project.id)).coverKey!;
 
     await temporal.stop();
+    const ready = await fetch(`${app.url}/ready`);
+    expect(ready.status).toBe(503);
+    expect(((await ready.json()) as { detail: string }).detail).toContain('temporal');
+
     const deleted = await workspace.client.delete(`/projects/${project.id}`);
     expect(deleted.status).toBe(204);
     expect(await app.storage.get(coverKey)).not.toBeNull();

@@ -7,7 +7,12 @@ import { loadConfig, type Config } from '../../src/config.ts';
 
 /** Configuration for a test file: its own database and task queue, a temporary storage directory, port 0. */
 export function testConfig(databaseUrl: string, overrides: Record<string, string> = {}): Config {
-  return loadConfig({
+  return loadConfig({ ...testConfigEnv(databaseUrl), ...overrides });
+}
+
+/** The same as environment variables, for tests that start the real entry points as processes. */
+export function testConfigEnv(databaseUrl: string): Record<string, string> {
+  return {
     NODE_ENV: 'test',
     LOG_LEVEL: testLogLevel(),
     HOST: '127.0.0.1',
@@ -18,8 +23,7 @@ export function testConfig(databaseUrl: string, overrides: Record<string, string
     TEMPORAL_TASK_QUEUE: `test-${randomBytes(6).toString('hex')}`,
     STORAGE_DIR: mkdtempSync(join(tmpdir(), 'content-service-objects-')),
     URL_SIGNING_SECRET: randomBytes(32).toString('base64url'),
-    ...overrides,
-  });
+  };
 }
 
 /** Tests log errors only (a failing response validation shows up); TEST_LOG_LEVEL=info shows everything. */
