@@ -7,8 +7,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const node24 = `${root}/node_modules/.bin/node`;
 
-if (!installedAsLocked()) {
+if (!installedAsLocked() || !existsSync(node24)) {
   process.stderr.write('Installing npm dependencies from package-lock.json (first run or changed lockfile)...\n');
   const started = Date.now();
   const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], {
@@ -24,7 +25,7 @@ if (!installedAsLocked()) {
 
 // The scripts after this one need the Node 24 that the `node` package installs (its install script must be allowed
 // in package.json `allowScripts`); say so plainly instead of failing later on an old Node.
-if (!existsSync(`${root}/node_modules/.bin/node`)) {
+if (!existsSync(node24)) {
   process.stderr.write('node_modules/.bin/node is missing: the `node` package did not install its binary (see allowScripts in package.json).\n');
   process.exit(1);
 }
