@@ -13,7 +13,8 @@ export function healthRoutes(deps: Deps): Router {
   router.get('/ready', async (_req, res) => {
     const checks = {
       database: await check(() => deps.orm.em.execute('select 1')),
-      temporal: await check(() => deps.temporal.workflowService.getSystemInfo({})),
+      // A deadline on the call itself: the client would otherwise keep retrying after we stopped waiting.
+      temporal: await check(() => deps.temporal.connection.withDeadline(Date.now() + probeTimeoutMs, () => deps.temporal.workflowService.getSystemInfo({}))),
     };
     const failing = Object.entries(checks).filter(([, result]) => result !== 'ok');
     if (failing.length > 0) {
@@ -26,9 +27,11 @@ export function healthRoutes(deps: Deps): Router {
   return router;
 }
 
+const probeTimeoutMs = 3000;
+
 async function check(probe: () => Promise<unknown>): Promise<string> {
   try {
-    await withTimeout(probe(), 3000);
+    await withTimeout(probe(), probeTimeoutMs);
     return 'ok';
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
