@@ -19,8 +19,8 @@ describe('cover upload claims', () => {
     const workspace = await createTestWorkspace(app, 'growth');
     const { body: project } = await workspace.client.post<{ id: string }>('/projects', { name: 'Claimed' });
     const caller = { workspaceId: workspace.id, plan: 'growth' as const, apiKeyId: 'n/a' };
-    const updated = await uploadProjectCover(app.api.services, caller, project.id, await makeImage('png'));
-    expect(await app.api.services.orm.em.fork().count(OrphanedObject, { objectKey: updated.coverKey! })).toBe(0);
+    const { coverKey } = await uploadProjectCover(app.api.services, caller, project.id, await makeImage('png'));
+    expect(await app.api.services.orm.em.fork().count(OrphanedObject, { objectKey: coverKey })).toBe(0);
   });
 
   it('when the project disappears before the upload commits, then the stored object stays recorded for the sweep', async () => {

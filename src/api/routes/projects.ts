@@ -51,9 +51,8 @@ export function projectRoutes(deps: Deps): Router {
   });
 
   router.post('/projects/:id/cover', async (req, res) => {
-    const project = await uploadProjectCover(deps, callerOf(res), req.params.id, uploadedFile(req.files));
-    const coverUrl = await deps.storage.signedUrl(project.coverKey ?? '');
-    const body: Schemas['UploadProjectCoverResponse'] = { id: project.id, coverUrl, name: project.name };
+    const { project, coverKey } = await uploadProjectCover(deps, callerOf(res), req.params.id, uploadedFile(req.files));
+    const body: Schemas['UploadProjectCoverResponse'] = { id: project.id, coverUrl: await deps.storage.signedUrl(coverKey), name: project.name };
     res.json(body);
   });
 

@@ -16,7 +16,12 @@ const uploadGraceMs = 60 * 60 * 1000;
  * claimed in the transaction that points the project at it; so if the process dies in between, the sweep deletes
  * it after the grace period, and the replaced cover is orphaned in that same transaction.
  */
-export async function uploadProjectCover(deps: Deps, caller: Caller, id: string, bytes: Buffer): Promise<Project> {
+export async function uploadProjectCover(
+  deps: Deps,
+  caller: Caller,
+  id: string,
+  bytes: Buffer,
+): Promise<{ project: Project; coverKey: string }> {
   const type = await detectImageType(bytes);
   const em = deps.orm.em.fork();
   await findProject(em, caller.workspaceId, id);
@@ -38,5 +43,5 @@ export async function uploadProjectCover(deps: Deps, caller: Caller, id: string,
     return { project: locked, replaced: orphans };
   });
   await startStorageCleanup(deps, replaced);
-  return project;
+  return { project, coverKey: key };
 }
