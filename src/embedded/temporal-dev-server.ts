@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { Connection } from '@temporalio/client';
 import { findFreePort } from './ports.ts';
 import { ensureTemporalCli } from './temporal-cli.ts';
-import { searchAttributeTypes } from '../temporal/search-attributes.ts';
+import { searchAttributeFlags } from '../temporal/search-attributes.ts';
 
 // `temporal server start-dev`: a complete Temporal server with its Web UI in one process, for `npm run dev` and the
 // test suite. Production points TEMPORAL_ADDRESS at a Temporal cluster instead.
@@ -30,7 +30,7 @@ export async function startTemporalDevServer(options: DevServerOptions = {}): Pr
     '--http-port', String(await findFreePort()),
     '--metrics-port', String(await findFreePort()),
     '--log-level', 'warn',
-    ...Object.entries(searchAttributeTypes).flatMap(([name, type]) => ['--search-attribute', `${name}=${type}`]),
+    ...searchAttributeFlags().flatMap((flag) => ['--search-attribute', flag]),
     ...(options.databaseFile ? ['--db-filename', options.databaseFile] : []),
     ...(options.headless ? ['--headless'] : []),
   ];

@@ -1,15 +1,16 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
 // Custom search attributes attached to our workflows, so an operator can filter runs in the Temporal UI
-// (e.g. `workspaceId = "..."`). Servers must know them: the dev server registers them at start-up; on a
-// cluster, `temporal operator search-attribute create` (see README).
-export const workspaceIdKey = defineSearchAttributeKey('workspaceId', SearchAttributeType.KEYWORD);
-export const projectIdKey = defineSearchAttributeKey('projectId', SearchAttributeType.KEYWORD);
-export const postIdKey = defineSearchAttributeKey('postId', SearchAttributeType.KEYWORD);
+// (e.g. `workspaceId = "..."`). Servers must know them: the dev server registers them at start-up, tests
+// register them on the time-skipping server, and on a cluster `temporal operator search-attribute create`
+// does it (docker-compose's temporal-setup service).
+export const searchAttributes = {
+  workspaceId: defineSearchAttributeKey('workspaceId', SearchAttributeType.KEYWORD),
+  projectId: defineSearchAttributeKey('projectId', SearchAttributeType.KEYWORD),
+  postId: defineSearchAttributeKey('postId', SearchAttributeType.KEYWORD),
+};
 
-/** Name → type as the Temporal CLI spells it. */
-export const searchAttributeTypes = {
-  workspaceId: 'Keyword',
-  projectId: 'Keyword',
-  postId: 'Keyword',
-} as const;
+/** `name=Type` as the Temporal CLI's `--search-attribute` flag spells it. */
+export function searchAttributeFlags(): string[] {
+  return Object.values(searchAttributes).map(({ name }) => `${name}=Keyword`);
+}

@@ -143,12 +143,23 @@ describe('DELETE /projects/{id}/cover and DELETE /projects/{id}', () => {
     expect((await workspace.client.delete(`/projects/${id}/cover`)).status).toBe(204);
   });
 
-  it('when the project is deleted, then its cover leaves storage', async () => {
+  it('when the project is deleted, then its cover leaves storage through a workflow an operator can find', async () => {
     const id = await newProject();
     await workspace.client.post(`/projects/${id}/cover`, form(await makeImage('jpeg')));
     const key = (await coverKeyOf(id))!;
     expect((await workspace.client.delete(`/projects/${id}`)).status).toBe(204);
     await expectObjectGone(key);
+
+    const temporal = app.api.services.temporal;
+    const runs = await eventually(async () => {
+      const found = [];
+      for await (const run of temporal.workflow.list({ query: `workspaceId = '${workspace.id}' AND projectId = '${id}'` })) found.push(run);
+      expect(found).toHaveLength(1);
+      return found;
+    });
+    expect(runs[0]).toMatchObject({ type: 'cleanUpOrphanedObjects', workflowId: expect.stringMatching(/^storage-cleanup-/) });
+    const description = await temporal.workflow.getHandle(runs[0]!.workflowId).describe();
+    expect(await description.staticSummary()).toBe('Delete 1 stored object(s): project deleted');
   });
 });
 

@@ -1,11 +1,10 @@
+import { temporal } from '@temporalio/proto';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { inject } from 'vitest';
 import { createLogger } from '../../src/logger.ts';
-import { searchAttributeTypes } from '../../src/temporal/search-attributes.ts';
+import { searchAttributes } from '../../src/temporal/search-attributes.ts';
 import { installTemporalRuntime } from '../../worker/temporal-runtime.ts';
 import { testLogLevel } from './test-config.ts';
-
-const indexedValueTypes = { Keyword: 2 } as const;
 
 /**
  * Temporal's time-skipping test server (Java, from Maven Central; launcher prepared by the global setup): timers
@@ -18,7 +17,9 @@ export async function startTimeSkippingEnvironment(): Promise<TestWorkflowEnviro
   });
   await env.connection.operatorService.addSearchAttributes({
     namespace: env.namespace ?? 'default',
-    searchAttributes: Object.fromEntries(Object.entries(searchAttributeTypes).map(([name, type]) => [name, indexedValueTypes[type]])),
+    searchAttributes: Object.fromEntries(
+      Object.values(searchAttributes).map(({ name }) => [name, temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD]),
+    ),
   });
   return env;
 }

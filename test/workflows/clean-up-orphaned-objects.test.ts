@@ -44,7 +44,7 @@ async function storeOrphans(count: number, deleteAfter = new Date()) {
   const keys = Array.from({ length: count }, () => `orphans/${randomBytes(6).toString('hex')}.png`);
   for (const key of keys) await storage.put(key, Buffer.from('bytes'), 'image/png');
   const em = orm.em.fork();
-  const batch = recordOrphanedObjects(em, keys, 'test', deleteAfter)!;
+  const batch = recordOrphanedObjects(em, { keys, reason: 'test', workspaceId: 'test-workspace', deleteAfter })!;
   await em.flush();
   return { keys, batch };
 }

@@ -28,7 +28,13 @@ export async function uploadProjectCover(
 
   const key = objectKeys.projectCover(caller.workspaceId, id, type.extension);
   await em.transactional((tx) => {
-    recordOrphanedObjects(tx, [key], 'project cover upload in progress', new Date(Date.now() + uploadGraceMs));
+    recordOrphanedObjects(tx, {
+      keys: [key],
+      reason: 'project cover upload did not complete',
+      workspaceId: caller.workspaceId,
+      projectId: id,
+      deleteAfter: new Date(Date.now() + uploadGraceMs),
+    });
   });
   await deps.storage.put(key, bytes, type.contentType);
 
@@ -38,7 +44,7 @@ export async function uploadProjectCover(
     if (claimed === 0) {
       throw new AppError('service-unavailable', 'The upload took too long and was discarded; please upload again.');
     }
-    const orphans = recordOrphanedObjects(tx, [locked.coverKey], 'project cover replaced');
+    const orphans = recordOrphanedObjects(tx, { keys: [locked.coverKey], reason: 'project cover replaced', workspaceId: caller.workspaceId, projectId: id });
     locked.coverKey = key;
     return { project: locked, replaced: orphans };
   });

@@ -2,35 +2,43 @@ import type { Client } from '@temporalio/client';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { OrphanedObject } from '../../data/entities/orphaned-object.ts';
 import { newId } from '../../data/new-id.ts';
-import { workflowIds } from '../../temporal/workflow-ids.ts';
 import type { Logger } from '../../logger.ts';
+import { searchAttributes } from '../../temporal/search-attributes.ts';
+import { workflowIds } from '../../temporal/workflow-ids.ts';
 import type { cleanUpOrphanedObjects } from '../../../workflows/clean-up-orphaned-objects.ts';
 
-export type OrphanBatch = { batchId: string; deleteAfter: Date };
+export type OrphanBatch = { batchId: string; deleteAfter: Date; reason: string; count: number; workspaceId: string; projectId?: string | undefined };
+
+export type Orphans = {
+  keys: Array<string | null | undefined>;
+  /** Why the objects were orphaned, for operators (e.g. "project deleted"). */
+  reason: string;
+  workspaceId: string;
+  projectId?: string | undefined;
+  /** Not deleted before this time (default: now). */
+  deleteAfter?: Date;
+};
 
 /**
  * Records objects that must leave storage, in the caller's unit of work, so the record commits (or not) with the
  * change that orphans them. Returns null when there is nothing to record.
  */
-export function recordOrphanedObjects(
-  em: EntityManager,
-  keys: Array<string | null | undefined>,
-  reason: string,
-  deleteAfter = new Date(),
-): OrphanBatch | null {
-  const objectKeys = keys.filter((key): key is string => Boolean(key));
+export function recordOrphanedObjects(em: EntityManager, orphans: Orphans): OrphanBatch | null {
+  const objectKeys = orphans.keys.filter((key): key is string => Boolean(key));
   if (objectKeys.length === 0) return null;
   const batchId = newId();
-  for (const objectKey of objectKeys) em.create(OrphanedObject, { batchId, objectKey, reason, deleteAfter });
-  return { batchId, deleteAfter };
+  const deleteAfter = orphans.deleteAfter ?? new Date();
+  for (const objectKey of objectKeys) em.create(OrphanedObject, { batchId, objectKey, reason: orphans.reason, deleteAfter });
+  return { batchId, deleteAfter, reason: orphans.reason, count: objectKeys.length, workspaceId: orphans.workspaceId, projectId: orphans.projectId };
 }
 
 // How long a request waits for Temporal to accept the cleanup before leaving it to the sweep.
 const startTimeoutMs = 5000;
 
 /**
- * Starts the cleanup workflow for a committed batch. If Temporal cannot be reached the rows stay and the storage
- * sweep deletes the objects later, so the caller's request still succeeds.
+ * Starts the cleanup workflow for a committed batch, tagged with its workspace (and project) for the Temporal UI.
+ * If Temporal cannot be reached the rows stay and the storage sweep deletes the objects later, so the caller's
+ * request still succeeds.
  */
 export async function startStorageCleanup(
   deps: { temporal: Client; taskQueue: string; logger: Logger },
@@ -43,6 +51,11 @@ export async function startStorageCleanup(
         workflowId: workflowIds.storageCleanup(batch.batchId),
         taskQueue: deps.taskQueue,
         args: [{ batchId: batch.batchId, deleteAfter: batch.deleteAfter.toISOString() }],
+        staticSummary: `Delete ${batch.count} stored object(s): ${batch.reason}`,
+        typedSearchAttributes: [
+          { key: searchAttributes.workspaceId, value: batch.workspaceId },
+          ...(batch.projectId ? [{ key: searchAttributes.projectId, value: batch.projectId }] : []),
+        ],
       }),
     );
   } catch (error) {
