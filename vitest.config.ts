@@ -6,6 +6,7 @@ export default defineConfig({
     // One PostgreSQL cluster, one Temporal dev server and the time-skipping server's launcher for the whole run;
     // every test file then gets its own database and task queue (test/support/).
     globalSetup: ['test/global-setup.ts'],
+    setupFiles: ['test/setup/trust-dev-ca.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 120_000,

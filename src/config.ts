@@ -37,6 +37,12 @@ const schema = z
     S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
     S3_FORCE_PATH_STYLE: booleanString.default(false),
 
+    STABILITY_API_KEY: z.string().min(1).optional(),
+    STABILITY_API_URL: z.url().default('https://api.stability.ai'),
+    STABILITY_ENGINE: z.enum(['core', 'ultra', 'sd3']).default('core'),
+    LOGO_FETCH_ALLOW_PRIVATE_NETWORKS: booleanString.default(false),
+    API_WAIT_SECONDS: seconds.default(25),
+
     RATE_LIMIT_REQUESTS: z.coerce.number().int().positive().default(600),
     RATE_LIMIT_WINDOW_SECONDS: seconds.default(60),
     API_KEY_LAST_USED_FLUSH_SECONDS: seconds.default(30),
@@ -89,6 +95,14 @@ function toConfig(env: z.infer<typeof schema>) {
         forcePathStyle: env.S3_FORCE_PATH_STYLE,
       },
     },
+    generation: {
+      // Stability AI when a key is configured, otherwise the local renderer.
+      provider: env.STABILITY_API_KEY ? ('stability' as const) : ('local' as const),
+      stability: { apiKey: env.STABILITY_API_KEY ?? '', baseUrl: env.STABILITY_API_URL.replace(/\/$/, ''), engine: env.STABILITY_ENGINE },
+      logoFetch: { allowPrivateNetworks: env.LOGO_FETCH_ALLOW_PRIVATE_NETWORKS },
+    },
+    /** How long an action (generate, render) waits for its workflow before answering 202. */
+    apiWaitSeconds: env.API_WAIT_SECONDS,
     rateLimit: { requests: env.RATE_LIMIT_REQUESTS, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS },
     apiKeys: { lastUsedFlushSeconds: env.API_KEY_LAST_USED_FLUSH_SECONDS },
   };

@@ -25,6 +25,7 @@ export async function createServices(config: Config, options: { name: string; pu
     temporal,
     logger,
     taskQueue: config.temporal.taskQueue,
+    actionWaitMs: config.apiWaitSeconds * 1000,
     storage,
     async close() {
       await temporal.connection.close();

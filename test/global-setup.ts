@@ -8,6 +8,7 @@ import { startPostgresCluster } from '../src/embedded/postgres-cluster.ts';
 import { startTemporalDevServer } from '../src/embedded/temporal-dev-server.ts';
 import { workflowsPath } from '../worker/create-worker.ts';
 import { prepareTemporalTestServer } from './infra/temporal-test-server.ts';
+import { createDevCertificates } from './infra/dev-certificates.ts';
 import { fetchS3ServerJar } from './infra/s3-server.ts';
 
 export const templateDatabase = 'content_service_template';
@@ -21,6 +22,9 @@ declare module 'vitest' {
     temporalAddress: string;
     testServerLauncher: string;
     workflowBundlePath: string;
+    devCaCertPath: string;
+    devCertPath: string;
+    devKeyPath: string;
   }
 }
 
@@ -64,12 +68,16 @@ export default async function setup(project: TestProject) {
     const orm = await openDatabase(templateUrl);
     await migrateDatabase(orm);
     await orm.close();
+    const devCertificates = await createDevCertificates(join(workDir, 'tls'));
 
     project.provide('postgresAdminUrl', cluster.adminUrl);
     project.provide('templateDatabase', templateDatabase);
     project.provide('temporalAddress', temporal.address);
     project.provide('testServerLauncher', testServerLauncher);
     project.provide('workflowBundlePath', workflowBundlePath);
+    project.provide('devCaCertPath', devCertificates.caCertPath);
+    project.provide('devCertPath', devCertificates.certPath);
+    project.provide('devKeyPath', devCertificates.keyPath);
     log(`infrastructure ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } catch (error) {
     await teardown();

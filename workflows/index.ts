@@ -1,2 +1,4 @@
 // Every workflow the worker runs. The worker bundles this file; the api only imports workflow *types*.
 export { cleanUpOrphanedObjects, sweepOrphanedObjects } from './clean-up-orphaned-objects.ts';
+export { generatePost } from './generate-post.ts';
+export { renderPost } from './render-post.ts';

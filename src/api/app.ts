@@ -15,7 +15,12 @@ import { docsRoutes } from './routes/docs.ts';
 import { fileRoutes } from './routes/files.ts';
 import { healthRoutes } from './routes/health.ts';
 import { notImplemented } from './routes/not-implemented.ts';
+import { postActionRoutes } from './routes/post-actions.ts';
+import { postDownloadRoutes } from './routes/post-download.ts';
+import { postVersionRoutes } from './routes/post-versions.ts';
+import { postRoutes } from './routes/posts.ts';
 import { projectRoutes } from './routes/projects.ts';
+import { usageRoutes } from './routes/usage.ts';
 import { workspaceRoutes } from './routes/workspace.ts';
 
 export const specPath = fileURLToPath(new URL('../../openapi.yaml', import.meta.url));
@@ -55,7 +60,8 @@ export function createApp(options: AppOptions): Express {
     }),
   );
   app.use('/api/v1', projectRoutes(deps), brandKitRoutes(deps), apiKeyRoutes({ ...deps, lastUsed: options.lastUsed }));
-  app.use('/api/v1', workspaceRoutes(deps), notImplemented);
+  app.use('/api/v1', postRoutes(deps), postActionRoutes(deps), postVersionRoutes(deps), postDownloadRoutes(deps));
+  app.use('/api/v1', usageRoutes(deps), workspaceRoutes(deps), notImplemented);
 
   app.use((req, _res, next) => next(new AppError('not-found', `Nothing is served at ${req.method} ${req.path}.`)));
   app.use(problemResponse);

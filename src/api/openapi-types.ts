@@ -13,15 +13,16 @@ export interface paths {
         };
         /**
          * List posts
-         * @description Newest first. Paged; a `Link` header points at the next and previous pages.
+         * @description Newest first (`createdAt` desc, then `id` desc). Paged; the `Link` header points at the next page (with a
+         *     `cursor`, which stays fast however deep the list goes) and the previous one.
          */
         get: operations["listPosts"];
         put?: never;
         /**
          * Create a post
          * @description Creates a `draft` post in a project. It has no image yet (`imageUrl` is null): call
-         *     `POST /posts/{id}/generate` next. A `projectId` or `brandKitId` that names nothing in the workspace
-         *     answers 400.
+         *     `POST /posts/{id}/generate` next. A `projectId` or `brandKitId` that names nothing in the workspace answers
+         *     404 (like any other workspace's id); an archived project answers 409.
          */
         post: operations["createPost"];
         delete?: never;
@@ -42,7 +43,8 @@ export interface paths {
         };
         /**
          * List the posts of a project
-         * @description Newest first. Paged; a `Link` header points at the next and previous pages.
+         * @description Newest first (`createdAt` desc, then `id` desc). Paged; the `Link` header points at the next page (with a
+         *     `cursor`, which stays fast however deep the list goes) and the previous one.
          */
         get: operations["listProjectPosts"];
         put?: never;
@@ -97,14 +99,19 @@ export interface paths {
         /**
          * Generate the post's image
          * @description Generates a new image from `prompt` (when omitted, the post's existing prompt) in `format`
-         *     (default `1:1`), applying the post's brand kit, and makes the post `draft`. A given `prompt`
-         *     replaces the post's prompt. The body is optional.
+         *     (default `1:1`: 1080×1080; `9:16`: 1080×1920; `16:9`: 1920×1080), applying the post's brand kit colours,
+         *     and makes the post `draft`. A given `prompt` replaces the post's prompt. The body is optional. `seed`
+         *     (extension) makes the image reproducible: the same prompt, format, brand colours and seed give the same image;
+         *     without it a fresh seed is drawn (and kept in the version's label). Every generation adds a version and a
+         *     `PostGeneration` usage item.
          *
-         *     The server waits a bounded time for the generation. When it finishes in time the answer is 200;
-         *     otherwise it is 202 with the same body shape, a `respond` text saying generation is still running and
-         *     a `Location` header pointing at `/api/v1/posts/{id}`: poll that until `imageUrl`/`updatedAt` change or
-         *     `status` becomes `failed` (see `failureReason`). A second generation while one runs for the post
-         *     answers 409.
+         *     The server waits a bounded time for the generation (`API_WAIT_SECONDS`, default 25 s). When it finishes in
+         *     time the answer is 200 and `respond` says what was done (provider, format, prompt, brand kit); otherwise it is
+         *     202 with the same body shape, a `respond` text saying generation is still running and a `Location` header
+         *     pointing at `/api/v1/posts/{id}`: poll that until `updatedAt` changes or `status` becomes `failed` (see
+         *     `failureReason`). A second generation while one runs for the post answers 409. When the provider refuses the
+         *     prompt (content moderation, invalid request) or stays unavailable, the post becomes `failed` with the reason in
+         *     `failureReason`, a `post.failed` event is recorded, and the answer is 422 `generation-failed`.
          */
         post: operations["generatePost"];
         delete?: never;
@@ -127,7 +134,13 @@ export interface paths {
         put?: never;
         /**
          * Render the post
-         * @description Renders the post's final image and makes the post `draft`.
+         * @description Composes the post's final image at the post's format from its generated artwork (409 when there is none
+         *     yet): the artwork, the title set in the brand kit's heading font (a bundled face; an unknown font falls back to
+         *     Inter), the brand colours, and the brand logo fetched from `logoUrl` (https, at most 2 MB, 5 s; never from
+         *     private or loopback addresses). A logo or font that cannot be used does not fail the render: `notes`
+         *     (extension) says what was left out or substituted. The post becomes `draft`; a version and a `PostRender`
+         *     usage item are added. Waits like generate: 202 with `Location` when still running, 409 while a render of the
+         *     post runs.
          */
         post: operations["renderPost"];
         delete?: never;
@@ -714,7 +727,7 @@ export interface components {
              * @description Relative URI reference naming the problem type.
              * @enum {string}
              */
-            type: "/problems/validation-failed" | "/problems/malformed-request" | "/problems/unauthorized" | "/problems/plan-upgrade-required" | "/problems/plan-limit-reached" | "/problems/not-found" | "/problems/method-not-allowed" | "/problems/conflict" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/rate-limited" | "/problems/internal-error" | "/problems/not-implemented" | "/problems/service-unavailable";
+            type: "/problems/validation-failed" | "/problems/malformed-request" | "/problems/unauthorized" | "/problems/plan-upgrade-required" | "/problems/plan-limit-reached" | "/problems/not-found" | "/problems/method-not-allowed" | "/problems/conflict" | "/problems/generation-failed" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/rate-limited" | "/problems/internal-error" | "/problems/not-implemented" | "/problems/service-unavailable";
             /** @description Short summary, the same for every occurrence of the type. */
             title: string;
             /** @description The HTTP status code. */
@@ -854,6 +867,8 @@ export interface components {
             /** @description Replaces the post's prompt; when omitted the existing prompt is used. */
             prompt?: string;
             format?: components["schemas"]["PostFormat"];
+            /** @description Extension: the seed of the image (see above). */
+            seed?: number;
         };
         GeneratePostResponse: {
             post: {
@@ -875,6 +890,8 @@ export interface components {
             /** Format: uri */
             imageUrl: string;
             status: components["schemas"]["PostStatus"];
+            /** @description Extension: what the render left out or substituted (a logo that could not be fetched, a font that is not bundled); empty when nothing. Empty while still running (202). */
+            notes: string[];
         };
         PublishPostResponse: {
             /** Format: uuid */
@@ -925,6 +942,16 @@ export interface components {
             label: string;
             /** Format: date-time */
             createdAt: string;
+            /**
+             * @description Extension: what made the version.
+             * @enum {string}
+             */
+            kind: "generated" | "rendered" | "restored";
+            /**
+             * Format: uri
+             * @description Extension: signed, expiring URL of the version's image.
+             */
+            imageUrl: string;
         };
         RestorePostVersionResponse: {
             /** Format: uuid */
@@ -1324,6 +1351,25 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description `generation-failed`: the image could not be generated or rendered; `detail` says why (e.g. the provider refused the prompt). The post shows it too (`status: failed`, `failureReason`). */
+        GenerationFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "/problems/generation-failed",
+                 *       "title": "Generation failed",
+                 *       "status": 422,
+                 *       "detail": "Generation failed: Stability AI refused the request (403 content_moderation): Your request was flagged by our content moderation system.",
+                 *       "instance": "/api/v1/posts/0b6f7c3e-5d0a-4c1e-9f57-3a8d2e1b4c6f/generate",
+                 *       "requestId": "6f1c2a7e-2b1d-4a63-9a4b-2f0e8d1c5b7a"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description `payload-too-large`: the request body is over the limit. */
         PayloadTooLarge: {
             headers: {
@@ -1462,6 +1508,8 @@ export interface components {
         PostsPageSize: number;
         /** @description Items per page. */
         PageSize: number;
+        /** @description Extension: an opaque position from a `Link: rel="next"` header. It seeks straight to the next page however deep the list is (`page` is then ignored); prefer following `Link` over computing `page` on large lists. */
+        PostsCursor: string;
         /** @description Only posts with this status. */
         PostStatusFilter: components["schemas"]["PostStatus"];
         /** @description Only projects with this status. */
@@ -1505,6 +1553,8 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 pageSize?: components["parameters"]["PostsPageSize"];
+                /** @description Extension: an opaque position from a `Link: rel="next"` header. It seeks straight to the next page however deep the list is (`page` is then ignored); prefer following `Link` over computing `page` on large lists. */
+                cursor?: components["parameters"]["PostsCursor"];
             };
             header?: never;
             path?: never;
@@ -1526,7 +1576,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1555,11 +1604,12 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1571,7 +1621,9 @@ export interface operations {
                 /** @description Page number, from 1. */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
-                pageSize?: components["parameters"]["PageSize"];
+                pageSize?: components["parameters"]["PostsPageSize"];
+                /** @description Extension: an opaque position from a `Link: rel="next"` header. It seeks straight to the next page however deep the list is (`page` is then ignored); prefer following `Link` over computing `page` on large lists. */
+                cursor?: components["parameters"]["PostsCursor"];
             };
             header?: never;
             path: {
@@ -1597,7 +1649,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1627,7 +1678,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1663,7 +1713,6 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1691,7 +1740,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1736,9 +1784,9 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["GenerationFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1763,12 +1811,23 @@ export interface operations {
                     "application/json": components["schemas"]["RenderPostResponse"];
                 };
             };
+            /** @description Rendering is still running; poll the post named by `Location`. */
+            202: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RenderPostResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["GenerationFailed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1936,7 +1995,6 @@ export interface operations {
             409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1972,7 +2030,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2004,7 +2061,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2768,7 +2824,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -10,4 +10,6 @@ export type Deps = {
   temporal: Client;
   taskQueue: string;
   logger: Logger;
+  /** How long an action (generate, render) waits for its workflow before answering 202. */
+  actionWaitMs: number;
 };

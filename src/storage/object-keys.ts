@@ -5,4 +5,8 @@ import { newId } from '../data/new-id.ts';
 export const objectKeys = {
   projectCover: (workspaceId: string, projectId: string, extension: string) =>
     `workspaces/${workspaceId}/projects/${projectId}/cover-${newId()}.${extension}`,
+  /** One per generation, so a retried activity overwrites its own object. */
+  postArtwork: (workspaceId: string, postId: string, generationId: string) => `workspaces/${workspaceId}/posts/${postId}/artwork-${generationId}.png`,
+  /** One per render, for the same reason. */
+  postRender: (workspaceId: string, postId: string, renderId: string) => `workspaces/${workspaceId}/posts/${postId}/render-${renderId}.png`,
 } as const;

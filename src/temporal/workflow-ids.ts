@@ -5,6 +5,9 @@
 export const workflowIds = {
   storageCleanup: (batchId: string) => `storage-cleanup-${batchId}`,
   storageSweep: () => 'storage-sweep',
+  /** One generation per post at a time: a second start while one runs is refused (409). */
+  postGenerate: (postId: string) => `post-generate-${postId}`,
+  postRender: (postId: string) => `post-render-${postId}`,
 } as const;
 
 /** Temporal Schedules owned by the service. */

@@ -15,13 +15,12 @@ const anId = '018f0000-0000-7000-8000-000000000000';
 
 describe('operations whose feature has not landed', () => {
   it.each([
-    ['GET', '/posts', undefined, 'listPosts'],
-    ['POST', '/posts', { title: 'T', prompt: 'P', projectId: anId }, 'createPost'],
-    ['POST', `/posts/${anId}/generate`, {}, 'generatePost'],
+    ['POST', `/posts/${anId}/publish`, undefined, 'publishPost'],
+    ['POST', `/posts/${anId}/schedule`, { scheduledAt: '2030-01-01T00:00:00Z' }, 'schedulePost'],
+    ['GET', `/posts/${anId}/publish-targets`, undefined, 'listPublishTargets'],
     ['GET', '/schedules', undefined, 'listSchedules'],
     ['POST', '/webhooks', { url: 'https://example.com/hook', events: 'post.published' }, 'createWebhook'],
     ['GET', `/video/jobs/${anId}`, undefined, 'getVideoJob'],
-    ['GET', '/usage/activity', undefined, 'listUsageActivity'],
   ])('when %s %s is called, then it answers 501 with the standard problem body', async (method, path, body, operationId) => {
     const response = await workspace.client.call<Schemas['Problem']>(method, path, { body });
     expect(response.status).toBe(501);
@@ -30,8 +29,8 @@ describe('operations whose feature has not landed', () => {
   });
 
   it('when the request is invalid, then it is still validated first (400)', async () => {
-    const response = await workspace.client.post<Schemas['Problem']>('/posts', { title: 'x'.repeat(201), prompt: 'p', projectId: anId });
+    const response = await workspace.client.post<Schemas['Problem']>(`/posts/${anId}/schedule`, { scheduledAt: 'soon' });
     expect(response.status).toBe(400);
-    expect(response.body.errors?.map((error) => error.path)).toContain('/title');
+    expect(response.body.errors?.map((error) => error.path)).toContain('/scheduledAt');
   });
 });

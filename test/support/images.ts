@@ -6,3 +6,12 @@ export function makeImage(format: 'png' | 'jpeg' | 'webp' | 'gif', colour = '#33
     .toFormat(format)
     .toBuffer();
 }
+
+/** Fetches an image URL and reads its format and size. */
+export async function fetchImage(url: string): Promise<{ bytes: Buffer; format: string | undefined; width: number | undefined; height: number | undefined }> {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`GET ${url} answered ${response.status}`);
+  const bytes = Buffer.from(await response.arrayBuffer());
+  const { format, width, height } = await sharp(bytes).metadata();
+  return { bytes, format, width, height };
+}

@@ -4,6 +4,7 @@ import { inject } from 'vitest';
 import type { Config } from '../../src/config.ts';
 import { startApiServer, type ApiServer } from '../../src/api/server.ts';
 import type { ObjectStorage } from '../../src/storage/object-storage.ts';
+import { createImageProvider } from '../../src/generation/create-image-provider.ts';
 import { createWorker } from '../../worker/create-worker.ts';
 import { installTemporalRuntime } from '../../worker/temporal-runtime.ts';
 import { createTestDatabase } from './test-database.ts';
@@ -32,7 +33,13 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
     workflowBundlePath: inject('workflowBundlePath'),
-    activityDeps: { orm: api.services.orm, storage: api.services.storage, logger: api.services.logger },
+    activityDeps: {
+      orm: api.services.orm,
+      storage: api.services.storage,
+      logger: api.services.logger,
+      images: createImageProvider(config.generation),
+      logoFetch: config.generation.logoFetch,
+    },
   });
   const running = worker.run();
   return {

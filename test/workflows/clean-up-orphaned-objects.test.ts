@@ -10,6 +10,7 @@ import { createActivities } from '../../activities/index.ts';
 import { OrphanedObject } from '../../src/data/entities/orphaned-object.ts';
 import { openDatabase, type Database } from '../../src/data/orm.ts';
 import { recordOrphanedObjects, type OrphanBatch } from '../../src/domain/storage/orphaned-objects.ts';
+import { createLocalImageProvider } from '../../src/generation/local-provider.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createFilesystemStorage } from '../../src/storage/filesystem-storage.ts';
 import type { ObjectStorage } from '../../src/storage/object-storage.ts';
@@ -54,7 +55,7 @@ function workerWith(objectStorage: ObjectStorage, taskQueue: string) {
     connection: env.nativeConnection,
     taskQueue,
     workflowBundle: { codePath: inject('workflowBundlePath') },
-    activities: createActivities({ orm, storage: objectStorage, logger }),
+    activities: createActivities({ orm, storage: objectStorage, logger, images: createLocalImageProvider(), logoFetch: { allowPrivateNetworks: false } }),
   });
 }
 

@@ -1,7 +1,11 @@
 import { ApiKey } from './api-key.ts';
 import { BrandKit } from './brand-kit.ts';
 import { OrphanedObject } from './orphaned-object.ts';
+import { Post } from './post.ts';
+import { PostVersion } from './post-version.ts';
 import { Project } from './project.ts';
+import { UsageActivity } from './usage-activity.ts';
 import { Workspace } from './workspace.ts';
+import { WorkspaceEvent } from './workspace-event.ts';
 
-export const entities = [Workspace, ApiKey, Project, BrandKit, OrphanedObject];
+export const entities = [Workspace, ApiKey, Project, BrandKit, OrphanedObject, Post, PostVersion, UsageActivity, WorkspaceEvent];

@@ -1,5 +1,6 @@
 // Every migration, oldest first. `npm run migration:create` adds the new file here; a test checks that this list
 // and the files in this folder agree.
 import { Migration20261122091116_initial } from './Migration20261122091116_initial.ts';
+import { Migration20261122100740_posts_versions_usage_events } from './Migration20261122100740_posts_versions_usage_events.ts';
 
-export const migrationsList = [Migration20261122091116_initial];
+export const migrationsList = [Migration20261122091116_initial, Migration20261122100740_posts_versions_usage_events];

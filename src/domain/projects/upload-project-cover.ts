@@ -1,10 +1,9 @@
-import { OrphanedObject } from '../../data/entities/orphaned-object.ts';
 import type { Project } from '../../data/entities/project.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { objectKeys } from '../../storage/object-keys.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
-import { recordOrphanedObjects, startStorageCleanup } from '../storage/orphaned-objects.ts';
+import { claimObjectKey, recordOrphanedObjects, reserveObjectKey, startStorageCleanup } from '../storage/orphaned-objects.ts';
 import { detectImageType } from './detect-image-type.ts';
 import { findProject } from './find-project.ts';
 
@@ -27,21 +26,12 @@ export async function uploadProjectCover(
   await findProject(em, caller.workspaceId, id);
 
   const key = objectKeys.projectCover(caller.workspaceId, id, type.extension);
-  await em.transactional((tx) => {
-    recordOrphanedObjects(tx, {
-      keys: [key],
-      reason: 'project cover upload did not complete',
-      workspaceId: caller.workspaceId,
-      projectId: id,
-      deleteAfter: new Date(Date.now() + uploadGraceMs),
-    });
-  });
+  await reserveObjectKey(em, { key, reason: 'project cover upload did not complete', graceMs: uploadGraceMs });
   await deps.storage.put(key, bytes, type.contentType);
 
   const { project, replaced } = await em.fork().transactional(async (tx) => {
     const locked = await findProject(tx, caller.workspaceId, id, { lock: true });
-    const claimed = await tx.nativeDelete(OrphanedObject, { objectKey: key });
-    if (claimed === 0) {
+    if (!(await claimObjectKey(tx, key))) {
       throw new AppError('service-unavailable', 'The upload took too long and was discarded; please upload again.');
     }
     const orphans = recordOrphanedObjects(tx, { keys: [locked.coverKey], reason: 'project cover replaced', workspaceId: caller.workspaceId, projectId: id });

@@ -62,3 +62,27 @@ export async function startStorageCleanup(
     deps.logger.warn({ err: error, batchId: batch.batchId }, 'storage cleanup not started; the storage sweep will delete these objects');
   }
 }
+
+/**
+ * For bytes about to be stored: records the key as orphaned with a grace period *before* the bytes exist, so a
+ * crash before the referencing row commits leaves a record for the sweep instead of a leaked object. Idempotent:
+ * a retried activity reserves the same key again without harm.
+ */
+export async function reserveObjectKey(
+  em: EntityManager,
+  reservation: { key: string; reason: string; graceMs: number },
+): Promise<void> {
+  await em.execute(
+    `insert into orphaned_objects (id, batch_id, object_key, reason, delete_after, created_at)
+     values (?, ?, ?, ?, ?, now()) on conflict (object_key) do nothing`,
+    [newId(), newId(), reservation.key, reservation.reason, new Date(Date.now() + reservation.graceMs).toISOString()],
+  );
+}
+
+/**
+ * In the transaction that starts referencing a reserved key: takes it off the orphan list. False when the sweep
+ * already took it (the grace period ran out), in which case the bytes are gone and the caller must not use them.
+ */
+export async function claimObjectKey(em: EntityManager, key: string): Promise<boolean> {
+  return (await em.nativeDelete(OrphanedObject, { objectKey: key })) > 0;
+}

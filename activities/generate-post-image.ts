@@ -1,0 +1,49 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { ImageProviderUnavailableError, ImageRateLimitedError, ImageRejectedError } from '../src/generation/provider-errors.ts';
+import type { PostFormat } from '../src/images/post-formats.ts';
+import { reserveObjectKey } from '../src/domain/storage/orphaned-objects.ts';
+import { objectKeys } from '../src/storage/object-keys.ts';
+import type { ActivityDeps } from './index.ts';
+import { loadPost } from './load-post.ts';
+
+export type GeneratePostImageInput = { postId: string; generationId: string; prompt: string; format: PostFormat; seed: number };
+export type GeneratedArtwork = { artworkKey: string; madeBy: string; seed: number; width: number; height: number };
+
+// A generation that never saves (the post was deleted, the workflow failed for good) leaves its artwork to the sweep.
+const artworkGraceMs = 24 * 60 * 60 * 1000;
+
+/**
+ * Asks the image provider for the artwork and stores it. The key depends only on the generation, so a retry
+ * overwrites the same object. Provider errors become Temporal failures: refusals are final, rate limits wait as
+ * long as the provider asked, outages follow the activity's retry ladder.
+ */
+export async function generatePostImage(deps: ActivityDeps, input: GeneratePostImageInput): Promise<GeneratedArtwork> {
+  const em = deps.orm.em.fork();
+  const { post, brandKit } = await loadPost(em, input.postId);
+  const artworkKey = objectKeys.postArtwork(post.workspaceId, post.id, input.generationId);
+  await reserveObjectKey(em, { key: artworkKey, reason: 'generated artwork never saved', graceMs: artworkGraceMs });
+
+  const heartbeat = () => Context.current().heartbeat();
+  try {
+    const image = await deps.images.generate({
+      prompt: input.prompt,
+      format: input.format,
+      seed: input.seed,
+      colors: brandKit?.colors ?? {},
+      onProgress: heartbeat,
+    });
+    await deps.storage.put(artworkKey, image.png, 'image/png');
+    return { artworkKey, madeBy: image.madeBy, seed: image.seed, width: image.width, height: image.height };
+  } catch (error) {
+    throw asTemporalFailure(error);
+  }
+}
+
+function asTemporalFailure(error: unknown): unknown {
+  if (error instanceof ImageRejectedError) return ApplicationFailure.nonRetryable(error.reason, 'ImageRejected');
+  if (error instanceof ImageRateLimitedError) {
+    return ApplicationFailure.create({ message: error.message, type: 'ImageRateLimited', nextRetryDelay: error.retryAfterMs });
+  }
+  if (error instanceof ImageProviderUnavailableError) return ApplicationFailure.retryable(error.message, 'ImageProviderUnavailable');
+  return error;
+}

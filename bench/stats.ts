@@ -1,0 +1,28 @@
+/** Percentile of a sample (nearest rank), in the sample's unit. */
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
+}
+
+export async function timed<T>(action: () => Promise<T>): Promise<{ ms: number; result: T }> {
+  const started = performance.now();
+  const result = await action();
+  return { ms: performance.now() - started, result };
+}
+
+/** Runs `total` calls of `action` with at most `concurrency` in flight; returns each call's duration in ms. */
+export async function runConcurrently(total: number, concurrency: number, action: (index: number) => Promise<unknown>): Promise<number[]> {
+  const durations: number[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) {
+        const index = next++;
+        durations.push((await timed(() => action(index))).ms);
+      }
+    }),
+  );
+  return durations;
+}
+
+export const ms = (value: number) => `${value.toFixed(1)} ms`;

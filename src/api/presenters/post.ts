@@ -1,0 +1,34 @@
+import type { Post } from '../../data/entities/post.ts';
+import type { ObjectStorage } from '../../storage/object-storage.ts';
+import type { Schemas } from '../schemas.ts';
+
+/** A signed URL of the post's current image, or null before the first generation. */
+export function postImageUrl(post: Post, storage: ObjectStorage): Promise<string | null> {
+  return post.imageKey ? storage.signedUrl(post.imageKey) : Promise.resolve(null);
+}
+
+export async function presentPostListItem(post: Post, storage: ObjectStorage): Promise<Schemas['PostListItem']> {
+  return {
+    id: post.id,
+    workspaceId: post.workspaceId,
+    projectId: post.projectId,
+    title: post.title,
+    prompt: post.prompt,
+    status: post.status,
+    imageUrl: await postImageUrl(post, storage),
+    hasVideo: post.hasVideo,
+    format: post.format,
+    createdAt: post.createdAt.toISOString(),
+  };
+}
+
+export async function presentPost(post: Post, storage: ObjectStorage): Promise<Schemas['Post']> {
+  return {
+    ...(await presentPostListItem(post, storage)),
+    brandKitId: post.brandKitId ?? null,
+    scheduledAt: post.scheduledAt?.toISOString() ?? null,
+    publishedAt: post.publishedAt?.toISOString() ?? null,
+    failureReason: post.failureReason ?? null,
+    updatedAt: post.updatedAt.toISOString(),
+  };
+}

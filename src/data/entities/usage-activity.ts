@@ -1,0 +1,26 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql';
+import { newId } from '../new-id.ts';
+import { Post } from './post.ts';
+import { Workspace } from './workspace.ts';
+
+export const usageTypes = ['PostGeneration', 'PostRender', 'VideoGeneration', 'PostPublish', 'SocialPublish', 'ScheduledGeneration'] as const;
+export type UsageType = (typeof usageTypes)[number];
+
+/** What the workspace used, one row per billable action; kept when the post is deleted. */
+export const UsageActivity = defineEntity({
+  name: 'UsageActivity',
+  tableName: 'usage_activity',
+  properties: {
+    id: p.uuid().primary().onCreate(() => newId()),
+    workspaceId: () => p.manyToOne(Workspace).mapToPk().fieldName('workspace_id').deleteRule('cascade'),
+    type: p.enum(usageTypes),
+    description: p.text(),
+    postId: () => p.manyToOne(Post).mapToPk().fieldName('post_id').nullable().deleteRule('set null'),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+  indexes: [
+    { name: 'usage_activity_workspace_created_index', expression: 'create index "usage_activity_workspace_created_index" on "usage_activity" ("workspace_id", "created_at" desc, "id" desc)' },
+    { name: 'usage_activity_post_index', properties: ['postId'] },
+  ],
+});
+export type UsageActivity = InferEntity<typeof UsageActivity>;

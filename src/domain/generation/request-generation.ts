@@ -1,0 +1,51 @@
+import { defaultPostFormat, type PostFormat } from '../../images/post-formats.ts';
+import { newId } from '../../data/new-id.ts';
+import { startAndWait } from '../../temporal/start-and-wait.ts';
+import { workflowIds } from '../../temporal/workflow-ids.ts';
+import type { GenerationResult } from '../../../activities/save-generated-image.ts';
+import type { generatePost } from '../../../workflows/generate-post.ts';
+import type { Caller } from '../caller.ts';
+import type { Deps } from '../deps.ts';
+import { findPost } from '../posts/find-post.ts';
+import { postSearchAttributes } from '../posts/post-workflow-options.ts';
+import { failuresAsProblems, type ActionOutcome } from './action-outcome.ts';
+
+export type GenerationRequest = { prompt?: string; format?: PostFormat; seed?: number };
+
+/**
+ * Starts the post's generation workflow and waits a while for it. Without a prompt the post's own prompt is used;
+ * without a seed a fresh one is drawn, so generating again gives a new image (and the seed is kept in the version).
+ */
+export async function requestGeneration(
+  deps: Deps,
+  caller: Caller,
+  postId: string,
+  request: GenerationRequest,
+): Promise<ActionOutcome<GenerationResult>> {
+  const post = await findPost(deps.orm.em.fork(), caller.workspaceId, postId);
+  const generationId = newId();
+  const format = request.format ?? defaultPostFormat;
+  const prompt = request.prompt ?? post.prompt;
+  const outcome = await failuresAsProblems('Generation', () =>
+    startAndWait<typeof generatePost>(
+      deps.temporal,
+      'generatePost',
+      {
+        workflowId: workflowIds.postGenerate(post.id),
+        taskQueue: deps.taskQueue,
+        args: [{ postId: post.id, generationId, prompt, promptWasNew: prompt !== post.prompt, format, seed: request.seed ?? seedOf(generationId) }],
+        staticSummary: `Generate a ${format} image for "${post.title}"`,
+        typedSearchAttributes: postSearchAttributes(post),
+      },
+      deps.actionWaitMs,
+      `A generation of post ${post.id}`,
+    ),
+  );
+  const current = await findPost(deps.orm.em.fork(), caller.workspaceId, postId);
+  return outcome.state === 'completed' ? { state: 'completed', post: current, result: outcome.result } : { state: 'running', post: current };
+}
+
+/** A seed from the generation's random bits, in Stability AI's range (0 to 4294967294). */
+function seedOf(generationId: string): number {
+  return Number.parseInt(generationId.replaceAll('-', '').slice(-8), 16) % 4294967295;
+}

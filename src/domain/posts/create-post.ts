@@ -1,0 +1,26 @@
+import { Post } from '../../data/entities/post.ts';
+import { AppError } from '../../errors/app-error.ts';
+import { findBrandKit } from '../brand-kits/find-brand-kit.ts';
+import type { Caller } from '../caller.ts';
+import type { Deps } from '../deps.ts';
+import { findProject } from '../projects/find-project.ts';
+
+export type CreatePostInput = { title: string; prompt: string; projectId: string; brandKitId?: string };
+
+/** A draft post without an image; generation comes next (POST /posts/{id}/generate). */
+export async function createPost(deps: Deps, caller: Caller, input: CreatePostInput): Promise<Post> {
+  return deps.orm.em.fork().transactional(async (em) => {
+    const project = await findProject(em, caller.workspaceId, input.projectId);
+    if (project.status === 'archived') {
+      throw new AppError('conflict', `Project ${project.id} is archived; re-activate it to add posts.`);
+    }
+    if (input.brandKitId) await findBrandKit(em, caller.workspaceId, input.brandKitId);
+    return em.create(Post, {
+      workspaceId: caller.workspaceId,
+      projectId: project.id,
+      title: input.title,
+      prompt: input.prompt,
+      brandKitId: input.brandKitId ?? null,
+    });
+  });
+}

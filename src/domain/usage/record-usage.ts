@@ -1,0 +1,7 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { UsageActivity, type UsageType } from '../../data/entities/usage-activity.ts';
+
+/** Adds a usage item in the caller's transaction, so it commits exactly when the work it counts does. */
+export function recordUsage(em: EntityManager, usage: { workspaceId: string; type: UsageType; description: string; postId?: string }): UsageActivity {
+  return em.create(UsageActivity, { ...usage, postId: usage.postId ?? null });
+}

@@ -1,0 +1,29 @@
+import { PostVersion } from '../../data/entities/post-version.ts';
+import type { Post } from '../../data/entities/post.ts';
+import { newId } from '../../data/new-id.ts';
+import { notFound } from '../../errors/app-error.ts';
+import type { Caller } from '../caller.ts';
+import type { Deps } from '../deps.ts';
+import { findPost } from '../posts/find-post.ts';
+import { appendVersion } from './append-version.ts';
+
+/**
+ * Brings back a version's image, artwork, prompt and format and makes the post a draft again. The restore is
+ * itself a new version ("Restored version 2"), so history only ever grows and a restore can be undone.
+ */
+export async function restorePostVersion(deps: Deps, caller: Caller, postId: string, versionId: string): Promise<Post> {
+  return deps.orm.em.fork().transactional(async (em) => {
+    const post = await findPost(em, caller.workspaceId, postId, { lock: true });
+    const version = await em.findOne(PostVersion, { id: versionId, postId: post.id });
+    if (!version) throw notFound(`Version ${versionId} of post ${postId}`);
+    post.imageKey = version.imageKey;
+    post.artworkKey = version.artworkKey ?? null;
+    post.prompt = version.prompt;
+    post.format = version.format;
+    post.status = 'draft';
+    post.failureReason = null;
+    post.updatedAt = new Date();
+    await appendVersion(em, post, { kind: 'restored', label: `Restored version ${version.versionNumber}`, sourceId: newId() });
+    return post;
+  });
+}

@@ -1,0 +1,31 @@
+import type { BrandColors } from '../data/entities/brand-kit.ts';
+import type { PostFormat } from '../images/post-formats.ts';
+
+// Where post artwork comes from. `local` draws deterministic artwork without any network; `stability` calls
+// Stability AI's REST API. Activities pick one with createImageProvider(config) and never know which.
+
+export type ImageRequest = {
+  prompt: string;
+  format: PostFormat;
+  /** Same prompt, seed, format and colours give the same image (local); Stability uses it as its seed. */
+  seed: number;
+  /** Brand colours to steer the artwork; may be empty. */
+  colors: BrandColors;
+  /** Called every few seconds while a slow provider works, so the activity can heartbeat. */
+  onProgress?: () => void;
+};
+
+export type GeneratedImage = {
+  /** PNG bytes at exactly the format's pixel size (see post-formats.ts). */
+  png: Buffer;
+  width: number;
+  height: number;
+  seed: number;
+  /** Who made it, in words for the `respond` text, e.g. "the local renderer (deterministic artwork, no AI model)". */
+  madeBy: string;
+};
+
+export type ImageProvider = {
+  readonly name: 'local' | 'stability';
+  generate(request: ImageRequest): Promise<GeneratedImage>;
+};

@@ -1,0 +1,15 @@
+import { renderLocalArtwork } from '../images/local-artwork.ts';
+import { postFormats } from '../images/post-formats.ts';
+import type { ImageProvider } from './image-provider.ts';
+
+/** The provider that needs no network and no key: deterministic artwork drawn from the prompt and brand colours. */
+export function createLocalImageProvider(): ImageProvider {
+  return {
+    name: 'local',
+    async generate({ prompt, format, seed, colors }) {
+      const png = await renderLocalArtwork({ prompt, seed, format, colors });
+      const { width, height } = postFormats[format];
+      return { png, width, height, seed, madeBy: 'the local renderer (deterministic artwork drawn from the prompt, no AI model)' };
+    },
+  };
+}

@@ -1,0 +1,323 @@
+import { lookup } from 'node:dns';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer as createHttpServer, type RequestListener, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { createServer as createTcpServer, type AddressInfo, type LookupFunction } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import got from 'got';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  addressPolicy,
+  fetchPublicResource,
+  guardedLookup,
+  isPublicAddress,
+  PublicFetchError,
+  toPublicFetchError,
+} from '../../src/net/public-fetch.ts';
+import { runCommand } from '../../src/embedded/run-command.ts';
+import { startHttpsServer, type HttpsServer } from '../fakes/https-server.ts';
+import { makeImage } from '../support/images.ts';
+
+const logo = { maxBytes: 64 * 1024, timeoutMs: 5_000, what: 'logo' };
+
+/** A TCP listener on loopback that only counts connections: proof that a refused request sent nothing. */
+async function startConnectionCounter() {
+  let connections = 0;
+  const server = createTcpServer((socket) => {
+    connections += 1;
+    socket.destroy();
+  });
+  await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', resolveListen));
+  return {
+    port: (server.address() as AddressInfo).port,
+    connections: () => connections,
+    reset: () => {
+      connections = 0;
+    },
+    close: () => new Promise<void>((resolveClose) => server.close(() => resolveClose())),
+  };
+}
+
+async function listen(server: Server): Promise<number> {
+  await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', resolveListen));
+  return (server.address() as AddressInfo).port;
+}
+
+async function failureOf(promise: Promise<unknown>): Promise<PublicFetchError> {
+  const error = await promise.then(
+    () => expect.fail('expected the fetch to fail'),
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(PublicFetchError);
+  return error as PublicFetchError;
+}
+
+let png: Buffer;
+let https: HttpsServer;
+let counter: Awaited<ReturnType<typeof startConnectionCounter>>;
+let endlessBodyClosed: Promise<void>;
+let closeEndlessBody: () => void;
+
+const routes: RequestListener = (request, response) => {
+  const path = request.url ?? '/';
+  const redirect = /^\/redirect\/(\d+)$/.exec(path);
+  if (path === '/logo.png') {
+    response.writeHead(200, { 'content-type': 'image/png', 'content-length': png.length }).end(png);
+  } else if (redirect) {
+    const left = Number(redirect[1]);
+    response.writeHead(302, { location: left > 1 ? `/redirect/${left - 1}` : '/logo.png' }).end();
+  } else if (path === '/to-http') {
+    response.writeHead(302, { location: `http://127.0.0.1:${counter.port}/logo.png` }).end();
+  } else if (path === '/declared-large') {
+    // Declares more than the limit, sends a little and stalls: only the declared length can fail this fast.
+    response.writeHead(200, { 'content-type': 'image/png', 'content-length': 2 * logo.maxBytes });
+    response.write(Buffer.alloc(512));
+  } else if (path === '/endless') {
+    // Chunked and never ending: only counting the bytes read can stop this.
+    response.writeHead(200, { 'content-type': 'image/png' });
+    const writer = setInterval(() => response.write(Buffer.alloc(16 * 1024)), 5);
+    response.once('close', () => {
+      clearInterval(writer);
+      closeEndlessBody();
+    });
+  } else if (path === '/silent') {
+    // Never answers.
+  } else {
+    response.writeHead(404).end();
+  }
+};
+
+beforeAll(async () => {
+  png = await makeImage('png');
+  endlessBodyClosed = new Promise((resolveClosed) => (closeEndlessBody = resolveClosed));
+  https = await startHttpsServer(routes);
+  counter = await startConnectionCounter();
+});
+beforeEach(() => counter.reset());
+afterAll(async () => {
+  await https?.close();
+  await counter?.close();
+});
+
+describe('isPublicAddress', () => {
+  it.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '172.32.0.1',
+    '100.128.0.1',
+    '2606:4700:4700::1111',
+    '2a00:1450:4001:81c::200e',
+    '::ffff:8.8.8.8',
+  ])('when the address is %s, then it is public', (address) => {
+    expect(isPublicAddress(address)).toBe(true);
+  });
+
+  it.each([
+    ['127.0.0.1', 'loopback'],
+    ['127.255.0.1', 'loopback'],
+    ['10.0.0.5', 'private 10/8'],
+    ['172.16.0.1', 'private 172.16/12'],
+    ['172.31.255.255', 'private 172.16/12'],
+    ['192.168.1.1', 'private 192.168/16'],
+    ['169.254.169.254', 'cloud metadata (link-local)'],
+    ['169.254.0.1', 'link-local'],
+    ['100.64.0.1', 'CGNAT'],
+    ['100.100.100.200', 'cloud metadata (CGNAT)'],
+    ['192.0.0.192', 'cloud metadata (IETF protocol assignments)'],
+    ['0.0.0.0', 'unspecified'],
+    ['0.1.2.3', '0.0.0.0/8'],
+    ['255.255.255.255', 'broadcast'],
+    ['224.0.0.1', 'multicast'],
+    ['240.0.0.1', 'reserved'],
+    ['198.18.0.1', 'benchmarking'],
+    ['::1', 'IPv6 loopback'],
+    ['::', 'IPv6 unspecified'],
+    ['fe80::1', 'IPv6 link-local'],
+    ['fc00::1', 'IPv6 unique-local'],
+    ['fd00:ec2::254', 'cloud metadata (IPv6 unique-local)'],
+    ['ff02::1', 'IPv6 multicast'],
+    ['::ffff:127.0.0.1', 'IPv4-mapped loopback'],
+    ['::ffff:10.0.0.5', 'IPv4-mapped private'],
+    ['::ffff:169.254.169.254', 'IPv4-mapped metadata'],
+    ['64:ff9b::a00:5', 'NAT64 of a private address'],
+    ['2002:a00:5::', '6to4 of a private address'],
+    ['::7f00:1', 'IPv4-compatible loopback'],
+    ['2001:db8::1', 'IPv6 documentation'],
+    ['not-an-address', 'not an address'],
+    ['', 'empty'],
+  ])('when the address is %s (%s), then it is not public', (address) => {
+    expect(isPublicAddress(address)).toBe(false);
+  });
+});
+
+describe('fetchPublicResource', () => {
+  it('when private networks are allowed, then it fetches from the loopback HTTPS server with TLS verified', async () => {
+    const resource = await fetchPublicResource(`${https.url}/logo.png`, { ...logo, allowPrivateNetworks: true });
+    expect(resource.body.equals(png)).toBe(true);
+    expect(resource.contentType).toBe('image/png');
+
+    const byName = await fetchPublicResource(`${https.url.replace('127.0.0.1', 'localhost')}/logo.png`, { ...logo, allowPrivateNetworks: true });
+    expect(byName.body.equals(png)).toBe(true);
+  });
+
+  it('when private networks are not allowed, then the loopback server is refused without connecting', async () => {
+    const failure = await failureOf(fetchPublicResource(`https://127.0.0.1:${counter.port}/logo.png`, { ...logo, allowPrivateNetworks: false }));
+    expect(failure.reason).toBe('logo host is a private address (127.0.0.1)');
+    expect(counter.connections()).toBe(0);
+  });
+
+  it('when a hostname resolves to loopback (localhost) and that is not allowed, then it is refused without connecting', async () => {
+    const failure = await failureOf(fetchPublicResource(`https://localhost:${counter.port}/logo.png`, { ...logo, allowPrivateNetworks: false }));
+    expect(failure.reason).toMatch(/^logo host resolves to a private address \((127\.0\.0\.1|::1)\)$/);
+    expect(counter.connections()).toBe(0);
+  });
+
+  it('when an unguarded request left a kept-alive connection to loopback, then a guarded request does not reuse it', async () => {
+    const localhost = https.url.replace('127.0.0.1', 'localhost');
+    await fetchPublicResource(`${localhost}/logo.png`, { ...logo, allowPrivateNetworks: true });
+    const failure = await failureOf(fetchPublicResource(`${localhost}/logo.png`, { ...logo, allowPrivateNetworks: false }));
+    expect(failure.reason).toMatch(/^logo host resolves to a private address/);
+  });
+
+  it('when the URL uses http, then it is refused before anything is sent, even with private networks allowed', async () => {
+    const failure = await failureOf(fetchPublicResource(`http://127.0.0.1:${counter.port}/logo.png`, { ...logo, allowPrivateNetworks: true }));
+    expect(failure.reason).toBe('logo URL must use https');
+    expect(counter.connections()).toBe(0);
+  });
+
+  it.each([
+    ['https://10.0.0.5/logo.png', '10.0.0.5'],
+    ['https://169.254.169.254/latest/meta-data/', '169.254.169.254'],
+    ['https://100.100.100.200/latest/meta-data/', '100.100.100.200'],
+    ['https://[fd00:ec2::254]/latest/meta-data/', 'fd00:ec2::254'],
+    ['https://[::1]/logo.png', '::1'],
+    ['https://[fe80::1]/logo.png', 'fe80::1'],
+    ['https://[::ffff:127.0.0.1]/logo.png', '::ffff:7f00:1'],
+    ['https://0.0.0.0/logo.png', '0.0.0.0'],
+    ['https://2130706433/logo.png', '127.0.0.1'],
+  ])('when the URL is the literal address %s, then it is refused without a connection attempt', async (url, address) => {
+    const started = Date.now();
+    const failure = await failureOf(fetchPublicResource(url, { ...logo, allowPrivateNetworks: false }));
+    expect(failure.reason).toBe(`logo host is a private address (${address})`);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('when the server redirects within the limit, then the redirect is followed', async () => {
+    const resource = await fetchPublicResource(`${https.url}/redirect/3`, { ...logo, allowPrivateNetworks: true });
+    expect(resource.body.equals(png)).toBe(true);
+  });
+
+  it('when the server redirects more than 3 times, then it fails', async () => {
+    const failure = await failureOf(fetchPublicResource(`${https.url}/redirect/4`, { ...logo, allowPrivateNetworks: true }));
+    expect(failure.reason).toBe('logo server redirected more than 3 times');
+  });
+
+  it('when the server redirects to an http URL, then the redirect is refused without connecting', async () => {
+    const failure = await failureOf(fetchPublicResource(`${https.url}/to-http`, { ...logo, allowPrivateNetworks: true }));
+    expect(failure.reason).toBe('logo server redirected to a URL that is not https');
+    expect(counter.connections()).toBe(0);
+  });
+
+  it('when Content-Length is over the limit, then it fails at once without waiting for the body', async () => {
+    const failure = await failureOf(fetchPublicResource(`${https.url}/declared-large`, { ...logo, allowPrivateNetworks: true }));
+    expect(failure.reason).toBe('logo is larger than 64 KB');
+  });
+
+  it('when an undeclared body grows past the limit, then it stops reading and fails', async () => {
+    const failure = await failureOf(fetchPublicResource(`${https.url}/endless`, { ...logo, allowPrivateNetworks: true }));
+    expect(failure.reason).toBe('logo is larger than 64 KB');
+    await endlessBodyClosed;
+  });
+
+  it('when the server does not answer in time, then it fails with the timeout', async () => {
+    const started = Date.now();
+    const failure = await failureOf(fetchPublicResource(`${https.url}/silent`, { ...logo, timeoutMs: 300, allowPrivateNetworks: true }));
+    expect(failure.reason).toBe('logo server did not answer within 0.3 s');
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it('when the server answers an error status, then the reason names it', async () => {
+    const failure = await failureOf(fetchPublicResource(`${https.url}/missing.png`, { ...logo, allowPrivateNetworks: true }));
+    expect(failure.reason).toBe('logo server answered 404');
+  });
+
+  it('when the host does not exist, then the reason says so', async () => {
+    // .invalid never resolves (RFC 6761).
+    const failure = await failureOf(fetchPublicResource('https://logo.example.invalid/logo.png', { ...logo, allowPrivateNetworks: false }));
+    expect(failure.reason).toBe('logo host does not exist');
+  });
+
+  it('when nothing listens on the port, then the reason says the connection was refused', async () => {
+    const closed = await startConnectionCounter();
+    await closed.close();
+    const failure = await failureOf(fetchPublicResource(`https://127.0.0.1:${closed.port}/logo.png`, { ...logo, allowPrivateNetworks: true }));
+    expect(failure.reason).toBe('logo server refused the connection');
+  });
+
+  it('when the server has an untrusted self-signed certificate, then TLS verification fails', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'self-signed-'));
+    const [certPath, keyPath] = [join(directory, 'cert.pem'), join(directory, 'key.pem')];
+    await runCommand('openssl', [
+      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-noenc', '-days', '1',
+      '-keyout', keyPath, '-out', certPath, '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1',
+    ]);
+    const server = createHttpsServer({ cert: await readFile(certPath), key: await readFile(keyPath) }, (_request, response) => {
+      response.end(png);
+    });
+    await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', resolveListen));
+    try {
+      const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/logo.png`;
+      const failure = await failureOf(fetchPublicResource(url, { ...logo, allowPrivateNetworks: true }));
+      expect(failure.reason).toBe("logo server's TLS certificate could not be verified (DEPTH_ZERO_SELF_SIGNED_CERT)");
+    } finally {
+      server.closeAllConnections();
+      server.close();
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+
+  it('when no `what` is given, then the reasons speak of "the URL" generically', async () => {
+    const insecure = await failureOf(fetchPublicResource('http://example.com/logo.png', { ...logo, what: undefined, allowPrivateNetworks: false }));
+    expect(insecure.reason).toBe('the URL must use https');
+    const invalid = await failureOf(fetchPublicResource('not a url', { ...logo, what: undefined, allowPrivateNetworks: false }));
+    expect(invalid.reason).toBe('the URL is not a valid URL');
+  });
+});
+
+describe('addressPolicy', () => {
+  // No public address reaches this machine, so DNS (the network edge) is faked for one name: `cdn.example` is a
+  // "public" host that answers on loopback. Every other name goes through the real guarded lookup.
+  const publicCdnDns: LookupFunction = (hostname, options, callback) => {
+    if (hostname === 'cdn.example') lookup('127.0.0.1', options, callback);
+    else guardedLookup(false)(hostname, options, callback);
+  };
+
+  let cdnPort: number;
+  let redirectTo = '';
+  const cdn = createHttpServer((_request, response) => {
+    response.writeHead(302, { location: redirectTo }).end();
+  });
+  beforeAll(async () => {
+    cdnPort = await listen(cdn);
+  });
+  afterAll(() => {
+    cdn.closeAllConnections();
+    cdn.close();
+  });
+
+  it.each([
+    ['a literal private address', () => `http://127.0.0.1:${counter.port}/hook`, /^logo server redirected to a private address \(127\.0\.0\.1\)$/],
+    ['a host resolving to loopback', () => `http://localhost:${counter.port}/hook`, /^logo server redirected to a private address \((127\.0\.0\.1|::1)\)$/],
+  ])('when a public host redirects to %s, then the redirect is refused without connecting', async (_case, target, reason) => {
+    redirectTo = target();
+    const request = got(`http://cdn.example:${cdnPort}/logo.png`, { ...addressPolicy(false), dnsLookup: publicCdnDns, retry: { limit: 0 } });
+    const error: unknown = await request.then(() => expect.fail('expected the redirect to be refused'), (caught: unknown) => caught);
+    expect(toPublicFetchError(error, { what: 'logo', timeoutMs: 5_000 }).reason).toMatch(reason);
+    expect(counter.connections()).toBe(0);
+  });
+
+  it('when private networks are allowed, then the policy adds nothing to the request', () => {
+    expect(addressPolicy(true)).toEqual({});
+  });
+});

@@ -1,0 +1,44 @@
+import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.ts';
+import type { GenerationResult } from '../activities/save-generated-image.ts';
+import type { PostFormat } from '../src/images/post-formats.ts';
+
+// The provider call: heartbeats while it waits (so a dead worker is noticed in 15 s, not at the timeout); an
+// outage is retried at 5 s, 10 s, 20 s ... up to 2 min apart, 8 attempts in all (about 8 minutes); a rate limit
+// waits as long as the provider asks (at least 60 s for Stability AI); a refusal is final.
+const { generatePostImage } = proxyActivities<Activities>({
+  startToCloseTimeout: '3 minutes',
+  heartbeatTimeout: '15 seconds',
+  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 8 },
+});
+
+// Database work: retried until the database answers.
+const { saveGeneratedImage, markPostFailed } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+
+export type GeneratePostInput = { postId: string; generationId: string; prompt: string; promptWasNew: boolean; format: PostFormat; seed: number };
+
+/**
+ * Generates a post's artwork and makes it the post's image and newest version. When generation fails for good,
+ * the post is marked `failed` with the reason (and a `post.failed` event), and the workflow fails with it.
+ */
+export async function generatePost(input: GeneratePostInput): Promise<GenerationResult> {
+  let artwork;
+  try {
+    artwork = await generatePostImage({ postId: input.postId, generationId: input.generationId, prompt: input.prompt, format: input.format, seed: input.seed });
+  } catch (error) {
+    const reason = failureReason(error);
+    await markPostFailed({ postId: input.postId, reason });
+    throw ApplicationFailure.nonRetryable(reason, 'GenerationFailed');
+  }
+  return saveGeneratedImage({ ...input, artworkKey: artwork.artworkKey, madeBy: artwork.madeBy, seed: artwork.seed });
+}
+
+function failureReason(error: unknown): string {
+  const cause = error instanceof ActivityFailure ? error.cause : error;
+  if (cause instanceof ApplicationFailure && cause.type === 'ImageRejected') return cause.message;
+  const detail = cause instanceof Error ? cause.message : String(cause);
+  return `The image provider could not generate the image after several attempts: ${detail}`;
+}
