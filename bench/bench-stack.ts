@@ -10,7 +10,6 @@ import { migrateDatabase, openDatabase } from '../src/data/orm.ts';
 import { createWorkspace } from '../src/domain/workspaces/create-workspace.ts';
 import { startPostgresCluster } from '../src/embedded/postgres-cluster.ts';
 import { startTemporalDevServer } from '../src/embedded/temporal-dev-server.ts';
-import { createImageProvider } from '../src/generation/create-image-provider.ts';
 import { createLogger } from '../src/logger.ts';
 import { createWorker } from '../worker/create-worker.ts';
 import { installTemporalRuntime } from '../worker/temporal-runtime.ts';
@@ -58,18 +57,7 @@ export async function startBenchStack(overrides: Record<string, string> = {}): P
   installTemporalRuntime(createLogger({ level: 'silent', name: 'bench' }));
   const api = await startApiServer(config);
   const connection = await NativeConnection.connect({ address: temporal.address });
-  const worker: Worker = await createWorker({
-    connection,
-    namespace: config.temporal.namespace,
-    taskQueue: config.temporal.taskQueue,
-    activityDeps: {
-      orm: api.services.orm,
-      storage: api.services.storage,
-      logger: api.services.logger,
-      images: createImageProvider(config.generation),
-      logoFetch: config.generation.logoFetch,
-    },
-  });
+  const worker: Worker = await createWorker({ connection, config, clients: api.services });
   const running = worker.run();
 
   return {

@@ -3,7 +3,6 @@ import { NativeConnection } from '@temporalio/worker';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/data/orm.ts';
 import { createLogger } from '../src/logger.ts';
-import { createImageProvider } from '../src/generation/create-image-provider.ts';
 import { createStorage } from '../src/storage/create-storage.ts';
 import { createWorker } from './create-worker.ts';
 import { ensureServiceSchedules } from './ensure-schedules.ts';
@@ -24,13 +23,7 @@ try {
 
   const storage = createStorage(config.storage, () => publicUrl);
   await storage.prepare();
-  const worker = await createWorker({
-    connection,
-    namespace: config.temporal.namespace,
-    taskQueue: config.temporal.taskQueue,
-    workflowBundlePath: config.temporal.workflowBundle,
-    activityDeps: { orm, logger, storage, images: createImageProvider(config.generation), logoFetch: config.generation.logoFetch },
-  });
+  const worker = await createWorker({ connection, config, clients: { orm, logger, storage } });
   logger.info({ taskQueue: config.temporal.taskQueue }, 'worker running');
   await worker.run();
 } finally {

@@ -4,7 +4,6 @@ import { inject } from 'vitest';
 import type { Config } from '../../src/config.ts';
 import { startApiServer, type ApiServer } from '../../src/api/server.ts';
 import type { ObjectStorage } from '../../src/storage/object-storage.ts';
-import { createImageProvider } from '../../src/generation/create-image-provider.ts';
 import { createWorker } from '../../worker/create-worker.ts';
 import { installTemporalRuntime } from '../../worker/temporal-runtime.ts';
 import { createTestDatabase } from './test-database.ts';
@@ -28,19 +27,7 @@ export async function startTestApp(overrides: Record<string, string> = {}): Prom
   const api = await startApiServer(config, { validateResponses: true });
   installTemporalRuntime(api.services.logger);
   const connection = await NativeConnection.connect({ address: config.temporal.address });
-  const worker: Worker = await createWorker({
-    connection,
-    namespace: config.temporal.namespace,
-    taskQueue: config.temporal.taskQueue,
-    workflowBundlePath: inject('workflowBundlePath'),
-    activityDeps: {
-      orm: api.services.orm,
-      storage: api.services.storage,
-      logger: api.services.logger,
-      images: createImageProvider(config.generation),
-      logoFetch: config.generation.logoFetch,
-    },
-  });
+  const worker: Worker = await createWorker({ connection, config, clients: api.services, workflowBundlePath: inject('workflowBundlePath') });
   const running = worker.run();
   return {
     config,
