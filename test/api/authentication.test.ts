@@ -42,7 +42,7 @@ describe('authentication', () => {
     expect(response.body.requestId).toBe(response.headers.get('x-request-id'));
   });
 
-  it('when any operation of projects, brand kits, API keys or the workspace is called without a key, then it answers 401', async () => {
+  it('when any available operation is called without a key, then it answers 401', async () => {
     const id = '018f0000-0000-7000-8000-000000000000';
     const operations: Array<[string, string]> = [
       ['GET', '/projects'], ['POST', '/projects'], ['GET', `/projects/${id}`], ['PUT', `/projects/${id}`],
@@ -51,6 +51,9 @@ describe('authentication', () => {
       ['DELETE', `/brandkits/${id}`],
       ['GET', '/api-keys'], ['POST', '/api-keys'], ['DELETE', `/api-keys/${id}`], ['POST', `/api-keys/${id}/regenerate`],
       ['GET', '/workspace'],
+      ['GET', '/posts'], ['POST', '/posts'], ['GET', `/posts/project/${id}`], ['GET', `/posts/${id}`], ['PUT', `/posts/${id}`],
+      ['DELETE', `/posts/${id}`], ['POST', `/posts/${id}/generate`], ['POST', `/posts/${id}/render`], ['GET', `/posts/${id}/versions`],
+      ['POST', `/posts/${id}/versions/${id}/restore`], ['GET', `/posts/${id}/download`], ['GET', '/usage/activity'],
     ];
     for (const [method, path] of operations) {
       const response = await apiClient(app.url).call<Problem>(method, path, { body: method === 'POST' || method === 'PUT' ? {} : undefined });
