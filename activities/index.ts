@@ -1,13 +1,23 @@
+import type { Client } from '@temporalio/client';
+import type { SecretBox } from '../src/crypto/secret-box.ts';
 import type { Database } from '../src/data/orm.ts';
 import type { ImageProvider } from '../src/generation/image-provider.ts';
 import type { Logger } from '../src/logger.ts';
+import type { SocialConnector, SocialPlatform } from '../src/social/social-connector.ts';
 import type { ObjectStorage } from '../src/storage/object-storage.ts';
+import { attemptWebhookDelivery } from './attempt-webhook-delivery.ts';
+import { cancelPublication } from './cancel-publication.ts';
 import { deleteOrphanedObjects, type DeleteOrphansInput } from './delete-orphaned-objects.ts';
+import { dispatchEvent } from './dispatch-event.ts';
 import { generatePostImage, type GeneratePostImageInput } from './generate-post-image.ts';
 import { markPostFailed, type MarkPostFailedInput } from './mark-post-failed.ts';
+import { markTargetFailed } from './mark-target-failed.ts';
+import { planPublication, type PlanPublicationInput } from './plan-publication.ts';
+import { publishToTarget } from './publish-to-target.ts';
 import { renderPostImage, type RenderPostImageInput } from './render-post-image.ts';
 import { saveGeneratedImage, type SaveGeneratedImageInput } from './save-generated-image.ts';
 import { saveRenderedImage, type SaveRenderedImageInput } from './save-rendered-image.ts';
+import { settlePublication, type SettlePublicationInput } from './settle-publication.ts';
 
 export type ActivityDeps = {
   orm: Database;
@@ -15,6 +25,13 @@ export type ActivityDeps = {
   logger: Logger;
   images: ImageProvider;
   logoFetch: { allowPrivateNetworks: boolean };
+  /** Opens webhook secrets and social credentials, which are sealed at rest. */
+  secrets: SecretBox;
+  social: Record<SocialPlatform, SocialConnector>;
+  webhooks: { allowPrivateNetworks: boolean; timeoutMs: number };
+  /** Starts webhook deliveries (workflows of their own) on this task queue. */
+  temporal: Client;
+  taskQueue: string;
 };
 
 /** The worker injects real clients; tests inject what they need (e.g. a storage that fails on purpose). */
@@ -26,6 +43,13 @@ export function createActivities(deps: ActivityDeps) {
     markPostFailed: (input: MarkPostFailedInput) => markPostFailed(deps, input),
     renderPostImage: (input: RenderPostImageInput) => renderPostImage(deps, input),
     saveRenderedImage: (input: SaveRenderedImageInput) => saveRenderedImage(deps, input),
+    planPublication: (input: PlanPublicationInput) => planPublication(deps, input),
+    cancelPublication: (input: { postId: string; publicationId: string }) => cancelPublication(deps, input),
+    publishToTarget: (input: { targetId: string; publishedAt: string }) => publishToTarget(deps, input),
+    markTargetFailed: (input: { targetId: string; reason: string }) => markTargetFailed(deps, input),
+    settlePublication: (input: SettlePublicationInput) => settlePublication(deps, input),
+    dispatchEvent: (input: { eventId: string }) => dispatchEvent(deps, input),
+    attemptWebhookDelivery: (input: { webhookId: string; eventId: string; deliveryId: string; attempt: number }) => attemptWebhookDelivery(deps, input),
   };
 }
 

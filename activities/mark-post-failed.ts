@@ -1,19 +1,22 @@
 import { LockMode } from '@mikro-orm/postgresql';
 import { Post } from '../src/data/entities/post.ts';
-import { recordEvent } from '../src/domain/events/record-event.ts';
+import { recordPostEvent } from '../src/domain/events/post-event.ts';
 import type { ActivityDeps } from './index.ts';
 
-export type MarkPostFailedInput = { postId: string; reason: string };
+export type MarkPostFailedInput = { postId: string; reason: string; sourceId: string };
 
-/** The post becomes `failed` with the reason shown on it, and a `post.failed` event is recorded for webhooks. */
-export async function markPostFailed(deps: ActivityDeps, input: MarkPostFailedInput): Promise<void> {
-  await deps.orm.em.fork().transactional(async (em) => {
+/**
+ * The post becomes `failed` with the reason shown on it, and a `post.failed` event is recorded for webhooks.
+ * Returns the event's id (none when the post was deleted meanwhile).
+ */
+export async function markPostFailed(deps: ActivityDeps, input: MarkPostFailedInput): Promise<{ eventId: string | null }> {
+  return deps.orm.em.fork().transactional(async (em) => {
     const post = await em.findOne(Post, input.postId, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    // Done already (a retry after the commit): no second event.
-    if (!post || (post.status === 'failed' && post.failureReason === input.reason)) return;
+    if (!post) return { eventId: null };
     post.status = 'failed';
     post.failureReason = input.reason;
     post.updatedAt = new Date();
-    recordEvent(em, { workspaceId: post.workspaceId, type: 'post.failed', postId: post.id, details: { reason: input.reason } });
+    const event = await recordPostEvent(em, post, { type: 'post.failed', sourceId: input.sourceId, reason: input.reason });
+    return { eventId: event.id };
   });
 }

@@ -50,6 +50,7 @@ export async function startBenchStack(overrides: Record<string, string> = {}): P
     TEMPORAL_TASK_QUEUE: `bench-${randomBytes(4).toString('hex')}`,
     STORAGE_DIR: join(workDir, 'objects'),
     URL_SIGNING_SECRET: randomBytes(32).toString('base64url'),
+    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     RATE_LIMIT_REQUESTS: '1000000',
     API_WAIT_SECONDS: '120',
     ...overrides,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseEncryptionKey } from './crypto/secret-box.ts';
 
 // The one place that reads the environment. Every process (api, worker, admin CLI, dev stack) calls loadConfig();
 // a missing or malformed variable stops start-up with a message naming it, instead of failing later on first use.
@@ -41,6 +42,10 @@ const schema = z
     STABILITY_API_URL: z.url().default('https://api.stability.ai'),
     STABILITY_ENGINE: z.enum(['core', 'ultra', 'sd3']).default('core'),
     LOGO_FETCH_ALLOW_PRIVATE_NETWORKS: booleanString.default(false),
+    ENCRYPTION_KEY: z.string().min(1),
+    WEBHOOKS_ALLOW_PRIVATE_NETWORKS: booleanString.default(false),
+    WEBHOOK_TIMEOUT_SECONDS: seconds.default(15),
+    SOCIAL_ALLOW_PRIVATE_NETWORKS: booleanString.default(false),
     API_WAIT_SECONDS: seconds.default(25),
 
     RATE_LIMIT_REQUESTS: z.coerce.number().int().positive().default(600),
@@ -48,6 +53,11 @@ const schema = z
     API_KEY_LAST_USED_FLUSH_SECONDS: seconds.default(30),
   })
   .superRefine((env, ctx) => {
+    try {
+      parseEncryptionKey(env.ENCRYPTION_KEY);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', path: ['ENCRYPTION_KEY'], message: (error as Error).message });
+    }
     if (env.STORAGE_DRIVER === 's3' && !env.S3_BUCKET) {
       ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required when STORAGE_DRIVER=s3' });
     }
@@ -101,6 +111,10 @@ function toConfig(env: z.infer<typeof schema>) {
       stability: { apiKey: env.STABILITY_API_KEY ?? '', baseUrl: env.STABILITY_API_URL.replace(/\/$/, ''), engine: env.STABILITY_ENGINE },
       logoFetch: { allowPrivateNetworks: env.LOGO_FETCH_ALLOW_PRIVATE_NETWORKS },
     },
+    /** Seals webhook secrets and social credentials at rest. */
+    secrets: { encryptionKey: parseEncryptionKey(env.ENCRYPTION_KEY) },
+    webhooks: { allowPrivateNetworks: env.WEBHOOKS_ALLOW_PRIVATE_NETWORKS, timeoutMs: env.WEBHOOK_TIMEOUT_SECONDS * 1000 },
+    social: { allowPrivateNetworks: env.SOCIAL_ALLOW_PRIVATE_NETWORKS },
     /** How long an action (generate, render) waits for its workflow before answering 202. */
     apiWaitSeconds: env.API_WAIT_SECONDS,
     rateLimit: { requests: env.RATE_LIMIT_REQUESTS, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS },

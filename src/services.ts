@@ -1,4 +1,6 @@
 import type { Config } from './config.ts';
+import { createSecretBox } from './crypto/secret-box.ts';
+import { createSocialConnectors } from './social/create-social-connectors.ts';
 import { openDatabase } from './data/orm.ts';
 import type { Deps } from './domain/deps.ts';
 import { createLogger } from './logger.ts';
@@ -26,6 +28,8 @@ export async function createServices(config: Config, options: { name: string; pu
     logger,
     taskQueue: config.temporal.taskQueue,
     actionWaitMs: config.apiWaitSeconds * 1000,
+    secrets: createSecretBox(config.secrets.encryptionKey),
+    social: createSocialConnectors(config.social),
     storage,
     async close() {
       await temporal.connection.close();

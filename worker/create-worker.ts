@@ -2,26 +2,43 @@ import { Worker, type NativeConnection } from '@temporalio/worker';
 import { fileURLToPath } from 'node:url';
 import { createActivities, type ActivityDeps } from '../activities/index.ts';
 import type { Config } from '../src/config.ts';
+import { createSecretBox } from '../src/crypto/secret-box.ts';
 import { createImageProvider } from '../src/generation/create-image-provider.ts';
+import { createSocialConnectors } from '../src/social/create-social-connectors.ts';
 
 export const workflowsPath = fileURLToPath(new URL('../workflows/index.ts', import.meta.url));
+
+/** The long-lived clients the activities share with the rest of the process. */
+export type ActivityClients = Pick<ActivityDeps, 'orm' | 'storage' | 'logger' | 'temporal'>;
+
+/** Everything the activities need: the process's clients plus what `config` says (providers, connectors, keys). */
+export function activityDeps(config: Config, clients: ActivityClients): ActivityDeps {
+  return {
+    ...clients,
+    images: createImageProvider(config.generation),
+    logoFetch: config.generation.logoFetch,
+    secrets: createSecretBox(config.secrets.encryptionKey),
+    social: createSocialConnectors(config.social),
+    webhooks: config.webhooks,
+    taskQueue: config.temporal.taskQueue,
+  };
+}
 
 export type WorkerOptions = {
   connection: NativeConnection;
   config: Config;
-  /** The long-lived clients the activities share with the rest of the process. */
-  clients: Pick<ActivityDeps, 'orm' | 'storage' | 'logger'>;
+  clients: ActivityClients;
   /** A prebuilt workflow bundle (`npm run build:workflows`); without one the worker bundles at start-up. */
   workflowBundlePath?: string | undefined;
 };
 
-/** The worker of the task queue in `config`, its activities wired from `config` (image provider, logo fetching). */
+/** The worker of the task queue in `config`. */
 export function createWorker({ connection, config, clients, workflowBundlePath = config.temporal.workflowBundle }: WorkerOptions): Promise<Worker> {
   return Worker.create({
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
-    activities: createActivities({ ...clients, images: createImageProvider(config.generation), logoFetch: config.generation.logoFetch }),
+    activities: createActivities(activityDeps(config, clients)),
     ...(workflowBundlePath ? { workflowBundle: { codePath: workflowBundlePath } } : { workflowsPath }),
   });
 }

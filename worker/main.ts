@@ -16,17 +16,17 @@ installTemporalRuntime(logger);
 const publicUrl = config.http.publicUrl ?? `http://localhost:${config.http.port}`;
 const orm = await openDatabase(config.database.url, config.database.poolMax);
 const connection = await NativeConnection.connect({ address: config.temporal.address });
+// A client too: activities start workflows of their own (webhook deliveries).
+const temporal = new Client({ connection: await Connection.connect({ address: config.temporal.address }), namespace: config.temporal.namespace });
 try {
-  const client = new Client({ connection: await Connection.connect({ address: config.temporal.address }), namespace: config.temporal.namespace });
-  await ensureServiceSchedules(client, config.temporal.taskQueue, logger);
-  await client.connection.close();
-
+  await ensureServiceSchedules(temporal, config.temporal.taskQueue, logger);
   const storage = createStorage(config.storage, () => publicUrl);
   await storage.prepare();
-  const worker = await createWorker({ connection, config, clients: { orm, logger, storage } });
+  const worker = await createWorker({ connection, config, clients: { orm, logger, storage, temporal } });
   logger.info({ taskQueue: config.temporal.taskQueue }, 'worker running');
   await worker.run();
 } finally {
+  await temporal.connection.close();
   await connection.close();
   await orm.close();
   logger.info('worker stopped');

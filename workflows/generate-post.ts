@@ -13,7 +13,7 @@ const { generatePostImage } = proxyActivities<Activities>({
 });
 
 // Database work: retried until the database answers.
-const { saveGeneratedImage, markPostFailed } = proxyActivities<Activities>({
+const { saveGeneratedImage, markPostFailed, dispatchEvent } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
@@ -22,7 +22,7 @@ export type GeneratePostInput = { postId: string; generationId: string; prompt: 
 
 /**
  * Generates a post's artwork and makes it the post's image and newest version. When generation fails for good,
- * the post is marked `failed` with the reason (and a `post.failed` event), and the workflow fails with it.
+ * the post is marked `failed` with the reason, the `post.failed` event goes to webhooks, and the workflow fails.
  */
 export async function generatePost(input: GeneratePostInput): Promise<GenerationResult> {
   let artwork;
@@ -30,7 +30,8 @@ export async function generatePost(input: GeneratePostInput): Promise<Generation
     artwork = await generatePostImage({ postId: input.postId, generationId: input.generationId, prompt: input.prompt, format: input.format, seed: input.seed });
   } catch (error) {
     const reason = failureReason(error);
-    await markPostFailed({ postId: input.postId, reason });
+    const { eventId } = await markPostFailed({ postId: input.postId, reason, sourceId: `generation-${input.generationId}` });
+    if (eventId) await dispatchEvent({ eventId });
     throw ApplicationFailure.nonRetryable(reason, 'GenerationFailed');
   }
   return saveGeneratedImage({ ...input, artworkKey: artwork.artworkKey, madeBy: artwork.madeBy, seed: artwork.seed });

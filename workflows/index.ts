@@ -2,3 +2,5 @@
 export { cleanUpOrphanedObjects, sweepOrphanedObjects } from './clean-up-orphaned-objects.ts';
 export { generatePost } from './generate-post.ts';
 export { renderPost } from './render-post.ts';
+export { deliverWebhook } from './deliver-webhook.ts';
+export { postPublication } from './post-publication.ts';

@@ -17,10 +17,13 @@ import { healthRoutes } from './routes/health.ts';
 import { notImplemented } from './routes/not-implemented.ts';
 import { postActionRoutes } from './routes/post-actions.ts';
 import { postDownloadRoutes } from './routes/post-download.ts';
+import { postPublishingRoutes } from './routes/post-publishing.ts';
 import { postVersionRoutes } from './routes/post-versions.ts';
 import { postRoutes } from './routes/posts.ts';
 import { projectRoutes } from './routes/projects.ts';
+import { socialConnectionRoutes } from './routes/social-connections.ts';
 import { usageRoutes } from './routes/usage.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 import { workspaceRoutes } from './routes/workspace.ts';
 
 export const specPath = fileURLToPath(new URL('../../openapi.yaml', import.meta.url));
@@ -61,6 +64,7 @@ export function createApp(options: AppOptions): Express {
   );
   app.use('/api/v1', projectRoutes(deps), brandKitRoutes(deps), apiKeyRoutes({ ...deps, lastUsed: options.lastUsed }));
   app.use('/api/v1', postRoutes(deps), postActionRoutes(deps), postVersionRoutes(deps), postDownloadRoutes(deps));
+  app.use('/api/v1', postPublishingRoutes(deps), socialConnectionRoutes(deps), webhookRoutes(deps));
   app.use('/api/v1', usageRoutes(deps), workspaceRoutes(deps), notImplemented);
 
   app.use((req, _res, next) => next(new AppError('not-found', `Nothing is served at ${req.method} ${req.path}.`)));

@@ -69,8 +69,12 @@ export interface paths {
         get: operations["getPost"];
         /**
          * Update a post
-         * @description Changes the members given (at least one). `status` is set to the value given. `scheduledAt: null`
-         *     clears the scheduled time; `brandKitId: null` detaches the brand kit.
+         * @description Changes the members given (at least one); `updatedAt` always moves. `brandKitId: null` detaches the brand
+         *     kit. Status and time act on the post's publication exactly like the actions do: `status: published` publishes
+         *     now; `status: scheduled` schedules at `scheduledAt` (given, or the one already set; it must be in the future);
+         *     a new `scheduledAt` on a scheduled post moves its publication; `status: draft` or `failed`, or `scheduledAt:
+         *     null`, cancels a pending publication. A `scheduledAt` for a post that is not scheduled is only kept. 409 while
+         *     the publication is already under way.
          */
         put: operations["updatePost"];
         post?: never;
@@ -163,7 +167,11 @@ export interface paths {
         put?: never;
         /**
          * Publish the post now
-         * @description Makes the post `published` and sets `publishedAt`; a `post.published` webhook event follows.
+         * @description Publishes the post now, in its publication workflow (`post-publish-<postId>`): the post becomes
+         *     `published` with `publishedAt`, a `PostPublish` usage item is recorded and `post.published` goes to the
+         *     subscribed webhooks. A scheduled publication of the post is brought forward to now. Waits like generate: 202
+         *     with `Location` when the workflow has not finished in time. 409 while the post's publication is already under
+         *     way (being published right now).
          */
         post: operations["publishPost"];
         delete?: never;
@@ -186,7 +194,12 @@ export interface paths {
         put?: never;
         /**
          * Schedule the post
-         * @description Makes the post `scheduled` for publication at `scheduledAt` (UTC).
+         * @description Schedules the post's publication at `scheduledAt` (UTC, must be in the future: a past time answers 400; to
+         *     publish now, call publish). The post becomes `scheduled`; its publication workflow sleeps on a durable timer
+         *     until then and publishes (as publish does), surviving restarts of everything in between. Scheduling again
+         *     moves the time (and keeps any social connections of the publication); `PUT /posts/{id}` with `status:
+         *     draft`/`failed` or `scheduledAt: null`, or deleting the post, cancels it. 409 while the publication is already
+         *     under way.
          */
         post: operations["schedulePost"];
         delete?: never;
@@ -209,10 +222,16 @@ export interface paths {
         put?: never;
         /**
          * Publish the post to social connections
-         * @description Publishes the post to each social connection named in `connectionIds`, or schedules it there when
-         *     `scheduledAt` is given (null or omitted: at once). Answers one publish target per connection with its
-         *     current status; follow them with `GET /posts/{id}/publish-targets`. A connection id that names no
-         *     connection of the workspace answers 400.
+         * @description Publishes the post's title and image to each social connection in `connectionIds` (see
+         *     `/social-connections`), now or at `scheduledAt` (future, UTC). Each connection gets a publish target (its
+         *     platform id is kept: `externalPostId`). Now: the answer comes after the outcomes (200), or 202 with `Location`
+         *     pointing at the targets when the wait limit passes. Scheduled: the targets come back at once as `Scheduled` and
+         *     the post becomes `scheduled`. Target statuses: `Pending` (about to publish), `Scheduled`, `Publishing`,
+         *     `Published`, `Failed` (see `errorMessage`: a platform refusal is final, outages and rate limits are retried for
+         *     about half an hour), `Cancelled`. Every attempt sends the same idempotency key (Mastodon `Idempotency-Key`,
+         *     Bluesky record key), so nothing is ever posted twice. The post becomes `published` when at least one target
+         *     is published (`post.published`), `failed` when all fail (`post.failed`, reasons in `failureReason`). A
+         *     connection of another workspace answers 404.
          */
         post: operations["publishPostToSocial"];
         delete?: never;
@@ -233,7 +252,7 @@ export interface paths {
         };
         /**
          * List the post's publish targets
-         * @description One entry per social connection the post was published or scheduled to. Not paged.
+         * @description Every publish target of the post, newest first: one per connection per publication. Not paged.
          */
         get: operations["listPublishTargets"];
         put?: never;
@@ -519,8 +538,10 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook
-         * @description Growth plan. Registers an active webhook for the listed events. With a `secret` every delivery is
-         *     signed (`X-Service-Signature`); the secret is never returned.
+         * @description Growth plan. Registers an active webhook for the listed events. The URL must be https; deliveries are refused
+         *     for hosts that resolve to private, loopback, link-local or cloud-metadata addresses (checked on every
+         *     connection, after DNS). With a `secret` (16 to 256 characters, stored encrypted, never returned) every delivery
+         *     is signed; see Webhooks in the introduction.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -542,7 +563,7 @@ export interface paths {
         get?: never;
         /**
          * Update a webhook
-         * @description Growth plan. Changes the members given (at least one); `isActive: false` stops deliveries.
+         * @description Growth plan. Changes the members given (at least one); `isActive: false` stops deliveries (retrying ones stop too); `secret` (extension) replaces or removes the signing secret.
          */
         put: operations["updateWebhook"];
         post?: never;
@@ -551,6 +572,84 @@ export interface paths {
          * @description Growth plan.
          */
         delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the delivery attempts of a webhook
+         * @description Extension. Growth plan. The delivery log, newest attempt first: every attempt of every event (the same `deliveryId` for the attempts of one event), with the answer or the error. Paged.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/social-connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List social connections
+         * @description Extension. Newest first. Paged.
+         */
+        get: operations["listSocialConnections"];
+        put?: never;
+        /**
+         * Connect a social account
+         * @description Extension. Connects a Mastodon account (`instanceUrl` and an `accessToken` with the `write:statuses` and
+         *     `write:media` scopes) or a Bluesky account (`handle`, an `appPassword`, and `serviceUrl`, default
+         *     `https://bsky.social`). The credentials are checked with the platform first: a refusal answers 400 with the
+         *     platform's words; an unreachable platform 503. They are stored encrypted and never returned. URLs must be
+         *     https and must not point at private networks.
+         */
+        post: operations["createSocialConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/social-connections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a social connection
+         * @description Extension.
+         */
+        get: operations["getSocialConnection"];
+        put?: never;
+        post?: never;
+        /**
+         * Disconnect a social account
+         * @description Extension. Forgets the account and its credentials. Publish targets keep their history; scheduled ones to this connection will fail.
+         */
+        delete: operations["deleteSocialConnection"];
         options?: never;
         head?: never;
         patch?: never;
@@ -897,8 +996,11 @@ export interface components {
             /** Format: uuid */
             id: string;
             status: components["schemas"]["PostStatus"];
-            /** Format: date-time */
-            publishedAt: string;
+            /**
+             * Format: date-time
+             * @description Null only in a 202 answer (not yet published).
+             */
+            publishedAt: string | null;
         };
         SchedulePostRequest: {
             /**
@@ -924,6 +1026,11 @@ export interface components {
         };
         /** @description Result of publishing the post to one social connection. */
         PublishTarget: {
+            /**
+             * Format: uuid
+             * @description Extension: the target's own id.
+             */
+            id: string;
             /** Format: uuid */
             connectionId: string;
             platform: components["schemas"]["SocialPlatform"];
@@ -934,6 +1041,18 @@ export interface components {
             errorMessage: string | null;
             /** Format: date-time */
             publishedAt: string | null;
+            /**
+             * Format: uri
+             * @description Extension: link to the post on the platform, once published.
+             */
+            externalUrl: string | null;
+            /**
+             * Format: date-time
+             * @description Extension: when it is scheduled to be published.
+             */
+            scheduledAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
         };
         PostVersion: {
             /** Format: uuid */
@@ -1146,10 +1265,31 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        /** @description One attempt to deliver one event to the webhook. */
+        WebhookDelivery: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            eventId: string;
+            /** @enum {string} */
+            eventType: "post.published" | "post.failed";
+            /** @description The `X-Service-Delivery-Id` (and `webhook-id`) of every attempt of this event. */
+            deliveryId: string;
+            attempt: number;
+            /** Format: date-time */
+            attemptedAt: string;
+            /** @description The receiver's answer; null when there was none (refused, timed out). */
+            statusCode: number | null;
+            durationMs: number;
+            /** @description A 2xx answer. */
+            succeeded: boolean;
+            /** @description Why the attempt failed, when it did. */
+            error: string | null;
+        };
         CreateWebhookRequest: {
             /** Format: uri */
             url: string;
-            /** @description Comma-separated event names, no spaces: `post.published`, `post.failed`. */
+            /** @description Comma-separated event names: `post.published`, `post.failed`; an unknown name answers 400 naming it. */
             events: string;
             /** @description Enables signing of deliveries; never returned. */
             secret?: string;
@@ -1167,8 +1307,37 @@ export interface components {
         UpdateWebhookRequest: {
             /** Format: uri */
             url?: string;
+            /** @description Comma-separated event names: `post.published`, `post.failed`; an unknown name answers 400 naming it. */
             events?: string;
             isActive?: boolean;
+            /** @description Extension: a new signing secret; null stops signing. Never returned. */
+            secret?: string | null;
+        };
+        /** @description Extension. A connected account; its credentials are never returned. */
+        SocialConnection: {
+            /** Format: uuid */
+            id: string;
+            platform: components["schemas"]["SocialPlatform"];
+            /**
+             * Format: uri
+             * @description The Mastodon instance or Bluesky service.
+             */
+            serverUrl: string;
+            /** @description The account, as the platform names it (`@alice@mastodon.social`, `alice.bsky.social`). */
+            accountName: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** @description Mastodon: `instanceUrl` and `accessToken`. Bluesky: `handle` and `appPassword` (and `serviceUrl`). */
+        CreateSocialConnectionRequest: {
+            platform: components["schemas"]["SocialPlatform"];
+            /** Format: uri */
+            instanceUrl?: string;
+            accessToken?: string;
+            /** Format: uri */
+            serviceUrl?: string;
+            handle?: string;
+            appPassword?: string;
         };
         VideoJob: {
             /** Format: uuid */
@@ -1709,6 +1878,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -1852,12 +2022,22 @@ export interface operations {
                     "application/json": components["schemas"]["PublishPostResponse"];
                 };
             };
+            /** @description Publication is still running; poll the post named by `Location`. */
+            202: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishPostResponse"];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1889,11 +2069,11 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1922,14 +2102,24 @@ export interface operations {
                     "application/json": components["schemas"]["PublishTarget"][];
                 };
             };
+            /** @description Publishing is still running; the targets named by `Location` show how it goes. */
+            202: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishTarget"][];
+                };
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1959,7 +2149,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2632,7 +2821,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2666,7 +2854,6 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2703,7 +2890,6 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2732,7 +2918,161 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page. */
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of delivery attempts. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSocialConnections: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1. */
+                page?: components["parameters"]["Page"];
+                /** @description Items per page. */
+                pageSize?: components["parameters"]["PageSize"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of connections. */
+            200: {
+                headers: {
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SocialConnection"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createSocialConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSocialConnectionRequest"];
+            };
+        };
+        responses: {
+            /** @description The account is connected. */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SocialConnection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSocialConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SocialConnection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteSocialConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection was deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

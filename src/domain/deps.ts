@@ -1,4 +1,6 @@
 import type { Client } from '@temporalio/client';
+import type { SecretBox } from '../crypto/secret-box.ts';
+import type { SocialConnector, SocialPlatform } from '../social/social-connector.ts';
 import type { Database } from '../data/orm.ts';
 import type { Logger } from '../logger.ts';
 import type { ObjectStorage } from '../storage/object-storage.ts';
@@ -10,6 +12,9 @@ export type Deps = {
   temporal: Client;
   taskQueue: string;
   logger: Logger;
-  /** How long an action (generate, render) waits for its workflow before answering 202. */
+  /** How long an action (generate, render, publish) waits for its workflow before answering 202. */
   actionWaitMs: number;
+  /** Seals webhook secrets and social credentials at rest. */
+  secrets: SecretBox;
+  social: Record<SocialPlatform, SocialConnector>;
 };

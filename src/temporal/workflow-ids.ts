@@ -8,6 +8,10 @@ export const workflowIds = {
   /** One generation per post at a time: a second start while one runs is refused (409). */
   postGenerate: (postId: string) => `post-generate-${postId}`,
   postRender: (postId: string) => `post-render-${postId}`,
+  /** The post's publication: now, at a scheduled time, and/or to social connections; moved and cancelled by updates. */
+  postPublication: (postId: string) => `post-publish-${postId}`,
+  /** One delivery of one event to one webhook, with its retries. */
+  webhookDelivery: (webhookId: string, eventId: string) => `webhook-${webhookId}-${eventId}`,
 } as const;
 
 /** Temporal Schedules owned by the service. */

@@ -1,15 +1,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client, Connection } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createActivities } from '../../activities/index.ts';
+import { activityDeps } from '../../worker/create-worker.ts';
+import { testConfig } from '../support/test-config.ts';
 import { OrphanedObject } from '../../src/data/entities/orphaned-object.ts';
 import { PostVersion } from '../../src/data/entities/post-version.ts';
 import { UsageActivity } from '../../src/data/entities/usage-activity.ts';
 import { newId } from '../../src/data/new-id.ts';
 import { openDatabase, type Database } from '../../src/data/orm.ts';
 import { reserveObjectKey } from '../../src/domain/storage/orphaned-objects.ts';
-import { createLocalImageProvider } from '../../src/generation/local-provider.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createFilesystemStorage } from '../../src/storage/filesystem-storage.ts';
 import { createPostFixture } from '../support/post-fixtures.ts';
@@ -20,11 +22,13 @@ import { createTestDatabase } from '../support/test-database.ts';
 
 let orm: Database;
 let dropDatabase: () => Promise<void>;
+let databaseUrl: string;
 const directory = mkdtempSync(join(tmpdir(), 'save-test-'));
 
 beforeAll(async () => {
   const database = await createTestDatabase();
   dropDatabase = database.drop;
+  databaseUrl = database.url;
   orm = await openDatabase(database.url);
 });
 afterAll(async () => {
@@ -35,13 +39,14 @@ afterAll(async () => {
 
 describe('saveGeneratedImage', () => {
   it('when it runs twice for the same generation, then there is one version, one usage item and the artwork is claimed', async () => {
-    const activities = createActivities({
-      orm,
-      storage: createFilesystemStorage({ directory, urlSigningSecret: 'x'.repeat(32), defaultTtlSeconds: 60, baseUrl: () => 'http://test' }),
-      logger: createLogger({ level: 'silent', name: 'test' }),
-      images: createLocalImageProvider(),
-      logoFetch: { allowPrivateNetworks: false },
-    });
+    const activities = createActivities(
+      activityDeps(testConfig(databaseUrl), {
+        orm,
+        storage: createFilesystemStorage({ directory, urlSigningSecret: 'x'.repeat(32), defaultTtlSeconds: 60, baseUrl: () => 'http://test' }),
+        logger: createLogger({ level: 'silent', name: 'test' }),
+        temporal: new Client({ connection: Connection.lazy({ address: inject('temporalAddress') }) }),
+      }),
+    );
     const post = await createPostFixture(orm);
     const artworkKey = `workspaces/${post.workspaceId}/posts/${post.id}/artwork-x.png`;
     await reserveObjectKey(orm.em.fork(), { key: artworkKey, reason: 'test', graceMs: 60_000 });

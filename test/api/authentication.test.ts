@@ -54,6 +54,10 @@ describe('authentication', () => {
       ['GET', '/posts'], ['POST', '/posts'], ['GET', `/posts/project/${id}`], ['GET', `/posts/${id}`], ['PUT', `/posts/${id}`],
       ['DELETE', `/posts/${id}`], ['POST', `/posts/${id}/generate`], ['POST', `/posts/${id}/render`], ['GET', `/posts/${id}/versions`],
       ['POST', `/posts/${id}/versions/${id}/restore`], ['GET', `/posts/${id}/download`], ['GET', '/usage/activity'],
+      ['POST', `/posts/${id}/publish`], ['POST', `/posts/${id}/schedule`], ['POST', `/posts/${id}/publish-social`],
+      ['GET', `/posts/${id}/publish-targets`], ['GET', '/webhooks'], ['POST', '/webhooks'], ['PUT', `/webhooks/${id}`],
+      ['DELETE', `/webhooks/${id}`], ['GET', `/webhooks/${id}/deliveries`], ['GET', '/social-connections'],
+      ['POST', '/social-connections'], ['GET', `/social-connections/${id}`], ['DELETE', `/social-connections/${id}`],
     ];
     for (const [method, path] of operations) {
       const response = await apiClient(app.url).call<Problem>(method, path, { body: method === 'POST' || method === 'PUT' ? {} : undefined });

@@ -15,12 +15,11 @@ const anId = '018f0000-0000-7000-8000-000000000000';
 
 describe('operations whose feature has not landed', () => {
   it.each([
-    ['POST', `/posts/${anId}/publish`, undefined, 'publishPost'],
-    ['POST', `/posts/${anId}/schedule`, { scheduledAt: '2030-01-01T00:00:00Z' }, 'schedulePost'],
-    ['GET', `/posts/${anId}/publish-targets`, undefined, 'listPublishTargets'],
     ['GET', '/schedules', undefined, 'listSchedules'],
-    ['POST', '/webhooks', { url: 'https://example.com/hook', events: 'post.published' }, 'createWebhook'],
+    ['POST', '/schedules', { name: 'Daily', cronExpression: '0 9 * * *' }, 'createSchedule'],
+    ['GET', `/schedules/${anId}`, undefined, 'getSchedule'],
     ['GET', `/video/jobs/${anId}`, undefined, 'getVideoJob'],
+    ['GET', `/video/presign/${anId}`, undefined, 'getVideoPresignedUrl'],
   ])('when %s %s is called, then it answers 501 with the standard problem body', async (method, path, body, operationId) => {
     const response = await workspace.client.call<Schemas['Problem']>(method, path, { body });
     expect(response.status).toBe(501);
@@ -29,8 +28,8 @@ describe('operations whose feature has not landed', () => {
   });
 
   it('when the request is invalid, then it is still validated first (400)', async () => {
-    const response = await workspace.client.post<Schemas['Problem']>(`/posts/${anId}/schedule`, { scheduledAt: 'soon' });
+    const response = await workspace.client.post<Schemas['Problem']>('/schedules', { name: 'x'.repeat(101), cronExpression: '0 9 * * *' });
     expect(response.status).toBe(400);
-    expect(response.body.errors?.map((error) => error.path)).toContain('/scheduledAt');
+    expect(response.body.errors?.map((error) => error.path)).toContain('/name');
   });
 });

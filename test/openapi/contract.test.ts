@@ -34,7 +34,14 @@ const specified = [
   'GET /usage/activity',
   'GET /api-keys', 'POST /api-keys', 'DELETE /api-keys/{id}', 'POST /api-keys/{id}/regenerate',
 ];
-const extensions = ['GET /workspace'];
+const extensions = [
+  'GET /workspace',
+  'GET /webhooks/{id}/deliveries',
+  'GET /social-connections',
+  'POST /social-connections',
+  'GET /social-connections/{id}',
+  'DELETE /social-connections/{id}',
+];
 
 describe('openapi.yaml', () => {
   it('when read, then it has every operation of the specification and the documented extensions, no more', () => {

@@ -23,6 +23,7 @@ export function testConfigEnv(databaseUrl: string): Record<string, string> {
     TEMPORAL_TASK_QUEUE: `test-${randomBytes(6).toString('hex')}`,
     STORAGE_DIR: mkdtempSync(join(tmpdir(), 'content-service-objects-')),
     URL_SIGNING_SECRET: randomBytes(32).toString('base64url'),
+    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
   };
 }
 

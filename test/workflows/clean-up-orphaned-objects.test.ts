@@ -7,10 +7,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { createActivities } from '../../activities/index.ts';
+import { activityDeps } from '../../worker/create-worker.ts';
+import type { Config } from '../../src/config.ts';
+import { testConfig } from '../support/test-config.ts';
 import { OrphanedObject } from '../../src/data/entities/orphaned-object.ts';
 import { openDatabase, type Database } from '../../src/data/orm.ts';
 import { recordOrphanedObjects, type OrphanBatch } from '../../src/domain/storage/orphaned-objects.ts';
-import { createLocalImageProvider } from '../../src/generation/local-provider.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createFilesystemStorage } from '../../src/storage/filesystem-storage.ts';
 import type { ObjectStorage } from '../../src/storage/object-storage.ts';
@@ -24,6 +26,7 @@ let env: TestWorkflowEnvironment;
 let orm: Database;
 let dropDatabase: () => Promise<void>;
 let storage: ObjectStorage;
+let config: Config;
 const directory = mkdtempSync(join(tmpdir(), 'cleanup-test-'));
 const logger = createLogger({ level: 'silent', name: 'test' });
 
@@ -32,6 +35,7 @@ beforeAll(async () => {
   const database = await createTestDatabase();
   dropDatabase = database.drop;
   orm = await openDatabase(database.url);
+  config = testConfig(database.url);
   storage = createFilesystemStorage({ directory, urlSigningSecret: 'x'.repeat(32), defaultTtlSeconds: 60, baseUrl: () => 'http://test' });
 });
 afterAll(async () => {
@@ -55,7 +59,7 @@ function workerWith(objectStorage: ObjectStorage, taskQueue: string) {
     connection: env.nativeConnection,
     taskQueue,
     workflowBundle: { codePath: inject('workflowBundlePath') },
-    activities: createActivities({ orm, storage: objectStorage, logger, images: createLocalImageProvider(), logoFetch: { allowPrivateNetworks: false } }),
+    activities: createActivities({ ...activityDeps(config, { orm, storage: objectStorage, logger, temporal: env.client }) }),
   });
 }
 

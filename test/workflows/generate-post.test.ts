@@ -7,13 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createActivities } from '../../activities/index.ts';
+import { activityDeps } from '../../worker/create-worker.ts';
+import { testConfig } from '../support/test-config.ts';
 import { Post } from '../../src/data/entities/post.ts';
 import { PostVersion } from '../../src/data/entities/post-version.ts';
 import { UsageActivity } from '../../src/data/entities/usage-activity.ts';
 import { WorkspaceEvent } from '../../src/data/entities/workspace-event.ts';
 import { openDatabase, type Database } from '../../src/data/orm.ts';
 import { newId } from '../../src/data/new-id.ts';
-import { createStabilityImageProvider } from '../../src/generation/stability-provider.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createFilesystemStorage } from '../../src/storage/filesystem-storage.ts';
 import { workflowIds } from '../../src/temporal/workflow-ids.ts';
@@ -46,13 +47,14 @@ beforeAll(async () => {
     connection: env.nativeConnection,
     taskQueue,
     workflowBundle: { codePath: inject('workflowBundlePath') },
-    activities: createActivities({
-      orm,
-      storage,
-      logger: createLogger({ level: 'silent', name: 'test' }),
-      images: createStabilityImageProvider({ apiKey: stability.apiKey, baseUrl: stability.url, engine: 'core' }),
-      logoFetch: { allowPrivateNetworks: false },
-    }),
+    activities: createActivities(
+      activityDeps(testConfig(database.url, { STABILITY_API_KEY: stability.apiKey, STABILITY_API_URL: stability.url, TEMPORAL_TASK_QUEUE: taskQueue }), {
+        orm,
+        storage,
+        logger: createLogger({ level: 'silent', name: 'test' }),
+        temporal: env.client,
+      }),
+    ),
   });
   running = worker.run();
 });
@@ -142,7 +144,7 @@ describe('generatePost with Stability AI', () => {
     expect(state.post.status).toBe('failed');
     expect(state.post.failureReason).toContain(reason);
     expect(state.failedEvents).toHaveLength(1);
-    expect(state.failedEvents[0]!.details).toEqual({ reason: state.post.failureReason });
+    expect(state.failedEvents[0]!.details).toMatchObject({ reason: state.post.failureReason, status: 'failed', title: post.title });
     expect([state.versions, state.usage]).toEqual([0, 0]);
     expect(((error as WorkflowFailedError).cause as Error).message).toBe(state.post.failureReason);
   });

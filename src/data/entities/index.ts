@@ -4,8 +4,26 @@ import { OrphanedObject } from './orphaned-object.ts';
 import { Post } from './post.ts';
 import { PostVersion } from './post-version.ts';
 import { Project } from './project.ts';
+import { PublishTarget } from './publish-target.ts';
+import { SocialConnection } from './social-connection.ts';
 import { UsageActivity } from './usage-activity.ts';
+import { Webhook } from './webhook.ts';
+import { WebhookDelivery } from './webhook-delivery.ts';
 import { Workspace } from './workspace.ts';
 import { WorkspaceEvent } from './workspace-event.ts';
 
-export const entities = [Workspace, ApiKey, Project, BrandKit, OrphanedObject, Post, PostVersion, UsageActivity, WorkspaceEvent];
+export const entities = [
+  Workspace,
+  ApiKey,
+  Project,
+  BrandKit,
+  OrphanedObject,
+  Post,
+  PostVersion,
+  UsageActivity,
+  WorkspaceEvent,
+  SocialConnection,
+  PublishTarget,
+  Webhook,
+  WebhookDelivery,
+];

@@ -20,6 +20,8 @@ export const WorkspaceEvent = defineEntity({
     postId: p.uuid().nullable(),
     /** Event-specific details, e.g. `{ reason }` for post.failed. */
     details: p.json<Record<string, unknown>>(),
+    /** What produced the event (a generation, a publication); unique, so a retried activity records it once. */
+    sourceId: p.string().length(100).unique(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
   indexes: [{ properties: ['workspaceId', 'createdAt'] }],

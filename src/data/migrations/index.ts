@@ -2,5 +2,6 @@
 // and the files in this folder agree.
 import { Migration20261122091116_initial } from './Migration20261122091116_initial.ts';
 import { Migration20261122100740_posts_versions_usage_events } from './Migration20261122100740_posts_versions_usage_events.ts';
+import { Migration20261122105714_publishing_and_webhooks } from './Migration20261122105714_publishing_and_webhooks.ts';
 
-export const migrationsList = [Migration20261122091116_initial, Migration20261122100740_posts_versions_usage_events];
+export const migrationsList = [Migration20261122091116_initial, Migration20261122100740_posts_versions_usage_events, Migration20261122105714_publishing_and_webhooks];

@@ -1,0 +1,65 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { buffer } from 'node:stream/consumers';
+import { Post } from '../src/data/entities/post.ts';
+import { PublishTarget } from '../src/data/entities/publish-target.ts';
+import { SocialConnection } from '../src/data/entities/social-connection.ts';
+import { recordUsage } from '../src/domain/usage/record-usage.ts';
+import { SocialRateLimitedError, SocialRejectedError, SocialUnavailableError, type SocialCredentials, type SocialPost } from '../src/social/social-connector.ts';
+import type { ActivityDeps } from './index.ts';
+
+/**
+ * Publishes the post's title and image to one connection. Every attempt sends the target's idempotency key, so an
+ * attempt retried after the platform already accepted the post finds that post instead of making a second one.
+ */
+export async function publishToTarget(deps: ActivityDeps, input: { targetId: string; publishedAt: string }): Promise<void> {
+  const em = deps.orm.em.fork();
+  const target = await em.findOne(PublishTarget, input.targetId);
+  if (!target || target.status === 'Published' || target.status === 'Cancelled') return;
+  const connection = await em.findOne(SocialConnection, target.connectionId);
+  if (!connection) throw ApplicationFailure.nonRetryable('The social connection was deleted before the post was published.', 'ConnectionNotFound');
+  const post = await em.findOne(Post, target.postId);
+  if (!post) throw ApplicationFailure.nonRetryable(`Post ${target.postId} was deleted before it was published.`, 'PostDeleted');
+
+  target.status = 'Publishing';
+  await em.flush();
+
+  const credentials = JSON.parse(deps.secrets.open(connection.credentialsSealed)) as SocialCredentials;
+  const stored = post.imageKey ? await deps.storage.get(post.imageKey) : null;
+  const socialPost: SocialPost = {
+    text: post.title,
+    image: stored ? { bytes: await buffer(stored.body), contentType: 'image/png', alt: post.prompt.slice(0, 1000) } : undefined,
+    idempotencyKey: target.idempotencyKey,
+    onProgress: () => Context.current().heartbeat(),
+  };
+  let published;
+  try {
+    published = await deps.social[connection.platform].publish(credentials, socialPost);
+  } catch (error) {
+    throw asTemporalFailure(error);
+  }
+  await em.transactional(async (tx) => {
+    const locked = await tx.findOneOrFail(PublishTarget, target.id);
+    Object.assign(locked, {
+      status: 'Published',
+      externalPostId: published.externalPostId,
+      externalUrl: published.url ?? null,
+      errorMessage: null,
+      publishedAt: new Date(input.publishedAt),
+    });
+    recordUsage(tx, {
+      workspaceId: post.workspaceId,
+      type: 'SocialPublish',
+      description: `Published "${post.title}" to ${connection.platform} as ${connection.accountName}.`,
+      postId: post.id,
+    });
+  });
+}
+
+function asTemporalFailure(error: unknown): unknown {
+  if (error instanceof SocialRejectedError) return ApplicationFailure.nonRetryable(error.reason, 'SocialRejected');
+  if (error instanceof SocialRateLimitedError) {
+    return ApplicationFailure.create({ message: error.message, type: 'SocialRateLimited', nextRetryDelay: error.retryAfterMs });
+  }
+  if (error instanceof SocialUnavailableError) return ApplicationFailure.retryable(error.message, 'SocialUnavailable');
+  return error;
+}

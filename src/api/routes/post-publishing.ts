@@ -1,0 +1,40 @@
+import { Router } from 'express';
+import type { Deps } from '../../domain/deps.ts';
+import { listPublishTargets } from '../../domain/publishing/list-publish-targets.ts';
+import { publishPost } from '../../domain/publishing/publish-post.ts';
+import { publishToSocial } from '../../domain/publishing/publish-to-social.ts';
+import { schedulePost } from '../../domain/publishing/schedule-post.ts';
+import { callerOf } from '../caller-of.ts';
+import { presentPublishTarget } from '../presenters/publish-target.ts';
+import type { Schemas } from '../schemas.ts';
+
+/** Publish now, schedule, publish to social connections, and the publish targets. */
+export function postPublishingRoutes(deps: Deps): Router {
+  const router = Router();
+
+  router.post('/posts/:id/publish', async (req, res) => {
+    const { post, completed } = await publishPost(deps, callerOf(res), req.params.id);
+    const body: Schemas['PublishPostResponse'] = { id: post.id, status: post.status, publishedAt: post.publishedAt?.toISOString() ?? null };
+    if (!completed) res.status(202).location(`/api/v1/posts/${post.id}`);
+    res.json(body);
+  });
+
+  router.post('/posts/:id/schedule', async (req, res) => {
+    const { scheduledAt } = req.body as Schemas['SchedulePostRequest'];
+    const post = await schedulePost(deps, callerOf(res), req.params.id, scheduledAt);
+    const body: Schemas['SchedulePostResponse'] = { id: post.id, status: post.status, scheduledAt: post.scheduledAt?.toISOString() ?? scheduledAt };
+    res.json(body);
+  });
+
+  router.post('/posts/:id/publish-social', async (req, res) => {
+    const { targets, completed } = await publishToSocial(deps, callerOf(res), req.params.id, req.body as Schemas['PublishPostToSocialRequest']);
+    if (!completed) res.status(202).location(`/api/v1/posts/${req.params.id}/publish-targets`);
+    res.json(targets.map(presentPublishTarget));
+  });
+
+  router.get('/posts/:id/publish-targets', async (req, res) => {
+    res.json((await listPublishTargets(deps, callerOf(res), req.params.id)).map(presentPublishTarget));
+  });
+
+  return router;
+}

@@ -1,0 +1,72 @@
+import { Router } from 'express';
+import type { Webhook } from '../../data/entities/webhook.ts';
+import type { Deps } from '../../domain/deps.ts';
+import { createWebhook } from '../../domain/webhooks/create-webhook.ts';
+import { deleteWebhook } from '../../domain/webhooks/delete-webhook.ts';
+import { listWebhookDeliveries } from '../../domain/webhooks/list-webhook-deliveries.ts';
+import { listWebhooks } from '../../domain/webhooks/list-webhooks.ts';
+import { updateWebhook } from '../../domain/webhooks/update-webhook.ts';
+import { callerOf } from '../caller-of.ts';
+import { pageRequestOf, sendPage } from '../paging.ts';
+import type { Schemas } from '../schemas.ts';
+
+export function webhookRoutes(deps: Deps): Router {
+  const router = Router();
+
+  router.get('/webhooks', async (req, res) => {
+    const page = await listWebhooks(deps, callerOf(res), pageRequestOf(req));
+    sendPage(req, res, page, page.items.map(present));
+  });
+
+  router.post('/webhooks', async (req, res) => {
+    const webhook = await createWebhook(deps, callerOf(res), req.body as Schemas['CreateWebhookRequest']);
+    const body: Schemas['CreateWebhookResponse'] = {
+      id: webhook.id,
+      url: webhook.url,
+      events: webhook.events,
+      isActive: webhook.isActive,
+      createdAt: webhook.createdAt.toISOString(),
+    };
+    res.status(201).location(`/api/v1/webhooks/${webhook.id}`).json(body);
+  });
+
+  router.put('/webhooks/:id', async (req, res) => {
+    res.json(present(await updateWebhook(deps, callerOf(res), req.params.id, req.body as Schemas['UpdateWebhookRequest'])));
+  });
+
+  router.delete('/webhooks/:id', async (req, res) => {
+    await deleteWebhook(deps, callerOf(res), req.params.id);
+    res.status(204).end();
+  });
+
+  router.get('/webhooks/:id/deliveries', async (req, res) => {
+    const page = await listWebhookDeliveries(deps, callerOf(res), req.params.id, pageRequestOf(req));
+    const body: Schemas['WebhookDelivery'][] = page.items.map((delivery) => ({
+      id: delivery.id,
+      eventId: delivery.eventId,
+      eventType: delivery.eventType as Schemas['WebhookDelivery']['eventType'],
+      deliveryId: delivery.deliveryId,
+      attempt: delivery.attempt,
+      attemptedAt: delivery.attemptedAt.toISOString(),
+      statusCode: delivery.statusCode ?? null,
+      durationMs: delivery.durationMs,
+      succeeded: delivery.succeeded,
+      error: delivery.error ?? null,
+    }));
+    sendPage(req, res, page, body);
+  });
+
+  return router;
+}
+
+/** Never the secret. */
+function present(webhook: Webhook): Schemas['Webhook'] {
+  return {
+    id: webhook.id,
+    url: webhook.url,
+    events: webhook.events,
+    isActive: webhook.isActive,
+    lastTriggeredAt: webhook.lastTriggeredAt?.toISOString() ?? null,
+    createdAt: webhook.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,35 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql';
+import { socialPlatforms } from '../../social/social-connector.ts';
+import { newId } from '../new-id.ts';
+import { Post } from './post.ts';
+
+export const publishTargetStatuses = ['Pending', 'Scheduled', 'Publishing', 'Published', 'Failed', 'Cancelled'] as const;
+export type PublishTargetStatus = (typeof publishTargetStatuses)[number];
+
+/** The publication of one post to one social connection, and how it went. */
+export const PublishTarget = defineEntity({
+  name: 'PublishTarget',
+  tableName: 'publish_targets',
+  properties: {
+    id: p.uuid().primary().onCreate(() => newId()),
+    postId: () => p.manyToOne(Post).mapToPk().fieldName('post_id').deleteRule('cascade'),
+    /** The connection (no foreign key: the record of what was published outlives a deleted connection). */
+    connectionId: p.uuid(),
+    platform: p.enum(socialPlatforms),
+    /** The publication (workflow run) the target belongs to. */
+    publicationId: p.string().length(100),
+    status: p.enum(publishTargetStatuses),
+    externalPostId: p.text().nullable(),
+    externalUrl: p.text().nullable(),
+    errorMessage: p.text().nullable(),
+    /** Sent to the platform with every attempt, so a retry never posts twice. */
+    idempotencyKey: p.uuid().unique(),
+    scheduledAt: p.datetime().nullable(),
+    publishedAt: p.datetime().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+  indexes: [{ properties: ['postId', 'createdAt'] }],
+  uniques: [{ properties: ['publicationId', 'connectionId'] }],
+});
+export type PublishTarget = InferEntity<typeof PublishTarget>;

@@ -1,0 +1,25 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql';
+import { socialPlatforms } from '../../social/social-connector.ts';
+import { newId } from '../new-id.ts';
+import { Workspace } from './workspace.ts';
+
+/** A customer's account on a social platform that posts can be published to. */
+export const SocialConnection = defineEntity({
+  name: 'SocialConnection',
+  tableName: 'social_connections',
+  properties: {
+    id: p.uuid().primary().onCreate(() => newId()),
+    workspaceId: () => p.manyToOne(Workspace).mapToPk().fieldName('workspace_id').deleteRule('cascade'),
+    platform: p.enum(socialPlatforms),
+    /** The Mastodon instance or Bluesky service (PDS) URL. */
+    serverUrl: p.text(),
+    /** Who the credentials belong to, as the platform said when they were checked. */
+    accountName: p.string().length(300),
+    accountId: p.string().length(300),
+    /** The credentials (token or app password), sealed with ENCRYPTION_KEY; never returned. */
+    credentialsSealed: p.text(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+  indexes: [{ properties: ['workspaceId', 'createdAt'] }],
+});
+export type SocialConnection = InferEntity<typeof SocialConnection>;

@@ -1,0 +1,24 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql';
+import { newId } from '../new-id.ts';
+import { Workspace } from './workspace.ts';
+
+/** A customer's HTTPS endpoint that receives the events it subscribes to. */
+export const Webhook = defineEntity({
+  name: 'Webhook',
+  tableName: 'webhooks',
+  properties: {
+    id: p.uuid().primary().onCreate(() => newId()),
+    workspaceId: () => p.manyToOne(Workspace).mapToPk().fieldName('workspace_id').deleteRule('cascade'),
+    url: p.text(),
+    /** Subscribed event names, comma-separated as in the API (e.g. `post.published,post.failed`). */
+    events: p.text(),
+    /** The signing secret sealed with ENCRYPTION_KEY (it is needed to sign); null for unsigned webhooks. */
+    secretSealed: p.text().nullable(),
+    isActive: p.boolean().default(true),
+    lastTriggeredAt: p.datetime().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+  indexes: [{ properties: ['workspaceId', 'createdAt'] }],
+});
+export type Webhook = InferEntity<typeof Webhook>;

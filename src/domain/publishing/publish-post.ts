@@ -1,0 +1,28 @@
+import type { Post } from '../../data/entities/post.ts';
+import type { Caller } from '../caller.ts';
+import type { Deps } from '../deps.ts';
+import { findPost } from '../posts/find-post.ts';
+import { planPublication } from './publication-workflow.ts';
+
+/**
+ * Publishes the post now (a scheduled publication is brought forward): the post becomes `published` and
+ * `post.published` goes to webhooks. Waits for it like other actions; `completed` is false when it took longer.
+ */
+export async function publishPost(deps: Deps, caller: Caller, postId: string): Promise<{ post: Post; completed: boolean }> {
+  const post = await findPost(deps.orm.em.fork(), caller.workspaceId, postId);
+  const { handle } = await planPublication(deps, post, { publishAt: null, connectionIds: [] });
+  const completed = await waitFor(deps, () => handle.result());
+  return { post: await findPost(deps.orm.em.fork(), caller.workspaceId, postId), completed };
+}
+
+/** True when `work` finished within the action wait limit; the workflow goes on either way. */
+export async function waitFor(deps: Deps, work: () => Promise<unknown>): Promise<boolean> {
+  const signal = AbortSignal.timeout(deps.actionWaitMs);
+  try {
+    await deps.temporal.connection.withAbortSignal(signal, work);
+    return true;
+  } catch (error) {
+    if (signal.aborted) return false;
+    throw error;
+  }
+}

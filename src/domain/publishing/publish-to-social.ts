@@ -1,0 +1,34 @@
+import { PublishTarget } from '../../data/entities/publish-target.ts';
+import { SocialConnection } from '../../data/entities/social-connection.ts';
+import { notFound } from '../../errors/app-error.ts';
+import type { Caller } from '../caller.ts';
+import type { Deps } from '../deps.ts';
+import { findPost } from '../posts/find-post.ts';
+import { planPublication } from './publication-workflow.ts';
+import { requireFuture } from './schedule-post.ts';
+import { waitFor } from './publish-post.ts';
+
+/**
+ * Publishes the post to social connections, now or at `scheduledAt`. Answers the publication's targets: after
+ * their outcomes when publishing now (within the wait limit; `completed` false past it), at once in `Scheduled`
+ * state otherwise.
+ */
+export async function publishToSocial(
+  deps: Deps,
+  caller: Caller,
+  postId: string,
+  request: { connectionIds: string[]; scheduledAt?: string | null },
+): Promise<{ targets: PublishTarget[]; completed: boolean }> {
+  if (request.scheduledAt) requireFuture(request.scheduledAt);
+  const em = deps.orm.em.fork();
+  const post = await findPost(em, caller.workspaceId, postId);
+  const connectionIds = [...new Set(request.connectionIds)];
+  const found = await em.find(SocialConnection, { id: { $in: connectionIds }, workspaceId: caller.workspaceId });
+  const missing = connectionIds.find((id) => !found.some((connection) => connection.id === id));
+  if (missing) throw notFound(`Social connection ${missing}`);
+
+  const { plan, handle } = await planPublication(deps, post, { publishAt: request.scheduledAt ?? null, connectionIds });
+  const completed = plan.scheduled || (await waitFor(deps, () => handle.result()));
+  const targets = await deps.orm.em.fork().find(PublishTarget, { id: { $in: plan.targetIds } }, { orderBy: { createdAt: 'asc' } });
+  return { targets, completed };
+}

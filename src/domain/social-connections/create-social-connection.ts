@@ -1,0 +1,70 @@
+import { SocialConnection } from '../../data/entities/social-connection.ts';
+import { AppError, type FieldError } from '../../errors/app-error.ts';
+import { SocialRejectedError, type SocialCredentials, type SocialPlatform } from '../../social/social-connector.ts';
+import type { Caller } from '../caller.ts';
+import type { Deps } from '../deps.ts';
+
+export type CreateSocialConnectionInput = {
+  platform: SocialPlatform;
+  instanceUrl?: string;
+  accessToken?: string;
+  serviceUrl?: string;
+  handle?: string;
+  appPassword?: string;
+};
+
+const blueskyDefaultService = 'https://bsky.social';
+
+/**
+ * Connects a social account: the credentials are checked with the platform first (a refusal answers 400 with the
+ * platform's words), then sealed with ENCRYPTION_KEY. They are never returned.
+ */
+export async function createSocialConnection(deps: Deps, caller: Caller, input: CreateSocialConnectionInput): Promise<SocialConnection> {
+  const credentials = credentialsOf(input);
+  let account;
+  try {
+    account = await deps.social[credentials.platform].verify(credentials);
+  } catch (error) {
+    if (error instanceof SocialRejectedError) {
+      throw new AppError('validation-failed', error.reason, { errors: [credentialField(credentials.platform, error.reason)] });
+    }
+    throw new AppError('service-unavailable', `Could not check the credentials with ${credentials.platform}: ${(error as Error).message}`, {
+      retryAfterSeconds: 30,
+    });
+  }
+  return deps.orm.em.fork().transactional((em) =>
+    Promise.resolve(
+      em.create(SocialConnection, {
+        workspaceId: caller.workspaceId,
+        platform: credentials.platform,
+        serverUrl: credentials.platform === 'mastodon' ? credentials.instanceUrl : credentials.serviceUrl,
+        accountName: account.accountName,
+        accountId: account.accountId,
+        credentialsSealed: deps.secrets.seal(JSON.stringify(credentials)),
+      }),
+    ),
+  );
+}
+
+function credentialsOf(input: CreateSocialConnectionInput): SocialCredentials {
+  const required = input.platform === 'mastodon' ? (['instanceUrl', 'accessToken'] as const) : (['handle', 'appPassword'] as const);
+  const foreign = input.platform === 'mastodon' ? (['serviceUrl', 'handle', 'appPassword'] as const) : (['instanceUrl', 'accessToken'] as const);
+  const errors: FieldError[] = [
+    ...required.filter((field) => !input[field]).map((field) => ({ location: 'body' as const, path: `/${field}`, message: `is required for ${input.platform}` })),
+    ...foreign.filter((field) => input[field] !== undefined).map((field) => ({ location: 'body' as const, path: `/${field}`, message: `does not apply to ${input.platform}` })),
+  ];
+  if (errors.length > 0) {
+    throw new AppError('validation-failed', `A ${input.platform} connection needs ${required.join(' and ')}.`, { errors });
+  }
+  return input.platform === 'mastodon'
+    ? { platform: 'mastodon', instanceUrl: trimSlash(input.instanceUrl!), accessToken: input.accessToken! }
+    : { platform: 'bluesky', serviceUrl: trimSlash(input.serviceUrl ?? blueskyDefaultService), handle: input.handle!, appPassword: input.appPassword! };
+}
+
+function credentialField(platform: SocialPlatform, reason: string): FieldError {
+  return { location: 'body', path: platform === 'mastodon' ? '/accessToken' : '/appPassword', message: reason };
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}

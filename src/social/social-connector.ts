@@ -1,0 +1,66 @@
+// Publishing to a customer's social account. One connector per platform, speaking the platform's real API; the
+// publish activity picks one by platform and never knows the difference.
+
+export const socialPlatforms = ['mastodon', 'bluesky'] as const;
+export type SocialPlatform = (typeof socialPlatforms)[number];
+
+export type MastodonCredentials = { platform: 'mastodon'; instanceUrl: string; accessToken: string };
+export type BlueskyCredentials = { platform: 'bluesky'; serviceUrl: string; handle: string; appPassword: string };
+export type SocialCredentials = MastodonCredentials | BlueskyCredentials;
+
+/** Who the credentials belong to, as the platform says (checked when a connection is created). */
+export type VerifiedAccount = {
+  /** e.g. `@alice@mastodon.social`, `alice.bsky.social`. */
+  accountName: string;
+  /** The platform's stable id of the account (Mastodon account id, Bluesky DID). */
+  accountId: string;
+};
+
+export type SocialPost = {
+  /** The post text; connectors shorten it to the platform's limit. */
+  text: string;
+  image?: { bytes: Buffer; contentType: 'image/png' | 'image/jpeg'; alt: string } | undefined;
+  /**
+   * The same for every attempt of one publication, so a retried attempt never creates a second post: Mastodon's
+   * `Idempotency-Key`, Bluesky's record key.
+   */
+  idempotencyKey: string;
+  /** Called every few seconds while the connector waits (media processing), so the activity can heartbeat. */
+  onProgress?: () => void;
+};
+
+export type PublishedSocialPost = { externalPostId: string; url?: string | undefined };
+
+export type SocialConnector = {
+  readonly platform: SocialPlatform;
+  verify(credentials: SocialCredentials): Promise<VerifiedAccount>;
+  publish(credentials: SocialCredentials, post: SocialPost): Promise<PublishedSocialPost>;
+};
+
+/** The platform refused and will refuse again (bad credentials, invalid content...); `reason` is shown to the user. */
+export class SocialRejectedError extends Error {
+  readonly reason: string;
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'SocialRejectedError';
+    this.reason = reason;
+  }
+}
+
+/** The platform asked us to slow down; retry no sooner than `retryAfterMs`. */
+export class SocialRateLimitedError extends Error {
+  readonly retryAfterMs: number;
+  constructor(message: string, retryAfterMs: number) {
+    super(message);
+    this.name = 'SocialRateLimitedError';
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/** A transient failure (5xx, timeout, connection error): retry on the normal ladder. */
+export class SocialUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'SocialUnavailableError';
+  }
+}

@@ -1,0 +1,86 @@
+import got, { type Response } from 'got';
+import { addressPolicy, toPublicFetchError } from '../net/public-fetch.ts';
+
+// One delivery attempt to a customer's endpoint. Whatever happens is reported, never thrown: the caller records
+// every attempt in the delivery log and decides about retries from the outcome.
+
+export type WebhookPost = {
+  url: string;
+  /** The JSON text, sent as is (signatures are over these exact bytes). */
+  body: string;
+  headers: Record<string, string>;
+  timeoutMs: number;
+  /** Development only: lets the URL point at loopback and private networks. */
+  allowPrivateNetworks: boolean;
+};
+
+export type WebhookPostResult = {
+  /** The status the endpoint answered; null when no answer came. */
+  statusCode: number | null;
+  durationMs: number;
+  /** Null only for a 2xx answer; otherwise a short sentence for the delivery log. */
+  error: string | null;
+  /** The first 4 KB of the answer, for the delivery log. */
+  responseBody: string;
+};
+
+const maxResponseBytes = 4 * 1024;
+const userAgent = 'content-service-webhooks/1';
+
+function statusError(statusCode: number): string | null {
+  if (statusCode >= 200 && statusCode < 300) return null;
+  // Following a redirect would send the signed body to a URL the customer never registered.
+  if (statusCode >= 300 && statusCode < 400) return `webhook server answered ${statusCode} (redirects are not followed)`;
+  return `webhook server answered ${statusCode}`;
+}
+
+export async function postWebhook(input: WebhookPost): Promise<WebhookPostResult> {
+  const started = performance.now();
+  const result = (statusCode: number | null, error: string | null, responseBody = ''): WebhookPostResult => ({
+    statusCode,
+    durationMs: Math.round(performance.now() - started),
+    error,
+    responseBody,
+  });
+  if (!URL.canParse(input.url)) return result(null, 'webhook URL is not a valid URL');
+  if (new URL(input.url).protocol !== 'https:') return result(null, 'webhook URL must use https');
+
+  const stream = got.stream(input.url, {
+    ...addressPolicy(input.allowPrivateNetworks),
+    method: 'POST',
+    body: input.body,
+    headers: { ...input.headers, 'content-type': 'application/json', 'user-agent': userAgent },
+    followRedirect: false,
+    throwHttpErrors: false,
+    retry: { limit: 0 },
+    timeout: { request: input.timeoutMs },
+  });
+
+  let response: Response;
+  try {
+    response = await new Promise<Response>((resolveResponse, rejectResponse) => {
+      stream.once('response', resolveResponse);
+      stream.once('error', rejectResponse);
+    });
+  } catch (error) {
+    stream.destroy();
+    return result(null, toPublicFetchError(error, { what: 'webhook', timeoutMs: input.timeoutMs }).reason);
+  }
+
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= maxResponseBytes) break;
+    }
+  } catch {
+    // The endpoint has answered; a body that stalls or breaks off does not change its status, and the log keeps
+    // what arrived.
+  } finally {
+    stream.destroy();
+  }
+  const responseBody = Buffer.concat(chunks).subarray(0, maxResponseBytes).toString('utf8');
+  return result(response.statusCode, statusError(response.statusCode), responseBody);
+}

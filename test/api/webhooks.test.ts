@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Schemas } from '../../src/api/schemas.ts';
+import { Webhook } from '../../src/data/entities/webhook.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';
+import { eventually } from '../support/eventually.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
+
+type Problem = Schemas['Problem'];
+type Hook = Schemas['Webhook'];
+
+const secret = 'whsec-0123456789abcdef';
+let receiver: WebhookReceiver;
+let app: TestApp;
+let workspace: TestWorkspace;
+let projectId: string;
+
+beforeAll(async () => {
+  receiver = await startWebhookReceiver({ secret });
+  app = await startTestApp({ WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true' });
+  workspace = await createTestWorkspace(app, 'growth');
+  projectId = (await workspace.client.post<{ id: string }>('/projects', { name: 'Hooks' })).body.id;
+});
+afterAll(async () => {
+  await app?.stop();
+  await receiver?.close();
+});
+beforeEach(() => {
+  receiver.deliveries.length = 0;
+});
+
+async function publishNewPost(client = workspace.client, project = projectId): Promise<string> {
+  const id = (await client.post<{ id: string }>('/posts', { title: 'Signed news', prompt: 'Newspaper', projectId: project })).body.id;
+  expect((await client.post(`/posts/${id}/publish`)).status).toBe(200);
+  return id;
+}
+
+describe('POST /webhooks', () => {
+  it('when created with a secret, then it answers 201 without the secret, which is stored sealed', async () => {
+    const response = await workspace.client.post<Schemas['CreateWebhookResponse']>('/webhooks', { url: 'https://example.com/hooks', events: 'post.published, post.failed', secret });
+    expect(response.status).toBe(201);
+    expect(response.headers.get('location')).toBe(`/api/v1/webhooks/${response.body.id}`);
+    expect(response.body).toEqual({ id: expect.any(String), url: 'https://example.com/hooks', events: 'post.published,post.failed', isActive: true, createdAt: expect.any(String) });
+    expect(JSON.stringify(response.body)).not.toContain(secret);
+    const stored = await app.api.services.orm.em.fork().findOneOrFail(Webhook, response.body.id);
+    expect(stored.secretSealed).not.toContain(secret);
+    expect(app.api.services.secrets.open(stored.secretSealed!)).toBe(secret);
+  });
+
+  it.each([
+    ['an http URL', { url: 'http://example.com/hooks' }, '/url'],
+    ['an unknown event', { events: 'post.published,post.deleted' }, '/events'],
+    ['no events', { events: ' , ' }, '/events'],
+    ['a secret shorter than 16 characters', { secret: 'short' }, '/secret'],
+    ['an unknown member', { retries: 3 }, '/retries'],
+  ])('when the body has %s, then it answers 400 naming the member', async (_case, overrides, path) => {
+    const response = await workspace.client.post<Problem>('/webhooks', { url: 'https://example.com/hooks', events: 'post.published', ...overrides });
+    expect(response.status).toBe(400);
+    expect(response.body.errors?.map((error) => error.path)).toContain(path);
+  });
+
+  it('when a Starter workspace calls any webhook operation, then it answers 403', async () => {
+    const starter = await createTestWorkspace(app, 'starter');
+    const someId = '018f0000-0000-7000-8000-000000000000';
+    for (const response of [
+      await starter.client.get<Problem>('/webhooks'),
+      await starter.client.post<Problem>('/webhooks', { url: 'https://example.com/h', events: 'post.published' }),
+      await starter.client.put<Problem>(`/webhooks/${someId}`, { isActive: false }),
+      await starter.client.delete<Problem>(`/webhooks/${someId}`),
+      await starter.client.get<Problem>(`/webhooks/${someId}/deliveries`),
+    ]) {
+      expect(response.status).toBe(403);
+      expect(response.body.type).toBe('/problems/plan-upgrade-required');
+    }
+  });
+});
+
+describe('deliveries', () => {
+  it('when a subscribed post is published, then the receiver gets one signed delivery and the log and lastTriggeredAt show it', async () => {
+    const own = await createTestWorkspace(app, 'growth');
+    const project = (await own.client.post<{ id: string }>('/projects', { name: 'Own' })).body.id;
+    const hook = (await own.client.post<Hook>('/webhooks', { url: receiver.url, events: 'post.published', secret })).body;
+    await own.client.post('/webhooks', { url: receiver.url, events: 'post.failed', secret });
+    const postId = await publishNewPost(own.client, project);
+
+    const [received] = await eventually(() => {
+      expect(receiver.deliveries).toHaveLength(1);
+      return Promise.resolve(receiver.deliveries);
+    });
+    expect(received!.signatureValid).toBe(true);
+    expect(received!.headers['x-service-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
+    expect(received!.body).toMatchObject({ event: 'post.published', workspaceId: own.id, data: { id: postId, title: 'Signed news', status: 'published' } });
+
+    const log = await own.client.get<Schemas['WebhookDelivery'][]>(`/webhooks/${hook.id}/deliveries`);
+    expect(log.status).toBe(200);
+    expect(log.body).toEqual([
+      expect.objectContaining({ deliveryId: received!.deliveryId, attempt: 1, statusCode: 200, succeeded: true, error: null, eventType: 'post.published' }),
+    ]);
+    const listed = await own.client.get<Hook[]>('/webhooks');
+    expect(listed.body.find((candidate) => candidate.id === hook.id)?.lastTriggeredAt).toEqual(expect.any(String));
+  });
+
+  it('when a webhook is deactivated, then it receives nothing', async () => {
+    const own = await createTestWorkspace(app, 'growth');
+    const project = (await own.client.post<{ id: string }>('/projects', { name: 'Quiet' })).body.id;
+    const hook = (await own.client.post<Hook>('/webhooks', { url: receiver.url, events: 'post.published' })).body;
+    const updated = await own.client.put<Hook>(`/webhooks/${hook.id}`, { isActive: false });
+    expect(updated.body).toMatchObject({ id: hook.id, isActive: false });
+    await publishNewPost(own.client, project);
+    await new Promise((resolveWait) => setTimeout(resolveWait, 1000));
+    expect(receiver.deliveries).toHaveLength(0);
+  });
+});
+
+describe('PUT and DELETE /webhooks/{id}', () => {
+  it('when updated and deleted, then the changes apply; another workspace gets 404', async () => {
+    const hook = (await workspace.client.post<Hook>('/webhooks', { url: 'https://example.com/a', events: 'post.published' })).body;
+    const updated = await workspace.client.put<Hook>(`/webhooks/${hook.id}`, { url: 'https://example.com/b', events: 'post.failed', secret: null });
+    expect(updated.status).toBe(200);
+    expect(updated.body).toMatchObject({ url: 'https://example.com/b', events: 'post.failed', isActive: true, lastTriggeredAt: null });
+    expect((await workspace.client.put(`/webhooks/${hook.id}`, {})).status).toBe(400);
+
+    const stranger = await createTestWorkspace(app, 'growth');
+    expect((await stranger.client.put(`/webhooks/${hook.id}`, { isActive: false })).status).toBe(404);
+    expect((await stranger.client.delete(`/webhooks/${hook.id}`)).status).toBe(404);
+    expect((await stranger.client.get(`/webhooks/${hook.id}/deliveries`)).status).toBe(404);
+
+    expect((await workspace.client.delete(`/webhooks/${hook.id}`)).status).toBe(204);
+    expect((await workspace.client.get<Hook[]>('/webhooks')).body.map((candidate) => candidate.id)).not.toContain(hook.id);
+  });
+});

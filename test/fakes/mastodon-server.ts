@@ -1,0 +1,255 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startHttpsServer } from './https-server.ts';
+
+// A local stand-in for a Mastodon instance, speaking the part of its REST API that publishing uses: bearer tokens,
+// media upload with asynchronous processing, and statuses with Mastodon's Idempotency-Key semantics (the same key
+// gives back the status it first created). Errors are Mastodon's JSON `{ error }`.
+
+export type MastodonEndpoint = 'verify_credentials' | 'media' | 'media_status' | 'statuses';
+
+/** One scripted answer for the next request to an endpoint; requests beyond the script are answered normally. */
+export type MastodonScriptedResponse = {
+  /** Answer this status with a JSON `{ error }` body; without it, the normal answer (after `delayMs`). */
+  status?: number;
+  error?: string;
+  /** Becomes the Retry-After header. */
+  retryAfter?: string;
+  /** Becomes the X-RateLimit-Reset header (an ISO time). */
+  rateLimitReset?: string;
+  /** Becomes the Location header (for redirects). */
+  location?: string;
+  /** The request takes effect as usual and only its answer is replaced: a reply lost after the write. */
+  applied?: boolean;
+  /** Waits this long before answering (for client timeouts). */
+  delayMs?: number;
+};
+
+export type MastodonRequest = { method: string; path: string; headers: IncomingHttpHeaders };
+
+export type MastodonMedia = { id: string; bytes: Buffer; contentType: string; fileName: string; description: string; pollsLeft: number };
+
+export type MastodonStatus = {
+  id: string;
+  text: string;
+  visibility: string;
+  media: MastodonMedia[];
+  idempotencyKey: string | undefined;
+  url: string;
+};
+
+export type MastodonServer = {
+  /** The instance URL (https, trusted by test processes). */
+  url: string;
+  token: string;
+  account: { id: string; username: string };
+  /** How many polls of a new upload answer 206 before 200; 0 answers the upload with 200 at once, else with 202. */
+  processingPolls: number;
+  statuses: MastodonStatus[];
+  media: MastodonMedia[];
+  /** Every request received, in order. */
+  requests: MastodonRequest[];
+  script(endpoint: MastodonEndpoint, responses: MastodonScriptedResponse[]): void;
+  close(): Promise<void>;
+};
+
+type Reply = { status: number; body: unknown; headers?: Record<string, string> };
+type Received = { request: IncomingMessage; body: Buffer; path: string };
+
+const maxStatusGraphemes = 500;
+const defaultErrors: Record<number, string> = {
+  401: 'The access token is invalid',
+  403: 'This action is not allowed',
+  404: 'Record not found',
+  422: 'Validation failed',
+  429: 'Too many requests',
+  500: 'We\'re sorry, but something went wrong on our end.',
+  503: 'Service Unavailable',
+};
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+function failure(status: number, error = defaultErrors[status] ?? `The fake answered ${status}`): Reply {
+  return { status, body: { error } };
+}
+
+async function readBody(request: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request as AsyncIterable<Buffer>) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+function jsonOf(received: Received): Record<string, unknown> {
+  if (!(received.request.headers['content-type'] ?? '').startsWith('application/json')) return {};
+  try {
+    const body: unknown = JSON.parse(received.body.toString('utf8'));
+    return typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function escapeHtml(text: string): string {
+  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+}
+
+/** Starts the fake on 127.0.0.1 (port 0); it accepts only `Bearer <token>`. */
+export async function startMastodonServer(options: { token?: string } = {}): Promise<MastodonServer> {
+  const token = options.token ?? `mastodon-token-${randomUUID()}`;
+  const scripts = new Map<MastodonEndpoint, MastodonScriptedResponse[]>();
+  const byIdempotencyKey = new Map<string, MastodonStatus>();
+  let lastId = 113_000_000_000_000_000n;
+  const nextId = () => String((lastId += 1n));
+
+  const https = await startHttpsServer((request, response) => {
+    answer(request, response).catch((error: unknown) => {
+      console.error('mastodon fake failed', error);
+      response.destroy();
+    });
+  });
+  const server: MastodonServer = {
+    url: https.url,
+    token,
+    account: { id: '109000000000000001', username: 'alice' },
+    processingPolls: 0,
+    statuses: [],
+    media: [],
+    requests: [],
+    script(endpoint, responses) {
+      scripts.set(endpoint, [...(scripts.get(endpoint) ?? []), ...responses]);
+    },
+    close: () => https.close(),
+  };
+
+  function mediaJson(media: MastodonMedia) {
+    const ready = media.pollsLeft === 0;
+    const extension = media.contentType === 'image/png' ? 'png' : 'jpg';
+    return {
+      id: media.id,
+      type: 'image',
+      url: ready ? `${server.url}/system/media_attachments/${media.id}/original.${extension}` : null,
+      preview_url: `${server.url}/system/media_attachments/${media.id}/small.${extension}`,
+      description: media.description || null,
+    };
+  }
+
+  function statusJson(status: MastodonStatus) {
+    return {
+      id: status.id,
+      uri: `${server.url}/users/${server.account.username}/statuses/${status.id}`,
+      url: status.url,
+      visibility: status.visibility,
+      content: `<p>${escapeHtml(status.text)}</p>`,
+      media_attachments: status.media.map(mediaJson),
+      account: { id: server.account.id, username: server.account.username, acct: server.account.username },
+    };
+  }
+
+  function verifyCredentials(): Reply {
+    const { id, username } = server.account;
+    return { status: 200, body: { id, username, acct: username, display_name: 'Alice', url: `${server.url}/@${username}` } };
+  }
+
+  async function uploadMedia(received: Received): Promise<Reply> {
+    const contentType = received.request.headers['content-type'] ?? '';
+    if (!contentType.startsWith('multipart/form-data')) return failure(422, 'Validation failed: File can\'t be blank');
+    const form = await new Response(received.body, { headers: { 'content-type': contentType } }).formData();
+    const file = form.get('file');
+    if (!(file instanceof File)) return failure(422, 'Validation failed: File can\'t be blank');
+    if (!file.type.startsWith('image/')) return failure(422, 'Validation failed: File content type is invalid');
+    const description = form.get('description');
+    const media: MastodonMedia = {
+      id: nextId(),
+      bytes: Buffer.from(await file.arrayBuffer()),
+      contentType: file.type,
+      fileName: file.name,
+      description: typeof description === 'string' ? description : '',
+      pollsLeft: server.processingPolls,
+    };
+    server.media.push(media);
+    // Like Mastodon, small images are processed during the upload and larger ones afterwards.
+    return { status: media.pollsLeft > 0 ? 202 : 200, body: mediaJson(media) };
+  }
+
+  function mediaStatus(id: string): Reply {
+    const media = server.media.find((candidate) => candidate.id === id);
+    if (!media) return failure(404);
+    if (media.pollsLeft > 0) {
+      const stillProcessing = { status: 206, body: mediaJson(media) };
+      media.pollsLeft -= 1;
+      return stillProcessing;
+    }
+    return { status: 200, body: mediaJson(media) };
+  }
+
+  function postStatus(received: Received): Reply {
+    const idempotencyKey = received.request.headers['idempotency-key'];
+    const key = typeof idempotencyKey === 'string' ? idempotencyKey : undefined;
+    const earlier = key ? byIdempotencyKey.get(key) : undefined;
+    if (earlier) return { status: 200, body: statusJson(earlier) };
+
+    const body = jsonOf(received);
+    const text = typeof body.status === 'string' ? body.status : '';
+    const mediaIds = Array.isArray(body.media_ids) ? body.media_ids.map(String) : [];
+    const visibility = typeof body.visibility === 'string' ? body.visibility : 'public';
+    if (!text && mediaIds.length === 0) return failure(422, 'Validation failed: Text can\'t be blank');
+    if (Array.from(graphemes.segment(text)).length > maxStatusGraphemes) {
+      return failure(422, `Validation failed: Text character limit of ${maxStatusGraphemes} exceeded`);
+    }
+    if (!['public', 'unlisted', 'private', 'direct'].includes(visibility)) return failure(422, 'Validation failed: Visibility is not included in the list');
+    if (mediaIds.length > 4) return failure(422, 'Validation failed: Media attachments exceed the limit of 4');
+    const media = mediaIds.map((id) => server.media.find((candidate) => candidate.id === id));
+    const missing = mediaIds.filter((_id, index) => !media[index]);
+    if (missing.length > 0) return failure(422, `Media with IDs ${missing.join(', ')} could not be found`);
+    const attached = media.filter((candidate) => candidate !== undefined);
+    if (attached.some((candidate) => candidate.pollsLeft > 0)) {
+      return failure(422, 'Cannot attach files that have not finished processing. Try again in a moment!');
+    }
+
+    const id = nextId();
+    const status: MastodonStatus = { id, text, visibility, media: attached, idempotencyKey: key, url: `${server.url}/@${server.account.username}/${id}` };
+    server.statuses.push(status);
+    if (key) byIdempotencyKey.set(key, status);
+    return { status: 200, body: statusJson(status) };
+  }
+
+  function route(method: string, path: string): { endpoint: MastodonEndpoint; handle: (received: Received) => Reply | Promise<Reply> } | undefined {
+    if (method === 'GET' && path === '/api/v1/accounts/verify_credentials') return { endpoint: 'verify_credentials', handle: verifyCredentials };
+    if (method === 'POST' && path === '/api/v2/media') return { endpoint: 'media', handle: uploadMedia };
+    const mediaId = method === 'GET' ? /^\/api\/v1\/media\/([^/]+)$/.exec(path)?.[1] : undefined;
+    if (mediaId) return { endpoint: 'media_status', handle: () => mediaStatus(decodeURIComponent(mediaId)) };
+    if (method === 'POST' && path === '/api/v1/statuses') return { endpoint: 'statuses', handle: postStatus };
+    return undefined;
+  }
+
+  function send(response: ServerResponse, reply: Reply) {
+    response.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', ...reply.headers });
+    response.end(JSON.stringify(reply.body));
+  }
+
+  async function answer(request: IncomingMessage, response: ServerResponse) {
+    const body = await readBody(request);
+    const path = new URL(request.url ?? '/', server.url).pathname;
+    server.requests.push({ method: request.method ?? 'GET', path, headers: request.headers });
+    const found = route(request.method ?? 'GET', path);
+    if (!found) return send(response, failure(404));
+
+    const next = scripts.get(found.endpoint)?.shift();
+    if (next?.delayMs) {
+      await sleep(next.delayMs);
+      if (response.destroyed) return;
+    }
+    const authorized = request.headers.authorization === `Bearer ${token}`;
+    const handled = () => (authorized ? found.handle({ request, body, path }) : failure(401));
+    if (next?.status === undefined) return send(response, await handled());
+
+    if (next.applied) await handled();
+    const headers: Record<string, string> = {};
+    if (next.retryAfter) headers['retry-after'] = next.retryAfter;
+    if (next.rateLimitReset) headers['x-ratelimit-reset'] = next.rateLimitReset;
+    if (next.location) headers.location = next.location;
+    send(response, { ...failure(next.status, next.error), headers });
+  }
+
+  return server;
+}

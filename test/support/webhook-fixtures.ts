@@ -1,0 +1,22 @@
+import type { Config } from '../../src/config.ts';
+import { createSecretBox } from '../../src/crypto/secret-box.ts';
+import { Webhook } from '../../src/data/entities/webhook.ts';
+import type { Database } from '../../src/data/orm.ts';
+
+/** A webhook written straight to the database (for workflow tests that run without the api). */
+export async function createWebhookFixture(
+  orm: Database,
+  config: Config,
+  webhook: { workspaceId: string; url: string; secret?: string; events?: string },
+): Promise<Webhook> {
+  const em = orm.em.fork();
+  const row = em.create(Webhook, {
+    workspaceId: webhook.workspaceId,
+    url: webhook.url,
+    events: webhook.events ?? 'post.published,post.failed',
+    secretSealed: webhook.secret ? createSecretBox(config.secrets.encryptionKey).seal(webhook.secret) : null,
+    isActive: true,
+  });
+  await em.flush();
+  return row;
+}

@@ -1,0 +1,206 @@
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { createActivities } from '../../activities/index.ts';
+import type { Config } from '../../src/config.ts';
+import { Post } from '../../src/data/entities/post.ts';
+import { Webhook } from '../../src/data/entities/webhook.ts';
+import { WebhookDelivery } from '../../src/data/entities/webhook-delivery.ts';
+import { WorkspaceEvent } from '../../src/data/entities/workspace-event.ts';
+import { openDatabase, type Database } from '../../src/data/orm.ts';
+import { createLogger } from '../../src/logger.ts';
+import { createFilesystemStorage } from '../../src/storage/filesystem-storage.ts';
+import { workflowIds } from '../../src/temporal/workflow-ids.ts';
+import type { deliverWebhook } from '../../workflows/deliver-webhook.ts';
+import { cancelUpdate, planUpdate, type postPublication } from '../../workflows/post-publication.ts';
+import { activityDeps } from '../../worker/create-worker.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';
+import { createPostFixture } from '../support/post-fixtures.ts';
+import { testConfig } from '../support/test-config.ts';
+import { createTestDatabase } from '../support/test-database.ts';
+import { startTimeSkippingEnvironment } from '../support/time-skipping.ts';
+import { createWebhookFixture } from '../support/webhook-fixtures.ts';
+
+// Scheduled publishing and webhook delivery on the time-skipping server: days of durable timers and a retry ladder
+// over hours pass in seconds, and what happened is read from server time.
+
+const day = 24 * 60 * 60 * 1000;
+const secret = 'a-webhook-signing-secret';
+let env: TestWorkflowEnvironment;
+let orm: Database;
+let config: Config;
+let dropDatabase: () => Promise<void>;
+let receiver: WebhookReceiver;
+let worker: Worker;
+let running: Promise<void>;
+const taskQueue = `publication-${randomBytes(4).toString('hex')}`;
+const directory = mkdtempSync(join(tmpdir(), 'publication-test-'));
+
+beforeAll(async () => {
+  env = await startTimeSkippingEnvironment();
+  const database = await createTestDatabase();
+  dropDatabase = database.drop;
+  orm = await openDatabase(database.url);
+  config = testConfig(database.url, { WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true', TEMPORAL_TASK_QUEUE: taskQueue });
+  receiver = await startWebhookReceiver({ secret });
+  const storage = createFilesystemStorage({ directory, urlSigningSecret: 'x'.repeat(32), defaultTtlSeconds: 60, baseUrl: () => 'http://test' });
+  worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue,
+    workflowBundle: { codePath: inject('workflowBundlePath') },
+    activities: createActivities(activityDeps(config, { orm, storage, logger: createLogger({ level: 'silent', name: 'test' }), temporal: env.client })),
+  });
+  running = worker.run();
+});
+afterAll(async () => {
+  worker?.shutdown();
+  await running;
+  await env?.teardown();
+  await receiver?.close();
+  await orm?.close();
+  await dropDatabase?.();
+  rmSync(directory, { recursive: true, force: true });
+});
+beforeEach(() => {
+  receiver.deliveries.length = 0;
+  receiver.respondWith(200);
+});
+
+async function postWithWebhook() {
+  const post = await createPostFixture(orm);
+  const webhook = await createWebhookFixture(orm, config, { workspaceId: post.workspaceId, url: receiver.url, secret });
+  return { post, webhook };
+}
+
+async function startPublication(postId: string) {
+  return env.client.workflow.start<typeof postPublication>('postPublication', {
+    workflowId: workflowIds.postPublication(postId),
+    taskQueue,
+    args: [{ postId }],
+  });
+}
+
+async function deliveryOf(webhookId: string, postId: string) {
+  const event = await orm.em.fork().findOneOrFail(WorkspaceEvent, { postId });
+  const handle = env.client.workflow.getHandle<typeof deliverWebhook>(workflowIds.webhookDelivery(webhookId, event.id));
+  return { event, handle };
+}
+
+const reload = (postId: string) => orm.em.fork().findOneOrFail(Post, postId);
+
+describe('scheduled publication', () => {
+  it('when a post is scheduled three days ahead, then it is published at that time and its signed webhook delivered', async () => {
+    const { post, webhook } = await postWithWebhook();
+    const publishAt = new Date((await env.currentTimeMs()) + 3 * day);
+    const handle = await startPublication(post.id);
+    const plan = await handle.executeUpdate(planUpdate, { args: [{ publishAt: publishAt.toISOString(), connectionIds: [] }] });
+    expect(plan).toMatchObject({ scheduled: true, targetIds: [] });
+    expect(await reload(post.id)).toMatchObject({ status: 'scheduled', scheduledAt: publishAt });
+
+    const result = await handle.result();
+    expect(result.outcome).toBe('published');
+    expect(Math.abs(Date.parse(result.publishedAt!) - publishAt.getTime())).toBeLessThan(5_000);
+    const published = await reload(post.id);
+    expect(published.status).toBe('published');
+    expect(published.publishedAt?.toISOString()).toBe(result.publishedAt);
+
+    const { event, handle: delivery } = await deliveryOf(webhook.id, post.id);
+    expect(await delivery.result()).toMatchObject({ outcome: 'delivered', attempts: 1 });
+    expect(receiver.deliveries).toHaveLength(1);
+    const [received] = receiver.deliveries;
+    expect(received!.signatureValid).toBe(true);
+    expect(received!.body).toEqual({
+      event: 'post.published',
+      workspaceId: post.workspaceId,
+      timestamp: event.createdAt.toISOString(),
+      data: { id: post.id, title: post.title, status: 'published', imageUrl: null, publishedAt: result.publishedAt },
+    });
+  });
+
+  it('when the publication is moved earlier and then later, then it happens at the last time given', async () => {
+    const { post } = await postWithWebhook();
+    const now = await env.currentTimeMs();
+    const handle = await startPublication(post.id);
+    await handle.executeUpdate(planUpdate, { args: [{ publishAt: new Date(now + 3 * day).toISOString(), connectionIds: [] }] });
+    await handle.executeUpdate(planUpdate, { args: [{ publishAt: new Date(now + day).toISOString(), connectionIds: [] }] });
+    const final = new Date(now + 2 * day);
+    await handle.executeUpdate(planUpdate, { args: [{ publishAt: final.toISOString(), connectionIds: [] }] });
+    expect((await reload(post.id)).scheduledAt).toEqual(final);
+    const result = await handle.result();
+    expect(Math.abs(Date.parse(result.publishedAt!) - final.getTime())).toBeLessThan(5_000);
+  });
+
+  it('when the publication is cancelled, then nothing is published and the post is a draft again', async () => {
+    const { post } = await postWithWebhook();
+    const handle = await startPublication(post.id);
+    await handle.executeUpdate(planUpdate, { args: [{ publishAt: new Date((await env.currentTimeMs()) + 3 * day).toISOString(), connectionIds: [] }] });
+    await handle.executeUpdate(cancelUpdate);
+    expect(await handle.result()).toEqual({ outcome: 'cancelled', publishedAt: null });
+    expect(await reload(post.id)).toMatchObject({ status: 'draft', scheduledAt: null, publishedAt: null });
+    expect(await orm.em.fork().count(WorkspaceEvent, { postId: post.id })).toBe(0);
+  });
+});
+
+describe('webhook delivery', () => {
+  it('when the receiver is down for six hours, then the event arrives after it recovers, once, with the same delivery id', async () => {
+    const { post, webhook } = await postWithWebhook();
+    await receiver.down();
+    const handle = await startPublication(post.id);
+    await handle.executeUpdate(planUpdate, { args: [{ publishAt: null, connectionIds: [] }] });
+    await handle.result();
+    const { handle: delivery } = await deliveryOf(webhook.id, post.id);
+
+    const downSince = await env.currentTimeMs();
+    await env.sleep('6 hours');
+    await receiver.up();
+    const outcome = await delivery.result();
+
+    expect(outcome.outcome).toBe('delivered');
+    expect((await env.currentTimeMs()) - downSince).toBeGreaterThanOrEqual(6 * 60 * 60 * 1000);
+    expect(receiver.deliveries).toHaveLength(1);
+    expect(receiver.deliveries[0]!.deliveryId).toBe(outcome.deliveryId);
+    expect(receiver.deliveries[0]!.signatureValid).toBe(true);
+
+    const log = await orm.em.fork().find(WebhookDelivery, { webhookId: webhook.id }, { orderBy: { attempt: 'asc' } });
+    expect(log.length).toBe(outcome.attempts);
+    expect(log.length).toBeGreaterThanOrEqual(6);
+    expect(new Set(log.map((attempt) => attempt.deliveryId))).toEqual(new Set([outcome.deliveryId]));
+    expect(log.slice(0, -1).every((attempt) => !attempt.succeeded && attempt.statusCode === null)).toBe(true);
+    expect(log.at(-1)).toMatchObject({ succeeded: true, statusCode: 200 });
+  });
+
+  it('when the receiver answers 410, then the webhook is deactivated and gets nothing more', async () => {
+    const { post, webhook } = await postWithWebhook();
+    receiver.respondWith(410);
+    const handle = await startPublication(post.id);
+    await handle.executeUpdate(planUpdate, { args: [{ publishAt: null, connectionIds: [] }] });
+    await handle.result();
+    const { handle: delivery } = await deliveryOf(webhook.id, post.id);
+    expect(await delivery.result()).toMatchObject({ outcome: 'gone', attempts: 1 });
+    expect((await orm.em.fork().findOneOrFail(Webhook, webhook.id)).isActive).toBe(false);
+
+    const second = await createPostFixture(orm);
+    await orm.em.fork().nativeUpdate(Post, { id: second.id }, { workspaceId: post.workspaceId });
+    const again = await startPublication(second.id);
+    await again.executeUpdate(planUpdate, { args: [{ publishAt: null, connectionIds: [] }] });
+    await again.result();
+    expect(receiver.deliveries).toHaveLength(1);
+  });
+
+  it('when the receiver fails with 500 twice, then the third attempt a few minutes later delivers it', async () => {
+    const { post, webhook } = await postWithWebhook();
+    receiver.script([500, 503]);
+    const handle = await startPublication(post.id);
+    await handle.executeUpdate(planUpdate, { args: [{ publishAt: null, connectionIds: [] }] });
+    await handle.result();
+    const { handle: delivery } = await deliveryOf(webhook.id, post.id);
+    expect(await delivery.result()).toMatchObject({ outcome: 'delivered', attempts: 3 });
+    expect(new Set(receiver.deliveries.map((received) => received.deliveryId)).size).toBe(1);
+    const log = await orm.em.fork().find(WebhookDelivery, { webhookId: webhook.id }, { orderBy: { attempt: 'asc' } });
+    expect(log.map((attempt) => attempt.statusCode)).toEqual([500, 503, 200]);
+  });
+});

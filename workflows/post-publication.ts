@@ -1,0 +1,124 @@
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  allHandlersFinished,
+  condition,
+  defineQuery,
+  defineUpdate,
+  proxyActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { Activities } from '../activities/index.ts';
+import type { PublicationPlan } from '../activities/plan-publication.ts';
+
+// Database work: retried until the database answers.
+const { planPublication, cancelPublication, settlePublication, markTargetFailed, dispatchEvent } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+
+// One post to one platform. Outages retry at 5 s, 10 s, 20 s ... up to 5 min apart, 10 attempts (about half an
+// hour); a rate limit waits as long as the platform asks; a refusal (bad credentials, invalid content) is final.
+// Heartbeats while media is processed, so a dead worker's attempt moves on within 30 s.
+const { publishToTarget } = proxyActivities<Activities>({
+  startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '30 seconds',
+  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 10 },
+});
+
+export type PublicationRequest = {
+  /** When to publish (ISO 8601); null or in the past: now. */
+  publishAt: string | null;
+  /** Social connections to publish to; none: publish the post itself only. */
+  connectionIds: string[];
+};
+
+/** Plan (or re-plan) the publication: when, and to which connections. Answers once it is recorded. */
+export const planUpdate = defineUpdate<PublicationPlan, [PublicationRequest]>('plan');
+/** Cancel a publication that has not started yet. */
+export const cancelUpdate = defineUpdate<void, []>('cancel');
+export const publishAtQuery = defineQuery<string | null>('publishAt');
+
+export type PublicationResult = { outcome: 'published' | 'failed' | 'cancelled'; publishedAt: string | null };
+
+/**
+ * A post's publication (`post-publish-<postId>`), started and steered by updates: it sleeps on a durable timer until
+ * the publication time (moved by a new plan, ended by a cancel), then publishes to every planned connection, settles
+ * the post's status and tells webhooks. Once it has started publishing, it refuses changes.
+ */
+export async function postPublication({ postId }: { postId: string }): Promise<PublicationResult> {
+  const publicationId = workflowInfo().runId;
+  let publishAt: number | undefined;
+  let targetIds: string[] = [];
+  let cancelled = false;
+  let plans = 0;
+  let publishing = false;
+  const refuseOncePublishing = () => {
+    if (publishing) throw new Error('The publication is already under way and can no longer be changed.');
+  };
+
+  setHandler(
+    planUpdate,
+    async (request) => {
+      const at = request.publishAt ? Math.max(Date.parse(request.publishAt), Date.now()) : Date.now();
+      const plan = await planPublication({ postId, publicationId, publishAt: new Date(at).toISOString(), connectionIds: request.connectionIds, immediate: at <= Date.now() });
+      publishAt = at;
+      targetIds = plan.targetIds;
+      plans += 1;
+      return plan;
+    },
+    { validator: (_request: PublicationRequest) => refuseOncePublishing() },
+  );
+  setHandler(
+    cancelUpdate,
+    async () => {
+      await cancelPublication({ postId, publicationId });
+      cancelled = true;
+    },
+    { validator: refuseOncePublishing },
+  );
+  setHandler(publishAtQuery, () => (publishAt === undefined ? null : new Date(publishAt).toISOString()));
+
+  await condition(() => publishAt !== undefined || cancelled);
+  for (;;) {
+    if (cancelled) return finish({ outcome: 'cancelled', publishedAt: null });
+    const seen = plans;
+    const wait = (publishAt ?? Date.now()) - Date.now();
+    if (wait <= 0) break;
+    // Wakes on time, or early when a new plan or a cancel arrives (then loops to decide again).
+    await condition(() => cancelled || plans !== seen, wait);
+  }
+
+  publishing = true;
+  const publishedAt = new Date().toISOString();
+  await publishToTargets();
+  const settled = await settlePublication({ postId, publicationId, publishedAt, targetIds });
+  if (settled.eventId) await dispatchEvent({ eventId: settled.eventId });
+  return finish({ outcome: settled.outcome, publishedAt: settled.outcome === 'published' ? publishedAt : null });
+
+  /** Publishes to every planned connection side by side; a target that fails for good is marked so. */
+  async function publishToTargets(): Promise<void> {
+    await Promise.all(
+      targetIds.map(async (targetId) => {
+        try {
+          await publishToTarget({ targetId, publishedAt });
+        } catch (error) {
+          await markTargetFailed({ targetId, reason: failureReason(error) });
+        }
+      }),
+    );
+  }
+
+  async function finish(result: PublicationResult): Promise<PublicationResult> {
+    await condition(allHandlersFinished);
+    return result;
+  }
+}
+
+function failureReason(error: unknown): string {
+  const cause = error instanceof ActivityFailure ? error.cause : error;
+  if (cause instanceof ApplicationFailure && cause.nonRetryable) return cause.message;
+  const detail = cause instanceof Error ? cause.message : String(cause);
+  return `The platform could not be reached after several attempts: ${detail}`;
+}
