@@ -18,7 +18,8 @@ const events = Number(process.env.BENCH_EVENTS ?? 100);
 const webhooks = Number(process.env.BENCH_WEBHOOKS ?? 5);
 const secret = 'bench-webhook-secret-0123456789';
 
-const certificates = await createDevCertificates(mkdtempSync(join(tmpdir(), 'bench-tls-')));
+const certificateDir = mkdtempSync(join(tmpdir(), 'bench-tls-'));
+const certificates = await createDevCertificates(certificateDir);
 setDefaultCACertificates([...getCACertificates('default'), readFileSync(certificates.caCertPath, 'utf8')]);
 const received: Array<{ deliveryId: string; lagMs: number; valid: boolean }> = [];
 const receiver = createServer({ cert: readFileSync(certificates.certPath), key: readFileSync(certificates.keyPath) }, (req, res) => {
@@ -39,7 +40,11 @@ receiver.listen(0, '127.0.0.1');
 await once(receiver, 'listening');
 const receiverUrl = `https://localhost:${(receiver.address() as AddressInfo).port}/hook`;
 
-const stack = await startBenchStack({ WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true' });
+const stack = await startBenchStack({ WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true' }).catch((error: unknown) => {
+  receiver.close();
+  rmSync(certificateDir, { recursive: true, force: true });
+  throw error;
+});
 const api = async (method: string, path: string, body?: unknown) => {
   const response = await fetch(`${stack.api.url}/api/v1${path}`, {
     method,
@@ -76,5 +81,5 @@ try {
 } finally {
   await stack.stop();
   receiver.close();
-  rmSync(certificates.caCertPath, { force: true });
+  rmSync(certificateDir, { recursive: true, force: true });
 }

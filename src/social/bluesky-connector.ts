@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import got from 'got';
 import sharp from 'sharp';
-import { addressPolicy, NonPublicAddressError, toPublicFetchError } from '../net/public-fetch.ts';
+import { createPlatformHttp, httpsOriginOf, redactSecrets, type Answer, type PlatformHttpOptions } from './platform-http.ts';
+import { rateLimitWaitMs } from './rate-limit-wait.ts';
+import { shortenText } from './shorten-text.ts';
 import {
   SocialRateLimitedError,
   SocialRejectedError,
@@ -13,48 +14,23 @@ import {
 } from './social-connector.ts';
 
 // Bluesky over XRPC (docs.bsky.app): a session from the handle and app password, the image as a blob, then an
-// app.bsky.feed.post record. One attempt per call: got's retries are off because Temporal's retry policy owns
-// retrying. Bluesky has no idempotency key, so the record key is derived from ours: an attempt first looks for the
-// record an earlier attempt may have created, and a second record under that key cannot exist.
+// app.bsky.feed.post record. One attempt per call, as Temporal's retry policy owns retrying. Bluesky has no
+// idempotency key, so the record key is derived from ours: an attempt first looks for the record an earlier attempt
+// may have created, and a second record under that key cannot exist.
 
-export type BlueskyConnectorOptions = {
-  /** Development only: lets the service URL point at loopback and private networks. */
-  allowPrivateNetworks: boolean;
-  /** For each request. */
-  timeoutMs?: number;
-};
+/** `allowPrivateNetworks` lets the service URL point at loopback and private networks. */
+export type BlueskyConnectorOptions = PlatformHttpOptions;
 
-const defaultTimeoutMs = 30_000;
 const postCollection = 'app.bsky.feed.post';
 // app.bsky.feed.post limits its text to 300 graphemes and 3000 bytes; the images embed its blobs to 2,000,000 bytes.
-const maxTextGraphemes = 300;
-const maxTextBytes = 3_000;
+const textLimits = { graphemes: 300, bytes: 3_000 };
 const maxImageBytes = 2_000_000;
 const jpegQualities = [90, 80, 70, 60, 50, 40];
-const defaultRateLimitWaitMs = 60_000;
-// Retrying a 429 at once only earns another 429.
-const minimumRateLimitWaitMs = 1_000;
 
-type Answer = { status: number; headers: IncomingHttpHeaders; body: Record<string, unknown> };
 type Call = { method: 'GET' | 'POST'; nsid: string; token?: string; query?: Record<string, string>; json?: object; bytes?: { body: Buffer; contentType: string } };
 type Session = { accessJwt: string; did: string; handle: string };
 type Image = NonNullable<SocialPost['image']>;
 type Published = { externalPostId: string; url: string };
-
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-
-function fitsInPost(text: string): boolean {
-  return Array.from(graphemes.segment(text)).length <= maxTextGraphemes && Buffer.byteLength(text) <= maxTextBytes;
-}
-
-/** Cuts the text to what a post holds, ending in "…" when it had to cut. */
-function shorten(text: string): string {
-  if (fitsInPost(text)) return text;
-  const pieces = Array.from(graphemes.segment(text), ({ segment }) => segment);
-  let kept = Math.min(pieces.length, maxTextGraphemes);
-  while (kept > 0 && !fitsInPost(`${pieces.slice(0, kept).join('').trimEnd()}…`)) kept -= 1;
-  return `${pieces.slice(0, kept).join('').trimEnd()}…`;
-}
 
 const tidAlphabet = '234567abcdefghijklmnopqrstuvwxyz';
 // A TID is 53 bits of microseconds since 1970 and 10 bits of clock id. Ours must be the same on every attempt, so
@@ -77,40 +53,29 @@ function recordKeyOf(idempotencyKey: string): string {
 
 function serviceOf(credentials: SocialCredentials): { origin: URL; handle: string; appPassword: string } {
   if (credentials.platform !== 'bluesky') throw new SocialRejectedError(`the Bluesky connector cannot use ${credentials.platform} credentials`);
-  if (!URL.canParse(credentials.serviceUrl)) throw new SocialRejectedError('Bluesky service URL is not a valid URL');
-  const url = new URL(credentials.serviceUrl);
-  if (url.protocol !== 'https:') throw new SocialRejectedError('Bluesky service URL must use https');
+  const origin = httpsOriginOf(credentials.serviceUrl, 'Bluesky service URL');
   // Handles are often copied as mentions.
-  return { origin: new URL(url.origin), handle: credentials.handle.trim().replace(/^@/, ''), appPassword: credentials.appPassword };
+  return { origin, handle: credentials.handle.trim().replace(/^@/, ''), appPassword: credentials.appPassword };
 }
 
-function untilMs(date: string): number {
-  return Date.parse(date) - Date.now();
-}
-
-/** Retry-After (seconds or an HTTP date), else Bluesky's ratelimit-reset (epoch seconds), else a minute. */
-function retryAfterMs(headers: IncomingHttpHeaders): number {
-  const retryAfter = headers['retry-after']?.trim();
+/** Bluesky's ratelimit-reset is in epoch seconds. */
+function resetAtOf(headers: IncomingHttpHeaders): number {
   const reset = headers['ratelimit-reset'];
-  let wait = Number.NaN;
-  if (retryAfter) wait = /^\d+$/.test(retryAfter) ? Number(retryAfter) * 1000 : untilMs(retryAfter);
-  if (!Number.isFinite(wait) && typeof reset === 'string' && /^\d+$/.test(reset.trim())) wait = Number(reset) * 1000 - Date.now();
-  return Number.isFinite(wait) ? Math.max(minimumRateLimitWaitMs, wait) : defaultRateLimitWaitMs;
+  return typeof reset === 'string' && /^\d+$/.test(reset.trim()) ? Number(reset) * 1000 : Number.NaN;
 }
 
 /** "(401 AuthenticationRequired): Invalid identifier or password", with secrets blanked should a server echo them. */
 function detailOf(answer: Answer, secrets: string[]): string {
   const { error, message } = answer.body;
   const name = typeof error === 'string' && error ? ` ${error}` : '';
-  let text = typeof message === 'string' ? message : '';
-  for (const secret of secrets) if (secret) text = text.replaceAll(secret, '[redacted]');
+  const text = redactSecrets(typeof message === 'string' ? message : '', secrets);
   return `(${answer.status}${name})${text ? `: ${text}` : ''}`;
 }
 
 function failureOf(answer: Answer, refused: string, secrets: string[]): Error {
   const { status } = answer;
   const detail = detailOf(answer, secrets);
-  if (status === 429) return new SocialRateLimitedError(`Bluesky rate limit reached ${detail}`, retryAfterMs(answer.headers));
+  if (status === 429) return new SocialRateLimitedError(`Bluesky rate limit reached ${detail}`, rateLimitWaitMs(answer.headers, resetAtOf));
   if (status === 408 || status >= 500) return new SocialUnavailableError(`Bluesky is unavailable ${detail}`);
   if (status >= 400) return new SocialRejectedError(`${refused} ${detail}`);
   // Redirects are not followed: the session token must not go wherever a server points.
@@ -123,28 +88,6 @@ function isRecordNotFound(answer: Answer): boolean {
   const { error, message } = answer.body;
   if (answer.status !== 400) return false;
   return error === 'RecordNotFound' || (error === 'InvalidRequest' && typeof message === 'string' && message.startsWith('Could not locate record'));
-}
-
-function isRefusedAddress(error: unknown): boolean {
-  for (let current = error; current instanceof Error; current = current.cause) {
-    if (current instanceof NonPublicAddressError) return true;
-  }
-  return false;
-}
-
-function parseJson(text: string): Record<string, unknown> {
-  try {
-    const body: unknown = JSON.parse(text);
-    return typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
-
-function textField(answer: Answer, field: string, what: string): string {
-  const value = answer.body[field];
-  if (typeof value !== 'string' || !value) throw new SocialUnavailableError(`Bluesky answered ${what} (${answer.status}) without ${field}`);
-  return value;
 }
 
 /** The image as Bluesky accepts it: re-encoded as JPEG, at lower and lower quality, when it is too large. */
@@ -167,8 +110,7 @@ async function uploadableImage(image: Image): Promise<{ bytes: Buffer; contentTy
 
 /** The connector for Bluesky (and other atproto PDSes), on the public internet only unless allowed. */
 export function createBlueskyConnector(options: BlueskyConnectorOptions): SocialConnector {
-  const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
-  const policy = addressPolicy(options.allowPrivateNetworks);
+  const http = createPlatformHttp('Bluesky', options);
 
   async function send(origin: URL, call: Call): Promise<Answer> {
     const url = new URL(`/xrpc/${call.nsid}`, origin);
@@ -176,25 +118,7 @@ export function createBlueskyConnector(options: BlueskyConnectorOptions): Social
     const headers: Record<string, string> = { accept: 'application/json' };
     if (call.token) headers.authorization = `Bearer ${call.token}`;
     if (call.bytes) headers['content-type'] = call.bytes.contentType;
-    try {
-      const response = await got(url, {
-        ...policy,
-        method: call.method,
-        headers,
-        ...(call.json ? { json: call.json } : {}),
-        ...(call.bytes ? { body: call.bytes.body } : {}),
-        responseType: 'text',
-        throwHttpErrors: false,
-        followRedirect: false,
-        retry: { limit: 0 },
-        timeout: { request: timeoutMs },
-      });
-      return { status: response.statusCode, headers: response.headers, body: parseJson(response.body) };
-    } catch (error) {
-      // got's error carries the request options (password, tokens): keep only the reason.
-      const { reason } = toPublicFetchError(error, { what: 'Bluesky', timeoutMs });
-      throw isRefusedAddress(error) ? new SocialRejectedError(reason) : new SocialUnavailableError(reason);
-    }
+    return http.request({ method: call.method, url, headers, json: call.json, body: call.bytes?.body });
   }
 
   async function createSession(credentials: SocialCredentials): Promise<{ origin: URL; session: Session; secrets: string[] }> {
@@ -206,9 +130,9 @@ export function createBlueskyConnector(options: BlueskyConnectorOptions): Social
     });
     if (answer.status !== 200) throw failureOf(answer, 'Bluesky rejected the handle or app password', [appPassword]);
     const session = {
-      accessJwt: textField(answer, 'accessJwt', 'the session'),
-      did: textField(answer, 'did', 'the session'),
-      handle: textField(answer, 'handle', 'the session'),
+      accessJwt: http.textField(answer, 'accessJwt', 'the session'),
+      did: http.textField(answer, 'did', 'the session'),
+      handle: http.textField(answer, 'handle', 'the session'),
     };
     return { origin, session, secrets: [appPassword, session.accessJwt] };
   }
@@ -225,7 +149,7 @@ export function createBlueskyConnector(options: BlueskyConnectorOptions): Social
       token: session.accessJwt,
       query: { repo: session.did, collection: postCollection, rkey },
     });
-    if (answer.status === 200) return publishedOf(session, textField(answer, 'uri', 'the existing post'), rkey);
+    if (answer.status === 200) return publishedOf(session, http.textField(answer, 'uri', 'the existing post'), rkey);
     if (isRecordNotFound(answer)) return undefined;
     throw failureOf(answer, 'Bluesky refused to look up the post', secrets);
   }
@@ -262,7 +186,7 @@ export function createBlueskyConnector(options: BlueskyConnectorOptions): Social
       const image = post.image ? await uploadBlob(origin, session, post.image, secrets) : undefined;
       const record = {
         $type: postCollection,
-        text: shorten(post.text),
+        text: shortenText(post.text, textLimits),
         createdAt: new Date().toISOString(),
         ...(image ? { embed: { $type: 'app.bsky.embed.images', images: [image] } } : {}),
       };
@@ -272,7 +196,7 @@ export function createBlueskyConnector(options: BlueskyConnectorOptions): Social
         token: session.accessJwt,
         json: { repo: session.did, collection: postCollection, rkey, record },
       });
-      if (answer.status === 200) return publishedOf(session, textField(answer, 'uri', 'the post'), rkey);
+      if (answer.status === 200) return publishedOf(session, http.textField(answer, 'uri', 'the post'), rkey);
       // A conflict on our key means an attempt we did not hear back from created the post after all.
       if (answer.status !== 401 && answer.status !== 429) {
         const created = await findPost(origin, session, rkey, secrets);

@@ -1,7 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { startHttpsServer } from './https-server.ts';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { jsonOf, startScriptedServer, type Received, type Reply, type Route, type ScriptedResponse, type ScriptedServer } from './scripted-server.ts';
 
 // A local stand-in for a Bluesky PDS, speaking the XRPC methods that publishing uses: createSession, uploadBlob,
 // createRecord and getRecord, with the checks a real PDS makes (bearer session, blob size, post record shape, TID
@@ -9,44 +8,21 @@ import { startHttpsServer } from './https-server.ts';
 
 export type BlueskyEndpoint = 'createSession' | 'uploadBlob' | 'createRecord' | 'getRecord';
 
-/** One scripted answer for the next request to an endpoint; requests beyond the script are answered normally. */
-export type BlueskyScriptedResponse = {
-  /** Answer this status with a JSON `{ error, message }` body; without it, the normal answer (after `delayMs`). */
-  status?: number;
-  error?: string;
-  message?: string;
-  /** Becomes the Retry-After header. */
-  retryAfter?: string;
-  /** Becomes the ratelimit-reset header (epoch seconds). */
-  rateLimitReset?: string;
-  /** Becomes the Location header (for redirects). */
-  location?: string;
-  /** The request takes effect as usual and only its answer is replaced: a reply lost after the write. */
-  applied?: boolean;
-  /** Waits this long before answering (for client timeouts). */
-  delayMs?: number;
-};
+/** A scripted answer whose error body is `{ error, message }` and whose `rateLimitReset` is ratelimit-reset (epoch seconds). */
+export type BlueskyScriptedResponse = ScriptedResponse & { error?: string; message?: string };
 
 export type BlueskyRequest = { method: string; nsid: string; query: Record<string, string>; headers: IncomingHttpHeaders };
 export type BlueskyBlob = { cid: string; bytes: Buffer; mimeType: string };
 export type BlueskyRecord = { uri: string; cid: string; collection: string; rkey: string; value: Record<string, unknown> };
 
-export type BlueskyServer = {
-  /** The service URL (https, trusted by test processes). */
-  url: string;
+/** `url` is the service URL. */
+export type BlueskyServer = ScriptedServer<BlueskyEndpoint, BlueskyScriptedResponse, BlueskyRequest> & {
   handle: string;
   appPassword: string;
   did: string;
   records: BlueskyRecord[];
   blobs: BlueskyBlob[];
-  /** Every request received, in order. */
-  requests: BlueskyRequest[];
-  script(endpoint: BlueskyEndpoint, responses: BlueskyScriptedResponse[]): void;
-  close(): Promise<void>;
 };
-
-type Reply = { status: number; body: unknown; headers?: Record<string, string> };
-type Received = { request: IncomingMessage; body: Buffer; query: Record<string, string> };
 
 const postCollection = 'app.bsky.feed.post';
 const maxBlobBytes = 2_000_000;
@@ -73,20 +49,8 @@ function invalidPost(reason: string): Reply {
   return failure(400, 'InvalidRequest', `Invalid ${postCollection} record: ${reason}`);
 }
 
-async function readBody(request: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request as AsyncIterable<Buffer>) chunks.push(chunk);
-  return Buffer.concat(chunks);
-}
-
-function jsonOf(received: Received): Record<string, unknown> {
-  if (!(received.request.headers['content-type'] ?? '').startsWith('application/json')) return {};
-  try {
-    const body: unknown = JSON.parse(received.body.toString('utf8'));
-    return typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
+function nsidOf(url: URL): string {
+  return /^\/xrpc\/([^/]+)$/.exec(url.pathname)?.[1] ?? '';
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -104,27 +68,22 @@ function randomDid(): string {
 
 /** Starts the fake on 127.0.0.1 (port 0) for one account, which logs in with its handle (or DID) and app password. */
 export async function startBlueskyServer(options: { handle?: string; appPassword?: string } = {}): Promise<BlueskyServer> {
-  const scripts = new Map<BlueskyEndpoint, BlueskyScriptedResponse[]>();
   const sessions = new Set<string>();
 
-  const https = await startHttpsServer((request, response) => {
-    answer(request, response).catch((error: unknown) => {
-      console.error('bluesky fake failed', error);
-      response.destroy();
-    });
+  const scripted = await startScriptedServer<BlueskyEndpoint, BlueskyScriptedResponse, BlueskyRequest>({
+    name: 'bluesky',
+    rateLimitResetHeader: 'ratelimit-reset',
+    record: (request, url) => ({ method: request.method ?? 'GET', nsid: nsidOf(url), query: Object.fromEntries(url.searchParams), headers: request.headers }),
+    route,
+    failure: (status, { error, message }) => failure(status, error, message),
   });
   const server: BlueskyServer = {
-    url: https.url,
+    ...scripted,
     handle: options.handle ?? 'alice.test',
     appPassword: options.appPassword ?? 'abcd-efgh-ijkl-mnop',
     did: randomDid(),
     records: [],
     blobs: [],
-    requests: [],
-    script(endpoint, responses) {
-      scripts.set(endpoint, [...(scripts.get(endpoint) ?? []), ...responses]);
-    },
-    close: () => https.close(),
   };
 
   function isOurRepo(repo: unknown): boolean {
@@ -209,7 +168,7 @@ export async function startBlueskyServer(options: { handle?: string; appPassword
   }
 
   function getRecord(received: Received): Reply {
-    const { repo, collection, rkey } = received.query;
+    const { repo, collection, rkey } = Object.fromEntries(received.url.searchParams);
     if (!repo || !collection || !rkey) return failure(400, 'InvalidRequest', 'Params must have the properties "repo", "collection" and "rkey"');
     const found = isOurRepo(repo) ? server.records.find((record) => record.collection === collection && record.rkey === rkey) : undefined;
     if (!found) return failure(400, 'RecordNotFound', `Could not locate record: at://${repo}/${collection}/${rkey}`);
@@ -232,35 +191,11 @@ export async function startBlueskyServer(options: { handle?: string; appPassword
     return token && sessions.has(token) ? undefined : failure(401, 'InvalidToken', 'Token could not be verified');
   }
 
-  function send(response: ServerResponse, reply: Reply) {
-    response.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', ...reply.headers });
-    response.end(JSON.stringify(reply.body));
-  }
-
-  async function answer(request: IncomingMessage, response: ServerResponse) {
-    const body = await readBody(request);
-    const url = new URL(request.url ?? '/', server.url);
-    const nsid = /^\/xrpc\/([^/]+)$/.exec(url.pathname)?.[1] ?? '';
-    const query = Object.fromEntries(url.searchParams);
-    server.requests.push({ method: request.method ?? 'GET', nsid, query, headers: request.headers });
-    const found = routes[nsid];
-    if (!found) return send(response, failure(501, 'MethodNotImplemented', 'Method Not Implemented'));
-    if (request.method !== found.method) return send(response, failure(400, 'InvalidRequest', `Incorrect HTTP method (${request.method})`));
-
-    const next = scripts.get(found.endpoint)?.shift();
-    if (next?.delayMs) {
-      await sleep(next.delayMs);
-      if (response.destroyed) return;
-    }
-    const handled = () => authProblem(request, found.auth) ?? found.handle({ request, body, query });
-    if (next?.status === undefined) return send(response, handled());
-
-    if (next.applied) handled();
-    const headers: Record<string, string> = {};
-    if (next.retryAfter) headers['retry-after'] = next.retryAfter;
-    if (next.rateLimitReset) headers['ratelimit-reset'] = next.rateLimitReset;
-    if (next.location) headers.location = next.location;
-    send(response, { ...failure(next.status, next.error, next.message), headers });
+  function route(request: IncomingMessage, url: URL): Route<BlueskyEndpoint> | Reply {
+    const found = routes[nsidOf(url)];
+    if (!found) return failure(501, 'MethodNotImplemented', 'Method Not Implemented');
+    if (request.method !== found.method) return failure(400, 'InvalidRequest', `Incorrect HTTP method (${request.method})`);
+    return { endpoint: found.endpoint, handle: (received) => authProblem(request, found.auth) ?? found.handle(received) };
   }
 
   return server;

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { startHttpsServer } from './https-server.ts';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { jsonOf, startScriptedServer, type Received, type Reply, type Route, type ScriptedResponse, type ScriptedServer } from './scripted-server.ts';
 
 // A local stand-in for a Mastodon instance, speaking the part of its REST API that publishing uses: bearer tokens,
 // media upload with asynchronous processing, and statuses with Mastodon's Idempotency-Key semantics (the same key
@@ -9,22 +8,8 @@ import { startHttpsServer } from './https-server.ts';
 
 export type MastodonEndpoint = 'verify_credentials' | 'media' | 'media_status' | 'statuses';
 
-/** One scripted answer for the next request to an endpoint; requests beyond the script are answered normally. */
-export type MastodonScriptedResponse = {
-  /** Answer this status with a JSON `{ error }` body; without it, the normal answer (after `delayMs`). */
-  status?: number;
-  error?: string;
-  /** Becomes the Retry-After header. */
-  retryAfter?: string;
-  /** Becomes the X-RateLimit-Reset header (an ISO time). */
-  rateLimitReset?: string;
-  /** Becomes the Location header (for redirects). */
-  location?: string;
-  /** The request takes effect as usual and only its answer is replaced: a reply lost after the write. */
-  applied?: boolean;
-  /** Waits this long before answering (for client timeouts). */
-  delayMs?: number;
-};
+/** A scripted answer whose error body is `{ error }` and whose `rateLimitReset` is X-RateLimit-Reset (an ISO time). */
+export type MastodonScriptedResponse = ScriptedResponse & { error?: string };
 
 export type MastodonRequest = { method: string; path: string; headers: IncomingHttpHeaders };
 
@@ -39,23 +24,15 @@ export type MastodonStatus = {
   url: string;
 };
 
-export type MastodonServer = {
-  /** The instance URL (https, trusted by test processes). */
-  url: string;
+/** `url` is the instance URL. */
+export type MastodonServer = ScriptedServer<MastodonEndpoint, MastodonScriptedResponse, MastodonRequest> & {
   token: string;
   account: { id: string; username: string };
   /** How many polls of a new upload answer 206 before 200; 0 answers the upload with 200 at once, else with 202. */
   processingPolls: number;
   statuses: MastodonStatus[];
   media: MastodonMedia[];
-  /** Every request received, in order. */
-  requests: MastodonRequest[];
-  script(endpoint: MastodonEndpoint, responses: MastodonScriptedResponse[]): void;
-  close(): Promise<void>;
 };
-
-type Reply = { status: number; body: unknown; headers?: Record<string, string> };
-type Received = { request: IncomingMessage; body: Buffer; path: string };
 
 const maxStatusGraphemes = 500;
 const defaultErrors: Record<number, string> = {
@@ -73,22 +50,6 @@ function failure(status: number, error = defaultErrors[status] ?? `The fake answ
   return { status, body: { error } };
 }
 
-async function readBody(request: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request as AsyncIterable<Buffer>) chunks.push(chunk);
-  return Buffer.concat(chunks);
-}
-
-function jsonOf(received: Received): Record<string, unknown> {
-  if (!(received.request.headers['content-type'] ?? '').startsWith('application/json')) return {};
-  try {
-    const body: unknown = JSON.parse(received.body.toString('utf8'));
-    return typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
-
 function escapeHtml(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
 }
@@ -96,29 +57,24 @@ function escapeHtml(text: string): string {
 /** Starts the fake on 127.0.0.1 (port 0); it accepts only `Bearer <token>`. */
 export async function startMastodonServer(options: { token?: string } = {}): Promise<MastodonServer> {
   const token = options.token ?? `mastodon-token-${randomUUID()}`;
-  const scripts = new Map<MastodonEndpoint, MastodonScriptedResponse[]>();
   const byIdempotencyKey = new Map<string, MastodonStatus>();
   let lastId = 113_000_000_000_000_000n;
   const nextId = () => String((lastId += 1n));
 
-  const https = await startHttpsServer((request, response) => {
-    answer(request, response).catch((error: unknown) => {
-      console.error('mastodon fake failed', error);
-      response.destroy();
-    });
+  const scripted = await startScriptedServer<MastodonEndpoint, MastodonScriptedResponse, MastodonRequest>({
+    name: 'mastodon',
+    rateLimitResetHeader: 'x-ratelimit-reset',
+    record: (request, url) => ({ method: request.method ?? 'GET', path: url.pathname, headers: request.headers }),
+    route,
+    failure: (status, { error }) => failure(status, error),
   });
   const server: MastodonServer = {
-    url: https.url,
+    ...scripted,
     token,
     account: { id: '109000000000000001', username: 'alice' },
     processingPolls: 0,
     statuses: [],
     media: [],
-    requests: [],
-    script(endpoint, responses) {
-      scripts.set(endpoint, [...(scripts.get(endpoint) ?? []), ...responses]);
-    },
-    close: () => https.close(),
   };
 
   function mediaJson(media: MastodonMedia) {
@@ -213,7 +169,7 @@ export async function startMastodonServer(options: { token?: string } = {}): Pro
     return { status: 200, body: statusJson(status) };
   }
 
-  function route(method: string, path: string): { endpoint: MastodonEndpoint; handle: (received: Received) => Reply | Promise<Reply> } | undefined {
+  function endpointOf(method: string, path: string): Route<MastodonEndpoint> | undefined {
     if (method === 'GET' && path === '/api/v1/accounts/verify_credentials') return { endpoint: 'verify_credentials', handle: verifyCredentials };
     if (method === 'POST' && path === '/api/v2/media') return { endpoint: 'media', handle: uploadMedia };
     const mediaId = method === 'GET' ? /^\/api\/v1\/media\/([^/]+)$/.exec(path)?.[1] : undefined;
@@ -222,33 +178,11 @@ export async function startMastodonServer(options: { token?: string } = {}): Pro
     return undefined;
   }
 
-  function send(response: ServerResponse, reply: Reply) {
-    response.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', ...reply.headers });
-    response.end(JSON.stringify(reply.body));
-  }
-
-  async function answer(request: IncomingMessage, response: ServerResponse) {
-    const body = await readBody(request);
-    const path = new URL(request.url ?? '/', server.url).pathname;
-    server.requests.push({ method: request.method ?? 'GET', path, headers: request.headers });
-    const found = route(request.method ?? 'GET', path);
-    if (!found) return send(response, failure(404));
-
-    const next = scripts.get(found.endpoint)?.shift();
-    if (next?.delayMs) {
-      await sleep(next.delayMs);
-      if (response.destroyed) return;
-    }
+  function route(request: IncomingMessage, url: URL): Route<MastodonEndpoint> | Reply {
+    const found = endpointOf(request.method ?? 'GET', url.pathname);
+    if (!found) return failure(404);
     const authorized = request.headers.authorization === `Bearer ${token}`;
-    const handled = () => (authorized ? found.handle({ request, body, path }) : failure(401));
-    if (next?.status === undefined) return send(response, await handled());
-
-    if (next.applied) await handled();
-    const headers: Record<string, string> = {};
-    if (next.retryAfter) headers['retry-after'] = next.retryAfter;
-    if (next.rateLimitReset) headers['x-ratelimit-reset'] = next.rateLimitReset;
-    if (next.location) headers.location = next.location;
-    send(response, { ...failure(next.status, next.error), headers });
+    return { endpoint: found.endpoint, handle: (received) => (authorized ? found.handle(received) : failure(401)) };
   }
 
   return server;

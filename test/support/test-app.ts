@@ -21,8 +21,9 @@ export type TestApp = {
  * The real service for one test file: the HTTP api (responses validated against openapi.yaml) and a worker on the
  * file's own task queue, against the run's PostgreSQL and Temporal dev server.
  */
-export async function startTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
+export async function startTestApp(overrides: Record<string, string> = {}, options: { databaseUrl?: string } = {}): Promise<TestApp> {
+  // A database of its own, unless the test restarts the service on one it keeps.
+  const database = options.databaseUrl ? { url: options.databaseUrl, drop: () => Promise.resolve() } : await createTestDatabase();
   const config = testConfig(database.url, overrides);
   const api = await startApiServer(config, { validateResponses: true });
   installTemporalRuntime(api.services.logger);

@@ -1,0 +1,98 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import got from 'got';
+import { addressPolicy, NonPublicAddressError, toPublicFetchError } from '../net/public-fetch.ts';
+import { SocialRejectedError, SocialUnavailableError } from './social-connector.ts';
+
+// How a connector talks to its platform's server: one attempt per request, as Temporal's retry policy owns
+// retrying; redirects answered rather than followed, so no token goes wherever a server points; and only servers
+// on the public internet, unless development allows otherwise.
+
+export type PlatformHttpOptions = {
+  /** Development only: lets the server URL point at loopback and private networks. */
+  allowPrivateNetworks: boolean;
+  /** For each request. */
+  timeoutMs?: number;
+};
+
+/** The platform's answer, whatever its status; `body` is the JSON object it sent, or empty. */
+export type Answer = { status: number; headers: IncomingHttpHeaders; body: Record<string, unknown> };
+
+export type PlatformRequest = { method: 'GET' | 'POST'; url: URL; headers: Record<string, string>; json?: object; body?: Buffer };
+
+export type PlatformHttp = {
+  /** Throws SocialRejectedError for a server off the public internet, SocialUnavailableError when no answer came. */
+  request(request: PlatformRequest): Promise<Answer>;
+  /** The answer's non-empty string field, or SocialUnavailableError; `what` names the answer in the message. */
+  textField(answer: Answer, field: string, what: string): string;
+};
+
+const defaultTimeoutMs = 30_000;
+
+/** The origin of a server URL the user gave, which must be https; `name` says whose URL, e.g. "Mastodon instance URL". */
+export function httpsOriginOf(serverUrl: string, name: string): URL {
+  if (!URL.canParse(serverUrl)) throw new SocialRejectedError(`${name} is not a valid URL`);
+  const url = new URL(serverUrl);
+  if (url.protocol !== 'https:') throw new SocialRejectedError(`${name} must use https`);
+  return new URL(url.origin);
+}
+
+/** `text` with each secret blanked, should a server echo one back in an error. */
+export function redactSecrets(text: string, secrets: string[]): string {
+  let redacted = text;
+  for (const secret of secrets) if (secret) redacted = redacted.replaceAll(secret, '[redacted]');
+  return redacted;
+}
+
+function isRefusedAddress(error: unknown): boolean {
+  for (let current = error; current instanceof Error; current = current.cause) {
+    if (current instanceof NonPublicAddressError) return true;
+  }
+  return false;
+}
+
+function parseJson(text: string): Record<string, unknown> {
+  try {
+    const body: unknown = JSON.parse(text);
+    return typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** HTTP to `platform` (its name, as error messages show it). */
+export function createPlatformHttp(platform: string, options: PlatformHttpOptions): PlatformHttp {
+  const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
+  const policy = addressPolicy(options.allowPrivateNetworks);
+
+  return {
+    async request({ method, url, headers, json, body }) {
+      try {
+        const response = await got(url, {
+          ...policy,
+          method,
+          headers,
+          ...(json ? { json } : {}),
+          ...(body ? { body } : {}),
+          responseType: 'text',
+          throwHttpErrors: false,
+          followRedirect: false,
+          retry: { limit: 0 },
+          timeout: { request: timeoutMs },
+        });
+        return { status: response.statusCode, headers: response.headers, body: parseJson(response.body) };
+      } catch (error) {
+        // got's error carries the request options, tokens and passwords included: keep only the reason.
+        const { reason } = toPublicFetchError(error, { what: platform, timeoutMs });
+        throw isRefusedAddress(error) ? new SocialRejectedError(reason) : new SocialUnavailableError(reason);
+      }
+    },
+
+    textField(answer, field, what) {
+      const value = answer.body[field];
+      // A reply without its fields after a write is not a refusal: retrying the write is safe, as each connector
+      // makes its writes idempotent.
+      if (typeof value !== 'string' || !value) throw new SocialUnavailableError(`${platform} answered ${what} (${answer.status}) without ${field}`);
+      return value;
+    },
+  };
+}
