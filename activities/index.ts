@@ -7,6 +7,7 @@ import type { SocialConnector, SocialPlatform } from '../src/social/social-conne
 import type { ObjectStorage } from '../src/storage/object-storage.ts';
 import { attemptWebhookDelivery } from './attempt-webhook-delivery.ts';
 import { cancelPublication } from './cancel-publication.ts';
+import { createScheduledPost } from './create-scheduled-post.ts';
 import { deleteOrphanedObjects, type DeleteOrphansInput } from './delete-orphaned-objects.ts';
 import { dispatchEvent } from './dispatch-event.ts';
 import { generatePostImage, type GeneratePostImageInput } from './generate-post-image.ts';
@@ -14,6 +15,7 @@ import { markPostFailed, type MarkPostFailedInput } from './mark-post-failed.ts'
 import { markTargetFailed } from './mark-target-failed.ts';
 import { planPublication, type PlanPublicationInput } from './plan-publication.ts';
 import { publishToTarget } from './publish-to-target.ts';
+import { recordScheduleRun } from './record-schedule-run.ts';
 import { renderPostImage, type RenderPostImageInput } from './render-post-image.ts';
 import { saveGeneratedImage, type SaveGeneratedImageInput } from './save-generated-image.ts';
 import { saveRenderedImage, type SaveRenderedImageInput } from './save-rendered-image.ts';
@@ -49,6 +51,8 @@ export function createActivities(deps: ActivityDeps) {
     markTargetFailed: (input: { targetId: string; reason: string }) => markTargetFailed(deps, input),
     settlePublication: (input: SettlePublicationInput) => settlePublication(deps, input),
     dispatchEvent: (input: { eventId: string }) => dispatchEvent(deps, input),
+    createScheduledPost: (input: { scheduleId: string; postId: string; runAt: string }) => createScheduledPost(deps, input),
+    recordScheduleRun: (input: { scheduleId: string; error: string | null }) => recordScheduleRun(deps, input),
     attemptWebhookDelivery: (input: { webhookId: string; eventId: string; deliveryId: string; attempt: number }) => attemptWebhookDelivery(deps, input),
   };
 }

@@ -4,6 +4,8 @@ import { parseEncryptionKey } from './crypto/secret-box.ts';
 // The one place that reads the environment. Every process (api, worker, admin CLI, dev stack) calls loadConfig();
 // a missing or malformed variable stops start-up with a message naming it, instead of failing later on first use.
 
+export const defaultTaskQueue = 'content-service';
+
 const booleanString = z.enum(['true', 'false']).transform((value) => value === 'true');
 const port = z.coerce.number().int().min(0).max(65535);
 const seconds = z.coerce.number().int().positive();
@@ -23,7 +25,7 @@ const schema = z
 
     TEMPORAL_ADDRESS: z.string().min(1).default('localhost:7233'),
     TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
-    TEMPORAL_TASK_QUEUE: z.string().min(1).default('content-service'),
+    TEMPORAL_TASK_QUEUE: z.string().min(1).default(defaultTaskQueue),
     TEMPORAL_WORKFLOW_BUNDLE: z.string().min(1).optional(),
 
     STORAGE_DRIVER: z.enum(['filesystem', 's3']).default('filesystem'),

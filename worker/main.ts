@@ -3,6 +3,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/data/orm.ts';
 import { createLogger } from '../src/logger.ts';
+import { describeReport, reconcileSchedules } from '../src/domain/schedules/reconcile-schedules.ts';
 import { createStorage } from '../src/storage/create-storage.ts';
 import { createWorker } from './create-worker.ts';
 import { ensureServiceSchedules } from './ensure-schedules.ts';
@@ -20,6 +21,9 @@ const connection = await NativeConnection.connect({ address: config.temporal.add
 const temporal = new Client({ connection: await Connection.connect({ address: config.temporal.address }), namespace: config.temporal.namespace });
 try {
   await ensureServiceSchedules(temporal, config.temporal.taskQueue, logger);
+  // Start-up check: customers' schedules and Temporal agree (repairs drift left by a crash).
+  const report = await reconcileSchedules(orm, temporal, config.temporal.taskQueue);
+  logger.info({ report }, describeReport(report));
   const storage = createStorage(config.storage, () => publicUrl);
   await storage.prepare();
   const worker = await createWorker({ connection, config, clients: { orm, logger, storage, temporal } });

@@ -4,3 +4,4 @@ export { generatePost } from './generate-post.ts';
 export { renderPost } from './render-post.ts';
 export { deliverWebhook } from './deliver-webhook.ts';
 export { postPublication } from './post-publication.ts';
+export { scheduledGeneration } from './scheduled-generation.ts';

@@ -4,7 +4,11 @@ import { plans, Workspace, type Plan } from '../data/entities/workspace.ts';
 import type { Database } from '../data/orm.ts';
 import { issueApiKey } from '../domain/api-keys/issue-api-key.ts';
 import { changePlan } from '../domain/workspaces/change-plan.ts';
+import { describeReport, reconcileSchedules } from '../domain/schedules/reconcile-schedules.ts';
 import { createWorkspace } from '../domain/workspaces/create-workspace.ts';
+import { localTemporal } from '../embedded/local-temporal.ts';
+import { connectTemporalClient } from '../temporal/connect.ts';
+import { defaultTaskQueue } from '../config.ts';
 
 type Values = Record<string, string | boolean | undefined>;
 type Result = { json: unknown; text: string };
@@ -21,8 +25,10 @@ export const usage = `Usage: npm run --silent admin -- <command> [options]
   api-key create --workspace WORKSPACE_ID --name NAME [--expires-at ISO_DATE] [--json]
   api-key deactivate --id KEY_ID [--json]                      the key answers 401 from now on
   api-key activate --id KEY_ID [--json]
+  schedules reconcile [--json]                                   repair drift between schedules and Temporal
 
-Uses DATABASE_URL, or the dev stack's PostgreSQL under DATA_DIR (default .data) like \`npm run dev\`.`;
+Uses DATABASE_URL, or the dev stack's PostgreSQL under DATA_DIR (default .data) like \`npm run dev\`; Temporal at
+TEMPORAL_ADDRESS, or the dev stack's.`;
 
 export const adminCommands: Record<string, Command> = {
   'workspace create': {
@@ -60,6 +66,18 @@ export const adminCommands: Record<string, Command> = {
         return issueApiKey(em, { workspaceId: workspace.id, name: required(values, 'name'), expiresAt });
       });
       return { json: { id: apiKey.id, workspaceId: apiKey.workspaceId, apiKey: key }, text: `API key ${apiKey.id} (shown once): ${key}` };
+    },
+  },
+  'schedules reconcile': {
+    options: { json },
+    async run(orm) {
+      const temporal = await connectTemporalClient({ ...localTemporal(), namespace: process.env.TEMPORAL_NAMESPACE ?? 'default' });
+      try {
+        const report = await reconcileSchedules(orm, temporal, process.env.TEMPORAL_TASK_QUEUE ?? defaultTaskQueue);
+        return { json: report, text: describeReport(report) };
+      } finally {
+        await temporal.connection.close();
+      }
     },
   },
   'api-key deactivate': { options: { id: text, json }, run: (orm, values) => setKeyActive(orm, required(values, 'id'), false) },

@@ -475,15 +475,21 @@ export interface paths {
         };
         /**
          * List schedules
-         * @description Growth plan. Newest first. Paged; a `Link` header points at the next and previous pages.
+         * @description Growth plan. Newest first, `nextRunAt` from Temporal. Paged; a `Link` header points at the next and previous pages.
          */
         get: operations["listSchedules"];
         put?: never;
         /**
          * Create a schedule
-         * @description Growth plan. Creates an active schedule that generates a post from `promptTemplate` at every time
-         *     matched by `cronExpression` (five fields: minute hour day-of-month month day-of-week, evaluated in
-         *     UTC).
+         * @description Growth plan. Creates an active schedule, backed by the Temporal Schedule `schedule-<id>` (visible in the Temporal
+         *     UI with a note naming the schedule and its workspace). At every time matched by `cronExpression` (UTC), a run
+         *     creates a post in `projectId` (without one: in the workspace's project "Scheduled posts", created on first
+         *     use) titled `<name> — <YYYY-MM-DD HH:mm> UTC`, with the prompt from `promptTemplate` and the brand kit, and
+         *     generates its image (the generation workflow, as a child); it records a `ScheduledGeneration` usage item. A run
+         *     whose project was deleted or archived, or whose brand kit was deleted, fails visibly (Temporal UI, and
+         *     `lastRunError` on the schedule). Overlap policy: a firing while the previous run still works is skipped; firings
+         *     missed for more than 10 minutes (Temporal down) are skipped. A `projectId` or `brandKitId` of another workspace
+         *     answers 404; Temporal not accepting the schedule answers 503 and nothing is created.
          */
         post: operations["createSchedule"];
         delete?: never;
@@ -509,13 +515,15 @@ export interface paths {
         get: operations["getSchedule"];
         /**
          * Update a schedule
-         * @description Growth plan. Changes the members given (at least one); `isActive` pauses or resumes the schedule.
+         * @description Growth plan. Changes the members given (at least one): name, cron, template (null: the name is the prompt) and
+         *     `isActive`, which pauses or resumes the Temporal Schedule. `nextRunAt` and `lastRunAt` always come from
+         *     Temporal, so what the API says is what will happen.
          */
         put: operations["updateSchedule"];
         post?: never;
         /**
          * Delete a schedule
-         * @description Growth plan. No further runs start.
+         * @description Growth plan. Deletes the schedule and its Temporal Schedule: no further runs start (one in progress finishes).
          */
         delete: operations["deleteSchedule"];
         options?: never;
@@ -1209,12 +1217,20 @@ export interface components {
             projectId: string | null;
             /** Format: uuid */
             brandKitId: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When Temporal last started a run; null before the first.
+             */
             lastRunAt: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When Temporal will run it next; null while paused.
+             */
             nextRunAt: string | null;
             /** Format: date-time */
             createdAt: string;
+            /** @description Extension: why the last run failed (e.g. the project was deleted or archived); null after a successful run. */
+            lastRunError: string | null;
         };
         ScheduleListItem: {
             /** Format: uuid */
@@ -1228,8 +1244,9 @@ export interface components {
         };
         CreateScheduleRequest: {
             name: string;
-            /** @description Five fields: minute hour day-of-month month day-of-week, evaluated in UTC. */
+            /** @description Five fields: minute hour day-of-month month day-of-week (numbers, names such as MON or JAN, `*`, lists, ranges and steps), evaluated in UTC. Anything else answers 400 naming the field at fault. */
             cronExpression: string;
+            /** @description The prompt of each run. Placeholders filled in at the run (UTC): `{{date}}` (2026-11-23), `{{time}}` (09:00), `{{weekday}}` (Monday), `{{month}}` (November), `{{year}}`; an unknown placeholder answers 400. Without a template the schedule's name is the prompt. */
             promptTemplate?: string;
             /** Format: uuid */
             projectId?: string;
@@ -1247,10 +1264,11 @@ export interface components {
         };
         UpdateScheduleRequest: {
             name?: string;
-            /** @description Five fields: minute hour day-of-month month day-of-week, evaluated in UTC. */
+            /** @description Five fields: minute hour day-of-month month day-of-week (numbers, names such as MON or JAN, `*`, lists, ranges and steps), evaluated in UTC. Anything else answers 400 naming the field at fault. */
             cronExpression?: string;
             isActive?: boolean;
-            promptTemplate?: string;
+            /** @description The prompt of each run. Placeholders filled in at the run (UTC): `{{date}}` (2026-11-23), `{{time}}` (09:00), `{{weekday}}` (Monday), `{{month}}` (November), `{{year}}`; an unknown placeholder answers 400. Without a template the schedule's name is the prompt. */
+            promptTemplate?: string | null;
         };
         Webhook: {
             /** Format: uuid */
@@ -2657,7 +2675,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2687,11 +2704,11 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2722,7 +2739,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2759,7 +2775,6 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2788,7 +2803,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -6,6 +6,7 @@ import { loadConfig } from '../config.ts';
 import { migrateDatabase, openDatabase } from '../data/orm.ts';
 import { devSecrets } from '../embedded/dev-secrets.ts';
 import { dataDir, resolveLocalDatabase } from '../embedded/local-database.ts';
+import { rememberLocalTemporal } from '../embedded/local-temporal.ts';
 import { preferPort } from '../embedded/ports.ts';
 import { startTemporalDevServer, type TemporalDevServer } from '../embedded/temporal-dev-server.ts';
 import { ensureDevApiKey } from './dev-api-key.ts';
@@ -32,6 +33,7 @@ if (!process.env.TEMPORAL_ADDRESS) {
     databaseFile: resolve(dataDir(), 'temporal.sqlite'),
     log,
   });
+  rememberLocalTemporal(temporal.address);
 }
 
 const port = process.env.PORT ?? String(await preferPort(3000));

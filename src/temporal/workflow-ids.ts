@@ -12,9 +12,15 @@ export const workflowIds = {
   postPublication: (postId: string) => `post-publish-${postId}`,
   /** One delivery of one event to one webhook, with its retries. */
   webhookDelivery: (webhookId: string, eventId: string) => `webhook-${webhookId}-${eventId}`,
+  /** Prefix of a schedule's runs; Temporal appends the scheduled time. */
+  scheduledGeneration: (scheduleId: string) => `scheduled-generation-${scheduleId}`,
 } as const;
 
 /** Temporal Schedules owned by the service. */
 export const scheduleIds = {
   storageSweep: 'storage-sweep',
+  /** A customer's recurring generation (its runs are `scheduled-generation-<scheduleId>-<time>`). */
+  generation: (scheduleId: string) => `schedule-${scheduleId}`,
+  /** Inverse of `generation`, for the reconcile step. */
+  generationScheduleIdOf: (temporalScheduleId: string) => (temporalScheduleId.startsWith('schedule-') ? temporalScheduleId.slice('schedule-'.length) : undefined),
 } as const;

@@ -58,6 +58,7 @@ describe('authentication', () => {
       ['GET', `/posts/${id}/publish-targets`], ['GET', '/webhooks'], ['POST', '/webhooks'], ['PUT', `/webhooks/${id}`],
       ['DELETE', `/webhooks/${id}`], ['GET', `/webhooks/${id}/deliveries`], ['GET', '/social-connections'],
       ['POST', '/social-connections'], ['GET', `/social-connections/${id}`], ['DELETE', `/social-connections/${id}`],
+      ['GET', '/schedules'], ['POST', '/schedules'], ['GET', `/schedules/${id}`], ['PUT', `/schedules/${id}`], ['DELETE', `/schedules/${id}`],
     ];
     for (const [method, path] of operations) {
       const response = await apiClient(app.url).call<Problem>(method, path, { body: method === 'POST' || method === 'PUT' ? {} : undefined });

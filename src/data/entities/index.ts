@@ -5,6 +5,7 @@ import { Post } from './post.ts';
 import { PostVersion } from './post-version.ts';
 import { Project } from './project.ts';
 import { PublishTarget } from './publish-target.ts';
+import { Schedule } from './schedule.ts';
 import { SocialConnection } from './social-connection.ts';
 import { UsageActivity } from './usage-activity.ts';
 import { Webhook } from './webhook.ts';
@@ -26,4 +27,5 @@ export const entities = [
   PublishTarget,
   Webhook,
   WebhookDelivery,
+  Schedule,
 ];

@@ -1,5 +1,6 @@
 import { defaultPostFormat, type PostFormat } from '../../images/post-formats.ts';
 import { newId } from '../../data/new-id.ts';
+import { seedFromId } from '../../generation/seed.ts';
 import { startAndWait } from '../../temporal/start-and-wait.ts';
 import { workflowIds } from '../../temporal/workflow-ids.ts';
 import type { GenerationResult } from '../../../activities/save-generated-image.ts';
@@ -33,7 +34,7 @@ export async function requestGeneration(
       {
         workflowId: workflowIds.postGenerate(post.id),
         taskQueue: deps.taskQueue,
-        args: [{ postId: post.id, generationId, prompt, promptWasNew: prompt !== post.prompt, format, seed: request.seed ?? seedOf(generationId) }],
+        args: [{ postId: post.id, generationId, prompt, promptWasNew: prompt !== post.prompt, format, seed: request.seed ?? seedFromId(generationId) }],
         staticSummary: `Generate a ${format} image for "${post.title}"`,
         typedSearchAttributes: postSearchAttributes(post),
       },
@@ -43,9 +44,4 @@ export async function requestGeneration(
   );
   const current = await findPost(deps.orm.em.fork(), caller.workspaceId, postId);
   return outcome.state === 'completed' ? { state: 'completed', post: current, result: outcome.result } : { state: 'running', post: current };
-}
-
-/** A seed from the generation's random bits, in Stability AI's range (0 to 4294967294). */
-function seedOf(generationId: string): number {
-  return Number.parseInt(generationId.replaceAll('-', '').slice(-8), 16) % 4294967295;
 }

@@ -1,0 +1,30 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql';
+import { newId } from '../new-id.ts';
+import { Workspace } from './workspace.ts';
+
+/**
+ * Recurring generation: the database holds what the customer asked for; the Temporal Schedule `schedule-<id>` is
+ * what runs it (and knows the next and last run times). The reconcile step keeps the two in agreement.
+ */
+export const Schedule = defineEntity({
+  name: 'Schedule',
+  tableName: 'schedules',
+  properties: {
+    id: p.uuid().primary().onCreate(() => newId()),
+    workspaceId: () => p.manyToOne(Workspace).mapToPk().fieldName('workspace_id').deleteRule('cascade'),
+    name: p.string().length(100),
+    /** Five fields, UTC. */
+    cronExpression: p.string().length(100),
+    promptTemplate: p.text().nullable(),
+    /** No foreign keys: a deleted project or brand kit must make runs fail visibly, not vanish from the schedule. */
+    projectId: p.uuid().nullable(),
+    brandKitId: p.uuid().nullable(),
+    isActive: p.boolean().default(true),
+    /** Why the last run failed (project deleted or archived...); null after a successful run. */
+    lastRunError: p.text().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+  indexes: [{ properties: ['workspaceId', 'createdAt'] }],
+});
+export type Schedule = InferEntity<typeof Schedule>;

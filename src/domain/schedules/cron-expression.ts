@@ -1,0 +1,46 @@
+import { CronExpressionParser } from 'cron-parser';
+import { AppError } from '../../errors/app-error.ts';
+
+const fieldNames = ['minute', 'hour', 'day-of-month', 'month', 'day-of-week'] as const;
+// What both cron-parser and Temporal's cron accept alike: numbers, names, * / , -. No macros, seconds, L, # or ?.
+const fieldSyntax = /^[0-9A-Za-z*/,-]+$/;
+
+/**
+ * Checks a five-field cron expression (minute hour day-of-month month day-of-week, UTC) and answers 400 naming
+ * the field at fault; returns the expression with single spaces.
+ */
+export function validateCronExpression(expression: string): string {
+  const fields = expression.trim().split(/\s+/);
+  if (fields.length !== 5) {
+    throw invalid(`needs 5 fields (minute hour day-of-month month day-of-week), got ${fields.length}`);
+  }
+  fields.forEach((field, index) => {
+    const name = fieldNames[index]!;
+    if (!fieldSyntax.test(field)) throw invalid(`the ${name} field "${field}" has characters cron does not allow here`);
+    const probe = fields.map((other, position) => (position === index ? other : '*')).join(' ');
+    try {
+      CronExpressionParser.parse(probe, { tz: 'UTC' });
+    } catch (error) {
+      throw invalid(`the ${name} field "${field}" is invalid: ${(error as Error).message}`);
+    }
+  });
+  const normalized = fields.join(' ');
+  try {
+    CronExpressionParser.parse(normalized, { tz: 'UTC' }).next();
+  } catch (error) {
+    throw invalid(`it never fires: ${(error as Error).message}`);
+  }
+  return normalized;
+}
+
+/** The next `count` times the expression fires after `from`, in UTC. */
+export function nextCronTimes(expression: string, from: Date, count: number): Date[] {
+  const times = CronExpressionParser.parse(expression, { tz: 'UTC', currentDate: from });
+  return Array.from({ length: count }, () => times.next().toDate());
+}
+
+function invalid(problem: string): AppError {
+  return new AppError('validation-failed', `cronExpression ${problem}.`, {
+    errors: [{ location: 'body', path: '/cronExpression', message: problem }],
+  });
+}

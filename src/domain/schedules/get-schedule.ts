@@ -1,0 +1,11 @@
+import type { Caller } from '../caller.ts';
+import type { Deps } from '../deps.ts';
+import { requireFeature } from '../workspaces/plans.ts';
+import { findSchedule } from './find-schedule.ts';
+import { withRuns, type ScheduleView } from './schedule-view.ts';
+
+export async function getSchedule(deps: Deps, caller: Caller, id: string): Promise<ScheduleView> {
+  requireFeature(caller.plan, 'schedules');
+  const [view] = await withRuns(deps, [await findSchedule(deps.orm.em.fork(), caller.workspaceId, id)]);
+  return view!;
+}

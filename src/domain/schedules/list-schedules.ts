@@ -1,0 +1,15 @@
+import { Schedule } from '../../data/entities/schedule.ts';
+import type { Caller } from '../caller.ts';
+import type { Deps } from '../deps.ts';
+import { pageQuery, toPage, type Page, type PageRequest } from '../paging.ts';
+import { requireFeature } from '../workspaces/plans.ts';
+import { withRuns, type ScheduleView } from './schedule-view.ts';
+
+export async function listSchedules(deps: Deps, caller: Caller, query: PageRequest): Promise<Page<ScheduleView>> {
+  requireFeature(caller.plan, 'schedules');
+  const rows = await deps.orm.em
+    .fork()
+    .find(Schedule, { workspaceId: caller.workspaceId }, { orderBy: { createdAt: 'desc', id: 'desc' }, ...pageQuery(query) });
+  const page = toPage(rows, query);
+  return { ...page, items: await withRuns(deps, page.items) };
+}

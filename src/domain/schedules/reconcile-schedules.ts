@@ -1,0 +1,70 @@
+import { ScheduleAlreadyRunning, type Client } from '@temporalio/client';
+import { Schedule } from '../../data/entities/schedule.ts';
+import type { Database } from '../../data/orm.ts';
+import { scheduleIds } from '../../temporal/workflow-ids.ts';
+import { createTemporalSchedule, deleteTemporalSchedule, isOwnedSchedule, temporalScheduleOptions, updateTemporalSchedule } from './temporal-schedule.ts';
+
+export type ReconcileReport = { checked: number; created: string[]; updated: string[]; deleted: string[] };
+
+/**
+ * Repairs drift between the database (what customers asked for) and Temporal (what runs), the database winning:
+ * a schedule without its Temporal Schedule gets one; a Temporal Schedule that differs (cron, paused state, run
+ * action) is updated; a Temporal Schedule of ours (memo owner and task queue) without a row is deleted. Run by
+ * `npm run admin -- schedules reconcile` and at worker start-up; says what it did.
+ */
+export async function reconcileSchedules(orm: Database, temporal: Client, taskQueue: string): Promise<ReconcileReport> {
+  const rows = await orm.em.fork().find(Schedule, {});
+  const report: ReconcileReport = { checked: rows.length, created: [], updated: [], deleted: [] };
+  const inTemporal = new Map<string, true>();
+  for await (const summary of temporal.schedule.list()) {
+    const id = scheduleIds.generationScheduleIdOf(summary.scheduleId);
+    if (id && isOwnedSchedule(summary.memo, taskQueue)) inTemporal.set(id, true);
+  }
+  const known = new Set(rows.map((row) => row.id));
+
+  for (const row of rows) {
+    if (!inTemporal.has(row.id)) {
+      // Another worker starting at the same moment may have just created it.
+      const created = await createTemporalSchedule(temporal, row, taskQueue).then(
+        () => true,
+        (error: unknown) => {
+          if (error instanceof ScheduleAlreadyRunning) return false;
+          throw error;
+        },
+      );
+      if (created) report.created.push(row.id);
+    } else if (await differs(temporal, row, taskQueue)) {
+      await updateTemporalSchedule(temporal, row, taskQueue);
+      report.updated.push(row.id);
+    }
+  }
+  for (const id of inTemporal.keys()) {
+    if (known.has(id)) continue;
+    await deleteTemporalSchedule(temporal, id);
+    report.deleted.push(id);
+  }
+  return report;
+}
+
+async function differs(temporal: Client, row: Schedule, taskQueue: string): Promise<boolean> {
+  const wanted = temporalScheduleOptions(row, taskQueue);
+  const current = await temporal.schedule.getHandle(wanted.scheduleId).describe();
+  const action = current.action.type === 'startWorkflow' ? current.action : undefined;
+  return (
+    current.state.note !== wanted.state?.note ||
+    current.state.paused !== (wanted.state?.paused ?? false) ||
+    action?.workflowType !== 'scheduledGeneration' ||
+    action.taskQueue !== taskQueue ||
+    JSON.stringify(action.args) !== JSON.stringify(wanted.action.args)
+  );
+}
+
+export function describeReport(report: ReconcileReport): string {
+  const parts = [
+    `${report.checked} schedule(s) checked`,
+    ...(report.created.length ? [`created in Temporal: ${report.created.join(', ')}`] : []),
+    ...(report.updated.length ? [`updated in Temporal: ${report.updated.join(', ')}`] : []),
+    ...(report.deleted.length ? [`orphans deleted from Temporal: ${report.deleted.join(', ')}`] : []),
+  ];
+  return report.created.length + report.updated.length + report.deleted.length === 0 ? `${parts[0]}; no drift.` : `${parts.join('; ')}.`;
+}

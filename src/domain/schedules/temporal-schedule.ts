@@ -1,0 +1,120 @@
+import {
+  ScheduleNotFoundError,
+  ScheduleOverlapPolicy,
+  type Client,
+  type ScheduleOptions,
+  type ScheduleSummary,
+} from '@temporalio/client';
+import type { Schedule } from '../../data/entities/schedule.ts';
+import { searchAttributes } from '../../temporal/search-attributes.ts';
+import { scheduleIds, workflowIds } from '../../temporal/workflow-ids.ts';
+import type { scheduledGeneration } from '../../../workflows/scheduled-generation.ts';
+
+// The Temporal side of a schedule: `schedule-<id>`, its cron in UTC, one `scheduledGeneration` run per firing.
+// Overlap policy SKIP: a firing while the previous run still works is skipped, not queued, so a slow provider never
+// piles runs up. Catch-up window 10 minutes: firings missed while Temporal was down longer than that are skipped.
+
+export const overlapPolicy = ScheduleOverlapPolicy.SKIP;
+const catchupWindow = '10 minutes';
+const owner = 'content-service';
+
+export type ScheduleRuns = { nextRunAt: Date | null; lastRunAt: Date | null };
+
+/** What the Temporal Schedule of `schedule` must be. Its memo names the owner, workspace and task queue. */
+export function temporalScheduleOptions(schedule: Schedule, taskQueue: string): ScheduleOptions {
+  return {
+    scheduleId: scheduleIds.generation(schedule.id),
+    spec: { cronExpressions: [schedule.cronExpression], timezone: 'UTC' },
+    action: {
+      type: 'startWorkflow',
+      workflowType: 'scheduledGeneration',
+      workflowId: workflowIds.scheduledGeneration(schedule.id),
+      taskQueue,
+      args: [{ scheduleId: schedule.id }] satisfies Parameters<typeof scheduledGeneration>,
+      typedSearchAttributes: [{ key: searchAttributes.workspaceId, value: schedule.workspaceId }],
+      staticSummary: `Scheduled generation "${schedule.name}"`,
+    },
+    policies: { overlap: overlapPolicy, catchupWindow },
+    state: { paused: !schedule.isActive, note: noteOf(schedule) },
+    // On the schedule itself too, so one visibility query finds a workspace's schedules (see listedRuns).
+    typedSearchAttributes: [{ key: searchAttributes.workspaceId, value: schedule.workspaceId }],
+    memo: { owner, taskQueue, workspaceId: schedule.workspaceId, scheduleId: schedule.id, name: schedule.name },
+  };
+}
+
+export async function createTemporalSchedule(client: Client, schedule: Schedule, taskQueue: string): Promise<void> {
+  await client.schedule.create(temporalScheduleOptions(schedule, taskQueue));
+}
+
+/** Brings the Temporal Schedule in line with `schedule`: cron, action, memo and paused state. */
+export async function updateTemporalSchedule(client: Client, schedule: Schedule, taskQueue: string): Promise<void> {
+  const wanted = temporalScheduleOptions(schedule, taskQueue);
+  const handle = client.schedule.getHandle(wanted.scheduleId);
+  await handle.update((current) => ({ ...current, spec: wanted.spec, action: wanted.action, policies: wanted.policies, state: { ...current.state, ...wanted.state } }));
+  const { state } = await handle.describe();
+  if (state.paused && schedule.isActive) await handle.unpause(noteOf(schedule));
+  if (!state.paused && !schedule.isActive) await handle.pause(noteOf(schedule));
+}
+
+/** Deletes the Temporal Schedule; one that is already gone counts as deleted. */
+export async function deleteTemporalSchedule(client: Client, scheduleId: string): Promise<void> {
+  try {
+    await client.schedule.getHandle(scheduleIds.generation(scheduleId)).delete();
+  } catch (error) {
+    if (!(error instanceof ScheduleNotFoundError)) throw error;
+  }
+}
+
+/** When it runs next and when it last ran, as Temporal sees it (what will really happen). */
+export async function scheduleRuns(client: Client, scheduleId: string): Promise<ScheduleRuns> {
+  try {
+    return runsOf(await client.schedule.getHandle(scheduleIds.generation(scheduleId)).describe());
+  } catch (error) {
+    if (error instanceof ScheduleNotFoundError) return { nextRunAt: null, lastRunAt: null };
+    throw error;
+  }
+}
+
+/**
+ * Runs of many schedules of one workspace from a single visibility query, for those whose listed summary is
+ * current. Visibility lags a moment behind the schedule, so a summary counts only when its note is the one the
+ * record implies (the note changes with every update and pause) and its next action is still ahead; callers
+ * describe the others.
+ */
+export async function listedRuns(client: Client, workspaceId: string, schedules: Schedule[], now: Date): Promise<Map<string, ScheduleRuns>> {
+  const ids = schedules.map((schedule) => JSON.stringify(scheduleIds.generation(schedule.id))).join(', ');
+  const summaries = new Map<string, ScheduleSummary>();
+  for await (const summary of client.schedule.list({ query: `workspaceId = "${workspaceId}" AND ScheduleId IN (${ids})` })) {
+    summaries.set(summary.scheduleId, summary);
+  }
+  const runs = new Map<string, ScheduleRuns>();
+  for (const schedule of schedules) {
+    const summary = summaries.get(scheduleIds.generation(schedule.id));
+    if (!summary || summary.state.note !== noteOf(schedule)) continue;
+    const listed = runsOf(summary);
+    if (listed.nextRunAt && listed.nextRunAt <= now) continue;
+    runs.set(schedule.id, listed);
+  }
+  return runs;
+}
+
+export function runsOf(description: Pick<ScheduleSummary, 'info' | 'state'>): ScheduleRuns {
+  const last = description.info.recentActions.at(-1);
+  return {
+    nextRunAt: description.state.paused ? null : (description.info.nextActionTimes[0] ?? null),
+    lastRunAt: last?.takenAt ?? null,
+  };
+}
+
+export function isOwnedSchedule(memo: Record<string, unknown> | undefined, taskQueue: string): boolean {
+  return memo?.owner === owner && memo.taskQueue === taskQueue;
+}
+
+/**
+ * The note shown in the Temporal UI; it also records the cron the schedule was given (Temporal describes its spec
+ * in compiled form), which the reconcile step compares.
+ */
+export function noteOf(schedule: Schedule): string {
+  const state = schedule.isActive ? 'active' : 'paused';
+  return `Content service schedule "${schedule.name}" (${schedule.id}) of workspace ${schedule.workspaceId}: cron "${schedule.cronExpression}" UTC, ${state}`;
+}

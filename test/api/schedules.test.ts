@@ -1,0 +1,240 @@
+import { ScheduleNotFoundError } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Schemas } from '../../src/api/schemas.ts';
+import { Post } from '../../src/data/entities/post.ts';
+import { Project } from '../../src/data/entities/project.ts';
+import { UsageActivity } from '../../src/data/entities/usage-activity.ts';
+import { Schedule } from '../../src/data/entities/schedule.ts';
+import { nextCronTimes } from '../../src/domain/schedules/cron-expression.ts';
+import { listedRuns } from '../../src/domain/schedules/temporal-schedule.ts';
+import { scheduleIds } from '../../src/temporal/workflow-ids.ts';
+import { eventually } from '../support/eventually.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
+
+type Problem = Schemas['Problem'];
+type Sched = Schemas['Schedule'];
+
+let app: TestApp;
+let workspace: TestWorkspace;
+let projectId: string;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  workspace = await createTestWorkspace(app, 'growth');
+  projectId = (await workspace.client.post<{ id: string }>('/projects', { name: 'Scheduled' })).body.id;
+});
+afterAll(() => app?.stop());
+
+const temporalHandle = (id: string) => app.api.services.temporal.schedule.getHandle(scheduleIds.generation(id));
+
+async function createSchedule(body: Record<string, unknown> = {}, client = workspace.client) {
+  const response = await client.post<Schemas['CreateScheduleResponse']>('/schedules', { name: 'Daily tip', cronExpression: '0 9 * * *', promptTemplate: 'A tip for {{weekday}}, {{date}}', projectId, ...body });
+  expect(response.status).toBe(201);
+  return response.body;
+}
+
+describe('POST /schedules', () => {
+  it('when created, then a Temporal Schedule runs it and nextRunAt is the next time the cron matches (UTC)', async () => {
+    const before = new Date();
+    const created = await createSchedule({ cronExpression: '*/15 9-17 * * 1-5' });
+    expect(created).toEqual({ id: expect.any(String), name: 'Daily tip', cronExpression: '*/15 9-17 * * 1-5', isActive: true, nextRunAt: expect.any(String) });
+    const expected = nextCronTimes('*/15 9-17 * * 1-5', before, 1)[0]!;
+    expect(created.nextRunAt).toBe(expected.toISOString());
+
+    const description = await temporalHandle(created.id).describe();
+    expect(description.state.paused).toBe(false);
+    expect(description.state.note).toContain(`workspace ${workspace.id}`);
+    expect(description.memo).toMatchObject({ workspaceId: workspace.id, scheduleId: created.id, name: 'Daily tip' });
+    expect(description.info.nextActionTimes[0]).toEqual(expected);
+  });
+
+  it.each([
+    ['no name', { name: undefined }, '/name', 'name'],
+    ['no cron', { cronExpression: undefined }, '/cronExpression', 'cronExpression'],
+    ['four cron fields', { cronExpression: '0 9 * *' }, '/cronExpression', 'needs 5 fields'],
+    ['six cron fields', { cronExpression: '0 0 9 * * *' }, '/cronExpression', 'needs 5 fields'],
+    ['minute 61', { cronExpression: '61 * * * *' }, '/cronExpression', 'minute field "61"'],
+    ['hour 25', { cronExpression: '0 25 * * *' }, '/cronExpression', 'hour field "25"'],
+    ['a macro', { cronExpression: '@daily' }, '/cronExpression', 'needs 5 fields'],
+    ['an impossible date', { cronExpression: '0 0 31 2 *' }, '/cronExpression', 'cronExpression'],
+    ['an unknown placeholder', { promptTemplate: 'News of {{tomorrow}}' }, '/promptTemplate', '{{tomorrow}}'],
+    ['a template over 5000 characters', { promptTemplate: 'x'.repeat(5001) }, '/promptTemplate', 'promptTemplate'],
+  ])('when the body has %s, then it answers 400 naming it', async (_case, overrides, path, words) => {
+    const body = Object.fromEntries(Object.entries({ name: 'N', cronExpression: '0 9 * * *', ...overrides }).filter(([, value]) => value !== undefined));
+    const response = await workspace.client.post<Problem>('/schedules', body);
+    expect(response.status).toBe(400);
+    expect(response.body.errors?.map((error) => error.path)).toContain(path);
+    expect([response.body.detail, ...(response.body.errors ?? []).map((error) => error.message)].join(' ')).toContain(words);
+  });
+
+  it('when the project or brand kit belongs to another workspace, then it answers 404 and nothing is created', async () => {
+    const stranger = await createTestWorkspace(app, 'growth');
+    const theirs = (await stranger.client.post<{ id: string }>('/projects', { name: 'Theirs' })).body.id;
+    expect((await workspace.client.post('/schedules', { name: 'N', cronExpression: '0 9 * * *', projectId: theirs })).status).toBe(404);
+    expect((await stranger.client.get<Sched[]>('/schedules')).body).toEqual([]);
+  });
+
+  it('when a Starter workspace calls any schedule operation, then it answers 403', async () => {
+    const starter = await createTestWorkspace(app, 'starter');
+    const someId = '018f0000-0000-7000-8000-000000000000';
+    for (const response of [
+      await starter.client.get<Problem>('/schedules'),
+      await starter.client.post<Problem>('/schedules', { name: 'N', cronExpression: '0 9 * * *' }),
+      await starter.client.get<Problem>(`/schedules/${someId}`),
+      await starter.client.put<Problem>(`/schedules/${someId}`, { isActive: false }),
+      await starter.client.delete<Problem>(`/schedules/${someId}`),
+    ]) {
+      expect(response.status).toBe(403);
+      expect(response.body.type).toBe('/problems/plan-upgrade-required');
+    }
+  });
+});
+
+describe('GET, PUT and DELETE /schedules', () => {
+  it('when read, paused, resumed, changed and deleted, then the API and Temporal agree at every step', async () => {
+    const created = await createSchedule();
+    const read = await workspace.client.get<Sched>(`/schedules/${created.id}`);
+    expect(read.body).toEqual({
+      id: created.id,
+      name: 'Daily tip',
+      cronExpression: '0 9 * * *',
+      isActive: true,
+      promptTemplate: 'A tip for {{weekday}}, {{date}}',
+      projectId,
+      brandKitId: null,
+      lastRunAt: null,
+      nextRunAt: created.nextRunAt,
+      lastRunError: null,
+      createdAt: expect.any(String),
+    });
+
+    const paused = await workspace.client.put<Sched>(`/schedules/${created.id}`, { isActive: false });
+    expect(paused.body).toMatchObject({ isActive: false, nextRunAt: null });
+    expect((await temporalHandle(created.id).describe()).state.paused).toBe(true);
+
+    const changed = await workspace.client.put<Sched>(`/schedules/${created.id}`, { isActive: true, cronExpression: '30 6 * * 0', name: 'Sunday', promptTemplate: null });
+    expect(changed.body).toMatchObject({ isActive: true, name: 'Sunday', cronExpression: '30 6 * * 0', promptTemplate: null });
+    expect(changed.body.nextRunAt).toBe(nextCronTimes('30 6 * * 0', new Date(), 1)[0]!.toISOString());
+    expect((await temporalHandle(created.id).describe()).state.paused).toBe(false);
+
+    const listed = await workspace.client.get<Schemas['ScheduleListItem'][]>('/schedules?pageSize=100');
+    expect(listed.body.find((item) => item.id === created.id)).toEqual({
+      id: created.id,
+      name: 'Sunday',
+      cronExpression: '30 6 * * 0',
+      isActive: true,
+      promptTemplate: null,
+      nextRunAt: changed.body.nextRunAt,
+    });
+
+    expect((await workspace.client.put(`/schedules/${created.id}`, { cronExpression: '99 * * * *' })).status).toBe(400);
+    expect((await workspace.client.get<Sched>(`/schedules/${created.id}`)).body.cronExpression).toBe('30 6 * * 0');
+
+    expect((await workspace.client.delete(`/schedules/${created.id}`)).status).toBe(204);
+    expect((await workspace.client.get(`/schedules/${created.id}`)).status).toBe(404);
+    await expect(temporalHandle(created.id).describe()).rejects.toBeInstanceOf(ScheduleNotFoundError);
+  });
+
+  it('when a page of schedules is listed right after each change and again later, then every nextRunAt is what Temporal will do', async () => {
+    const own = await createTestWorkspace(app, 'growth');
+    const [paused, changed, steady] = [
+      await createSchedule({ cronExpression: '0 9 * * *', projectId: undefined }, own.client),
+      await createSchedule({ cronExpression: '15 10 * * 1', projectId: undefined }, own.client),
+      await createSchedule({ cronExpression: '45 23 1 * *', projectId: undefined }, own.client),
+    ];
+    const nextRuns = async () => Object.fromEntries((await own.client.get<Schemas['ScheduleListItem'][]>('/schedules')).body.map((item) => [item.id, item.nextRunAt]));
+    const next = (cron: string) => nextCronTimes(cron, new Date(), 1)[0]!.toISOString();
+
+    // Temporal's visibility trails each change by a moment; a list read in that moment must not show the old state.
+    for (const [round, cronExpression] of ['0 12 * * *', '30 7 * * 2', '5 5 5 5 *'].entries()) {
+      expect((await own.client.put(`/schedules/${paused.id}`, { isActive: round % 2 === 1 })).status).toBe(200);
+      expect((await own.client.put(`/schedules/${changed.id}`, { cronExpression })).status).toBe(200);
+      const expected = { [paused.id]: round % 2 === 1 ? next('0 9 * * *') : null, [changed.id]: next(cronExpression), [steady.id]: next('45 23 1 * *') };
+      expect(await nextRuns()).toEqual(expected);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1500)); // long enough for visibility to catch up
+    expect(await nextRuns()).toEqual({ [paused.id]: null, [changed.id]: next('5 5 5 5 *'), [steady.id]: next('45 23 1 * *') });
+  });
+
+  it('when Temporal\'s listed view of a schedule is behind its record or its next run has passed, then the list does not vouch for it', async () => {
+    const own = await createTestWorkspace(app, 'growth');
+    const ids = [(await createSchedule({ projectId: undefined }, own.client)).id, (await createSchedule({ projectId: undefined }, own.client)).id];
+    const records = await app.api.services.orm.em.fork().find(Schedule, { id: ids }, { orderBy: { createdAt: 'asc' } });
+    const temporal = app.api.services.temporal;
+    const [current, updated] = records as [Schedule, Schedule];
+    updated.cronExpression = '0 12 * * *'; // as if the record had just been updated and visibility had not caught up
+
+    const now = new Date();
+    const listed = await eventually(async () => {
+      const runs = await listedRuns(temporal, own.id, records, now);
+      expect(runs.has(current.id)).toBe(true);
+      return runs;
+    });
+    expect(listed.get(current.id)).toEqual({ nextRunAt: nextCronTimes('0 9 * * *', now, 1)[0], lastRunAt: null });
+    expect(listed.has(updated.id)).toBe(false);
+    expect((await listedRuns(temporal, own.id, [current], new Date(now.getTime() + 2 * 86_400_000))).size).toBe(0);
+  });
+
+  it('when the schedule belongs to another workspace, then get, update and delete answer 404 and it keeps running', async () => {
+    const stranger = await createTestWorkspace(app, 'growth');
+    const theirs = (await stranger.client.post<{ id: string }>('/schedules', { name: 'Theirs', cronExpression: '0 9 * * *' })).body.id;
+    expect((await workspace.client.get(`/schedules/${theirs}`)).status).toBe(404);
+    expect((await workspace.client.put(`/schedules/${theirs}`, { isActive: false })).status).toBe(404);
+    expect((await workspace.client.delete(`/schedules/${theirs}`)).status).toBe(404);
+    expect((await temporalHandle(theirs).describe()).state.paused).toBe(false);
+  });
+});
+
+describe('runs', () => {
+  it('when a run is triggered, then it creates a post from the template in the project and generates it', async () => {
+    const created = await createSchedule({ promptTemplate: 'Sunrise over the sea on {{weekday}} {{date}}' });
+    await temporalHandle(created.id).trigger();
+    const post = await eventually(async () => {
+      const [found] = await app.api.services.orm.em.fork().find(Post, { projectId, title: { $like: 'Daily tip — %' } });
+      expect(found?.imageKey).toBeTruthy();
+      return found!;
+    }, 30_000);
+    const today = new Date();
+    expect(post.prompt).toBe(`Sunrise over the sea on ${today.toLocaleDateString('en-US', { weekday: 'long', timeZone: 'UTC' })} ${today.toISOString().slice(0, 10)}`);
+    expect(post.title).toMatch(/^Daily tip — \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
+    expect(await app.api.services.orm.em.fork().count(UsageActivity, { postId: post.id, type: 'ScheduledGeneration' })).toBe(1);
+    const read = await eventually(async () => {
+      const body = (await workspace.client.get<Sched>(`/schedules/${created.id}`)).body;
+      expect(body.lastRunAt).not.toBeNull();
+      return body;
+    });
+    expect(read.lastRunError).toBeNull();
+  });
+
+  it('when the schedule has no project, then its runs go to the "Scheduled posts" project', async () => {
+    const own = await createTestWorkspace(app, 'growth');
+    const created = (await own.client.post<{ id: string }>('/schedules', { name: 'Loose', cronExpression: '0 9 * * *' })).body;
+    await temporalHandle(created.id).trigger();
+    const project = await eventually(async () => {
+      const found = await app.api.services.orm.em.fork().findOne(Project, { workspaceId: own.id, name: 'Scheduled posts' });
+      expect(found).not.toBeNull();
+      return found!;
+    });
+    const posts = await eventually(async () => {
+      const list = (await own.client.get<Schemas['PostListItem'][]>(`/posts/project/${project.id}`)).body;
+      expect(list).toHaveLength(1);
+      return list;
+    });
+    expect(posts[0]).toMatchObject({ prompt: 'Loose' });
+  });
+
+  it('when the project was archived, then the run fails visibly and says why', async () => {
+    const archived = (await workspace.client.post<{ id: string }>('/projects', { name: 'Old news' })).body.id;
+    const created = await createSchedule({ projectId: archived });
+    await workspace.client.put(`/projects/${archived}`, { status: 'archived' });
+    await temporalHandle(created.id).trigger();
+    const read = await eventually(async () => {
+      const body = (await workspace.client.get<Sched>(`/schedules/${created.id}`)).body;
+      expect(body.lastRunError).toContain('archived');
+      return body;
+    });
+    expect(read.lastRunAt).not.toBeNull();
+    expect(await app.api.services.orm.em.fork().count(Post, { projectId: archived })).toBe(0);
+  });
+});

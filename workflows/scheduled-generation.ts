@@ -1,0 +1,42 @@
+import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, executeChild, proxyActivities, uuid4 } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.ts';
+import type { GenerationResult } from '../activities/save-generated-image.ts';
+import { seedFromId } from '../src/generation/seed.ts';
+import { workflowIds } from '../src/temporal/workflow-ids.ts';
+import { generatePost } from './generate-post.ts';
+
+const { createScheduledPost, recordScheduleRun } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+});
+
+export type ScheduledGenerationResult = { postId: string } & GenerationResult;
+
+/**
+ * One firing of a customer's schedule (started by the Temporal Schedule `schedule-<id>`): creates a post in the
+ * schedule's project from its prompt template and generates it with the generation workflow, as a child. A run
+ * that cannot work (project deleted or archived, brand kit deleted) fails, visibly: in the Temporal UI, on the
+ * schedule (`lastRunError`) and on the post when generation fails.
+ */
+export async function scheduledGeneration({ scheduleId }: { scheduleId: string }): Promise<ScheduledGenerationResult> {
+  const postId = uuid4();
+  const generationId = uuid4();
+  try {
+    const post = await createScheduledPost({ scheduleId, postId, runAt: new Date().toISOString() });
+    const result = await executeChild(generatePost, {
+      workflowId: workflowIds.postGenerate(postId),
+      args: [{ postId, generationId, prompt: post.prompt, promptWasNew: false, format: '1:1', seed: seedFromId(generationId) }],
+    });
+    await recordScheduleRun({ scheduleId, error: null });
+    return { postId, ...result };
+  } catch (error) {
+    const reason = reasonOf(error);
+    await recordScheduleRun({ scheduleId, error: reason });
+    throw ApplicationFailure.nonRetryable(reason, 'ScheduledRunFailed');
+  }
+}
+
+function reasonOf(error: unknown): string {
+  const cause = error instanceof ActivityFailure || error instanceof ChildWorkflowFailure ? error.cause : error;
+  return cause instanceof Error ? cause.message : String(cause);
+}
