@@ -17,7 +17,9 @@ import { planPublication, type PlanPublicationInput } from './plan-publication.t
 import { publishToTarget } from './publish-to-target.ts';
 import { recordScheduleRun } from './record-schedule-run.ts';
 import { renderPostImage, type RenderPostImageInput } from './render-post-image.ts';
+import { renderPostVideo, type RenderPostVideoInput } from './render-post-video.ts';
 import { saveGeneratedImage, type SaveGeneratedImageInput } from './save-generated-image.ts';
+import { savePostVideo, type SavePostVideoInput } from './save-post-video.ts';
 import { saveRenderedImage, type SaveRenderedImageInput } from './save-rendered-image.ts';
 import { settlePublication, type SettlePublicationInput } from './settle-publication.ts';
 
@@ -27,6 +29,7 @@ export type ActivityDeps = {
   logger: Logger;
   images: ImageProvider;
   logoFetch: { allowPrivateNetworks: boolean };
+  video: { ffmpegPath: string };
   /** Opens webhook secrets and social credentials, which are sealed at rest. */
   secrets: SecretBox;
   social: Record<SocialPlatform, SocialConnector>;
@@ -45,6 +48,8 @@ export function createActivities(deps: ActivityDeps) {
     markPostFailed: (input: MarkPostFailedInput) => markPostFailed(deps, input),
     renderPostImage: (input: RenderPostImageInput) => renderPostImage(deps, input),
     saveRenderedImage: (input: SaveRenderedImageInput) => saveRenderedImage(deps, input),
+    renderPostVideo: (input: RenderPostVideoInput) => renderPostVideo(deps, input),
+    savePostVideo: (input: SavePostVideoInput) => savePostVideo(deps, input),
     planPublication: (input: PlanPublicationInput) => planPublication(deps, input),
     cancelPublication: (input: { postId: string; publicationId: string }) => cancelPublication(deps, input),
     publishToTarget: (input: { targetId: string; publishedAt: string }) => publishToTarget(deps, input),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseEncryptionKey } from './crypto/secret-box.ts';
+import { defaultFfmpegPath } from './video/ffmpeg-path.ts';
 
 // The one place that reads the environment. Every process (api, worker, admin CLI, dev stack) calls loadConfig();
 // a missing or malformed variable stops start-up with a message naming it, instead of failing later on first use.
@@ -44,6 +45,7 @@ const schema = z
     STABILITY_API_URL: z.url().default('https://api.stability.ai'),
     STABILITY_ENGINE: z.enum(['core', 'ultra', 'sd3']).default('core'),
     LOGO_FETCH_ALLOW_PRIVATE_NETWORKS: booleanString.default(false),
+    FFMPEG_PATH: z.string().min(1).optional(),
     ENCRYPTION_KEY: z.string().min(1),
     WEBHOOKS_ALLOW_PRIVATE_NETWORKS: booleanString.default(false),
     WEBHOOK_TIMEOUT_SECONDS: seconds.default(15),
@@ -113,6 +115,7 @@ function toConfig(env: z.infer<typeof schema>) {
       stability: { apiKey: env.STABILITY_API_KEY ?? '', baseUrl: env.STABILITY_API_URL.replace(/\/$/, ''), engine: env.STABILITY_ENGINE },
       logoFetch: { allowPrivateNetworks: env.LOGO_FETCH_ALLOW_PRIVATE_NETWORKS },
     },
+    video: { ffmpegPath: env.FFMPEG_PATH ?? defaultFfmpegPath() },
     /** Seals webhook secrets and social credentials at rest. */
     secrets: { encryptionKey: parseEncryptionKey(env.ENCRYPTION_KEY) },
     webhooks: { allowPrivateNetworks: env.WEBHOOKS_ALLOW_PRIVATE_NETWORKS, timeoutMs: env.WEBHOOK_TIMEOUT_SECONDS * 1000 },

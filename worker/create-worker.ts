@@ -17,6 +17,7 @@ export function activityDeps(config: Config, clients: ActivityClients): Activity
     ...clients,
     images: createImageProvider(config.generation),
     logoFetch: config.generation.logoFetch,
+    video: config.video,
     secrets: createSecretBox(config.secrets.encryptionKey),
     social: createSocialConnectors(config.social),
     webhooks: config.webhooks,
@@ -39,6 +40,9 @@ export function createWorker({ connection, config, clients, workflowBundlePath =
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
     activities: createActivities(activityDeps(config, clients)),
+    // Heartbeats carry progress (a video's encoding) that users watch; by default the SDK sends them only every
+    // 80% of the heartbeat timeout, which would make progress jump in steps of many seconds.
+    maxHeartbeatThrottleInterval: '1 second',
     ...(workflowBundlePath ? { workflowBundle: { codePath: workflowBundlePath } } : { workflowsPath }),
   });
 }

@@ -5,3 +5,4 @@ export { renderPost } from './render-post.ts';
 export { deliverWebhook } from './deliver-webhook.ts';
 export { postPublication } from './post-publication.ts';
 export { scheduledGeneration } from './scheduled-generation.ts';
+export { generateVideo } from './generate-video.ts';

@@ -11,10 +11,10 @@ import { requestLogging } from './middleware/request-logging.ts';
 import { uploadSizeGuard } from './middleware/upload-size-guard.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { brandKitRoutes } from './routes/brand-kits.ts';
+import { dashboardRoutes } from './routes/dashboard.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { fileRoutes } from './routes/files.ts';
 import { healthRoutes } from './routes/health.ts';
-import { notImplemented } from './routes/not-implemented.ts';
 import { postActionRoutes } from './routes/post-actions.ts';
 import { postDownloadRoutes } from './routes/post-download.ts';
 import { postPublishingRoutes } from './routes/post-publishing.ts';
@@ -24,6 +24,7 @@ import { projectRoutes } from './routes/projects.ts';
 import { scheduleRoutes } from './routes/schedules.ts';
 import { socialConnectionRoutes } from './routes/social-connections.ts';
 import { usageRoutes } from './routes/usage.ts';
+import { videoRoutes } from './routes/video.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { workspaceRoutes } from './routes/workspace.ts';
 
@@ -48,6 +49,8 @@ export function createApp(options: AppOptions): Express {
   app.use(healthRoutes(deps));
   app.use(docsRoutes(specPath));
   if (deps.storage.driver === 'filesystem') app.use(fileRoutes(deps.storage, options.urlSigningSecret));
+  // The dashboard editor and its own small API: outside /api/v1 and the public contract (see the README).
+  app.use(dashboardRoutes({ deps, lastUsed: options.lastUsed, rateLimiter: options.rateLimiter }));
 
   // The API proper: authenticated and rate-limited before anything else looks at the request.
   app.use('/api/v1', authenticate(deps.orm, options.lastUsed), rateLimit(options.rateLimiter));
@@ -66,7 +69,7 @@ export function createApp(options: AppOptions): Express {
   app.use('/api/v1', projectRoutes(deps), brandKitRoutes(deps), apiKeyRoutes({ ...deps, lastUsed: options.lastUsed }));
   app.use('/api/v1', postRoutes(deps), postActionRoutes(deps), postVersionRoutes(deps), postDownloadRoutes(deps));
   app.use('/api/v1', postPublishingRoutes(deps), socialConnectionRoutes(deps), webhookRoutes(deps), scheduleRoutes(deps));
-  app.use('/api/v1', usageRoutes(deps), workspaceRoutes(deps), notImplemented);
+  app.use('/api/v1', usageRoutes(deps), workspaceRoutes(deps), videoRoutes(deps));
 
   app.use((req, _res, next) => next(new AppError('not-found', `Nothing is served at ${req.method} ${req.path}.`)));
   app.use(problemResponse);

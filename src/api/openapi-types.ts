@@ -834,7 +834,7 @@ export interface components {
              * @description Relative URI reference naming the problem type.
              * @enum {string}
              */
-            type: "/problems/validation-failed" | "/problems/malformed-request" | "/problems/unauthorized" | "/problems/plan-upgrade-required" | "/problems/plan-limit-reached" | "/problems/not-found" | "/problems/method-not-allowed" | "/problems/conflict" | "/problems/generation-failed" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/rate-limited" | "/problems/internal-error" | "/problems/not-implemented" | "/problems/service-unavailable";
+            type: "/problems/validation-failed" | "/problems/malformed-request" | "/problems/unauthorized" | "/problems/plan-upgrade-required" | "/problems/plan-limit-reached" | "/problems/not-found" | "/problems/method-not-allowed" | "/problems/conflict" | "/problems/generation-failed" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/rate-limited" | "/problems/internal-error" | "/problems/service-unavailable";
             /** @description Short summary, the same for every occurrence of the type. */
             title: string;
             /** @description The HTTP status code. */
@@ -1632,25 +1632,6 @@ export interface components {
                  *       "status": 500,
                  *       "detail": "An unexpected error occurred; quote the request id when reporting it.",
                  *       "instance": "/api/v1/posts",
-                 *       "requestId": "6f1c2a7e-2b1d-4a63-9a4b-2f0e8d1c5b7a"
-                 *     }
-                 */
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description `not-implemented`: the operation is not available yet. */
-        NotImplemented: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "type": "/problems/not-implemented",
-                 *       "title": "Not implemented",
-                 *       "status": 501,
-                 *       "detail": "Publishing to social connections is not available yet.",
-                 *       "instance": "/api/v1/posts/0b6f7c3e-5d0a-4c1e-9f57-3a8d2e1b4c6f/publish-social",
                  *       "requestId": "6f1c2a7e-2b1d-4a63-9a4b-2f0e8d1c5b7a"
                  *     }
                  */
@@ -3116,7 +3097,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3146,7 +3126,6 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -15,7 +15,6 @@ export const problemTypes = {
   'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
   'rate-limited': { status: 429, title: 'Too many requests' },
   'internal-error': { status: 500, title: 'Internal error' },
-  'not-implemented': { status: 501, title: 'Not implemented' },
   'service-unavailable': { status: 503, title: 'Service unavailable' },
 } as const;
 

@@ -25,20 +25,40 @@ const darkText = '#111827';
 type Layout = { width: number; height: number; padding: number };
 
 export async function composePostImage(input: ComposePostImageInput): Promise<ComposedPostImage> {
-  const { width, height } = postFormats[input.format];
-  const layout: Layout = { width, height, padding: Math.round(Math.min(width, height) * 0.06) };
+  const layout = layoutOf(input.format);
   const notes: string[] = [];
-  const font = resolveFont(input.fonts.heading);
-  if (font.substitutedFor) notes.push(`heading font "${font.substitutedFor}" is not bundled; used ${font.family}`);
-  const title = await drawableTitle(input.title, font, notes);
-  const layers = [...(title ? await titleLayers(layout, title, font, input.colors) : []), ...(await logoLayers(layout, input.logo, notes))];
+  const layers = [...(await titleBand(layout, input, notes)), ...(await logoLayers(layout, input.logo, notes))];
   const png = await sharp(input.artwork)
-    .resize(width, height, { fit: 'cover' })
+    .resize(layout.width, layout.height, { fit: 'cover' })
     .flatten({ background: darkText })
     .composite(layers)
     .png()
     .toBuffer();
   return { png, notes };
+}
+
+/** The title band alone on a transparent frame of the format's size: what a video lays over its moving artwork. */
+export async function composeTitleOverlay(input: Omit<ComposePostImageInput, 'artwork' | 'logo'>): Promise<ComposedPostImage> {
+  const layout = layoutOf(input.format);
+  const notes: string[] = [];
+  const png = await sharp({ create: { width: layout.width, height: layout.height, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+    .composite(await titleBand(layout, input, notes))
+    .png()
+    .toBuffer();
+  return { png, notes };
+}
+
+function layoutOf(format: PostFormat): Layout {
+  const { width, height } = postFormats[format];
+  return { width, height, padding: Math.round(Math.min(width, height) * 0.06) };
+}
+
+/** The title in the brand's heading font (or the bundled face standing in for it, said in `notes`). */
+async function titleBand(layout: Layout, input: Pick<ComposePostImageInput, 'title' | 'colors' | 'fonts'>, notes: string[]): Promise<OverlayOptions[]> {
+  const font = resolveFont(input.fonts.heading);
+  if (font.substitutedFor) notes.push(`heading font "${font.substitutedFor}" is not bundled; used ${font.family}`);
+  const title = await drawableTitle(input.title, font, notes);
+  return title ? titleLayers(layout, title, font, input.colors) : [];
 }
 
 /** The title as the font can draw it: no control characters, at most 200 characters, no glyph-less characters. */

@@ -9,4 +9,6 @@ export const objectKeys = {
   postArtwork: (workspaceId: string, postId: string, generationId: string) => `workspaces/${workspaceId}/posts/${postId}/artwork-${generationId}.png`,
   /** One per render, for the same reason. */
   postRender: (workspaceId: string, postId: string, renderId: string) => `workspaces/${workspaceId}/posts/${postId}/render-${renderId}.png`,
+  /** One per video job, for the same reason. */
+  postVideo: (workspaceId: string, postId: string, jobId: string) => `workspaces/${workspaceId}/posts/${postId}/video-${jobId}.mp4`,
 } as const;

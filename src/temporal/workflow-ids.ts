@@ -12,6 +12,8 @@ export const workflowIds = {
   postPublication: (postId: string) => `post-publish-${postId}`,
   /** One delivery of one event to one webhook, with its retries. */
   webhookDelivery: (webhookId: string, eventId: string) => `webhook-${webhookId}-${eventId}`,
+  /** A video job's workflow ID is the job id itself, so a client's job id is all it takes to find the run. */
+  videoJob: (jobId: string) => jobId,
   /** Prefix of a schedule's runs; Temporal appends the scheduled time. */
   scheduledGeneration: (scheduleId: string) => `scheduled-generation-${scheduleId}`,
 } as const;

@@ -18,7 +18,7 @@ export function requestLogging(logger: Logger) {
       res.setHeader('X-Request-Id', id);
       return id;
     },
-    // 501 (not yet available) and 503 (a dependency is down) are answers, not bugs; a 500 is a bug.
+    // A 503 (a dependency is down) is an answer, not a bug; a 500 is a bug.
     customLogLevel(_req, res) {
       if (res.statusCode === 500) return 'error';
       if (res.statusCode > 500) return 'warn';

@@ -8,6 +8,7 @@ import { PublishTarget } from './publish-target.ts';
 import { Schedule } from './schedule.ts';
 import { SocialConnection } from './social-connection.ts';
 import { UsageActivity } from './usage-activity.ts';
+import { VideoJob } from './video-job.ts';
 import { Webhook } from './webhook.ts';
 import { WebhookDelivery } from './webhook-delivery.ts';
 import { Workspace } from './workspace.ts';
@@ -28,4 +29,5 @@ export const entities = [
   Webhook,
   WebhookDelivery,
   Schedule,
+  VideoJob,
 ];

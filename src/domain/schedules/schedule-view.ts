@@ -1,6 +1,6 @@
 import type { Schedule } from '../../data/entities/schedule.ts';
 import type { Deps } from '../deps.ts';
-import { inTemporal } from './in-temporal.ts';
+import { inTemporal } from '../../temporal/in-temporal.ts';
 import { listedRuns, scheduleRuns, type ScheduleRuns } from './temporal-schedule.ts';
 
 export type ScheduleView = { schedule: Schedule } & ScheduleRuns;

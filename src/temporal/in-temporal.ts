@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { AppError } from '../../errors/app-error.ts';
+import { AppError } from '../errors/app-error.ts';
 
 // Long enough for a busy server (a schedule's describe can stall for seconds while the server's own scheduler
 // worker is backed up), short enough that a caller hears "try again" rather than waiting out the client's own

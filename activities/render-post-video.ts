@@ -1,0 +1,69 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { buffer } from 'node:stream/consumers';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { VideoJob } from '../src/data/entities/video-job.ts';
+import { reserveObjectKey } from '../src/domain/storage/orphaned-objects.ts';
+import { composeTitleOverlay } from '../src/images/compose-post-image.ts';
+import { objectKeys } from '../src/storage/object-keys.ts';
+import { encodePostVideo, VideoEncodingError } from '../src/video/encode-post-video.ts';
+import type { VideoProgress } from '../src/video/video-progress.ts';
+import type { ActivityDeps } from './index.ts';
+import { loadPost } from './load-post.ts';
+
+export type RenderPostVideoInput = { jobId: string };
+export type RenderedVideo = { videoKey: string; bytes: number; notes: string[] };
+
+const videoGraceMs = 24 * 60 * 60 * 1000;
+
+/**
+ * Makes the post's video and stores it. Progress goes out as heartbeat details (`VideoProgress`), which is where
+ * `GET /video/jobs/{jobId}` and the Temporal UI read it from, and which also tells Temporal the worker is alive.
+ */
+export async function renderPostVideo(deps: ActivityDeps, input: RenderPostVideoInput): Promise<RenderedVideo> {
+  const context = Context.current();
+  const report = (progress: VideoProgress) => context.heartbeat(progress);
+  report({ stage: 'preparing', percent: 0 });
+
+  const em = deps.orm.em.fork();
+  const job = await em.findOne(VideoJob, input.jobId);
+  if (!job) throw ApplicationFailure.nonRetryable(`Video job ${input.jobId} no longer exists (its post was deleted).`, 'JobDeleted');
+  const { post, brandKit } = await loadPost(em, job.postId);
+  const sourceKey = post.artworkKey ?? post.imageKey;
+  const source = sourceKey ? await deps.storage.get(sourceKey) : null;
+  if (!source) throw ApplicationFailure.nonRetryable(`Post ${post.id} has no image to make a video of; generate it first.`, 'NoImage');
+
+  const workDir = await mkdtemp(join(tmpdir(), 'post-video-'));
+  try {
+    const artworkPath = join(workDir, 'artwork');
+    await writeFile(artworkPath, await buffer(source.body));
+    // Over the bare artwork the title fades in; a rendered image (no artwork kept) already carries its title.
+    const overlay = post.artworkKey ? await composeTitleOverlay({ format: job.format, title: post.title, colors: brandKit?.colors ?? {}, fonts: brandKit?.fonts ?? {} }) : null;
+    const overlayPath = overlay ? join(workDir, 'title.png') : null;
+    if (overlay && overlayPath) await writeFile(overlayPath, overlay.png);
+
+    const outputPath = join(workDir, 'video.mp4');
+    await encodePostVideo({
+      ffmpegPath: deps.video.ffmpegPath,
+      artworkPath,
+      overlayPath,
+      format: job.format,
+      outputPath,
+      onProgress: (done) => report({ stage: 'encoding', percent: Math.round(done * 100) }),
+    }).catch((error: unknown) => {
+      // ffmpeg refusing its input fails the same way every time; a killed ffmpeg (no exit code) may be transient.
+      if (error instanceof VideoEncodingError && error.exitCode !== null) throw ApplicationFailure.nonRetryable(error.message, 'VideoEncodingFailed');
+      throw error;
+    });
+
+    report({ stage: 'storing', percent: 100 });
+    const video = await readFile(outputPath);
+    const videoKey = objectKeys.postVideo(post.workspaceId, post.id, job.id);
+    await reserveObjectKey(em, { key: videoKey, reason: 'video never saved', graceMs: videoGraceMs });
+    await deps.storage.put(videoKey, video, 'video/mp4');
+    return { videoKey, bytes: video.length, notes: overlay?.notes ?? [] };
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,45 @@
+import express, { Router } from 'express';
+import { fileURLToPath } from 'node:url';
+import type { LastUsedTracker } from '../../domain/api-keys/last-used-tracker.ts';
+import type { Deps } from '../../domain/deps.ts';
+import { startVideo } from '../../domain/video/start-video.ts';
+import { AppError } from '../../errors/app-error.ts';
+import { callerOf } from '../caller-of.ts';
+import { authenticate } from '../middleware/authenticate.ts';
+import { rateLimit, type RateLimiter } from '../middleware/rate-limit.ts';
+
+const publicDir = fileURLToPath(new URL('../../dashboard/public/', import.meta.url));
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+// Scripts and styles only from here (no CDN: the editor works offline); images and videos also from object
+// storage, whose presigned URLs may live on another origin (S3).
+const contentSecurityPolicy =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob: https: http:; media-src 'self' blob: https: http:; connect-src 'self'; frame-ancestors 'none'";
+
+export type DashboardOptions = { deps: Deps; lastUsed: LastUsedTracker; rateLimiter: RateLimiter };
+
+/**
+ * The dashboard editor (`/dashboard`, static files) and its own API (`/dashboard/api`), which is not part of the
+ * public contract: it starts video jobs, which API clients then poll at `GET /api/v1/video/jobs/{jobId}`.
+ * Same bearer key, same workspace scoping, same error body as the public API.
+ */
+export function dashboardRoutes({ deps, lastUsed, rateLimiter }: DashboardOptions): Router {
+  const router = Router();
+  router.use('/dashboard', (_req, res, next) => {
+    res.set({ 'Content-Security-Policy': contentSecurityPolicy, 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer' });
+    next();
+  });
+
+  router.use('/dashboard/api', authenticate(deps.orm, lastUsed), rateLimit(rateLimiter));
+  router.post('/dashboard/api/posts/:postId/video', async (req, res) => {
+    const { postId } = req.params;
+    if (!uuid.test(postId)) {
+      throw new AppError('validation-failed', 'postId must be a UUID.', { errors: [{ location: 'path', path: 'postId', message: 'must match format "uuid"' }] });
+    }
+    const job = await startVideo(deps, callerOf(res), postId);
+    res.status(202).location(`/api/v1/video/jobs/${job.id}`).json({ jobId: job.id });
+  });
+
+  router.use('/dashboard', express.static(publicDir, { index: 'index.html', redirect: true, fallthrough: true }));
+  return router;
+}

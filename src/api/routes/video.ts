@@ -1,0 +1,24 @@
+import { Router } from 'express';
+import type { Deps } from '../../domain/deps.ts';
+import { getVideoJob } from '../../domain/video/get-video-job.ts';
+import { presignPostVideo } from '../../domain/video/presign-post-video.ts';
+import { callerOf } from '../caller-of.ts';
+import type { Schemas } from '../schemas.ts';
+
+/** Polling video jobs (started from the dashboard) and fetching a post's video. */
+export function videoRoutes(deps: Deps): Router {
+  const router = Router();
+
+  router.get('/video/jobs/:jobId', async (req, res) => {
+    const job: Schemas['VideoJob'] = await getVideoJob(deps, callerOf(res), req.params.jobId);
+    res.json(job);
+  });
+
+  router.get('/video/presign/:postId', async (req, res) => {
+    const { url, expiresAt } = await presignPostVideo(deps, callerOf(res), req.params.postId);
+    const body: Schemas['VideoPresignedUrl'] = { url, expiresAt: expiresAt.toISOString() };
+    res.json(body);
+  });
+
+  return router;
+}

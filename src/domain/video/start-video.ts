@@ -1,0 +1,46 @@
+import { VideoJob } from '../../data/entities/video-job.ts';
+import { AppError } from '../../errors/app-error.ts';
+import { inTemporal } from '../../temporal/in-temporal.ts';
+import { workflowIds } from '../../temporal/workflow-ids.ts';
+import type { generateVideo } from '../../../workflows/generate-video.ts';
+import type { Caller } from '../caller.ts';
+import type { Deps } from '../deps.ts';
+import { findPost } from '../posts/find-post.ts';
+import { postSearchAttributes } from '../posts/post-workflow-options.ts';
+import { readJobState } from './video-job-state.ts';
+
+/**
+ * Starts a video of the post (dashboard only). The job row commits before the workflow starts, so the workflow
+ * always finds it; if Temporal does not take the start, the row is taken back and the caller gets 503. One video
+ * per post at a time: a second start while one is being made answers 409 naming the running job.
+ */
+export async function startVideo(deps: Deps, caller: Caller, postId: string): Promise<VideoJob> {
+  const job = await deps.orm.em.fork().transactional(async (em) => {
+    const post = await findPost(em, caller.workspaceId, postId, { lock: true });
+    if (!post.artworkKey && !post.imageKey) throw new AppError('conflict', `Post ${post.id} has no image yet; generate it before making a video.`);
+    const previous = await em.findOne(VideoJob, { postId: post.id, completedAt: null }, { orderBy: { createdAt: 'desc' } });
+    if (previous) {
+      const state = await inTemporal(deps.temporal, 'report the running video job', () => readJobState(deps.temporal, previous));
+      if (state.status === 'queued' || state.status === 'running') {
+        throw new AppError('conflict', `A video of post ${post.id} is already being made (job ${previous.id}); wait for it to finish.`);
+      }
+    }
+    return { job: em.create(VideoJob, { workspaceId: caller.workspaceId, postId: post.id, format: post.format }), post };
+  });
+
+  try {
+    await inTemporal(deps.temporal, 'start the video', () =>
+      deps.temporal.workflow.start<typeof generateVideo>('generateVideo', {
+        workflowId: workflowIds.videoJob(job.job.id),
+        taskQueue: deps.taskQueue,
+        args: [{ jobId: job.job.id }],
+        staticSummary: `Video of "${job.post.title}" (${job.post.format})`,
+        typedSearchAttributes: postSearchAttributes(job.post),
+      }),
+    );
+  } catch (error) {
+    await deps.orm.em.fork().nativeDelete(VideoJob, { id: job.job.id });
+    throw error;
+  }
+  return job.job;
+}

@@ -1,0 +1,120 @@
+import { spawn } from 'node:child_process';
+import { postFormats, type PostFormat } from '../images/post-formats.ts';
+
+// The post video: the artwork with a slow push-in (Ken Burns), the title band fading in over it, a fade from and
+// to black; H.264 High, yuv420p (plays everywhere), `faststart` (the index first, so playback starts while it
+// downloads), no audio. Short enough to loop on a feed.
+
+export const videoSeconds = 6;
+export const videoFps = 30;
+export const videoFrames = videoSeconds * videoFps;
+
+export type EncodeVideoInput = {
+  ffmpegPath: string;
+  /** The artwork (any size; it is cropped to the format) and the title overlay (transparent PNG, format size). */
+  artworkPath: string;
+  overlayPath: string | null;
+  format: PostFormat;
+  outputPath: string;
+  /** Called with the share of frames encoded so far, 0 to 1. */
+  onProgress?: (done: number) => void;
+};
+
+/** An ffmpeg run that failed: its exit code (null when killed) and the end of what it wrote to stderr. */
+export class VideoEncodingError extends Error {
+  readonly exitCode: number | null;
+
+  constructor(message: string, exitCode: number | null) {
+    super(message);
+    this.name = 'VideoEncodingError';
+    this.exitCode = exitCode;
+  }
+}
+
+export function encodePostVideo(input: EncodeVideoInput): Promise<void> {
+  return runFfmpeg(input.ffmpegPath, videoArguments(input), input.onProgress);
+}
+
+/** ffmpeg's arguments for the post video. Exported for the benchmark, which encodes the same frames alone. */
+export function videoArguments(input: Pick<EncodeVideoInput, 'artworkPath' | 'overlayPath' | 'format' | 'outputPath'>): string[] {
+  return [
+    ...inputArguments(input),
+    '-filter_complex', filterGraph(input.format, input.overlayPath !== null),
+    '-map', '[video]',
+    ...h264Arguments(),
+    input.outputPath,
+  ];
+}
+
+/** The frames of the post video as raw yuv420p, without encoding them (for the benchmark's baseline). */
+export function rawFrameArguments(input: Pick<EncodeVideoInput, 'artworkPath' | 'overlayPath' | 'format' | 'outputPath'>): string[] {
+  return [
+    ...inputArguments(input),
+    '-filter_complex', filterGraph(input.format, input.overlayPath !== null),
+    '-map', '[video]', '-frames:v', String(videoFrames), '-f', 'rawvideo', '-pix_fmt', 'yuv420p', input.outputPath,
+  ];
+}
+
+/** Encoding alone: raw yuv420p frames of the format in, the same H.264 settings out. */
+export function encodeRawFramesArguments(format: PostFormat, rawPath: string, outputPath: string): string[] {
+  const { width, height } = postFormats[format];
+  return [
+    '-hide_banner', '-nostdin', '-y',
+    '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${width}x${height}`, '-r', String(videoFps), '-i', rawPath,
+    ...h264Arguments(),
+    outputPath,
+  ];
+}
+
+function inputArguments(input: Pick<EncodeVideoInput, 'artworkPath' | 'overlayPath'>): string[] {
+  const still = (path: string) => ['-loop', '1', '-framerate', String(videoFps), '-t', String(videoSeconds), '-i', path];
+  return ['-hide_banner', '-nostdin', '-y', ...still(input.artworkPath), ...(input.overlayPath ? still(input.overlayPath) : [])];
+}
+
+function filterGraph(format: PostFormat, withOverlay: boolean): string {
+  const { width, height } = postFormats[format];
+  // zoompan works in whole pixels; starting from twice the size keeps the push-in from visibly stepping.
+  const zoom =
+    `[0:v]scale=${2 * width}:${2 * height}:force_original_aspect_ratio=increase,crop=${2 * width}:${2 * height},` +
+    `zoompan=z='1+0.12*on/${videoFrames}':x='iw/2-(iw/zoom/2)':y='ih/2-(ih/zoom/2)':d=1:s=${width}x${height}:fps=${videoFps}`;
+  const fades = `fade=t=in:st=0:d=0.4,fade=t=out:st=${videoSeconds - 0.5}:d=0.5,format=yuv420p[video]`;
+  if (!withOverlay) return `${zoom},${fades}`;
+  return `${zoom}[moving];[1:v]format=rgba,fade=t=in:st=0.6:d=0.8:alpha=1[title];[moving][title]overlay=0:0,${fades}`;
+}
+
+function h264Arguments(): string[] {
+  return [
+    '-frames:v', String(videoFrames), '-r', String(videoFps),
+    '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-profile:v', 'high', '-pix_fmt', 'yuv420p',
+    '-movflags', '+faststart', '-an',
+  ];
+}
+
+/** Runs ffmpeg, turning its `-progress` output into calls of `onProgress`. */
+export function runFfmpeg(ffmpegPath: string, args: string[], onProgress?: (done: number) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(ffmpegPath, ['-loglevel', 'error', '-progress', 'pipe:1', '-nostats', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-4000);
+    });
+    let pending = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      const lines = (pending + chunk.toString()).split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) {
+        const frame = /^frame=(\d+)/.exec(line);
+        if (frame && onProgress) onProgress(Math.min(1, Number(frame[1]) / videoFrames));
+      }
+    });
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      const why = error.code === 'ENOENT' ? `ffmpeg was not found at "${ffmpegPath}" (set FFMPEG_PATH)` : error.message;
+      reject(new VideoEncodingError(why, null));
+    });
+    child.on('close', (code, signal) => {
+      if (code === 0) return resolve();
+      const detail = stderr.trim().split('\n').slice(-3).join(' ') || `killed by ${signal ?? 'a signal'}`;
+      reject(new VideoEncodingError(`ffmpeg failed: ${detail}`, code));
+    });
+  });
+}
