@@ -39,15 +39,15 @@ export async function renderPostVideo(deps: ActivityDeps, input: RenderPostVideo
     const artworkPath = join(workDir, 'artwork');
     await writeFile(artworkPath, await buffer(source.body));
     // Over the bare artwork the title fades in; a rendered image (no artwork kept) already carries its title.
-    const overlay = post.artworkKey ? await composeTitleOverlay({ format: job.format, title: post.title, colors: brandKit?.colors ?? {}, fonts: brandKit?.fonts ?? {} }) : null;
-    const overlayPath = overlay ? join(workDir, 'title.png') : null;
-    if (overlay && overlayPath) await writeFile(overlayPath, overlay.png);
+    const title = post.artworkKey ? await composeTitleOverlay({ format: job.format, title: post.title, colors: brandKit?.colors ?? {}, fonts: brandKit?.fonts ?? {} }) : null;
+    const overlay = title ? { path: join(workDir, 'title.png'), top: title.top } : null;
+    if (title && overlay) await writeFile(overlay.path, title.png);
 
     const outputPath = join(workDir, 'video.mp4');
     await encodePostVideo({
       ffmpegPath: deps.video.ffmpegPath,
       artworkPath,
-      overlayPath,
+      overlay,
       format: job.format,
       outputPath,
       onProgress: (done) => report({ stage: 'encoding', percent: Math.round(done * 100) }),
@@ -62,7 +62,7 @@ export async function renderPostVideo(deps: ActivityDeps, input: RenderPostVideo
     const videoKey = objectKeys.postVideo(post.workspaceId, post.id, job.id);
     await reserveObjectKey(em, { key: videoKey, reason: 'video never saved', graceMs: videoGraceMs });
     await deps.storage.put(videoKey, video, 'video/mp4');
-    return { videoKey, bytes: video.length, notes: overlay?.notes ?? [] };
+    return { videoKey, bytes: video.length, notes: title?.notes ?? [] };
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }

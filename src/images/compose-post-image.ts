@@ -37,15 +37,23 @@ export async function composePostImage(input: ComposePostImageInput): Promise<Co
   return { png, notes };
 }
 
-/** The title band alone on a transparent frame of the format's size: what a video lays over its moving artwork. */
-export async function composeTitleOverlay(input: Omit<ComposePostImageInput, 'artwork' | 'logo'>): Promise<ComposedPostImage> {
+export type TitleOverlay = { png: Buffer; top: number; notes: string[] };
+
+/**
+ * The title band alone, transparent around it, and where it goes from the top: what a video lays over its moving
+ * artwork. Only the band's own rows, so that overlaying it costs little per frame. Null when there is no title to set.
+ */
+export async function composeTitleOverlay(input: Omit<ComposePostImageInput, 'artwork' | 'logo'>): Promise<TitleOverlay | null> {
   const layout = layoutOf(input.format);
   const notes: string[] = [];
-  const png = await sharp({ create: { width: layout.width, height: layout.height, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
-    .composite(await titleBand(layout, input, notes))
+  const layers = await titleBand(layout, input, notes);
+  if (layers.length === 0) return null;
+  const top = Math.min(...layers.map((layer) => layer.top ?? 0));
+  const png = await sharp({ create: { width: layout.width, height: layout.height - top, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+    .composite(layers.map((layer) => ({ ...layer, top: (layer.top ?? 0) - top })))
     .png()
     .toBuffer();
-  return { png, notes };
+  return { png, top, notes };
 }
 
 function layoutOf(format: PostFormat): Layout {

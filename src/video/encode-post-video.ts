@@ -11,9 +11,9 @@ export const videoFrames = videoSeconds * videoFps;
 
 export type EncodeVideoInput = {
   ffmpegPath: string;
-  /** The artwork (any size; it is cropped to the format) and the title overlay (transparent PNG, format size). */
+  /** The artwork (any size; it is cropped to the format) and the title band (transparent PNG) with its offset. */
   artworkPath: string;
-  overlayPath: string | null;
+  overlay: { path: string; top: number } | null;
   format: PostFormat;
   outputPath: string;
   /** Called with the share of frames encoded so far, 0 to 1. */
@@ -36,10 +36,12 @@ export function encodePostVideo(input: EncodeVideoInput): Promise<void> {
 }
 
 /** ffmpeg's arguments for the post video. Exported for the benchmark, which encodes the same frames alone. */
-export function videoArguments(input: Pick<EncodeVideoInput, 'artworkPath' | 'overlayPath' | 'format' | 'outputPath'>): string[] {
+type VideoInputs = Pick<EncodeVideoInput, 'artworkPath' | 'overlay' | 'format' | 'outputPath'>;
+
+export function videoArguments(input: VideoInputs): string[] {
   return [
     ...inputArguments(input),
-    '-filter_complex', filterGraph(input.format, input.overlayPath !== null),
+    '-filter_complex', filterGraph(input),
     '-map', '[video]',
     ...h264Arguments(),
     input.outputPath,
@@ -47,10 +49,10 @@ export function videoArguments(input: Pick<EncodeVideoInput, 'artworkPath' | 'ov
 }
 
 /** The frames of the post video as raw yuv420p, without encoding them (for the benchmark's baseline). */
-export function rawFrameArguments(input: Pick<EncodeVideoInput, 'artworkPath' | 'overlayPath' | 'format' | 'outputPath'>): string[] {
+export function rawFrameArguments(input: VideoInputs): string[] {
   return [
     ...inputArguments(input),
-    '-filter_complex', filterGraph(input.format, input.overlayPath !== null),
+    '-filter_complex', filterGraph(input),
     '-map', '[video]', '-frames:v', String(videoFrames), '-f', 'rawvideo', '-pix_fmt', 'yuv420p', input.outputPath,
   ];
 }
@@ -66,20 +68,22 @@ export function encodeRawFramesArguments(format: PostFormat, rawPath: string, ou
   ];
 }
 
-function inputArguments(input: Pick<EncodeVideoInput, 'artworkPath' | 'overlayPath'>): string[] {
-  const still = (path: string) => ['-loop', '1', '-framerate', String(videoFps), '-t', String(videoSeconds), '-i', path];
-  return ['-hide_banner', '-nostdin', '-y', ...still(input.artworkPath), ...(input.overlayPath ? still(input.overlayPath) : [])];
+/** Each picture is read once; the filters make the frames from it (no per-frame decoding of a looped image). */
+function inputArguments(input: Pick<VideoInputs, 'artworkPath' | 'overlay'>): string[] {
+  return ['-hide_banner', '-nostdin', '-y', '-i', input.artworkPath, ...(input.overlay ? ['-i', input.overlay.path] : [])];
 }
 
-function filterGraph(format: PostFormat, withOverlay: boolean): string {
+function filterGraph({ format, overlay }: Pick<VideoInputs, 'format' | 'overlay'>): string {
   const { width, height } = postFormats[format];
-  // zoompan works in whole pixels; starting from twice the size keeps the push-in from visibly stepping.
+  // zoompan turns the one artwork frame into all the frames; it works in whole pixels, and starting from twice
+  // the size keeps the push-in from visibly stepping.
   const zoom =
     `[0:v]scale=${2 * width}:${2 * height}:force_original_aspect_ratio=increase,crop=${2 * width}:${2 * height},` +
-    `zoompan=z='1+0.12*on/${videoFrames}':x='iw/2-(iw/zoom/2)':y='ih/2-(ih/zoom/2)':d=1:s=${width}x${height}:fps=${videoFps}`;
+    `zoompan=z='1+0.12*on/${videoFrames}':x='iw/2-(iw/zoom/2)':y='ih/2-(ih/zoom/2)':d=${videoFrames}:s=${width}x${height}:fps=${videoFps}`;
   const fades = `fade=t=in:st=0:d=0.4,fade=t=out:st=${videoSeconds - 0.5}:d=0.5,format=yuv420p[video]`;
-  if (!withOverlay) return `${zoom},${fades}`;
-  return `${zoom}[moving];[1:v]format=rgba,fade=t=in:st=0.6:d=0.8:alpha=1[title];[moving][title]overlay=0:0,${fades}`;
+  if (!overlay) return `${zoom},${fades}`;
+  const title = `[1:v]format=rgba,loop=loop=${videoFrames - 1}:size=1:start=0,setpts=N/${videoFps}/TB,fade=t=in:st=0.6:d=0.8:alpha=1[title]`;
+  return `${zoom}[moving];${title};[moving][title]overlay=0:${overlay.top},${fades}`;
 }
 
 function h264Arguments(): string[] {

@@ -1,6 +1,7 @@
 import { WorkflowFailedError, WorkflowNotFoundError, type Client, type WorkflowExecutionDescription } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
-import { temporal } from '@temporalio/proto';
+// A CommonJS module: Node's ESM loader offers it as a default export only.
+import proto from '@temporalio/proto';
 import type { VideoJob } from '../../data/entities/video-job.ts';
 import { postFormats } from '../../images/post-formats.ts';
 import { workflowIds } from '../../temporal/workflow-ids.ts';
@@ -10,7 +11,7 @@ import { videoSeconds } from '../../video/encode-post-video.ts';
 export type VideoJobStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
 export type VideoJobState = { status: VideoJobStatus; message: string; error: string | null };
 
-const { PENDING_ACTIVITY_STATE_SCHEDULED } = temporal.api.enums.v1.PendingActivityState;
+const { PENDING_ACTIVITY_STATE_SCHEDULED } = proto.temporal.api.enums.v1.PendingActivityState;
 
 /**
  * A job's status as Temporal sees its workflow: waiting for a worker (`queued`), working (`running`, with the
