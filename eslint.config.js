@@ -50,6 +50,16 @@ export default tseslint.config(
     },
   },
   {
+    // The dashboard: plain browser modules served as they are (no build step, so no TypeScript to check them).
+    files: ['src/dashboard/public/**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      sourceType: 'module',
+      globals: { document: 'readonly', sessionStorage: 'readonly', fetch: 'readonly', setTimeout: 'readonly', HTMLElement: 'readonly', AbortController: 'readonly', DOMException: 'readonly' },
+    },
+  },
+  {
     // Plain JavaScript that runs before dependencies exist (any Node version).
     files: ['**/*.mjs', '*.js'],
     ...tseslint.configs.disableTypeChecked,

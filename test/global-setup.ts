@@ -8,6 +8,7 @@ import { startPostgresCluster } from '../src/embedded/postgres-cluster.ts';
 import { startTemporalDevServer } from '../src/embedded/temporal-dev-server.ts';
 import { workflowsPath } from '../worker/create-worker.ts';
 import { prepareTemporalTestServer } from './infra/temporal-test-server.ts';
+import { ensureChromium } from './infra/chromium.ts';
 import { createDevCertificates } from './infra/dev-certificates.ts';
 import { fetchS3ServerJar } from './infra/s3-server.ts';
 
@@ -31,7 +32,8 @@ declare module 'vitest' {
 /**
  * Starts the real infrastructure once per run, on ports chosen now: a throwaway PostgreSQL cluster (with a migrated
  * template database that each test file clones), a Temporal dev server, and Temporal's time-skipping test server
- * (fetched, not started: each workflow test starts its own). Stops all of it in teardown.
+ * (fetched, not started: each workflow test starts its own); installs Chromium for the dashboard's browser tests
+ * when it is missing. Stops all of it in teardown.
  */
 export default async function setup(project: TestProject) {
   const started = Date.now();
@@ -62,6 +64,7 @@ export default async function setup(project: TestProject) {
         return path;
       }),
       fetchS3ServerJar(),
+      ensureChromium(log),
     ] as const);
 
     const templateUrl = await cluster.ensureDatabase(templateDatabase);

@@ -65,6 +65,7 @@ console.log(`
 
   API          ${apiUrl}/api/v1
   API docs     ${apiUrl}/docs
+  Dashboard    ${apiUrl}/dashboard   (log in with the API key below)
   Temporal UI  ${temporal?.uiUrl ?? `(external Temporal at ${config.temporal.address})`}
   API key      ${devKey.apiKey}   (Growth workspace ${devKey.workspaceId})
 
