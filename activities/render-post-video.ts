@@ -1,7 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { buffer } from 'node:stream/consumers';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { VideoJob } from '../src/data/entities/video-job.ts';
 import { reserveObjectKey } from '../src/domain/storage/orphaned-objects.ts';
@@ -9,6 +8,7 @@ import { composeTitleOverlay } from '../src/images/compose-post-image.ts';
 import { objectKeys } from '../src/storage/object-keys.ts';
 import { encodePostVideo, VideoEncodingError } from '../src/video/encode-post-video.ts';
 import type { VideoProgress } from '../src/video/video-progress.ts';
+import { videoWorkDir } from '../src/video/video-work-dir.ts';
 import type { ActivityDeps } from './index.ts';
 import { loadPost } from './load-post.ts';
 
@@ -34,7 +34,7 @@ export async function renderPostVideo(deps: ActivityDeps, input: RenderPostVideo
   const source = sourceKey ? await deps.storage.get(sourceKey) : null;
   if (!source) throw ApplicationFailure.nonRetryable(`Post ${post.id} has no image to make a video of; generate it first.`, 'NoImage');
 
-  const workDir = await mkdtemp(join(tmpdir(), 'post-video-'));
+  const workDir = await videoWorkDir();
   try {
     const artworkPath = join(workDir, 'artwork');
     await writeFile(artworkPath, await buffer(source.body));
