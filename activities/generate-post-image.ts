@@ -1,10 +1,10 @@
-import { ApplicationFailure, Context } from '@temporalio/activity';
-import { ImageProviderUnavailableError, ImageRateLimitedError, ImageRejectedError } from '../src/generation/provider-errors.ts';
+import { Context } from '@temporalio/activity';
 import type { PostFormat } from '../src/images/post-formats.ts';
 import { reserveObjectKey } from '../src/domain/storage/orphaned-objects.ts';
 import { objectKeys } from '../src/storage/object-keys.ts';
 import type { ActivityDeps } from './index.ts';
 import { loadPost } from './load-post.ts';
+import { asTemporalFailure } from './remote-failure.ts';
 
 export type GeneratePostImageInput = { postId: string; generationId: string; prompt: string; format: PostFormat; seed: number };
 export type GeneratedArtwork = { artworkKey: string; madeBy: string; seed: number; width: number; height: number };
@@ -37,13 +37,4 @@ export async function generatePostImage(deps: ActivityDeps, input: GeneratePostI
   } catch (error) {
     throw asTemporalFailure(error);
   }
-}
-
-function asTemporalFailure(error: unknown): unknown {
-  if (error instanceof ImageRejectedError) return ApplicationFailure.nonRetryable(error.reason, 'ImageRejected');
-  if (error instanceof ImageRateLimitedError) {
-    return ApplicationFailure.create({ message: error.message, type: 'ImageRateLimited', nextRetryDelay: error.retryAfterMs });
-  }
-  if (error instanceof ImageProviderUnavailableError) return ApplicationFailure.retryable(error.message, 'ImageProviderUnavailable');
-  return error;
 }

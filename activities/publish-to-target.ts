@@ -4,8 +4,9 @@ import { Post } from '../src/data/entities/post.ts';
 import { PublishTarget } from '../src/data/entities/publish-target.ts';
 import { SocialConnection } from '../src/data/entities/social-connection.ts';
 import { recordUsage } from '../src/domain/usage/record-usage.ts';
-import { SocialRateLimitedError, SocialRejectedError, SocialUnavailableError, type SocialCredentials, type SocialPost } from '../src/social/social-connector.ts';
+import type { SocialCredentials, SocialPost } from '../src/social/social-connector.ts';
 import type { ActivityDeps } from './index.ts';
+import { asTemporalFailure } from './remote-failure.ts';
 
 /**
  * Publishes the post's title and image to one connection. Every attempt sends the target's idempotency key, so an
@@ -53,13 +54,4 @@ export async function publishToTarget(deps: ActivityDeps, input: { targetId: str
       postId: post.id,
     });
   });
-}
-
-function asTemporalFailure(error: unknown): unknown {
-  if (error instanceof SocialRejectedError) return ApplicationFailure.nonRetryable(error.reason, 'SocialRejected');
-  if (error instanceof SocialRateLimitedError) {
-    return ApplicationFailure.create({ message: error.message, type: 'SocialRateLimited', nextRetryDelay: error.retryAfterMs });
-  }
-  if (error instanceof SocialUnavailableError) return ApplicationFailure.retryable(error.message, 'SocialUnavailable');
-  return error;
 }

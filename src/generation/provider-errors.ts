@@ -1,30 +1,13 @@
+import { RemoteRateLimitedError, RemoteRejectedError, RemoteUnavailableError } from '../net/remote-errors.ts';
+
 // What can go wrong with an image provider, in terms the generation activity acts on: permanent refusals fail
 // the generation at once (the user sees `reason`), rate limits and outages are retried by Temporal.
 
 /** The provider refused this request and will refuse it again (bad input, content moderation, too large...). */
-export class ImageRejectedError extends Error {
-  readonly reason: string;
-  constructor(reason: string) {
-    super(reason);
-    this.name = 'ImageRejectedError';
-    this.reason = reason;
-  }
-}
+export class ImageRejectedError extends RemoteRejectedError {}
 
 /** The provider asked us to slow down; retry no sooner than `retryAfterMs`. */
-export class ImageRateLimitedError extends Error {
-  readonly retryAfterMs: number;
-  constructor(message: string, retryAfterMs: number) {
-    super(message);
-    this.name = 'ImageRateLimitedError';
-    this.retryAfterMs = retryAfterMs;
-  }
-}
+export class ImageRateLimitedError extends RemoteRateLimitedError {}
 
 /** A transient failure (5xx, timeout, connection error): retry on the normal ladder. */
-export class ImageProviderUnavailableError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'ImageProviderUnavailableError';
-  }
-}
+export class ImageProviderUnavailableError extends RemoteUnavailableError {}

@@ -1,3 +1,5 @@
+import { RemoteRateLimitedError, RemoteRejectedError, RemoteUnavailableError } from '../net/remote-errors.ts';
+
 // Publishing to a customer's social account. One connector per platform, speaking the platform's real API; the
 // publish activity picks one by platform and never knows the difference.
 
@@ -38,29 +40,10 @@ export type SocialConnector = {
 };
 
 /** The platform refused and will refuse again (bad credentials, invalid content...); `reason` is shown to the user. */
-export class SocialRejectedError extends Error {
-  readonly reason: string;
-  constructor(reason: string) {
-    super(reason);
-    this.name = 'SocialRejectedError';
-    this.reason = reason;
-  }
-}
+export class SocialRejectedError extends RemoteRejectedError {}
 
 /** The platform asked us to slow down; retry no sooner than `retryAfterMs`. */
-export class SocialRateLimitedError extends Error {
-  readonly retryAfterMs: number;
-  constructor(message: string, retryAfterMs: number) {
-    super(message);
-    this.name = 'SocialRateLimitedError';
-    this.retryAfterMs = retryAfterMs;
-  }
-}
+export class SocialRateLimitedError extends RemoteRateLimitedError {}
 
 /** A transient failure (5xx, timeout, connection error): retry on the normal ladder. */
-export class SocialUnavailableError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'SocialUnavailableError';
-  }
-}
+export class SocialUnavailableError extends RemoteUnavailableError {}

@@ -4,9 +4,9 @@ import { createSchedule } from '../../domain/schedules/create-schedule.ts';
 import { deleteSchedule } from '../../domain/schedules/delete-schedule.ts';
 import { getSchedule } from '../../domain/schedules/get-schedule.ts';
 import { listSchedules } from '../../domain/schedules/list-schedules.ts';
-import type { ScheduleView } from '../../domain/schedules/schedule-view.ts';
 import { updateSchedule } from '../../domain/schedules/update-schedule.ts';
 import { callerOf } from '../caller-of.ts';
+import { presentSchedule } from '../presenters/schedule.ts';
 import { pageRequestOf, sendPage } from '../paging.ts';
 import type { Schemas } from '../schemas.ts';
 
@@ -16,7 +16,7 @@ export function scheduleRoutes(deps: Deps): Router {
   router.get('/schedules', async (req, res) => {
     const page = await listSchedules(deps, callerOf(res), pageRequestOf(req));
     const body: Schemas['ScheduleListItem'][] = page.items.map((view) => {
-      const { id, name, cronExpression, isActive, promptTemplate, nextRunAt } = present(view);
+      const { id, name, cronExpression, isActive, promptTemplate, nextRunAt } = presentSchedule(view);
       return { id, name, cronExpression, isActive, promptTemplate, nextRunAt };
     });
     sendPage(req, res, page, body);
@@ -24,17 +24,17 @@ export function scheduleRoutes(deps: Deps): Router {
 
   router.post('/schedules', async (req, res) => {
     const view = await createSchedule(deps, callerOf(res), req.body as Schemas['CreateScheduleRequest']);
-    const { id, name, cronExpression, isActive, nextRunAt } = present(view);
+    const { id, name, cronExpression, isActive, nextRunAt } = presentSchedule(view);
     const body: Schemas['CreateScheduleResponse'] = { id, name, cronExpression, isActive, nextRunAt };
     res.status(201).location(`/api/v1/schedules/${id}`).json(body);
   });
 
   router.get('/schedules/:id', async (req, res) => {
-    res.json(present(await getSchedule(deps, callerOf(res), req.params.id)));
+    res.json(presentSchedule(await getSchedule(deps, callerOf(res), req.params.id)));
   });
 
   router.put('/schedules/:id', async (req, res) => {
-    res.json(present(await updateSchedule(deps, callerOf(res), req.params.id, req.body as Schemas['UpdateScheduleRequest'])));
+    res.json(presentSchedule(await updateSchedule(deps, callerOf(res), req.params.id, req.body as Schemas['UpdateScheduleRequest'])));
   });
 
   router.delete('/schedules/:id', async (req, res) => {
@@ -43,20 +43,4 @@ export function scheduleRoutes(deps: Deps): Router {
   });
 
   return router;
-}
-
-function present({ schedule, nextRunAt, lastRunAt }: ScheduleView): Schemas['Schedule'] {
-  return {
-    id: schedule.id,
-    name: schedule.name,
-    cronExpression: schedule.cronExpression,
-    isActive: schedule.isActive,
-    promptTemplate: schedule.promptTemplate ?? null,
-    projectId: schedule.projectId ?? null,
-    brandKitId: schedule.brandKitId ?? null,
-    lastRunAt: lastRunAt?.toISOString() ?? null,
-    nextRunAt: nextRunAt?.toISOString() ?? null,
-    lastRunError: schedule.lastRunError ?? null,
-    createdAt: schedule.createdAt.toISOString(),
-  };
 }

@@ -1,11 +1,11 @@
 import { Router } from 'express';
-import type { SocialConnection } from '../../data/entities/social-connection.ts';
 import type { Deps } from '../../domain/deps.ts';
 import { createSocialConnection } from '../../domain/social-connections/create-social-connection.ts';
 import { deleteSocialConnection } from '../../domain/social-connections/delete-social-connection.ts';
 import { getSocialConnection } from '../../domain/social-connections/get-social-connection.ts';
 import { listSocialConnections } from '../../domain/social-connections/list-social-connections.ts';
 import { callerOf } from '../caller-of.ts';
+import { presentSocialConnection } from '../presenters/social-connection.ts';
 import { pageRequestOf, sendPage } from '../paging.ts';
 import type { Schemas } from '../schemas.ts';
 
@@ -14,16 +14,16 @@ export function socialConnectionRoutes(deps: Deps): Router {
 
   router.get('/social-connections', async (req, res) => {
     const page = await listSocialConnections(deps, callerOf(res), pageRequestOf(req));
-    sendPage(req, res, page, page.items.map(present));
+    sendPage(req, res, page, page.items.map(presentSocialConnection));
   });
 
   router.post('/social-connections', async (req, res) => {
     const connection = await createSocialConnection(deps, callerOf(res), req.body as Schemas['CreateSocialConnectionRequest']);
-    res.status(201).location(`/api/v1/social-connections/${connection.id}`).json(present(connection));
+    res.status(201).location(`/api/v1/social-connections/${connection.id}`).json(presentSocialConnection(connection));
   });
 
   router.get('/social-connections/:id', async (req, res) => {
-    res.json(present(await getSocialConnection(deps, callerOf(res), req.params.id)));
+    res.json(presentSocialConnection(await getSocialConnection(deps, callerOf(res), req.params.id)));
   });
 
   router.delete('/social-connections/:id', async (req, res) => {
@@ -32,15 +32,4 @@ export function socialConnectionRoutes(deps: Deps): Router {
   });
 
   return router;
-}
-
-/** Never the credentials. */
-function present(connection: SocialConnection): Schemas['SocialConnection'] {
-  return {
-    id: connection.id,
-    platform: connection.platform,
-    serverUrl: connection.serverUrl,
-    accountName: connection.accountName,
-    createdAt: connection.createdAt.toISOString(),
-  };
 }

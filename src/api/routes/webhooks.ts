@@ -1,5 +1,4 @@
 import { Router } from 'express';
-import type { Webhook } from '../../data/entities/webhook.ts';
 import type { Deps } from '../../domain/deps.ts';
 import { createWebhook } from '../../domain/webhooks/create-webhook.ts';
 import { deleteWebhook } from '../../domain/webhooks/delete-webhook.ts';
@@ -7,6 +6,7 @@ import { listWebhookDeliveries } from '../../domain/webhooks/list-webhook-delive
 import { listWebhooks } from '../../domain/webhooks/list-webhooks.ts';
 import { updateWebhook } from '../../domain/webhooks/update-webhook.ts';
 import { callerOf } from '../caller-of.ts';
+import { presentWebhook } from '../presenters/webhook.ts';
 import { pageRequestOf, sendPage } from '../paging.ts';
 import type { Schemas } from '../schemas.ts';
 
@@ -15,7 +15,7 @@ export function webhookRoutes(deps: Deps): Router {
 
   router.get('/webhooks', async (req, res) => {
     const page = await listWebhooks(deps, callerOf(res), pageRequestOf(req));
-    sendPage(req, res, page, page.items.map(present));
+    sendPage(req, res, page, page.items.map(presentWebhook));
   });
 
   router.post('/webhooks', async (req, res) => {
@@ -31,7 +31,7 @@ export function webhookRoutes(deps: Deps): Router {
   });
 
   router.put('/webhooks/:id', async (req, res) => {
-    res.json(present(await updateWebhook(deps, callerOf(res), req.params.id, req.body as Schemas['UpdateWebhookRequest'])));
+    res.json(presentWebhook(await updateWebhook(deps, callerOf(res), req.params.id, req.body as Schemas['UpdateWebhookRequest'])));
   });
 
   router.delete('/webhooks/:id', async (req, res) => {
@@ -57,16 +57,4 @@ export function webhookRoutes(deps: Deps): Router {
   });
 
   return router;
-}
-
-/** Never the secret. */
-function present(webhook: Webhook): Schemas['Webhook'] {
-  return {
-    id: webhook.id,
-    url: webhook.url,
-    events: webhook.events,
-    isActive: webhook.isActive,
-    lastTriggeredAt: webhook.lastTriggeredAt?.toISOString() ?? null,
-    createdAt: webhook.createdAt.toISOString(),
-  };
 }

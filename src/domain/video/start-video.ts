@@ -15,32 +15,32 @@ import { readJobState } from './video-job-state.ts';
  * per post at a time: a second start while one is being made answers 409 naming the running job.
  */
 export async function startVideo(deps: Deps, caller: Caller, postId: string): Promise<VideoJob> {
-  const job = await deps.orm.em.fork().transactional(async (em) => {
-    const post = await findPost(em, caller.workspaceId, postId, { lock: true });
-    if (!post.artworkKey && !post.imageKey) throw new AppError('conflict', `Post ${post.id} has no image yet; generate it before making a video.`);
-    const previous = await em.findOne(VideoJob, { postId: post.id, completedAt: null }, { orderBy: { createdAt: 'desc' } });
+  const { job, post } = await deps.orm.em.fork().transactional(async (em) => {
+    const found = await findPost(em, caller.workspaceId, postId, { lock: true });
+    if (!found.artworkKey && !found.imageKey) throw new AppError('conflict', `Post ${found.id} has no image yet; generate it before making a video.`);
+    const previous = await em.findOne(VideoJob, { postId: found.id, completedAt: null }, { orderBy: { createdAt: 'desc' } });
     if (previous) {
       const state = await inTemporal(deps.temporal, 'report the running video job', () => readJobState(deps.temporal, previous));
       if (state.status === 'queued' || state.status === 'running') {
-        throw new AppError('conflict', `A video of post ${post.id} is already being made (job ${previous.id}); wait for it to finish.`);
+        throw new AppError('conflict', `A video of post ${found.id} is already being made (job ${previous.id}); wait for it to finish.`);
       }
     }
-    return { job: em.create(VideoJob, { workspaceId: caller.workspaceId, postId: post.id, format: post.format }), post };
+    return { job: em.create(VideoJob, { workspaceId: caller.workspaceId, postId: found.id, format: found.format }), post: found };
   });
 
   try {
     await inTemporal(deps.temporal, 'start the video', () =>
       deps.temporal.workflow.start<typeof generateVideo>('generateVideo', {
-        workflowId: workflowIds.videoJob(job.job.id),
+        workflowId: workflowIds.videoJob(job.id),
         taskQueue: deps.taskQueue,
-        args: [{ jobId: job.job.id }],
-        staticSummary: `Video of "${job.post.title}" (${job.post.format})`,
-        typedSearchAttributes: postSearchAttributes(job.post),
+        args: [{ jobId: job.id }],
+        staticSummary: `Video of "${post.title}" (${post.format})`,
+        typedSearchAttributes: postSearchAttributes(post),
       }),
     );
   } catch (error) {
-    await deps.orm.em.fork().nativeDelete(VideoJob, { id: job.job.id });
+    await deps.orm.em.fork().nativeDelete(VideoJob, { id: job.id });
     throw error;
   }
-  return job.job;
+  return job;
 }

@@ -1,0 +1,18 @@
+import type { ScheduleView } from '../../domain/schedules/schedule-view.ts';
+import type { Schemas } from '../schemas.ts';
+
+export function presentSchedule({ schedule, nextRunAt, lastRunAt }: ScheduleView): Schemas['Schedule'] {
+  return {
+    id: schedule.id,
+    name: schedule.name,
+    cronExpression: schedule.cronExpression,
+    isActive: schedule.isActive,
+    promptTemplate: schedule.promptTemplate ?? null,
+    projectId: schedule.projectId ?? null,
+    brandKitId: schedule.brandKitId ?? null,
+    lastRunAt: lastRunAt?.toISOString() ?? null,
+    nextRunAt: nextRunAt?.toISOString() ?? null,
+    lastRunError: schedule.lastRunError ?? null,
+    createdAt: schedule.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,13 @@
+import type { SocialConnection } from '../../data/entities/social-connection.ts';
+import type { Schemas } from '../schemas.ts';
+
+/** Never the credentials. */
+export function presentSocialConnection(connection: SocialConnection): Schemas['SocialConnection'] {
+  return {
+    id: connection.id,
+    platform: connection.platform,
+    serverUrl: connection.serverUrl,
+    accountName: connection.accountName,
+    createdAt: connection.createdAt.toISOString(),
+  };
+}
