@@ -9,6 +9,7 @@ import { createWorkspace } from '../domain/workspaces/create-workspace.ts';
 import { localTemporal } from '../embedded/local-temporal.ts';
 import { connectTemporalClient } from '../temporal/connect.ts';
 import { defaultTaskQueue } from '../config.ts';
+import { isDateTime, isUuid } from '../validation/formats.ts';
 
 type Values = Record<string, string | boolean | undefined>;
 type Result = { json: unknown; text: string };
@@ -34,7 +35,7 @@ export const adminCommands: Record<string, Command> = {
   'workspace create': {
     options: { name: text, plan: text, json },
     async run(orm, values) {
-      const { workspace, apiKey } = await createWorkspace(orm, { name: required(values, 'name'), plan: plan(values) });
+      const { workspace, apiKey } = await createWorkspace(orm, { name: name(values), plan: plan(values) });
       return {
         json: { workspaceId: workspace.id, apiKey },
         text: `Workspace ${workspace.id} (${workspace.plan}) created.\nAPI key (shown once): ${apiKey}`,
@@ -44,7 +45,7 @@ export const adminCommands: Record<string, Command> = {
   'workspace set-plan': {
     options: { id: text, plan: text, json },
     async run(orm, values) {
-      const workspace = await changePlan(orm, required(values, 'id'), plan(values));
+      const workspace = await changePlan(orm, id(values, 'id'), plan(values));
       return { json: { workspaceId: workspace.id, plan: workspace.plan }, text: `Workspace ${workspace.id} is now on ${workspace.plan}.` };
     },
   },
@@ -59,11 +60,13 @@ export const adminCommands: Record<string, Command> = {
   'api-key create': {
     options: { workspace: text, name: text, 'expires-at': text, json },
     async run(orm, values) {
-      const expiresAt = typeof values['expires-at'] === 'string' ? new Date(values['expires-at']) : null;
-      if (expiresAt && Number.isNaN(expiresAt.getTime())) throw new Error('--expires-at must be an ISO 8601 date');
+      const expiresAt = typeof values['expires-at'] === 'string' ? new Date(dateTime(values, 'expires-at')) : null;
+      const workspaceId = id(values, 'workspace');
+      const keyName = name(values);
       const { apiKey, key } = await orm.em.fork().transactional(async (em) => {
-        const workspace = await em.findOneOrFail(Workspace, required(values, 'workspace'));
-        return issueApiKey(em, { workspaceId: workspace.id, name: required(values, 'name'), expiresAt });
+        const workspace = await em.findOne(Workspace, workspaceId);
+        if (!workspace) throw new Error(`No workspace ${workspaceId}`);
+        return issueApiKey(em, { workspaceId: workspace.id, name: keyName, expiresAt });
       });
       return { json: { id: apiKey.id, workspaceId: apiKey.workspaceId, apiKey: key }, text: `API key ${apiKey.id} (shown once): ${key}` };
     },
@@ -80,8 +83,8 @@ export const adminCommands: Record<string, Command> = {
       }
     },
   },
-  'api-key deactivate': { options: { id: text, json }, run: (orm, values) => setKeyActive(orm, required(values, 'id'), false) },
-  'api-key activate': { options: { id: text, json }, run: (orm, values) => setKeyActive(orm, required(values, 'id'), true) },
+  'api-key deactivate': { options: { id: text, json }, run: (orm, values) => setKeyActive(orm, id(values, 'id'), false) },
+  'api-key activate': { options: { id: text, json }, run: (orm, values) => setKeyActive(orm, id(values, 'id'), true) },
 };
 
 async function setKeyActive(orm: Database, id: string, isActive: boolean): Promise<Result> {
@@ -93,6 +96,26 @@ async function setKeyActive(orm: Database, id: string, isActive: boolean): Promi
 function required(values: Values, name: string): string {
   const value = values[name];
   if (typeof value !== 'string' || value.trim() === '') throw new Error(`--${name} is required`);
+  return value;
+}
+
+// The same rules as the API's for the same fields (openapi.yaml): an operator's typo gets a sentence, not a
+// database error.
+function name(values: Values): string {
+  const value = required(values, 'name');
+  if (value.length > 100 || value.includes('\0')) throw new Error('--name must be at most 100 characters, without NUL');
+  return value;
+}
+
+function id(values: Values, option: string): string {
+  const value = required(values, option);
+  if (!isUuid(value)) throw new Error(`--${option} must be a UUID`);
+  return value;
+}
+
+function dateTime(values: Values, option: string): string {
+  const value = required(values, option);
+  if (!isDateTime(value)) throw new Error(`--${option} must be an RFC 3339 date-time such as 2027-01-01T00:00:00Z`);
   return value;
 }
 

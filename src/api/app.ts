@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { LastUsedTracker } from '../domain/api-keys/last-used-tracker.ts';
 import type { Deps } from '../domain/deps.ts';
 import { AppError } from '../errors/app-error.ts';
+import { openApiFormats } from '../validation/formats.ts';
 import { authenticate } from './middleware/authenticate.ts';
 import { problemResponse } from './middleware/problem-response.ts';
 import { rateLimit, type RateLimiter } from './middleware/rate-limit.ts';
@@ -60,6 +61,8 @@ export function createApp(options: AppOptions): Express {
     OpenApiValidator.middleware({
       apiSpec: specPath,
       validateRequests: { allErrors: true },
+      // Formats that really validate (real calendar dates, WHATWG-parsed URLs with a host, canonical UUIDs).
+      formats: openApiFormats,
       validateResponses: options.validateResponses,
       // Authentication is ours (middleware/authenticate.ts), with the error bodies and statuses we promise.
       validateSecurity: false,

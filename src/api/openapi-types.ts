@@ -548,8 +548,8 @@ export interface paths {
          * Create a webhook
          * @description Growth plan. Registers an active webhook for the listed events. The URL must be https; deliveries are refused
          *     for hosts that resolve to private, loopback, link-local or cloud-metadata addresses (checked on every
-         *     connection, after DNS). With a `secret` (16 to 256 characters, stored encrypted, never returned) every delivery
-         *     is signed; see Webhooks in the introduction.
+         *     connection, after DNS). With a `secret` (any non-empty string up to 1024 characters, stored encrypted, never
+         *     returned) every delivery is signed; see Webhooks in the introduction.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -1670,7 +1670,7 @@ export interface components {
         JobIdPath: string;
         /** @description Identifier of the post. */
         PostIdPath: string;
-        /** @description Page number, from 1. */
+        /** @description Page number, from 1 to 1000000 (follow the `Link` header's cursor to go deeper on post lists). */
         Page: number;
         /** @description Items per page. */
         PostsPageSize: number;
@@ -1717,7 +1717,7 @@ export interface operations {
             query?: {
                 /** @description Only posts with this status. */
                 status?: components["parameters"]["PostStatusFilter"];
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 to 1000000 (follow the `Link` header's cursor to go deeper on post lists). */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 pageSize?: components["parameters"]["PostsPageSize"];
@@ -1786,7 +1786,7 @@ export interface operations {
             query?: {
                 /** @description Only posts with this status. */
                 status?: components["parameters"]["PostStatusFilter"];
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 to 1000000 (follow the `Link` header's cursor to go deeper on post lists). */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 pageSize?: components["parameters"]["PostsPageSize"];
@@ -2189,7 +2189,7 @@ export interface operations {
     listPostVersions: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 to 1000000 (follow the `Link` header's cursor to go deeper on post lists). */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -2257,7 +2257,7 @@ export interface operations {
             query?: {
                 /** @description Only projects with this status. */
                 status?: components["parameters"]["ProjectStatusFilter"];
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 to 1000000 (follow the `Link` header's cursor to go deeper on post lists). */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -2475,7 +2475,7 @@ export interface operations {
     listBrandKits: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 to 1000000 (follow the `Link` header's cursor to go deeper on post lists). */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -2630,7 +2630,7 @@ export interface operations {
     listSchedules: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 to 1000000 (follow the `Link` header's cursor to go deeper on post lists). */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -2790,7 +2790,7 @@ export interface operations {
     listWebhooks: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 to 1000000 (follow the `Link` header's cursor to go deeper on post lists). */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -2919,7 +2919,7 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 to 1000000 (follow the `Link` header's cursor to go deeper on post lists). */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -2955,7 +2955,7 @@ export interface operations {
     listSocialConnections: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 to 1000000 (follow the `Link` header's cursor to go deeper on post lists). */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -3132,7 +3132,7 @@ export interface operations {
     listUsageActivity: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 to 1000000 (follow the `Link` header's cursor to go deeper on post lists). */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 pageSize?: components["parameters"]["PageSize"];
@@ -3163,7 +3163,7 @@ export interface operations {
     listApiKeys: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1 to 1000000 (follow the `Link` header's cursor to go deeper on post lists). */
                 page?: components["parameters"]["Page"];
                 /** @description Items per page. */
                 pageSize?: components["parameters"]["PageSize"];

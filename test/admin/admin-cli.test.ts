@@ -48,6 +48,16 @@ describe('npm run admin', () => {
     expect(failure).toMatchObject({ code: 1, stdout: '' });
     expect((failure as { stderr: string }).stderr).toContain('--plan must be one of starter, growth');
 
+    const created = JSON.parse((await admin('workspace', 'create', '--name', 'Dates', '--plan', 'growth', '--json')).stdout);
+    const badDate = await admin('api-key', 'create', '--workspace', created.workspaceId, '--name', 'k', '--expires-at', '2030-13-01T00:00:00Z').catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(badDate).toMatchObject({ code: 1 });
+    expect((badDate as { stderr: string }).stderr).toContain('--expires-at must be an RFC 3339 date-time');
+    const badId = await admin('api-key', 'deactivate', '--id', 'not-a-uuid').catch((error: { code: number; stderr: string }) => error);
+    expect(badId).toMatchObject({ code: 1 });
+    expect((badId as { stderr: string }).stderr).toContain('--id must be a UUID');
+
     const unknown = await admin('workspace', 'explode').catch((error: { code: number; stderr: string }) => error);
     expect(unknown).toMatchObject({ code: 2 });
     expect((unknown as { stderr: string }).stderr).toContain('Usage: npm run --silent admin');

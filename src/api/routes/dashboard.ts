@@ -4,12 +4,12 @@ import type { LastUsedTracker } from '../../domain/api-keys/last-used-tracker.ts
 import type { Deps } from '../../domain/deps.ts';
 import { startVideo } from '../../domain/video/start-video.ts';
 import { AppError } from '../../errors/app-error.ts';
+import { isUuid } from '../../validation/formats.ts';
 import { callerOf } from '../caller-of.ts';
 import { authenticate } from '../middleware/authenticate.ts';
 import { rateLimit, type RateLimiter } from '../middleware/rate-limit.ts';
 
 const publicDir = fileURLToPath(new URL('../../dashboard/public/', import.meta.url));
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // Scripts and styles only from here (no CDN: the editor works offline); images and videos also from object
 // storage, whose presigned URLs may live on another origin (S3).
@@ -33,7 +33,7 @@ export function dashboardRoutes({ deps, lastUsed, rateLimiter }: DashboardOption
   router.use('/dashboard/api', authenticate(deps.orm, lastUsed), rateLimit(rateLimiter));
   router.post('/dashboard/api/posts/:postId/video', async (req, res) => {
     const { postId } = req.params;
-    if (!uuid.test(postId)) {
+    if (!isUuid(postId)) {
       throw new AppError('validation-failed', 'postId must be a UUID.', { errors: [{ location: 'path', path: 'postId', message: 'must match format "uuid"' }] });
     }
     const job = await startVideo(deps, callerOf(res), postId);

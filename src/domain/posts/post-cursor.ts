@@ -1,4 +1,5 @@
 import { AppError } from '../../errors/app-error.ts';
+import { isDateTime, isUuid } from '../../validation/formats.ts';
 
 // Keyset paging for deep lists: the cursor names the last row of a page (its createdAt and id), and the next page
 // starts right after it with an index seek, however deep. Opaque to clients (base64url).
@@ -9,12 +10,12 @@ export function encodeCursor(row: PostCursor): string {
 }
 
 export function decodeCursor(cursor: string): PostCursor {
-  const [createdAt = '', id = ''] = Buffer.from(cursor, 'base64url').toString().split('|');
-  const date = new Date(createdAt);
-  if (Number.isNaN(date.getTime()) || !/^[0-9a-f-]{36}$/.test(id)) {
+  const [createdAt = '', id = '', ...rest] = Buffer.from(cursor, 'base64url').toString().split('|');
+  // A forged cursor is checked as strictly as any other input: it reaches SQL as a timestamp and a uuid.
+  if (rest.length > 0 || !isDateTime(createdAt) || !isUuid(id)) {
     throw new AppError('validation-failed', 'cursor is not a cursor this API handed out.', {
       errors: [{ location: 'query', path: 'cursor', message: 'is not valid' }],
     });
   }
-  return { createdAt: date, id };
+  return { createdAt: new Date(createdAt), id };
 }

@@ -2,8 +2,14 @@ import { CronExpressionParser } from 'cron-parser';
 import { AppError } from '../../errors/app-error.ts';
 
 const fieldNames = ['minute', 'hour', 'day-of-month', 'month', 'day-of-week'] as const;
-// What both cron-parser and Temporal's cron accept alike: numbers, names, * / , -. No macros, seconds, L, # or ?.
+// What both cron-parser and Temporal's cron accept alike: numbers, names, * / , -. No macros, seconds, L, W, H, #
+// or ?: cron-parser knows some of those extensions and Temporal refuses them, so they are checked here, not there.
 const fieldSyntax = /^[0-9A-Za-z*/,-]+$/;
+// The only words: month names in the month field, day names in the day-of-week field.
+const namesByField: Partial<Record<(typeof fieldNames)[number], readonly string[]>> = {
+  month: ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'],
+  'day-of-week': ['SUN', 'MON', 'TUE', 'WED', 'THU', 'FRI', 'SAT'],
+};
 
 /**
  * Checks a five-field cron expression (minute hour day-of-month month day-of-week, UTC) and answers 400 naming
@@ -17,6 +23,13 @@ export function validateCronExpression(expression: string): string {
   fields.forEach((field, index) => {
     const name = fieldNames[index]!;
     if (!fieldSyntax.test(field)) throw invalid(`the ${name} field "${field}" has characters cron does not allow here`);
+    const words = field.match(/[A-Za-z]+/g) ?? [];
+    const allowed = namesByField[name] ?? [];
+    const unknown = words.find((word) => !allowed.includes(word.toUpperCase()));
+    if (unknown !== undefined) {
+      const known = allowed.length > 0 ? `only ${allowed.join(', ')} are names here` : 'only numbers are allowed here';
+      throw invalid(`the ${name} field "${field}" has "${unknown}": ${known}`);
+    }
     const probe = fields.map((other, position) => (position === index ? other : '*')).join(' ');
     try {
       CronExpressionParser.parse(probe, { tz: 'UTC' });

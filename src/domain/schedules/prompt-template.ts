@@ -12,10 +12,15 @@ const placeholder = /\{\{\s*([a-zA-Z]+)\s*\}\}/g;
 
 export const placeholderNames = Object.keys(placeholders);
 
+// Own names only: `in` would also find what every object inherits (`{{constructor}}`, `{{toString}}`).
+function isPlaceholder(name: string): name is keyof typeof placeholders {
+  return Object.hasOwn(placeholders, name);
+}
+
 /** Refuses placeholders that do not exist, naming them, so a typo shows at once and not in every post. */
 export function validatePromptTemplate(template: string | null | undefined): void {
   if (!template) return;
-  const unknown = [...template.matchAll(placeholder)].map((match) => match[1]!).filter((name) => !(name in placeholders));
+  const unknown = [...template.matchAll(placeholder)].map((match) => match[1]!).filter((name) => !isPlaceholder(name));
   if (unknown.length === 0) return;
   const detail = `unknown placeholder(s) ${unknown.map((name) => `{{${name}}}`).join(', ')}; known: ${placeholderNames.map((name) => `{{${name}}}`).join(', ')}`;
   throw new AppError('validation-failed', `promptTemplate has ${detail}.`, { errors: [{ location: 'body', path: '/promptTemplate', message: detail }] });
@@ -23,5 +28,5 @@ export function validatePromptTemplate(template: string | null | undefined): voi
 
 /** The prompt of the run at `run`. */
 export function renderPromptTemplate(template: string, run: Date): string {
-  return template.replace(placeholder, (whole, name: string) => (name in placeholders ? placeholders[name as keyof typeof placeholders](run) : whole));
+  return template.replace(placeholder, (whole, name: string) => (isPlaceholder(name) ? placeholders[name](run) : whole));
 }
