@@ -1,5 +1,5 @@
-import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import pg from 'pg';
 import { findFreePort } from './ports.ts';
 import { runCommand, type RunOptions } from './run-command.ts';
@@ -34,6 +34,8 @@ export async function startPostgresCluster(options: ClusterOptions): Promise<Pos
 
   if (!existsSync(join(directory, 'PG_VERSION'))) {
     log(`Creating a PostgreSQL cluster in ${directory}`);
+    // Parents with the default mode, so the server user can pass through them; the cluster itself private.
+    mkdirSync(dirname(directory), { recursive: true });
     mkdirSync(directory, { recursive: true, mode: 0o700 });
     giveToServerUser(directory);
     await asServerUser(join(bin, 'initdb'), [
@@ -124,6 +126,26 @@ function giveToServerUser(directory: string) {
   if (!isRoot) return;
   const { uid, gid } = serverUserIds();
   chownSync(directory, uid, gid);
+  const closed = closedAncestor(directory, uid, gid);
+  if (closed) {
+    // initdb would only say "Permission denied"; say which directory and what to do.
+    throw new Error(
+      `PostgreSQL runs as the \`${superuser}\` user, who cannot enter ${closed.path} (mode ${closed.mode}), so it cannot use ${directory}. ` +
+        `Set DATA_DIR to a directory outside it (for example /var/tmp/content-service), or allow passing through with \`chmod o+x ${closed.path}\`.`,
+    );
+  }
+}
+
+/** The first directory above `directory` that the given user may not pass through (search permission), if any. */
+function closedAncestor(directory: string, uid: number, gid: number): { path: string; mode: string } | undefined {
+  const ancestors: string[] = [];
+  for (let path = dirname(directory); ancestors.at(-1) !== path; path = dirname(path)) ancestors.push(path);
+  for (const path of ancestors.reverse()) {
+    const stat = statSync(path);
+    const searchBit = stat.uid === uid ? 0o100 : stat.gid === gid ? 0o010 : 0o001;
+    if ((stat.mode & searchBit) === 0) return { path, mode: (stat.mode & 0o777).toString(8).padStart(4, '0') };
+  }
+  return undefined;
 }
 
 function serverUserIds(): { uid: number; gid: number } {
