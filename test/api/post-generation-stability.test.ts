@@ -7,7 +7,8 @@ import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
 
 // Generation through the API with Stability AI configured (a local server speaking its API), and an api that waits
-// only one second: slow generations answer 202, concurrent ones 409, refused ones 422.
+// eight seconds (room for a loaded machine; a held provider request outlasts it): slow generations answer 202,
+// concurrent ones 409, refused ones 422.
 
 type Problem = Schemas['Problem'];
 type Generated = Schemas['GeneratePostResponse'];
@@ -19,7 +20,7 @@ let projectId: string;
 
 beforeAll(async () => {
   stability = await startStabilityServer();
-  app = await startTestApp({ STABILITY_API_KEY: stability.apiKey, STABILITY_API_URL: stability.url, API_WAIT_SECONDS: '1' });
+  app = await startTestApp({ STABILITY_API_KEY: stability.apiKey, STABILITY_API_URL: stability.url, API_WAIT_SECONDS: '8' });
   workspace = await createTestWorkspace(app, 'growth');
   projectId = (await workspace.client.post<{ id: string }>('/projects', { name: 'Stability' })).body.id;
 });

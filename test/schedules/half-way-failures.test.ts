@@ -7,6 +7,7 @@ import { Schedule } from '../../src/data/entities/schedule.ts';
 import { reconcileSchedules, type ReconcileReport } from '../../src/domain/schedules/reconcile-schedules.ts';
 import { startTemporalDevServer, type TemporalDevServer } from '../../src/embedded/temporal-dev-server.ts';
 import { scheduleIds } from '../../src/temporal/workflow-ids.ts';
+import { eventually } from '../support/eventually.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
 
@@ -121,6 +122,7 @@ describe('the commit refused after Temporal accepted', () => {
     expect(await em().count(Schedule, { id })).toBe(1);
 
     expect(await reconcile()).toMatchObject({ ...noDrift, created: [id] });
-    expect(await temporalScheduleIds()).toContain(scheduleIds.generation(id));
+    // The list comes from Temporal's visibility store, which catches up with a change a moment later.
+    await eventually(async () => expect(await temporalScheduleIds()).toContain(scheduleIds.generation(id)));
   });
 });
