@@ -1347,15 +1347,34 @@ export interface components {
             createdAt: string;
         };
         /** @description Mastodon: `instanceUrl` and `accessToken`. Bluesky: `handle` and `appPassword` (and `serviceUrl`). */
-        CreateSocialConnectionRequest: {
-            platform: components["schemas"]["SocialPlatform"];
-            /** Format: uri */
-            instanceUrl?: string;
-            accessToken?: string;
-            /** Format: uri */
+        CreateSocialConnectionRequest: components["schemas"]["CreateMastodonConnectionRequest"] | components["schemas"]["CreateBlueskyConnectionRequest"];
+        CreateMastodonConnectionRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            platform: "mastodon";
+            /**
+             * Format: uri
+             * @description The instance's base URL, e.g. `https://mastodon.social`.
+             */
+            instanceUrl: string;
+            /** @description An access token with the scopes `write:statuses write:media`. */
+            accessToken: string;
+        };
+        CreateBlueskyConnectionRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            platform: "bluesky";
+            /**
+             * Format: uri
+             * @description The account's PDS; default `https://bsky.social`.
+             */
             serviceUrl?: string;
-            handle?: string;
-            appPassword?: string;
+            handle: string;
+            appPassword: string;
         };
         VideoJob: {
             /** Format: uuid */
