@@ -1349,10 +1349,7 @@ export interface components {
         /** @description Mastodon: `instanceUrl` and `accessToken`. Bluesky: `handle` and `appPassword` (and `serviceUrl`). */
         CreateSocialConnectionRequest: components["schemas"]["CreateMastodonConnectionRequest"] | components["schemas"]["CreateBlueskyConnectionRequest"];
         CreateMastodonConnectionRequest: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @enum {string} */
             platform: "mastodon";
             /**
              * Format: uri
@@ -1363,10 +1360,7 @@ export interface components {
             accessToken: string;
         };
         CreateBlueskyConnectionRequest: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @enum {string} */
             platform: "bluesky";
             /**
              * Format: uri

@@ -28,7 +28,7 @@ function daysInMonth(year: number, month: number): number {
   return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
-// Characters a URL must not carry raw: controls (C0, DEL, C1) and whitespace. The WHATWG parser would silently
+// Characters a URL must not carry raw: controls (C0, DEL, C1), whitespace and lone surrogates. The WHATWG parser would silently
 // drop or percent-encode some of them, so the URL we store would not be the one the client meant.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const unsafeInUrl = /[\u0000-\u0020\u007f-\u009f]/;
@@ -38,7 +38,7 @@ const unsafeInUrl = /[\u0000-\u0020\u007f-\u009f]/;
  * or `http:foo` are not. The schemes allowed are the schema's business (request URLs add `pattern: ^https://`).
  */
 export function isWebUrl(value: string): boolean {
-  if (unsafeInUrl.test(value) || !URL.canParse(value)) return false;
+  if (unsafeInUrl.test(value) || !value.isWellFormed() || !URL.canParse(value)) return false;
   const url = new URL(value);
   return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '';
 }

@@ -30,12 +30,14 @@ function expectFieldError(response: { status: number; body: unknown }, location:
   expect(problem.errors).toContainEqual(expect.objectContaining({ location, path }));
 }
 
-describe('a NUL character in a string', () => {
+describe('a string PostgreSQL cannot store as text', () => {
   it('when it is in a project name, a post title or a brand kit font, then 400 names the field and nothing is stored', async () => {
     expectFieldError(await workspace.client.post('/projects', { name: 'a\u0000b' }), 'body', '/name');
     expectFieldError(await workspace.client.post('/posts', { title: 'a\u0000b', prompt: 'p', projectId }), 'body', '/title');
     expectFieldError(await workspace.client.put(`/posts/${postId}`, { prompt: 'x\u0000' }), 'body', '/prompt');
     expectFieldError(await workspace.client.post('/brandkits', { name: 'Kit', fonts: { heading: 'Inter\u0000' } }), 'body', '/fonts/heading');
+    // An unpaired surrogate would be stored as U+FFFD: not what the client sent.
+    expectFieldError(await workspace.client.post('/projects', { name: 'a\ud800b' }), 'body', '/name');
     const projects = (await workspace.client.get<Array<{ name: string }>>('/projects')).body;
     expect(projects.map((project) => project.name)).toEqual(['Hostile']);
   });

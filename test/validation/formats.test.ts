@@ -29,7 +29,7 @@ describe('isWebUrl', () => {
     expect(isWebUrl(value)).toBe(true),
   );
 
-  it.each(['https://', 'https://\u0084', 'https://a.com/x\u0000', 'https://exa mple.com', ' https://example.com', 'ftp://example.com', 'mailto:a@b.c', 'https://%zz', '/relative'])(
+  it.each(['https://', 'https://\u0084', 'https://a.com/x\u0000', 'https://a.com/\ud800', 'https://exa mple.com', ' https://example.com', 'ftp://example.com', 'mailto:a@b.c', 'https://%zz', '/relative'])(
     'when it is %j, then it is not',
     (value) => expect(isWebUrl(value)).toBe(false),
   );
