@@ -38,7 +38,7 @@ describe('requests broken below the schema', () => {
     ['a body of another type', '/projects', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'name=x' }],
     ['a lone surrogate escaped in JSON', '/projects', { method: 'POST', headers: json, body: '{"name":"\\ud800"}' }],
   ] as const)('when it is %s, then it answers a 4xx problem document', async (_what, path, init) => {
-    const response = await raw(path, init as RequestInit);
+    const response = await raw(path, init);
     expect(response.status, JSON.stringify(response.body)).toBeGreaterThanOrEqual(400);
     expect(response.status, JSON.stringify(response.body)).toBeLessThan(500);
     expect((response.body as Schemas['Problem']).type).toMatch(/^\/problems\//);
