@@ -7,6 +7,8 @@ import { Schedule } from '../src/data/entities/schedule.ts';
 import { renderPromptTemplate } from '../src/domain/schedules/prompt-template.ts';
 import { recordUsage } from '../src/domain/usage/record-usage.ts';
 import { lockWorkspace } from '../src/domain/workspaces/lock-workspace.ts';
+import { hasFeature, requireQuota, stoppedByPlan } from '../src/domain/workspaces/plans.ts';
+import type { Workspace } from '../src/data/entities/workspace.ts';
 import type { ActivityDeps } from './index.ts';
 
 /** Where posts of schedules without a project go; created on first use. */
@@ -14,7 +16,9 @@ export const scheduledPostsProjectName = 'Scheduled posts';
 
 /**
  * Creates the post of one run, with the id the run chose (a retried attempt finds it instead of making another)
- * and a `ScheduledGeneration` usage item. A run whose project or brand kit is gone or archived fails for good.
+ * and a `ScheduledGeneration` usage item. A run whose project or brand kit is gone or archived fails for good, and so
+ * does a run of a workspace no longer on a plan with schedules (the plan is read when the run runs, under the
+ * workspace lock a plan change also takes, so an upgrade resumes the runs and nothing is made on Starter).
  */
 export async function createScheduledPost(
   deps: ActivityDeps,
@@ -25,7 +29,9 @@ export async function createScheduledPost(
     if (existing) return { postId: existing.id, prompt: existing.prompt };
     const schedule = await em.findOne(Schedule, input.scheduleId);
     if (!schedule) throw ApplicationFailure.nonRetryable(`Schedule ${input.scheduleId} was deleted.`, 'ScheduleDeleted');
-    const projectId = await projectOf(em, schedule);
+    const workspace = await lockWorkspace(em, schedule.workspaceId);
+    if (!hasFeature(workspace.plan, 'schedules')) throw ApplicationFailure.nonRetryable(stoppedByPlan(workspace.plan, 'schedules'), 'PlanUpgradeRequired');
+    const projectId = await projectOf(em, schedule, workspace);
     if (schedule.brandKitId && !(await em.findOne(BrandKit, { id: schedule.brandKitId, workspaceId: schedule.workspaceId }))) {
       throw ApplicationFailure.nonRetryable(`The schedule's brand kit ${schedule.brandKitId} was deleted; set another one or none.`, 'BrandKitUnavailable');
     }
@@ -43,7 +49,7 @@ export async function createScheduledPost(
   });
 }
 
-async function projectOf(em: EntityManager, schedule: Schedule): Promise<string> {
+async function projectOf(em: EntityManager, schedule: Schedule, workspace: Workspace): Promise<string> {
   if (schedule.projectId) {
     const project = await em.findOne(Project, { id: schedule.projectId, workspaceId: schedule.workspaceId });
     if (!project) throw ApplicationFailure.nonRetryable(`The schedule's project ${schedule.projectId} was deleted; the run made no post.`, 'ProjectUnavailable');
@@ -52,9 +58,10 @@ async function projectOf(em: EntityManager, schedule: Schedule): Promise<string>
     }
     return project.id;
   }
-  await lockWorkspace(em, schedule.workspaceId);
-  const project =
-    (await em.findOne(Project, { workspaceId: schedule.workspaceId, name: scheduledPostsProjectName, status: 'active' })) ??
-    em.create(Project, { workspaceId: schedule.workspaceId, name: scheduledPostsProjectName, description: 'Posts made by schedules without a project.', status: 'active' });
-  return project.id;
+  const existing = await em.findOne(Project, { workspaceId: schedule.workspaceId, name: scheduledPostsProjectName, status: 'active' });
+  if (existing) return existing.id;
+  // A project like any other: it counts against the plan's quota (the workspace is locked); past it the run fails
+  // for good with the quota's words (databaseWork makes the AppError final).
+  requireQuota(workspace.plan, 'activeProjects', await em.count(Project, { workspaceId: schedule.workspaceId, status: 'active' }));
+  return em.create(Project, { workspaceId: schedule.workspaceId, name: scheduledPostsProjectName, description: 'Posts made by schedules without a project.', status: 'active' }).id;
 }

@@ -5,12 +5,14 @@ import { searchAttributes } from '../src/temporal/search-attributes.ts';
 import { workflowIds } from '../src/temporal/workflow-ids.ts';
 import { subscribesTo } from '../src/webhooks/event-names.ts';
 import type { deliverWebhook } from '../workflows/deliver-webhook.ts';
+import { isDependencyDown } from './dependency-down.ts';
 import type { ActivityDeps } from './index.ts';
 
 /**
  * Starts one delivery workflow per active webhook of the event's workspace that subscribes to its type. The
- * deliveries are workflows of their own (they may retry for days, long after whatever recorded the event), and
- * their IDs make a retried dispatch start nothing twice.
+ * deliveries are workflows of their own (they may retry for days), and their IDs make a retried dispatch start
+ * nothing twice. One webhook never stops the others: a start that fails for a reason of its own is logged and
+ * skipped; when Temporal is down, the others are still tried and the dispatch is then retried as a whole.
  */
 export async function dispatchEvent(deps: ActivityDeps, input: { eventId: string }): Promise<{ deliveries: number }> {
   const em = deps.orm.em.fork();
@@ -19,21 +21,30 @@ export async function dispatchEvent(deps: ActivityDeps, input: { eventId: string
   const webhooks = (await em.find(Webhook, { workspaceId: event.workspaceId, isActive: true }, { orderBy: { createdAt: 'asc' } })).filter(
     (webhook) => subscribesTo(webhook.events, event.type),
   );
+  let unavailable: Error | undefined;
   for (const webhook of webhooks) {
     try {
       await deps.temporal.workflow.start<typeof deliverWebhook>('deliverWebhook', {
         workflowId: workflowIds.webhookDelivery(webhook.id, event.id),
         taskQueue: deps.taskQueue,
         args: [{ webhookId: webhook.id, eventId: event.id }],
-        staticSummary: `Deliver ${event.type} to ${new URL(webhook.url).host}`,
+        staticSummary: `Deliver ${event.type} to ${hostOf(webhook.url)}`,
         typedSearchAttributes: [
           { key: searchAttributes.workspaceId, value: event.workspaceId },
           ...(event.postId ? [{ key: searchAttributes.postId, value: event.postId }] : []),
         ],
       });
     } catch (error) {
-      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+      if (error instanceof WorkflowExecutionAlreadyStartedError) continue;
+      if (isDependencyDown(error)) unavailable = error as Error;
+      else deps.logger.error({ err: error, webhookId: webhook.id, eventId: event.id }, 'the delivery of an event to a webhook could not be started');
     }
   }
+  if (unavailable) throw unavailable;
   return { deliveries: webhooks.length };
+}
+
+/** For the run's summary only: a stored URL may be unusable, which its delivery reports in the log. */
+function hostOf(url: string): string {
+  return URL.canParse(url) ? new URL(url).host || url : 'an unusable URL';
 }

@@ -3,7 +3,8 @@ import type { Activities } from '../activities/index.ts';
 import type { DeleteOrphansInput } from '../activities/delete-orphaned-objects.ts';
 
 // Storage outages end; deleting a missing object succeeds. So the activity is retried until it gets through, with
-// a backoff that settles at one attempt every ten minutes.
+// a backoff that settles at one attempt every ten minutes. Unbounded is safe here: nothing and nobody waits for a
+// cleanup (each batch is a workflow of its own, and the storage-sweep schedule deletes whatever a stuck one misses).
 const { deleteOrphanedObjects } = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
   retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes' },

@@ -2,8 +2,10 @@ import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporali
 import type { Activities } from '../activities/index.ts';
 import type { GenerationResult } from '../activities/save-generated-image.ts';
 import type { PostFormat } from '../src/images/post-formats.ts';
+import { databaseWork } from './activity-options.ts';
+import { handOver } from './hand-over-event.ts';
 
-// The provider call: heartbeats while it waits (so a dead worker is noticed in 15 s, not at the timeout); an
+// The provider call, bounded because a customer's generate waits for it: heartbeats while it waits (so a dead worker is noticed in 15 s, not at the timeout); an
 // outage is retried at 5 s, 10 s, 20 s ... up to 2 min apart, 8 attempts in all (about 8 minutes); a rate limit
 // waits as long as the provider asks (at least 60 s for Stability AI); a refusal is final.
 const { generatePostImage } = proxyActivities<Activities>({
@@ -12,11 +14,8 @@ const { generatePostImage } = proxyActivities<Activities>({
   retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 8 },
 });
 
-// Database work: retried until the database answers.
-const { saveGeneratedImage, markPostFailed, dispatchEvent } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
+// Database work: unbounded only while the database is down (anything else fails at once, see databaseWork).
+const { saveGeneratedImage, markPostFailed } = proxyActivities<Activities>(databaseWork);
 
 export type GeneratePostInput = { postId: string; generationId: string; prompt: string; promptWasNew: boolean; format: PostFormat; seed: number };
 
@@ -31,7 +30,7 @@ export async function generatePost(input: GeneratePostInput): Promise<Generation
   } catch (error) {
     const reason = failureReason(error);
     const { eventId } = await markPostFailed({ postId: input.postId, reason, sourceId: `generation-${input.generationId}` });
-    if (eventId) await dispatchEvent({ eventId });
+    if (eventId) await handOver(eventId);
     throw ApplicationFailure.nonRetryable(reason, 'GenerationFailed');
   }
   return saveGeneratedImage({ ...input, artworkKey: artwork.artworkKey, madeBy: artwork.madeBy, seed: artwork.seed });

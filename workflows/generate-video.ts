@@ -1,20 +1,18 @@
 import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
+import { databaseWork } from './activity-options.ts';
 
 // Encoding takes seconds to a minute; the heartbeat (every progress step) shows a dead worker within 10 s, and
 // the video is then made again from the start on another attempt. A refusal (no image, ffmpeg rejecting the
-// input) is final.
+// input) is final. Bounded (3 attempts): a job that cannot be made says so instead of running for ever.
 const { renderPostVideo } = proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',
   heartbeatTimeout: '10 seconds',
   retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 3 },
 });
 
-// Database work: retried until the database answers.
-const { savePostVideo } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
+// Database work: unbounded only while the database is down (anything else fails at once, see databaseWork).
+const { savePostVideo } = proxyActivities<Activities>(databaseWork);
 
 export type GenerateVideoInput = { jobId: string };
 export type GeneratedVideo = { videoKey: string; notes: string[] };

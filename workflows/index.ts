@@ -2,6 +2,7 @@
 export { cleanUpOrphanedObjects, sweepOrphanedObjects } from './clean-up-orphaned-objects.ts';
 export { generatePost } from './generate-post.ts';
 export { renderPost } from './render-post.ts';
+export { deliverEvent } from './deliver-event.ts';
 export { deliverWebhook } from './deliver-webhook.ts';
 export { postPublication } from './post-publication.ts';
 export { scheduledGeneration } from './scheduled-generation.ts';

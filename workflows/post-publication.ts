@@ -11,14 +11,15 @@ import {
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
 import type { PublicationPlan } from '../activities/plan-publication.ts';
+import { databaseWork } from './activity-options.ts';
+import { handOver } from './hand-over-event.ts';
 
-// Database work: retried until the database answers.
-const { planPublication, cancelPublication, settlePublication, markTargetFailed, dispatchEvent } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
+// Database work: unbounded only while the database is down (anything else fails at once, see databaseWork). The
+// post's own changes wait for these; webhooks do not (startEventDelivery only hands the event to a workflow of its
+// own, see handOver).
+const { planPublication, cancelPublication, settlePublication, markTargetFailed } = proxyActivities<Activities>(databaseWork);
 
-// One post to one platform. Outages retry at 5 s, 10 s, 20 s ... up to 5 min apart, 10 attempts (about half an
+// One post to one platform. Bounded, because the publication waits for it: outages retry at 5 s, 10 s, 20 s ... up to 5 min apart, 10 attempts (about half an
 // hour); a rate limit waits as long as the platform asks; a refusal (bad credentials, invalid content) is final.
 // Heartbeats while media is processed, so a dead worker's attempt moves on within 30 s.
 const { publishToTarget } = proxyActivities<Activities>({
@@ -94,7 +95,7 @@ export async function postPublication({ postId }: { postId: string }): Promise<P
   const publishedAt = new Date().toISOString();
   await publishToTargets();
   const settled = await settlePublication({ postId, publicationId, publishedAt, targetIds });
-  if (settled.eventId) await dispatchEvent({ eventId: settled.eventId });
+  if (settled.eventId) await handOver(settled.eventId);
   return finish({ outcome: settled.outcome, publishedAt: settled.outcome === 'published' ? publishedAt : null });
 
   /** Publishes to every planned connection side by side; a target that fails for good is marked so. */

@@ -3,12 +3,12 @@ import type { Activities } from '../activities/index.ts';
 import type { GenerationResult } from '../activities/save-generated-image.ts';
 import { seedFromId } from '../src/generation/seed.ts';
 import { workflowIds } from '../src/temporal/workflow-ids.ts';
+import { databaseWork } from './activity-options.ts';
 import { generatePost } from './generate-post.ts';
 
-const { createScheduledPost, recordScheduleRun } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-});
+// Database work: unbounded only while the database is down (anything else fails at once, see databaseWork). No
+// customer waits for a run; overlap policy "skip" means a run held up by an outage skips firings, never piles them up.
+const { createScheduledPost, recordScheduleRun } = proxyActivities<Activities>(databaseWork);
 
 export type ScheduledGenerationResult = { postId: string } & GenerationResult;
 

@@ -475,7 +475,7 @@ export interface paths {
         };
         /**
          * List schedules
-         * @description Growth plan. Newest first, `nextRunAt` from Temporal. Paged; a `Link` header points at the next and previous pages.
+         * @description Any plan (on Starter it lists what was set up on Growth). Newest first, `nextRunAt` from Temporal. Paged; a `Link` header points at the next and previous pages.
          */
         get: operations["listSchedules"];
         put?: never;
@@ -510,7 +510,7 @@ export interface paths {
         };
         /**
          * Get a schedule
-         * @description Growth plan.
+         * @description Any plan (after a downgrade, `lastRunError` says why runs stopped).
          */
         get: operations["getSchedule"];
         /**
@@ -523,7 +523,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a schedule
-         * @description Growth plan. Deletes the schedule and its Temporal Schedule: no further runs start (one in progress finishes).
+         * @description Any plan. Deletes the schedule and its Temporal Schedule: no further runs start (one in progress finishes).
          */
         delete: operations["deleteSchedule"];
         options?: never;
@@ -540,7 +540,7 @@ export interface paths {
         };
         /**
          * List webhooks
-         * @description Growth plan. Newest first. Paged; a `Link` header points at the next and previous pages.
+         * @description Any plan (on Starter it lists what was set up on Growth). Newest first. Paged; a `Link` header points at the next and previous pages.
          */
         get: operations["listWebhooks"];
         put?: never;
@@ -577,7 +577,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a webhook
-         * @description Growth plan.
+         * @description Any plan.
          */
         delete: operations["deleteWebhook"];
         options?: never;
@@ -597,7 +597,7 @@ export interface paths {
         };
         /**
          * List the delivery attempts of a webhook
-         * @description Extension. Growth plan. The delivery log, newest attempt first: every attempt of every event (the same `deliveryId` for the attempts of one event), with the answer or the error. Paged.
+         * @description Extension. Any plan (after a downgrade, the log says why nothing was sent). The delivery log, newest attempt first: every attempt of every event (the same `deliveryId` for the attempts of one event), with the answer or the error. Paged.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -2666,7 +2666,6 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2729,7 +2728,6 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -2793,7 +2791,6 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -2826,7 +2823,6 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2922,7 +2918,6 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -2958,7 +2953,6 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

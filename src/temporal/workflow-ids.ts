@@ -10,6 +10,8 @@ export const workflowIds = {
   postRender: (postId: string) => `post-render-${postId}`,
   /** The post's publication: now, at a scheduled time, and/or to social connections; moved and cancelled by updates. */
   postPublication: (postId: string) => `post-publish-${postId}`,
+  /** Hands one event to every subscribed webhook; started for the workflow that recorded the event, which does not wait for it. */
+  eventDelivery: (eventId: string) => `event-${eventId}`,
   /** One delivery of one event to one webhook, with its retries. */
   webhookDelivery: (webhookId: string, eventId: string) => `webhook-${webhookId}-${eventId}`,
   /** A video job's workflow ID is the job id itself, so a client's job id is all it takes to find the run. */

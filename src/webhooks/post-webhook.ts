@@ -22,6 +22,8 @@ export type WebhookPostResult = {
   error: string | null;
   /** The first 4 KB of the answer, for the delivery log. */
   responseBody: string;
+  /** No attempt to this URL can ever succeed (it is not a usable https URL), so retrying is pointless. */
+  permanent: boolean;
 };
 
 const maxResponseBytes = 4 * 1024;
@@ -36,14 +38,15 @@ function statusError(statusCode: number): string | null {
 
 export async function postWebhook(input: WebhookPost): Promise<WebhookPostResult> {
   const started = performance.now();
-  const result = (statusCode: number | null, error: string | null, responseBody = ''): WebhookPostResult => ({
+  const result = (statusCode: number | null, error: string | null, responseBody = '', permanent = false): WebhookPostResult => ({
     statusCode,
     durationMs: Math.round(performance.now() - started),
     error,
     responseBody,
+    permanent,
   });
-  if (!URL.canParse(input.url)) return result(null, 'webhook URL is not a valid URL');
-  if (new URL(input.url).protocol !== 'https:') return result(null, 'webhook URL must use https');
+  if (!URL.canParse(input.url)) return result(null, 'webhook URL is not a valid URL; the event is not retried', '', true);
+  if (new URL(input.url).protocol !== 'https:') return result(null, 'webhook URL must use https; the event is not retried', '', true);
 
   const stream = got.stream(input.url, {
     ...addressPolicy(input.allowPrivateNetworks),

@@ -8,6 +8,7 @@ import { Schedule } from '../../src/data/entities/schedule.ts';
 import { nextCronTimes } from '../../src/domain/schedules/cron-expression.ts';
 import { listedRuns } from '../../src/domain/schedules/temporal-schedule.ts';
 import { scheduleIds } from '../../src/temporal/workflow-ids.ts';
+import { changePlan } from '../../src/domain/workspaces/change-plan.ts';
 import { eventually } from '../support/eventually.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
@@ -75,19 +76,19 @@ describe('POST /schedules', () => {
     expect((await stranger.client.get<Sched[]>('/schedules')).body).toEqual([]);
   });
 
-  it('when a Starter workspace calls any schedule operation, then it answers 403', async () => {
+  it('when a Starter workspace creates or changes a schedule, then it answers 403; it can still list, read and delete', async () => {
     const starter = await createTestWorkspace(app, 'starter');
     const someId = '018f0000-0000-7000-8000-000000000000';
     for (const response of [
-      await starter.client.get<Problem>('/schedules'),
       await starter.client.post<Problem>('/schedules', { name: 'N', cronExpression: '0 9 * * *' }),
-      await starter.client.get<Problem>(`/schedules/${someId}`),
       await starter.client.put<Problem>(`/schedules/${someId}`, { isActive: false }),
-      await starter.client.delete<Problem>(`/schedules/${someId}`),
     ]) {
       expect(response.status).toBe(403);
       expect(response.body.type).toBe('/problems/plan-upgrade-required');
     }
+    expect(await starter.client.get('/schedules')).toMatchObject({ status: 200, body: [] });
+    expect((await starter.client.get(`/schedules/${someId}`)).status).toBe(404);
+    expect((await starter.client.delete(`/schedules/${someId}`)).status).toBe(404);
   });
 });
 
@@ -236,5 +237,48 @@ describe('runs', () => {
     });
     expect(read.lastRunAt).not.toBeNull();
     expect(await app.api.services.orm.em.fork().count(Post, { projectId: archived })).toBe(0);
+  });
+});
+
+describe('a downgrade to Starter', () => {
+  it('when a workspace with 3 active projects is downgraded, then a run says why in lastRunError and makes no project or post; list, read and delete still work, changes answer 403', async () => {
+    const own = await createTestWorkspace(app, 'growth');
+    for (const name of ['One', 'Two', 'Three']) await own.client.post('/projects', { name });
+    const created = (await own.client.post<{ id: string }>('/schedules', { name: 'Loose', cronExpression: '0 9 * * *' })).body;
+    await changePlan(app.api.services.orm, own.id, 'starter');
+
+    await temporalHandle(created.id).trigger();
+    const read = await eventually(async () => {
+      const response = await own.client.get<Sched>(`/schedules/${created.id}`);
+      expect(response.status).toBe(200);
+      expect(response.body.lastRunError).toContain('need the Growth plan');
+      return response.body;
+    });
+    expect(read.lastRunError).toContain('after an upgrade');
+    const em = app.api.services.orm.em.fork();
+    expect(await em.count(Project, { workspaceId: own.id })).toBe(3);
+    expect(await em.count(Post, { workspaceId: own.id })).toBe(0);
+
+    expect((await own.client.get<Schemas['ScheduleListItem'][]>('/schedules')).body.map((item) => item.id)).toEqual([created.id]);
+    expect((await own.client.put<Problem>(`/schedules/${created.id}`, { isActive: false })).body.type).toBe('/problems/plan-upgrade-required');
+    expect((await own.client.delete(`/schedules/${created.id}`)).status).toBe(204);
+    await expect(temporalHandle(created.id).describe()).rejects.toBeInstanceOf(ScheduleNotFoundError);
+  });
+
+  it('when the workspace is upgraded again, then the next run works and clears lastRunError', async () => {
+    const own = await createTestWorkspace(app, 'growth');
+    const project = (await own.client.post<{ id: string }>('/projects', { name: 'Resumed' })).body.id;
+    const created = await createSchedule({ projectId: project }, own.client);
+    await changePlan(app.api.services.orm, own.id, 'starter');
+    await temporalHandle(created.id).trigger();
+    await eventually(async () => expect((await own.client.get<Sched>(`/schedules/${created.id}`)).body.lastRunError).toContain('Growth plan'));
+
+    await changePlan(app.api.services.orm, own.id, 'growth');
+    await temporalHandle(created.id).trigger();
+    await eventually(async () => {
+      const [post] = await app.api.services.orm.em.fork().find(Post, { projectId: project });
+      expect(post?.imageKey).toBeTruthy();
+      expect((await own.client.get<Sched>(`/schedules/${created.id}`)).body.lastRunError).toBeNull();
+    }, 30_000);
   });
 });

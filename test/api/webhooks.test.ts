@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Schemas } from '../../src/api/schemas.ts';
 import { Webhook } from '../../src/data/entities/webhook.ts';
+import { changePlan } from '../../src/domain/workspaces/change-plan.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';
 import { eventually } from '../support/eventually.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
@@ -59,19 +60,19 @@ describe('POST /webhooks', () => {
     expect(response.body.errors?.map((error) => error.path)).toContain(path);
   });
 
-  it('when a Starter workspace calls any webhook operation, then it answers 403', async () => {
+  it('when a Starter workspace creates or changes a webhook, then it answers 403; it can still list, read the log and delete', async () => {
     const starter = await createTestWorkspace(app, 'starter');
     const someId = '018f0000-0000-7000-8000-000000000000';
     for (const response of [
-      await starter.client.get<Problem>('/webhooks'),
       await starter.client.post<Problem>('/webhooks', { url: 'https://example.com/h', events: 'post.published' }),
       await starter.client.put<Problem>(`/webhooks/${someId}`, { isActive: false }),
-      await starter.client.delete<Problem>(`/webhooks/${someId}`),
-      await starter.client.get<Problem>(`/webhooks/${someId}/deliveries`),
     ]) {
       expect(response.status).toBe(403);
       expect(response.body.type).toBe('/problems/plan-upgrade-required');
     }
+    expect(await starter.client.get('/webhooks')).toMatchObject({ status: 200, body: [] });
+    expect((await starter.client.get(`/webhooks/${someId}/deliveries`)).status).toBe(404);
+    expect((await starter.client.delete(`/webhooks/${someId}`)).status).toBe(404);
   });
 });
 
@@ -127,5 +128,38 @@ describe('PUT and DELETE /webhooks/{id}', () => {
 
     expect((await workspace.client.delete(`/webhooks/${hook.id}`)).status).toBe(204);
     expect((await workspace.client.get<Hook[]>('/webhooks')).body.map((candidate) => candidate.id)).not.toContain(hook.id);
+  });
+});
+
+describe('a downgrade to Starter', () => {
+  it('when a workspace is downgraded, then its webhooks get nothing and the log says why; it can list and delete them; after an upgrade they get events again', async () => {
+    const own = await createTestWorkspace(app, 'growth');
+    const project = (await own.client.post<{ id: string }>('/projects', { name: 'Downgraded' })).body.id;
+    const hook = (await own.client.post<Hook>('/webhooks', { url: receiver.url, events: 'post.published', secret })).body;
+    await changePlan(app.api.services.orm, own.id, 'starter');
+
+    const quiet = await publishNewPost(own.client, project);
+    const log = await eventually(async () => {
+      const response = await own.client.get<Schemas['WebhookDelivery'][]>(`/webhooks/${hook.id}/deliveries`);
+      expect(response.status).toBe(200);
+      expect(response.body).toHaveLength(1);
+      return response.body;
+    });
+    expect(log[0]).toMatchObject({ attempt: 1, succeeded: false, statusCode: null, error: expect.stringContaining('need the Growth plan') });
+    expect(receiver.deliveries).toHaveLength(0);
+    expect((await own.client.get<Hook[]>('/webhooks')).body.map((listed) => listed.id)).toEqual([hook.id]);
+    expect((await own.client.put<Problem>(`/webhooks/${hook.id}`, { isActive: false })).status).toBe(403);
+
+    await changePlan(app.api.services.orm, own.id, 'growth');
+    const heard = await publishNewPost(own.client, project);
+    await eventually(() => {
+      expect(receiver.deliveries.map((received) => (received.body as { data: { id: string } }).data.id)).toEqual([heard]);
+      return Promise.resolve();
+    });
+    expect(heard).not.toBe(quiet);
+
+    await changePlan(app.api.services.orm, own.id, 'starter');
+    expect((await own.client.delete(`/webhooks/${hook.id}`)).status).toBe(204);
+    expect((await own.client.get<Hook[]>('/webhooks')).body).toEqual([]);
   });
 });

@@ -70,7 +70,7 @@ describe('postWebhook', () => {
     const headers = signWebhook({ secret, deliveryId: 'dlv_ok', timestamp: Math.floor(Date.now() / 1000), body });
     const result = await postWebhook({ url: receiver.url, body, headers, timeoutMs: 5_000, allowPrivateNetworks: true });
 
-    expect(result).toEqual({ statusCode: 200, durationMs: expect.any(Number), error: null, responseBody: '{"status":200}' });
+    expect(result).toEqual({ statusCode: 200, durationMs: expect.any(Number), error: null, responseBody: '{"status":200}', permanent: false });
     expect(result.durationMs).toBeGreaterThanOrEqual(0);
     expect(receiver.deliveries).toHaveLength(1);
     const [delivery] = receiver.deliveries;
@@ -138,19 +138,19 @@ describe('postWebhook', () => {
     await receiver.up();
     const delivered = await attempt(receiver.url);
 
-    expect(refused).toMatchObject({ statusCode: null, error: 'webhook server refused the connection' });
+    expect(refused).toMatchObject({ statusCode: null, error: 'webhook server refused the connection', permanent: false });
     expect(delivered).toMatchObject({ statusCode: 200, error: null });
     expect(receiver.deliveries).toHaveLength(1);
   });
 
-  it('when the URL uses http, then it is refused before anything is sent', async () => {
+  it('when the URL uses http, then it is refused for good before anything is sent', async () => {
     const result = await attempt(`http://127.0.0.1:${counter.port}/webhook`);
-    expect(result).toMatchObject({ statusCode: null, error: 'webhook URL must use https' });
+    expect(result).toMatchObject({ statusCode: null, error: 'webhook URL must use https; the event is not retried', permanent: true });
     expect(counter.connections()).toBe(0);
   });
 
-  it('when the URL is not a URL, then the attempt reports it', async () => {
-    expect(await attempt('not a url')).toMatchObject({ statusCode: null, error: 'webhook URL is not a valid URL' });
+  it.each(['not a url', 'https://'])('when the URL is %j, then the attempt reports it as a permanent failure', async (url) => {
+    expect(await attempt(url)).toMatchObject({ statusCode: null, error: 'webhook URL is not a valid URL; the event is not retried', permanent: true });
   });
 
   it('when private networks are not allowed, then loopback and private endpoints are refused without connecting', async () => {

@@ -15,6 +15,7 @@ import { openDatabase, type Database } from '../../src/data/orm.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createFilesystemStorage } from '../../src/storage/filesystem-storage.ts';
 import { workflowIds } from '../../src/temporal/workflow-ids.ts';
+import type { deliverEvent } from '../../workflows/deliver-event.ts';
 import type { deliverWebhook } from '../../workflows/deliver-webhook.ts';
 import { cancelUpdate, planUpdate, type postPublication } from '../../workflows/post-publication.ts';
 import { activityDeps } from '../../worker/create-worker.ts';
@@ -84,8 +85,15 @@ async function startPublication(postId: string) {
   });
 }
 
-async function deliveryOf(webhookId: string, postId: string) {
+/** The post's event once it has been handed to its webhooks (the publication starts that and does not wait). */
+async function dispatchedEventOf(postId: string) {
   const event = await orm.em.fork().findOneOrFail(WorkspaceEvent, { postId });
+  await env.client.workflow.getHandle<typeof deliverEvent>(workflowIds.eventDelivery(event.id)).result();
+  return event;
+}
+
+async function deliveryOf(webhookId: string, postId: string) {
+  const event = await dispatchedEventOf(postId);
   const handle = env.client.workflow.getHandle<typeof deliverWebhook>(workflowIds.webhookDelivery(webhookId, event.id));
   return { event, handle };
 }
@@ -188,6 +196,7 @@ describe('webhook delivery', () => {
     const again = await startPublication(second.id);
     await again.executeUpdate(planUpdate, { args: [{ publishAt: null, connectionIds: [] }] });
     await again.result();
+    await dispatchedEventOf(second.id);
     expect(receiver.deliveries).toHaveLength(1);
   });
 

@@ -1,11 +1,10 @@
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
-import { requireFeature } from '../workspaces/plans.ts';
 import { findSchedule } from './find-schedule.ts';
 import { withRuns, type ScheduleView } from './schedule-view.ts';
 
+// Also on Starter: a workspace downgraded from Growth can still see and remove what it set up there.
 export async function getSchedule(deps: Deps, caller: Caller, id: string): Promise<ScheduleView> {
-  requireFeature(caller.plan, 'schedules');
   const [view] = await withRuns(deps, [await findSchedule(deps.orm.em.fork(), caller.workspaceId, id)]);
   return view!;
 }

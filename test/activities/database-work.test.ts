@@ -1,0 +1,78 @@
+import { ApplicationFailure } from '@temporalio/common';
+import { createServer, type Server } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseWork } from '../../activities/database-work.ts';
+import { Workspace } from '../../src/data/entities/workspace.ts';
+import { openDatabase, type Database } from '../../src/data/orm.ts';
+import { createWorkspace } from '../../src/domain/workspaces/create-workspace.ts';
+import { createTestDatabase } from '../support/test-database.ts';
+
+// The rule behind the unbounded retries of database work, against a real PostgreSQL: only "the database is down"
+// may be retried; bad data and bugs become final failures.
+
+let orm: Database;
+let dropDatabase: () => Promise<void>;
+beforeAll(async () => {
+  const database = await createTestDatabase();
+  dropDatabase = database.drop;
+  orm = await openDatabase(database.url);
+});
+afterAll(async () => {
+  await orm?.close();
+  await dropDatabase?.();
+});
+
+async function failureOf(work: () => Promise<unknown>): Promise<unknown> {
+  return databaseWork(work).then(() => undefined, (error: unknown) => error);
+}
+
+describe('databaseWork', () => {
+  it.each([
+    ['a TypeError', () => Promise.resolve(new URL('https://').host), 'TypeError'],
+    ['a RangeError', () => Promise.resolve(new Date(Number.NaN).toISOString()), 'RangeError'],
+  ])('when the work throws %s, then the failure is final and keeps its type', async (_case, work, type) => {
+    const failure = await failureOf(work);
+    expect(failure).toBeInstanceOf(ApplicationFailure);
+    expect(failure).toMatchObject({ type, nonRetryable: true });
+  });
+
+  it('when the work violates a constraint, then the failure is final', async () => {
+    const { workspace } = await createWorkspace(orm, { name: 'Twice', plan: 'growth' });
+    const failure = await failureOf(async () => {
+      const em = orm.em.fork();
+      em.create(Workspace, { id: workspace.id, name: 'Again', plan: 'growth' });
+      await em.flush();
+    });
+    expect(failure).toMatchObject({ type: 'UniqueConstraintViolationException', nonRetryable: true });
+  });
+
+  it('when the work chose its own failure, then it passes unchanged', async () => {
+    const own = ApplicationFailure.retryable('try later', 'Busy');
+    expect(await failureOf(() => Promise.reject(own))).toBe(own);
+  });
+
+  it('when the database refuses or drops the connection, then the error stays retryable', async () => {
+    const closed: Server = createServer();
+    await new Promise<void>((resolveListen) => closed.listen(0, '127.0.0.1', resolveListen));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise<void>((resolveClose) => closed.close(() => resolveClose()));
+    // Accepts and hangs up at once, as a server going away does.
+    const dropping = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolveListen) => dropping.listen(0, '127.0.0.1', resolveListen));
+    try {
+      for (const url of [`postgres://nobody@127.0.0.1:${port}/none`, `postgres://nobody@127.0.0.1:${(dropping.address() as AddressInfo).port}/none`]) {
+        const unreachable = await openDatabase(url);
+        try {
+          const failure = await failureOf(() => unreachable.em.fork().count(Workspace, {}));
+          expect(failure).toBeInstanceOf(Error);
+          expect(failure).not.toBeInstanceOf(ApplicationFailure);
+        } finally {
+          await unreachable.close();
+        }
+      }
+    } finally {
+      await new Promise<void>((resolveClose) => dropping.close(() => resolveClose()));
+    }
+  });
+});

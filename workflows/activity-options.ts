@@ -1,0 +1,13 @@
+import type { ActivityOptions } from '@temporalio/workflow';
+
+/**
+ * Work on our own database (and, for dispatching, our own Temporal). Unbounded, because the only failures that reach
+ * a retry are "the dependency is down" ones: the activity boundary (activities/database-work.ts) makes every other
+ * error (bad data, a bug, a constraint violation) non-retryable, so it fails the workflow at once instead of jamming
+ * it. While the database is down nothing else can progress either; once it is back the next attempt, at most a
+ * minute later, goes through.
+ */
+export const databaseWork: ActivityOptions = {
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+};

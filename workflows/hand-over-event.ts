@@ -1,0 +1,20 @@
+import { log, proxyActivities } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.ts';
+import { databaseWork } from './activity-options.ts';
+
+// Only a start on Temporal: unbounded while Temporal is down (see databaseWork), when the workflow that calls this
+// could not progress anyway; anything else is final and ends up below.
+const { startEventDelivery } = proxyActivities<Activities>(databaseWork);
+
+/**
+ * Hands an event this workflow recorded to its delivery workflow (`event-<eventId>`) without waiting for webhooks.
+ * The event is already committed with the change it reports, so a hand-over that fails for good is logged, never a
+ * reason to fail the work that emitted it.
+ */
+export async function handOver(eventId: string): Promise<void> {
+  try {
+    await startEventDelivery({ eventId });
+  } catch (error) {
+    log.error('The event could not be handed to its delivery workflow', { eventId, error: error instanceof Error ? error.message : String(error) });
+  }
+}
