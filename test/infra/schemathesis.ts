@@ -8,7 +8,9 @@ import { runCommand } from '../../src/embedded/run-command.ts';
 // in (test/fuzz/requirements.txt): checks and data generation change between releases, and a fixed seed replays the
 // same cases only with the same versions.
 const requirements = fileURLToPath(new URL('../fuzz/requirements.txt', import.meta.url));
-export const schemathesisVersion = /^schemathesis==(.+)$/m.exec(readFileSync(requirements, 'utf8'))?.[1] ?? 'unpinned';
+const pinned = /^schemathesis==(.+)$/m.exec(readFileSync(requirements, 'utf8'));
+if (!pinned) throw new Error(`${requirements} must pin schemathesis (schemathesis==<version>).`);
+export const schemathesisVersion = pinned[1];
 
 // Lines of pip's output worth showing while it works.
 const progressLine = /^(Collecting|Downloading|Installing collected|Successfully installed|ERROR)/;
@@ -44,8 +46,13 @@ export async function ensureSchemathesis(log: (message: string) => void): Promis
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`Could not install schemathesis ${schemathesisVersion} (python3 -m venv, then pip install):\n${reason}`, { cause: error });
   }
-  rmSync(directory, { recursive: true, force: true });
-  renameSync(staging, directory);
+  try {
+    renameSync(staging, directory);
+  } catch (error) {
+    // Another test run finished the same install first: use that one.
+    rmSync(staging, { recursive: true, force: true });
+    if (!existsSync(command.python)) throw error;
+  }
   log(`schemathesis installed in ${Math.round((Date.now() - started) / 1000)} s.`);
   return command;
 }
