@@ -211,15 +211,15 @@ describe('Mastodon connector: publish', () => {
 
 describe('Mastodon connector: instance address', () => {
   it.each([
-    ['an IP address', () => mastodon.url, /^Mastodon host is a private address \(127\.0\.0\.1\)$/],
-    ['a name', () => mastodon.url.replace('127.0.0.1', 'localhost'), /^Mastodon host resolves to a private address \((127\.0\.0\.1|::1)\)$/],
+    ['an IP address', () => mastodon.url, 'Mastodon host is a private address'],
+    ['a name', () => mastodon.url.replace('127.0.0.1', 'localhost'), 'Mastodon host resolves to a private address'],
   ])('when the instance is on a private network (%s) and that is not allowed, then it is refused and nothing is sent', async (_case, url, reason) => {
     const guarded = createMastodonConnector({ allowPrivateNetworks: false });
     const instance = { ...credentials, instanceUrl: url() };
     for (const attempt of [guarded.verify(instance), guarded.publish(instance, postWith())]) {
       const error = await failureOf(attempt);
       expect(error).toBeInstanceOf(SocialRejectedError);
-      expect((error as SocialRejectedError).reason).toMatch(reason);
+      expect((error as SocialRejectedError).reason).toBe(reason);
     }
     expect(mastodon.requests).toHaveLength(0);
   });
