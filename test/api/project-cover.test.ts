@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schemas } from '../../src/api/schemas.ts';
 import { Project } from '../../src/data/entities/project.ts';
 import { eventually } from '../support/eventually.ts';
-import { makeImage } from '../support/images.ts';
+import { makeBlankPng, makeImage } from '../support/images.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
 
@@ -160,6 +160,20 @@ describe('POST /projects/{id}/cover', () => {
       expect(response.status, `cut at ${cut}`).toBe(400);
       expect(response.body.type).toBe('/problems/malformed-request');
     }
+    expect(await coverKeyOf(id)).toBeNull();
+  });
+
+  it.each([
+    [30000, 30000, '900 megapixels'],
+    [10000, 10000, '100 megapixels'],
+  ])('when a %i×%i PNG of a few hundred KB is uploaded, then it answers 413 naming its size and the 50-megapixel limit', async (width, height, pixels) => {
+    const id = await newProject();
+    const png = makeBlankPng(width, height);
+    expect(png.length).toBeLessThan(512 * 1024);
+    const response = await workspace.client.post<Problem>(`/projects/${id}/cover`, form(png));
+    expect(response.status).toBe(413);
+    expect(response.body.type).toBe('/problems/payload-too-large');
+    expect(response.body.detail).toBe(`The image is ${width}×${height} pixels (${pixels}); a cover is at most 50 megapixels.`);
     expect(await coverKeyOf(id)).toBeNull();
   });
 
