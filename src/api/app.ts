@@ -53,7 +53,7 @@ export function createApp(options: AppOptions): Express {
   app.use(dashboardRoutes({ deps, lastUsed: options.lastUsed, rateLimiter: options.rateLimiter }));
 
   // The API proper: authenticated and rate-limited before anything else looks at the request.
-  app.use('/api/v1', authenticate(deps.orm, options.lastUsed), rateLimit(options.rateLimiter));
+  app.use('/api/v1', authenticate(deps.orm, options.lastUsed, options.rateLimiter), rateLimit(options.rateLimiter));
   app.post('/api/v1/projects/:id/cover', uploadSizeGuard(maxCoverBytes));
   app.use('/api/v1', express.json({ limit: '256kb' }));
   app.use(
