@@ -6,6 +6,7 @@ import { isIP, type LookupFunction } from 'node:net';
 import got, { HTTPError, MaxRedirectsError, RequestError, TimeoutError, type NormalizedOptions, type OptionsInit, type Response } from 'got';
 import ipaddr from 'ipaddr.js';
 import type { Logger } from '../logger.ts';
+import { ResponseTooLargeError } from './response-size-limit.ts';
 
 // The one guard for requests to URLs our customers give us (brand logos, webhook endpoints): they must never reach
 // our own networks (SSRF). Addresses are checked when a connection is made, not when the URL is parsed, so a
@@ -147,6 +148,8 @@ export function toPublicFetchError(error: unknown, context: { what?: string; tim
     if (refused.hostname === refused.address) return reason(`${words.host} is a private address`);
     return reason(`${words.host} resolves to a private address`);
   }
+  const tooLarge = causeOfType(error, ResponseTooLargeError);
+  if (tooLarge) return reason(`${words.server} answered with more than ${formatBytes(tooLarge.maxBytes)}`);
   if (error instanceof TimeoutError) {
     return reason(`${words.server} did not answer within ${Number((context.timeoutMs / 1000).toFixed(1))} s`);
   }

@@ -185,6 +185,13 @@ describe('Mastodon connector: publish', () => {
     expect(error.message).toBe('Mastodon server did not answer within 0.2 s');
   });
 
+  it('when Mastodon answers with a body that never ends, then it stops reading at 1 MB and reports Mastodon unavailable', async () => {
+    mastodon.script('verify_credentials', [{ endless: true }]);
+    const error = await failureOf(connector.verify(credentials));
+    expect(error).toBeInstanceOf(SocialUnavailableError);
+    expect(error.message).toBe('Mastodon server answered with more than 1 MB');
+  });
+
   it('when the status was created but the answer was lost (500), then the retried publish gets that status and no second one', async () => {
     mastodon.script('statuses', [{ status: 500, applied: true }]);
     const post = postWith();
