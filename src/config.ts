@@ -53,7 +53,9 @@ const schema = z
     API_WAIT_SECONDS: seconds.default(25),
 
     RATE_LIMIT_REQUESTS: z.coerce.number().int().positive().default(600),
+    RATE_LIMIT_WORKSPACE_REQUESTS: z.coerce.number().int().positive().optional(),
     RATE_LIMIT_WINDOW_SECONDS: seconds.default(60),
+    RATE_LIMIT_AUTH_FAILURES: z.coerce.number().int().positive().default(60),
     API_KEY_LAST_USED_FLUSH_SECONDS: seconds.default(30),
   })
   .superRefine((env, ctx) => {
@@ -122,7 +124,14 @@ function toConfig(env: z.infer<typeof schema>) {
     social: { allowPrivateNetworks: env.SOCIAL_ALLOW_PRIVATE_NETWORKS },
     /** How long an action (generate, render) waits for its workflow before answering 202. */
     apiWaitSeconds: env.API_WAIT_SECONDS,
-    rateLimit: { requests: env.RATE_LIMIT_REQUESTS, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS },
+    rateLimit: {
+      requests: env.RATE_LIMIT_REQUESTS,
+      windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS,
+      // Across all of a workspace's keys, so that minting keys does not multiply the limit.
+      workspaceRequests: env.RATE_LIMIT_WORKSPACE_REQUESTS ?? 5 * env.RATE_LIMIT_REQUESTS,
+      /** Failed authentications per client address per window, before its requests answer 429 unread. */
+      authFailuresPerAddress: env.RATE_LIMIT_AUTH_FAILURES,
+    },
     apiKeys: { lastUsedFlushSeconds: env.API_KEY_LAST_USED_FLUSH_SECONDS },
   };
 }

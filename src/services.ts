@@ -4,6 +4,7 @@ import { createSocialConnectors } from './social/create-social-connectors.ts';
 import { openDatabase } from './data/orm.ts';
 import type { Deps } from './domain/deps.ts';
 import { createLogger } from './logger.ts';
+import { logRefusedAddresses } from './net/public-fetch.ts';
 import { createStorage } from './storage/create-storage.ts';
 import { connectTemporalClient } from './temporal/connect.ts';
 
@@ -22,6 +23,7 @@ export async function createServices(config: Config, options: { name: string; pu
   });
   const storage = createStorage(config.storage, options.publicUrl);
   await storage.prepare();
+  const stopLoggingRefusedAddresses = logRefusedAddresses(logger);
   return {
     orm,
     temporal,
@@ -32,6 +34,7 @@ export async function createServices(config: Config, options: { name: string; pu
     social: createSocialConnectors(config.social),
     storage,
     async close() {
+      stopLoggingRefusedAddresses();
       await temporal.connection.close();
       await orm.close();
     },

@@ -9,7 +9,7 @@ import { authenticate } from './middleware/authenticate.ts';
 import { problemResponse } from './middleware/problem-response.ts';
 import { rateLimit, type RateLimiter } from './middleware/rate-limit.ts';
 import { requestLogging } from './middleware/request-logging.ts';
-import { uploadSizeGuard } from './middleware/upload-size-guard.ts';
+import { coverUploader, uploadSizeGuard } from './middleware/upload-size-guard.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { brandKitRoutes } from './routes/brand-kits.ts';
 import { dashboardRoutes } from './routes/dashboard.ts';
@@ -54,7 +54,7 @@ export function createApp(options: AppOptions): Express {
   app.use(dashboardRoutes({ deps, lastUsed: options.lastUsed, rateLimiter: options.rateLimiter }));
 
   // The API proper: authenticated and rate-limited before anything else looks at the request.
-  app.use('/api/v1', authenticate(deps.orm, options.lastUsed), rateLimit(options.rateLimiter));
+  app.use('/api/v1', authenticate(deps.orm, options.lastUsed, options.rateLimiter), rateLimit(options.rateLimiter));
   app.post('/api/v1/projects/:id/cover', uploadSizeGuard(maxCoverBytes));
   app.use('/api/v1', express.json({ limit: '256kb' }));
   app.use(
@@ -66,7 +66,7 @@ export function createApp(options: AppOptions): Express {
       validateResponses: options.validateResponses,
       // Authentication is ours (middleware/authenticate.ts), with the error bodies and statuses we promise.
       validateSecurity: false,
-      fileUploader: { limits: { fileSize: maxCoverBytes, files: 1 } },
+      fileUploader: coverUploader,
     }),
   );
   app.use('/api/v1', projectRoutes(deps), brandKitRoutes(deps), apiKeyRoutes({ ...deps, lastUsed: options.lastUsed }));

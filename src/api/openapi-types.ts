@@ -401,8 +401,16 @@ export interface paths {
         /**
          * Upload the project's cover image
          * @description Sets or replaces the cover from the multipart field `file`: a JPEG, PNG or WebP image of at most
-         *     10 MB (10485760 bytes). The type is recognised from the file's content, not its name or declared
-         *     type. A larger file answers 413; any other content answers 415.
+         *     10 MB (10485760 bytes) and 50 megapixels. The type is recognised from the file's content, not its
+         *     name or declared type; any other content answers 415.
+         *
+         *     Limits, which hold with or without `Content-Length` and each answer 413 `payload-too-large` with a
+         *     `detail` naming it: the file at most 10485760 bytes and 50 megapixels (width × height, read from the
+         *     image header); one file; at most 8 text fields besides it (ignored), each at most 1024 bytes with a
+         *     name of at most 100 bytes; at most 9 parts; the whole body at most 10 MB + 64 KB (10551296 bytes). A
+         *     declared `Content-Length` over that is refused before the body is read. A body that is not a complete
+         *     multipart body (cut off before its closing boundary, a malformed part header) answers 400
+         *     `malformed-request`.
          */
         post: operations["uploadProjectCover"];
         /**

@@ -17,7 +17,7 @@ export async function startApiServer(config: Config, options: { validateResponse
   const app = createApp({
     deps: services,
     lastUsed,
-    rateLimiter: new RateLimiter(config.rateLimit.requests, config.rateLimit.windowSeconds),
+    rateLimiter: new RateLimiter(config.rateLimit),
     urlSigningSecret: config.storage.urlSigningSecret,
     validateResponses: options.validateResponses ?? false,
   });

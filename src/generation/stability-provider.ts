@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import got, { RequestError, TimeoutError } from 'got';
 import sharp from 'sharp';
 import { postFormats } from '../images/post-formats.ts';
+import { ResponseTooLargeError, withResponseSizeLimit } from '../net/response-size-limit.ts';
 import type { ImageProvider, ImageRequest } from './image-provider.ts';
 import { ImageProviderUnavailableError, ImageRateLimitedError, ImageRejectedError } from './provider-errors.ts';
 
@@ -17,6 +18,8 @@ export type StabilityOptions = {
 };
 
 const defaultTimeoutMs = 120_000;
+// Its images are a few MB (about a third more as base64 JSON); a longer answer is cut off and counts as an outage.
+const maxAnswerBytes = 32 * 1024 * 1024;
 const progressIntervalMs = 2_000;
 // After a client passes the rate limit, Stability refuses it for 60 s; retrying sooner only extends the penalty.
 const rateLimitPenaltyMs = 60_000;
@@ -115,19 +118,25 @@ export function createStabilityImageProvider(options: StabilityOptions): ImagePr
     form.set('output_format', 'png');
     const progress = request.onProgress ? setInterval(request.onProgress, progressIntervalMs) : undefined;
     try {
-      const response = await got.post(url, {
-        body: form,
-        headers: { authorization: `Bearer ${options.apiKey}`, accept: 'image/*' },
-        responseType: 'buffer',
-        throwHttpErrors: false,
-        retry: { limit: 0 },
-        timeout: { request: timeoutMs },
-      });
+      const response = await withResponseSizeLimit(maxAnswerBytes, (signal) =>
+        got.post(url, {
+          body: form,
+          headers: { authorization: `Bearer ${options.apiKey}`, accept: 'image/*' },
+          responseType: 'buffer',
+          throwHttpErrors: false,
+          retry: { limit: 0 },
+          timeout: { request: timeoutMs },
+          signal,
+        }),
+      );
       const { rawBody } = response;
       return { status: response.statusCode, headers: response.headers, body: Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength) };
     } catch (error) {
       // got's error carries the request options, Authorization header included: keep only its message.
       if (error instanceof TimeoutError) throw new ImageProviderUnavailableError(`Stability AI did not answer within ${timeoutMs / 1000} s`);
+      if (error instanceof Error && error.cause instanceof ResponseTooLargeError) {
+        throw new ImageProviderUnavailableError(`Stability AI answered with more than ${maxAnswerBytes / (1024 * 1024)} MB`);
+      }
       const code = error instanceof RequestError ? error.code : 'unknown error';
       throw new ImageProviderUnavailableError(`Stability AI could not be reached (${code})`);
     } finally {

@@ -1,6 +1,7 @@
 import sharp, { type OverlayOptions } from 'sharp';
 import type { BrandColors, BrandFonts } from '../data/entities/brand-kit.ts';
 import { charactersMissingFrom, resolveFont, type ResolvedFont } from './fonts.ts';
+import { maxImagePixels, pixelLimitText, pixelsOverLimit } from './pixel-limit.ts';
 import { postFormats, type PostFormat } from './post-formats.ts';
 
 // The finished post image: the artwork as background, the title set on a band in the brand's colour and heading
@@ -145,15 +146,20 @@ async function setTitle(title: string, font: ResolvedFont, style: TitleStyle): P
   return { png: capped.data, height: capped.info.height };
 }
 
-/** The logo fitted into a square of 15% of the width, top right; a logo sharp cannot read is left out. */
+/** The logo fitted into a square of 15% of the width, top right; a logo sharp cannot read, or too large to decode, is left out. */
 async function logoLayers(layout: Layout, logo: Buffer | null | undefined, notes: string[]): Promise<OverlayOptions[]> {
   if (!logo) return [];
   const box = Math.round(layout.width * 0.15);
   try {
-    const metadata = await sharp(logo).metadata();
+    const metadata = await sharp(logo, { limitInputPixels: false }).metadata();
     // Vector logos are rasterised at the size they are shown, not at their nominal size and then scaled.
     const density = metadata.format === 'svg' ? Math.min(100_000, Math.max(1, (72 * box) / Math.max(metadata.width, metadata.height))) : undefined;
-    const fitted = await sharp(logo, density ? { density } : {})
+    const over = density ? null : pixelsOverLimit(metadata.width, metadata.height);
+    if (over) {
+      notes.push(`the logo is ${over}, over the limit of ${pixelLimitText}; left out`);
+      return [];
+    }
+    const fitted = await sharp(logo, { limitInputPixels: maxImagePixels, ...(density ? { density } : {}) })
       .resize(box, box, { fit: 'inside' })
       .png()
       .toBuffer({ resolveWithObject: true });

@@ -1,9 +1,12 @@
+import { channel } from 'node:diagnostics_channel';
 import { lookup } from 'node:dns';
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import got, { HTTPError, MaxRedirectsError, RequestError, TimeoutError, type NormalizedOptions, type OptionsInit, type Response } from 'got';
 import ipaddr from 'ipaddr.js';
+import type { Logger } from '../logger.ts';
+import { ResponseTooLargeError } from './response-size-limit.ts';
 
 // The one guard for requests to URLs our customers give us (brand logos, webhook endpoints): they must never reach
 // our own networks (SSRF). Addresses are checked when a connection is made, not when the URL is parsed, so a
@@ -33,6 +36,23 @@ export class NonPublicAddressError extends Error {
   }
 }
 
+// The reasons callers see (API responses, render notes, the webhook delivery log) never name a refused address: what
+// our resolver answers for a customer's host name can map our own network. The address goes to the logs only,
+// published here and logged by every process (logRefusedAddresses).
+const refusedAddresses = channel('content-service:net:refused-address');
+
+function refuse(hostname: string, address: string): NonPublicAddressError {
+  refusedAddresses.publish({ hostname, address });
+  return new NonPublicAddressError(hostname, address);
+}
+
+/** Logs each refused address (with its host name) as a warning; returns the unsubscribe. */
+export function logRefusedAddresses(logger: Logger): () => void {
+  const log = (message: unknown) => logger.warn(message, 'refused a connection to a non-public address');
+  refusedAddresses.subscribe(log);
+  return () => refusedAddresses.unsubscribe(log);
+}
+
 // IANA allocates public IPv6 unicast from 2000::/3 only; anything else that ipaddr.js calls `unicast` (such as the
 // deprecated IPv4-compatible ::a.b.c.d) is not an address a customer's server legitimately has.
 const globalUnicastV6: [ipaddr.IPv6, number] = [ipaddr.IPv6.parse('2000::'), 3];
@@ -60,7 +80,7 @@ export function guardedLookup(allowPrivateNetworks: boolean): LookupFunction {
       }
       const refused = allowPrivateNetworks ? undefined : addresses.find(({ address }) => !isPublicAddress(address));
       if (refused) {
-        callback(new NonPublicAddressError(hostname, refused.address), '');
+        callback(refuse(hostname, refused.address), '');
         return;
       }
       const [first] = addresses;
@@ -80,7 +100,7 @@ const guardedAgents = { http: new HttpAgent({ keepAlive: true }), https: new Htt
 function refuseNonPublicLiteral(options: NormalizedOptions): void {
   if (!(options.url instanceof URL)) return;
   const host = options.url.hostname.replace(/^\[(.*)\]$/, '$1');
-  if (isIP(host) && !isPublicAddress(host)) throw new NonPublicAddressError(host, host);
+  if (isIP(host) && !isPublicAddress(host)) throw refuse(host, host);
 }
 
 /**
@@ -124,10 +144,12 @@ export function toPublicFetchError(error: unknown, context: { what?: string; tim
   const refused = causeOfType(error, NonPublicAddressError);
   if (refused) {
     const redirected = error instanceof RequestError && (error.request?.redirectUrls.length ?? 0) > 0;
-    if (redirected) return reason(`${words.server} redirected to a private address (${refused.address})`);
-    if (refused.hostname === refused.address) return reason(`${words.host} is a private address (${refused.address})`);
-    return reason(`${words.host} resolves to a private address (${refused.address})`);
+    if (redirected) return reason(`${words.server} redirected to a private address`);
+    if (refused.hostname === refused.address) return reason(`${words.host} is a private address`);
+    return reason(`${words.host} resolves to a private address`);
   }
+  const tooLarge = causeOfType(error, ResponseTooLargeError);
+  if (tooLarge) return reason(`${words.server} answered with more than ${formatBytes(tooLarge.maxBytes)}`);
   if (error instanceof TimeoutError) {
     return reason(`${words.server} did not answer within ${Number((context.timeoutMs / 1000).toFixed(1))} s`);
   }

@@ -1,11 +1,13 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import got from 'got';
 import { addressPolicy, NonPublicAddressError, toPublicFetchError } from '../net/public-fetch.ts';
+import { withResponseSizeLimit } from '../net/response-size-limit.ts';
 import { SocialRejectedError, SocialUnavailableError } from './social-connector.ts';
 
 // How a connector talks to its platform's server: one attempt per request, as Temporal's retry policy owns
 // retrying; redirects answered rather than followed, so no token goes wherever a server points; and only servers
-// on the public internet, unless development allows otherwise.
+// on the public internet, unless development allows otherwise. Answers are JSON of a few KB; one larger than 1 MB
+// is cut off and counts as the platform being unavailable.
 
 export type PlatformHttpOptions = {
   /** Development only: lets the server URL point at loopback and private networks. */
@@ -27,6 +29,7 @@ export type PlatformHttp = {
 };
 
 const defaultTimeoutMs = 30_000;
+const maxAnswerBytes = 1024 * 1024;
 
 /** The origin of a server URL the user gave, which must be https; `name` says whose URL, e.g. "Mastodon instance URL". */
 export function httpsOriginOf(serverUrl: string, name: string): URL {
@@ -67,18 +70,21 @@ export function createPlatformHttp(platform: string, options: PlatformHttpOption
   return {
     async request({ method, url, headers, json, body }) {
       try {
-        const response = await got(url, {
-          ...policy,
-          method,
-          headers,
-          ...(json ? { json } : {}),
-          ...(body ? { body } : {}),
-          responseType: 'text',
-          throwHttpErrors: false,
-          followRedirect: false,
-          retry: { limit: 0 },
-          timeout: { request: timeoutMs },
-        });
+        const response = await withResponseSizeLimit(maxAnswerBytes, (signal) =>
+          got(url, {
+            ...policy,
+            method,
+            headers,
+            ...(json ? { json } : {}),
+            ...(body ? { body } : {}),
+            responseType: 'text',
+            throwHttpErrors: false,
+            followRedirect: false,
+            retry: { limit: 0 },
+            timeout: { request: timeoutMs },
+            signal,
+          }),
+        );
         return { status: response.statusCode, headers: response.headers, body: parseJson(response.body) };
       } catch (error) {
         // got's error carries the request options, tokens and passwords included: keep only the reason.

@@ -35,8 +35,14 @@ export function createFilesystemStorage(options: FilesystemStorageOptions): Obje
       await mkdir(dirname(path), { recursive: true });
       // Write then rename, so a reader never sees half a file and a crash leaves no torn object behind.
       const temporary = join(dirname(path), `.${randomUUID()}.partial`);
-      await writeFile(temporary, body);
-      await rename(temporary, path);
+      try {
+        await writeFile(temporary, body);
+        await rename(temporary, path);
+      } catch (error) {
+        // A failed write (disk full, a directory in the way) must not leave its bytes behind.
+        await rm(temporary, { force: true });
+        throw error;
+      }
     },
 
     async get(key) {

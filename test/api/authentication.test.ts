@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schemas } from '../../src/api/schemas.ts';
 import { ApiKey } from '../../src/data/entities/api-key.ts';
@@ -12,14 +13,14 @@ let app: TestApp;
 let workspace: TestWorkspace;
 
 beforeAll(async () => {
-  app = await startTestApp({ RATE_LIMIT_REQUESTS: '5', RATE_LIMIT_WINDOW_SECONDS: '60' });
+  app = await startTestApp({ RATE_LIMIT_REQUESTS: '5', RATE_LIMIT_WINDOW_SECONDS: '60', RATE_LIMIT_AUTH_FAILURES: '10' });
   workspace = await createTestWorkspace(app, 'growth');
 });
 afterAll(() => app?.stop());
 
-async function issueKey(options: { expiresAt?: Date; isActive?: boolean } = {}): Promise<string> {
+async function issueKey(options: { expiresAt?: Date; isActive?: boolean; workspaceId?: string } = {}): Promise<string> {
   const em = app.api.services.orm.em.fork();
-  const { apiKey, key } = issueApiKey(em, { workspaceId: workspace.id, name: 'test', expiresAt: options.expiresAt ?? null });
+  const { apiKey, key } = issueApiKey(em, { workspaceId: options.workspaceId ?? workspace.id, name: 'test', expiresAt: options.expiresAt ?? null });
   if (options.isActive === false) apiKey.isActive = false;
   await em.flush();
   return key;
@@ -129,6 +130,62 @@ describe('rate limiting', () => {
     const response = await fresh.client.get('/projects');
     expect(response.status).toBe(200);
     expect(response.headers.get('ratelimit-remaining')).toBe('4');
+  });
+});
+
+/** GET /api/v1/projects from another loopback address than the rest of the file uses (127.0.0.1). */
+function getProjectsFrom(localAddress: string, key: string): Promise<{ status: number; retryAfter: string | undefined; body: Problem }> {
+  const url = new URL(`${app.url}/api/v1/projects`);
+  return new Promise((resolveResponse, reject) => {
+    const outgoing = request(url, { localAddress, headers: { authorization: `Bearer ${key}` } }, (response) => {
+      let text = '';
+      response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => resolveResponse({ status: response.statusCode ?? 0, retryAfter: response.headers['retry-after'], body: JSON.parse(text) as Problem }));
+    });
+    outgoing.on('error', reject).end();
+  });
+}
+
+describe('failed authentication per client address', () => {
+  it('when an address fails more often than the limit, then it answers 429 with Retry-After without looking keys up, and other addresses are unaffected', async () => {
+    const valid = await createTestWorkspace(app, 'growth');
+    const statuses = [];
+    for (let attempt = 0; attempt < 11; attempt += 1) {
+      statuses.push((await getProjectsFrom('127.0.0.2', `sk_${String(attempt).padStart(43, 'A')}`)).status);
+    }
+    expect(statuses).toEqual([...Array(10).fill(401), 429]);
+
+    // Even a valid key is refused from that address: telling it apart would take the lookup the limit saves.
+    const blocked = await getProjectsFrom('127.0.0.2', valid.key);
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.type).toBe('/problems/rate-limited');
+    expect(blocked.body.detail).toContain('failed authentications from this address (10 per 60 seconds)');
+    expect(Number(blocked.retryAfter)).toBeGreaterThan(0);
+
+    expect((await getProjectsFrom('127.0.0.3', valid.key)).status).toBe(200);
+    expect((await valid.client.get('/projects')).status).toBe(200);
+  });
+
+  it('when requests carry no key or a malformed one, then they answer 401 and do not count as failures', async () => {
+    const valid = await createTestWorkspace(app, 'growth');
+    for (let attempt = 0; attempt < 12; attempt += 1) expect((await getProjectsFrom('127.0.0.4', 'not-a-key')).status).toBe(401);
+    expect((await getProjectsFrom('127.0.0.4', valid.key)).status).toBe(200);
+  });
+});
+
+describe('workspace rate limit', () => {
+  it('when a workspace spreads requests over many keys, then its ceiling (5 times the per-key limit) answers 429 naming it', async () => {
+    const minted = await createTestWorkspace(app, 'growth');
+    const keys = [minted.key];
+    for (let index = 0; index < 5; index += 1) keys.push(await issueKey({ workspaceId: minted.id }));
+    const responses = [];
+    for (let index = 0; index < 26; index += 1) responses.push(await apiClient(app.url, keys[index % keys.length]).get<Problem>('/projects'));
+    expect(responses.slice(0, 25).map((response) => response.status)).toEqual(Array(25).fill(200));
+    const refused = responses[25]!;
+    expect(refused.status).toBe(429);
+    expect(refused.body.detail).toContain('25 requests per 60 seconds for this workspace');
+    expect(refused.headers.get('ratelimit-limit')).toBe('25');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });
 

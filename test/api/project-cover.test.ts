@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schemas } from '../../src/api/schemas.ts';
 import { Project } from '../../src/data/entities/project.ts';
 import { eventually } from '../support/eventually.ts';
-import { makeImage } from '../support/images.ts';
+import { makeBlankPng, makeImage } from '../support/images.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
 
@@ -25,6 +25,41 @@ function form(bytes: Buffer, name = 'cover.png', type = 'image/png', field = 'fi
   const data = new FormData();
   data.append(field, new Blob([new Uint8Array(bytes)], { type }), name);
   return data;
+}
+
+const boundary = 'test-boundary';
+const closing = Buffer.from(`\r\n--${boundary}--\r\n`);
+
+function filePartHead(field: string, filename: string): Buffer {
+  return Buffer.from(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: image/png\r\n\r\n`);
+}
+
+function filePart(field: string, filename: string, bytes: Buffer): Buffer {
+  return Buffer.concat([filePartHead(field, filename), bytes]);
+}
+
+function textPart(field: string, value: string): Buffer {
+  return Buffer.from(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="${field}"\r\n\r\n${value}`);
+}
+
+/** Sends the chunks as a chunked body: no Content-Length, so only limits on what is read can stop it. */
+async function postStreamed(projectId: string, chunks: Buffer[]): Promise<{ status: number; body: Problem }> {
+  const queue = [...chunks];
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const next = queue.shift();
+      if (next) controller.enqueue(next);
+      else controller.close();
+    },
+  });
+  const response = await fetch(`${app.url}/api/v1/projects/${projectId}/cover`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${workspace.key}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    body,
+    duplex: 'half',
+  });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : {}) as Problem };
 }
 
 async function coverKeyOf(projectId: string): Promise<string | null | undefined> {
@@ -78,27 +113,68 @@ describe('POST /projects/{id}/cover', () => {
 
   it('when an over-10 MB file arrives without a declared length, then it answers 413', async () => {
     const id = await newProject();
-    const boundary = 'test-boundary';
     const chunk = Buffer.alloc(1024 * 1024, 7);
-    let sent = 0;
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (sent === 0) controller.enqueue(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.png"\r\nContent-Type: image/png\r\n\r\n`));
-        if (sent < 12) controller.enqueue(chunk);
-        else {
-          controller.enqueue(Buffer.from(`\r\n--${boundary}--\r\n`));
-          controller.close();
-        }
-        sent += 1;
-      },
-    });
-    const response = await fetch(`${app.url}/api/v1/projects/${id}/cover`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${workspace.key}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
-      body,
-      duplex: 'half',
-    });
+    const response = await postStreamed(id, [filePartHead('file', 'big.png'), ...Array.from({ length: 12 }, () => chunk), closing]);
     expect(response.status).toBe(413);
+    expect(response.body.detail).toContain('10485760 bytes');
+  });
+
+  it('when 40 one-megabyte text fields arrive without a declared length, then it answers 413 naming the limit', async () => {
+    const id = await newProject();
+    const megabyte = 'x'.repeat(1024 * 1024);
+    const fields = Array.from({ length: 40 }, (_, index) => textPart(`note${index}`, megabyte));
+    const response = await postStreamed(id, [...fields, filePart('file', 'cover.png', await makeImage('png')), closing]);
+    expect(response.status).toBe(413);
+    expect(response.body.type).toBe('/problems/payload-too-large');
+    expect(response.body.detail).toMatch(/text field .* 1024 bytes/);
+    expect(await coverKeyOf(id)).toBeNull();
+  });
+
+  it('when there are more text fields or parts than allowed, then it answers 413 naming the limit', async () => {
+    const id = await newProject();
+    const fields = Array.from({ length: 30 }, (_, index) => textPart(`f${index}`, 'x'));
+    const response = await postStreamed(id, [...fields, filePart('file', 'cover.png', await makeImage('png')), closing]);
+    expect(response.status).toBe(413);
+    expect(response.body.detail).toMatch(/at most \d+ (parts|text fields)/);
+
+    const twoFiles = await postStreamed(id, [filePart('file', 'a.png', await makeImage('png')), filePart('other', 'b.png', await makeImage('png')), closing]);
+    expect(twoFiles.status).toBe(413);
+    expect(twoFiles.body.detail).toContain('one file');
+  });
+
+  it('when more than the total limit arrives without a declared length (bytes before the first part), then it answers 413', async () => {
+    const id = await newProject();
+    const junk = Buffer.alloc(1024 * 1024, 0x20);
+    const response = await postStreamed(id, [...Array.from({ length: 11 }, () => junk), filePart('file', 'cover.png', await makeImage('png')), closing]);
+    expect(response.status).toBe(413);
+    expect(response.body.detail).toMatch(/at most \d+ bytes in all/);
+  });
+
+  it('when the multipart body is cut off before its closing boundary, then it answers 400 malformed-request', async () => {
+    const id = await newProject();
+    const whole = Buffer.concat([filePart('file', 'cover.png', await makeImage('png')), closing]);
+    for (const cut of [whole.length - closing.length - 10, 60]) {
+      const response = await workspace.client.post<Problem>(`/projects/${id}/cover`, whole.subarray(0, cut).toString('latin1'), {
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      });
+      expect(response.status, `cut at ${cut}`).toBe(400);
+      expect(response.body.type).toBe('/problems/malformed-request');
+    }
+    expect(await coverKeyOf(id)).toBeNull();
+  });
+
+  it.each([
+    [30000, 30000, '900 megapixels'],
+    [10000, 10000, '100 megapixels'],
+  ])('when a %i×%i PNG of a few hundred KB is uploaded, then it answers 413 naming its size and the 50-megapixel limit', async (width, height, pixels) => {
+    const id = await newProject();
+    const png = makeBlankPng(width, height);
+    expect(png.length).toBeLessThan(512 * 1024);
+    const response = await workspace.client.post<Problem>(`/projects/${id}/cover`, form(png));
+    expect(response.status).toBe(413);
+    expect(response.body.type).toBe('/problems/payload-too-large');
+    expect(response.body.detail).toBe(`The image is ${width}×${height} pixels (${pixels}); a cover is at most 50 megapixels.`);
+    expect(await coverKeyOf(id)).toBeNull();
   });
 
   it('when the file is missing or in another field, then it answers 400', async () => {

@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 
 describe('a webhook on a private address', () => {
-  it('when an event is delivered, then nothing reaches the receiver and the log names the private address', async () => {
+  it('when an event is delivered, then nothing reaches the receiver and the delivery log says why without naming the address', async () => {
     const workspace = await createTestWorkspace(app, 'growth');
     const project = (await workspace.client.post<{ id: string }>('/projects', { name: 'Private' })).body.id;
     const hook = (await workspace.client.post<{ id: string }>('/webhooks', { url: receiver.url, events: 'post.published' })).body;
@@ -34,7 +34,7 @@ describe('a webhook on a private address', () => {
       return log.body;
     });
     expect(attempt).toMatchObject({ succeeded: false, statusCode: null });
-    expect(attempt!.error).toMatch(/private address \(127\.0\.0\.1\)/);
+    expect(attempt!.error).toBe('webhook host is a private address');
     expect(receiver.deliveries).toHaveLength(0);
   });
 });

@@ -9,7 +9,13 @@ describe('loadConfig', () => {
     expect(config.http).toEqual({ host: '0.0.0.0', port: 3000, publicUrl: undefined });
     expect(config.temporal).toMatchObject({ address: 'localhost:7233', namespace: 'default', taskQueue: 'content-service' });
     expect(config.storage).toMatchObject({ driver: 'filesystem', directory: '.data/objects', signedUrlTtlSeconds: 3600 });
-    expect(config.rateLimit).toEqual({ requests: 600, windowSeconds: 60 });
+    expect(config.rateLimit).toEqual({ requests: 600, windowSeconds: 60, workspaceRequests: 3000, authFailuresPerAddress: 60 });
+  });
+
+  it('when only the per-key limit is set, then the workspace ceiling is five times it', () => {
+    expect(loadConfig({ ...minimal, RATE_LIMIT_REQUESTS: '100' }).rateLimit).toMatchObject({ requests: 100, workspaceRequests: 500 });
+    const explicit = loadConfig({ ...minimal, RATE_LIMIT_REQUESTS: '100', RATE_LIMIT_WORKSPACE_REQUESTS: '150', RATE_LIMIT_AUTH_FAILURES: '10' });
+    expect(explicit.rateLimit).toMatchObject({ requests: 100, workspaceRequests: 150, authFailuresPerAddress: 10 });
   });
 
   it('when variables are missing or malformed, then it fails naming each of them', () => {

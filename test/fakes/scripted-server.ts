@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startHttpsServer } from './https-server.ts';
+import { sendEndless } from './endless-body.ts';
 
 // What the fake social platforms share: an HTTPS server that records every request and lets a test script the
 // answers to the next requests to an endpoint (errors, rate limits, redirects, lost replies, slow answers), before
@@ -20,6 +21,8 @@ export type ScriptedResponse = {
   applied?: boolean;
   /** Waits this long before answering (for client timeouts). */
   delayMs?: number;
+  /** Answers 200 with a JSON body that never ends, until the client hangs up. */
+  endless?: boolean;
 };
 
 export type Reply = { status: number; body: unknown; headers?: Record<string, string> };
@@ -90,6 +93,7 @@ export async function startScriptedServer<Endpoint, Scripted extends ScriptedRes
       await sleep(next.delayMs);
       if (response.destroyed) return;
     }
+    if (next?.endless) return sendEndless(response, 'application/json');
     const handled = () => found.handle({ request, body, url });
     if (next?.status === undefined) return send(response, await handled());
 

@@ -2,6 +2,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
+import { sendEndless } from './endless-body.ts';
 
 // A local stand-in for Stability AI's v2beta stable-image API, speaking its documented protocol: bearer key,
 // multipart form in, image bytes (or JSON with base64 when asked) out, JSON errors `{ id, name, errors }`.
@@ -14,6 +15,8 @@ export type StabilityScriptedResponse =
   | { kind: 'json' }
   /** 200 with finish reason CONTENT_FILTERED, shaped by the Accept header unless `as` says otherwise. */
   | { kind: 'content-filtered'; as?: 'image' | 'json' }
+  /** 200 image/png that never ends (chunked, no Content-Length), until the client hangs up. */
+  | { kind: 'endless' }
   /** A JSON error; `retryAfter` becomes the Retry-After header. */
   | { status: number; name?: string; errors?: string[]; retryAfter?: string };
 
@@ -128,6 +131,7 @@ export async function startStabilityServer(options: { apiKey?: string } = {}): P
       const headers: Record<string, string> = next.retryAfter ? { 'retry-after': next.retryAfter } : {};
       return sendError(response, next.status, next.errors ?? [`the fake answered ${next.status}`], next.name, headers);
     }
+    if (next?.kind === 'endless') return sendEndless(response, 'image/png');
     const seed = Number(fields.seed) || randomInt(1, 4_294_967_295);
     const finishReason = next?.kind === 'content-filtered' ? 'CONTENT_FILTERED' : 'SUCCESS';
     const png = await pngOfSize(size.width, size.height);

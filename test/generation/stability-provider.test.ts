@@ -140,6 +140,13 @@ describe('Stability AI image provider', () => {
     expect(error.message).toBe('Stability AI is unavailable (500 internal_error): An unexpected server error occurred');
   });
 
+  it('when Stability answers with a body that never ends, then it stops reading at 32 MB and reports the provider unavailable', async () => {
+    stability.script([{ kind: 'endless' }]);
+    const error = await failureOf(provider.generate(request));
+    expect(error).toBeInstanceOf(ImageProviderUnavailableError);
+    expect(error.message).toBe('Stability AI answered with more than 32 MB');
+  });
+
   it('when nothing listens at the base URL, then it reports the provider unavailable', async () => {
     const closed = createServer();
     await new Promise<void>((resolveListen) => closed.listen(0, '127.0.0.1', resolveListen));

@@ -4,6 +4,7 @@ import type { BrandColors, BrandFonts } from '../../src/data/entities/brand-kit.
 import { composePostImage, type ComposePostImageInput } from '../../src/images/compose-post-image.ts';
 import { renderLocalArtwork } from '../../src/images/local-artwork.ts';
 import { postFormats, type PostFormat } from '../../src/images/post-formats.ts';
+import { makeBlankPng } from '../support/images.ts';
 
 type Region = { left: number; top: number; width: number; height: number };
 type Pixels = { data: Buffer; width: number; height: number };
@@ -209,6 +210,13 @@ describe('composePostImage: logo', () => {
     const withoutLogo = await compose({ format: '1:1', logo: null });
     expect(withBadLogo.notes).toEqual(['the logo could not be read as an image (PNG, JPEG, WebP or SVG); left out']);
     expect(withBadLogo.png.equals(withoutLogo.png)).toBe(true);
+  });
+
+  it('when the logo has more than 50 megapixels, then it is not decoded and is left out with a note naming its size', async () => {
+    const withHugeLogo = await compose({ format: '1:1', logo: makeBlankPng(10000, 10000) });
+    const withoutLogo = await compose({ format: '1:1', logo: null });
+    expect(withHugeLogo.notes).toEqual(['the logo is 10000×10000 pixels (100 megapixels), over the limit of 50 megapixels; left out']);
+    expect(withHugeLogo.png.equals(withoutLogo.png)).toBe(true);
   });
 
   it('when the brand kit, font and logo are all usable, then there are no notes', async () => {

@@ -185,6 +185,13 @@ describe('Mastodon connector: publish', () => {
     expect(error.message).toBe('Mastodon server did not answer within 0.2 s');
   });
 
+  it('when Mastodon answers with a body that never ends, then it stops reading at 1 MB and reports Mastodon unavailable', async () => {
+    mastodon.script('verify_credentials', [{ endless: true }]);
+    const error = await failureOf(connector.verify(credentials));
+    expect(error).toBeInstanceOf(SocialUnavailableError);
+    expect(error.message).toBe('Mastodon server answered with more than 1 MB');
+  });
+
   it('when the status was created but the answer was lost (500), then the retried publish gets that status and no second one', async () => {
     mastodon.script('statuses', [{ status: 500, applied: true }]);
     const post = postWith();
@@ -211,15 +218,15 @@ describe('Mastodon connector: publish', () => {
 
 describe('Mastodon connector: instance address', () => {
   it.each([
-    ['an IP address', () => mastodon.url, /^Mastodon host is a private address \(127\.0\.0\.1\)$/],
-    ['a name', () => mastodon.url.replace('127.0.0.1', 'localhost'), /^Mastodon host resolves to a private address \((127\.0\.0\.1|::1)\)$/],
+    ['an IP address', () => mastodon.url, 'Mastodon host is a private address'],
+    ['a name', () => mastodon.url.replace('127.0.0.1', 'localhost'), 'Mastodon host resolves to a private address'],
   ])('when the instance is on a private network (%s) and that is not allowed, then it is refused and nothing is sent', async (_case, url, reason) => {
     const guarded = createMastodonConnector({ allowPrivateNetworks: false });
     const instance = { ...credentials, instanceUrl: url() };
     for (const attempt of [guarded.verify(instance), guarded.publish(instance, postWith())]) {
       const error = await failureOf(attempt);
       expect(error).toBeInstanceOf(SocialRejectedError);
-      expect((error as SocialRejectedError).reason).toMatch(reason);
+      expect((error as SocialRejectedError).reason).toBe(reason);
     }
     expect(mastodon.requests).toHaveLength(0);
   });

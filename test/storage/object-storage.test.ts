@@ -1,6 +1,6 @@
 import { S3Client, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { text } from 'node:stream/consumers';
@@ -110,5 +110,13 @@ describe('filesystem driver signed URLs', () => {
 
   it('when a key tries to leave the storage directory, then it is refused', async () => {
     await expect(drivers[0]![1]().put('../escape.png', Buffer.from('x'), 'image/png')).rejects.toThrow(/escapes/);
+  });
+
+  it('when a write fails, then no partial file is left behind', async () => {
+    // A non-empty directory where the object should go makes the final rename fail after the bytes are written.
+    mkdirSync(join(directory, 'blocked', 'cover.png'), { recursive: true });
+    writeFileSync(join(directory, 'blocked', 'cover.png', 'keep'), 'x');
+    await expect(drivers[0]![1]().put('blocked/cover.png', Buffer.from('bytes'), 'image/png')).rejects.toThrow();
+    expect(readdirSync(join(directory, 'blocked'))).toEqual(['cover.png']);
   });
 });

@@ -159,10 +159,10 @@ describe('postWebhook', () => {
     const privateAddress = await attempt('https://10.0.0.7/webhook', { allowPrivateNetworks: false });
     const metadata = await attempt('https://169.254.169.254/latest/meta-data/', { allowPrivateNetworks: false });
 
-    expect(literal).toMatchObject({ statusCode: null, error: 'webhook host is a private address (127.0.0.1)' });
-    expect(byName.error).toMatch(/^webhook host resolves to a private address \((127\.0\.0\.1|::1)\)$/);
-    expect(privateAddress.error).toBe('webhook host is a private address (10.0.0.7)');
-    expect(metadata.error).toBe('webhook host is a private address (169.254.169.254)');
+    expect(literal).toMatchObject({ statusCode: null, error: 'webhook host is a private address' });
+    expect(byName.error).toBe('webhook host resolves to a private address');
+    expect(privateAddress.error).toBe('webhook host is a private address');
+    expect(metadata.error).toBe('webhook host is a private address');
     expect(receiver.deliveries).toHaveLength(0);
   });
 

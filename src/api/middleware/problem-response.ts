@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Schemas } from '../schemas.ts';
 import { AppError, problemTypes, type FieldError, type ProblemCode } from '../../errors/app-error.ts';
+import { multipartFailure } from './upload-size-guard.ts';
 
 type ValidatorError = Error & {
   status: number;
@@ -45,7 +46,7 @@ function toAppError(error: unknown, req: Request): AppError {
     if (error.type === 'entity.too.large') return new AppError('payload-too-large', 'The request body is too large.');
     return new AppError('malformed-request', 'The request body is not valid JSON.');
   }
-  if (isValidatorError(error)) return fromValidator(error, req);
+  if (isValidatorError(error)) return multipartFailure(error, req) ?? fromValidator(error, req);
   return new AppError('internal-error', 'An unexpected error occurred; quote the request id when reporting it.');
 }
 

@@ -30,7 +30,7 @@ export function dashboardRoutes({ deps, lastUsed, rateLimiter }: DashboardOption
     next();
   });
 
-  router.use('/dashboard/api', authenticate(deps.orm, lastUsed), rateLimit(rateLimiter));
+  router.use('/dashboard/api', authenticate(deps.orm, lastUsed, rateLimiter), rateLimit(rateLimiter));
   router.post('/dashboard/api/posts/:postId/video', async (req, res) => {
     const { postId } = req.params;
     if (!isUuid(postId)) {

@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { AppError } from '../../errors/app-error.ts';
+import { pixelLimitText, pixelsOverLimit } from '../../images/pixel-limit.ts';
 
 export type ImageType = { extension: 'jpg' | 'png' | 'webp'; contentType: string };
 
@@ -11,19 +12,23 @@ const accepted: Record<string, ImageType> = {
 
 /**
  * The image type read from the bytes themselves; the file name and the declared content type are not trusted.
- * Anything that is not a readable JPEG, PNG or WebP image is refused with 415.
+ * Anything that is not a readable JPEG, PNG or WebP image is refused with 415; an image of more pixels than the
+ * limit with 413, like any other upload too large to take (only the header is read to tell).
  */
 export async function detectImageType(bytes: Buffer): Promise<ImageType> {
-  const format = await sharp(bytes)
+  // The header only, whatever the dimensions: the limit is ours to apply, with a message that names it.
+  const metadata = await sharp(bytes, { limitInputPixels: false })
     .metadata()
-    .then((metadata) => metadata.format as string)
-    .catch(() => 'unreadable');
+    .catch(() => null);
+  const format = metadata?.format ?? 'unreadable';
   const type = accepted[format];
-  if (!type) {
+  if (!metadata || !type) {
     throw new AppError(
       'unsupported-media-type',
       `The file must be a JPEG, PNG or WebP image; its content is ${format === 'unreadable' ? 'not an image we can read' : format}.`,
     );
   }
+  const over = pixelsOverLimit(metadata.width, metadata.height);
+  if (over) throw new AppError('payload-too-large', `The image is ${over}; a cover is at most ${pixelLimitText}.`);
   return type;
 }
