@@ -30,7 +30,6 @@ import { webhookRoutes } from './routes/webhooks.ts';
 import { workspaceRoutes } from './routes/workspace.ts';
 
 export const specPath = fileURLToPath(new URL('../../openapi.yaml', import.meta.url));
-export const maxCoverBytes = 10 * 1024 * 1024;
 
 export type AppOptions = {
   deps: Deps;
@@ -55,7 +54,7 @@ export function createApp(options: AppOptions): Express {
 
   // The API proper: authenticated and rate-limited before anything else looks at the request.
   app.use('/api/v1', authenticate(deps.orm, options.lastUsed, options.rateLimiter), rateLimit(options.rateLimiter));
-  app.post('/api/v1/projects/:id/cover', uploadSizeGuard(maxCoverBytes));
+  app.post('/api/v1/projects/:id/cover', uploadSizeGuard());
   app.use('/api/v1', express.json({ limit: '256kb' }));
   app.use(
     OpenApiValidator.middleware({

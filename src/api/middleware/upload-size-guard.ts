@@ -27,12 +27,12 @@ export const coverUploadLimits = {
  * Refuses an upload whose declared length is over the limit before reading any of it. (Bodies without a declared
  * length are counted as they are read, see `coverUploader`.)
  */
-export function uploadSizeGuard(maxFileBytes: number): RequestHandler {
+export function uploadSizeGuard(): RequestHandler {
   return (req, res, next) => {
     const declared = Number(req.headers['content-length']);
-    if (!Number.isFinite(declared) || declared <= maxFileBytes + coverUploadLimits.envelopeBytes) return next();
+    if (!Number.isFinite(declared) || declared <= coverUploadLimits.totalBytes) return next();
     res.set('Connection', 'close');
-    next(new AppError('payload-too-large', `The file is larger than the limit of ${maxFileBytes} bytes.`));
+    next(new AppError('payload-too-large', `The file is larger than the limit of ${coverUploadLimits.fileBytes} bytes.`));
   };
 }
 
