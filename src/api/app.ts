@@ -9,6 +9,7 @@ import { authenticate } from './middleware/authenticate.ts';
 import { problemResponse } from './middleware/problem-response.ts';
 import { rateLimit, type RateLimiter } from './middleware/rate-limit.ts';
 import { requestLogging } from './middleware/request-logging.ts';
+import { wellFormedText } from './middleware/well-formed-text.ts';
 import { coverUploader, uploadSizeGuard } from './middleware/upload-size-guard.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { brandKitRoutes } from './routes/brand-kits.ts';
@@ -55,7 +56,7 @@ export function createApp(options: AppOptions): Express {
   // The API proper: authenticated and rate-limited before anything else looks at the request.
   app.use('/api/v1', authenticate(deps.orm, options.lastUsed, options.rateLimiter), rateLimit(options.rateLimiter));
   app.post('/api/v1/projects/:id/cover', uploadSizeGuard());
-  app.use('/api/v1', express.json({ limit: '256kb' }));
+  app.use('/api/v1', express.json({ limit: '256kb' }), wellFormedText);
   app.use(
     OpenApiValidator.middleware({
       apiSpec: specPath,

@@ -406,8 +406,9 @@ export interface paths {
          *
          *     Limits, which hold with or without `Content-Length` and each answer 413 `payload-too-large` with a
          *     `detail` naming it: the file at most 10485760 bytes and 50 megapixels (width × height, read from the
-         *     image header); one file; at most 8 text fields besides it (ignored), each at most 1024 bytes with a
-         *     name of at most 100 bytes; at most 9 parts; the whole body at most 10 MB + 64 KB (10551296 bytes). A
+         *     image header); one file; at most 8 text fields besides it, each at most 1024 bytes with a name of at
+         *     most 100 bytes (the parser stops there; any text field answers 400 `validation-failed` naming it, as an
+         *     unknown JSON member does); at most 9 parts; the whole body at most 10 MB + 64 KB (10551296 bytes). A
          *     declared `Content-Length` over that is refused before the body is read. A body that is not a complete
          *     multipart body (cut off before its closing boundary, a malformed part header) answers 400
          *     `malformed-request`.

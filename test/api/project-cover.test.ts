@@ -101,6 +101,18 @@ describe('POST /projects/{id}/cover', () => {
     const gif = await workspace.client.post<Problem>(`/projects/${id}/cover`, form(await makeImage('gif'), 'cover.png', 'image/png'));
     expect(gif.status).toBe(415);
     expect(gif.body.detail).toContain('gif');
+    // An empty file made the image library throw before it read anything (500).
+    const empty = await workspace.client.post<Problem>(`/projects/${id}/cover`, form(Buffer.alloc(0), 'cover.jpg', 'image/jpeg'));
+    expect(empty.status).toBe(415);
+  });
+
+  it('when a text field comes with the file, then it answers 400 naming it, as unknown JSON members do', async () => {
+    const id = await newProject();
+    const body = form(await makeImage('png'), 'a.png', 'image/png');
+    body.append('caption', 'Autumn');
+    const response = await workspace.client.post<Problem>(`/projects/${id}/cover`, body);
+    expect(response.status).toBe(400);
+    expect(response.body.errors?.map((error) => error.path)).toContain('/caption');
   });
 
   it('when the declared length is over 10 MB, then it answers 413 before reading the body', async () => {

@@ -5,7 +5,7 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import { AppError } from '../../errors/app-error.ts';
 
 // The limits of the one multipart operation, the cover upload (POST /projects/{id}/cover). Its only member is the
-// file; a few small text fields are tolerated (and ignored) so that clients adding a caption do not break. Every
+// file; the parser reads a few small text fields so that the validator can name them in its 400. Every
 // limit holds whether or not the client declares a Content-Length: parsing stops at the first one crossed, and
 // nothing is buffered past it.
 export const coverUploadLimits = {

@@ -17,8 +17,9 @@ const accepted: Record<string, ImageType> = {
  */
 export async function detectImageType(bytes: Buffer): Promise<ImageType> {
   // The header only, whatever the dimensions: the limit is ours to apply, with a message that names it.
-  const metadata = await sharp(bytes, { limitInputPixels: false })
-    .metadata()
+  // Inside a promise: sharp throws synchronously for some inputs (an empty file), which are just as unreadable.
+  const metadata = await Promise.resolve()
+    .then(() => sharp(bytes, { limitInputPixels: false }).metadata())
     .catch(() => null);
   const format = metadata?.format ?? 'unreadable';
   const type = accepted[format];
