@@ -2,6 +2,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { entities } from './entities/index.ts';
 import { migrationsList } from './migrations/index.ts';
+import { releaseDeadConnections } from './release-dead-connections.ts';
 
 export type Database = MikroORM;
 
@@ -14,6 +15,18 @@ export function ormOptions(databaseUrl: string, poolMax = 10) {
     // The database is created by whoever provisions it (dev stack, tests, operator), never implicitly.
     ensureDatabase: false,
     pool: { min: 0, max: poolMax },
+    // A request never waits on the database for ever: a connection (a free one from the pool, or a new one) comes
+    // within 5 s, a statement ends within 10 s on the server (lock waits included), and a server that stops
+    // answering altogether is given up on after 15 s. Each surfaces as "database unavailable" (503 at the api, a
+    // retry in the worker). Keepalive notices a peer that vanished without closing the connection. A connection that
+    // dies in the middle of a transaction goes back to the pool (see releaseDeadConnections).
+    driverOptions: {
+      connectionTimeoutMillis: 5_000,
+      statement_timeout: 10_000,
+      query_timeout: 15_000,
+      keepAlive: true,
+      onPoolCreated: releaseDeadConnections,
+    },
     migrations: {
       path: 'src/data/migrations',
       glob: 'Migration*.ts',

@@ -22,6 +22,8 @@ export type ClusterOptions = {
   directory: string;
   /** Trade durability for speed (tests): fsync and synchronous commit off. */
   ephemeral?: boolean;
+  /** Listen on this port (a restart its clients must find again); a free one otherwise. */
+  port?: number;
   log?: (message: string) => void;
 };
 
@@ -46,7 +48,7 @@ export async function startPostgresCluster(options: ClusterOptions): Promise<Pos
   const runningPort = portOfRunningServer(directory);
   if (runningPort) return clusterHandle(bin, directory, runningPort, false);
 
-  const port = await findFreePort();
+  const port = options.port ?? (await findFreePort());
   const settings = [
     `-p ${port}`,
     "-c listen_addresses=127.0.0.1",

@@ -7,7 +7,13 @@ import { searchAttributeFlags } from '../temporal/search-attributes.ts';
 // `temporal server start-dev`: a complete Temporal server with its Web UI in one process, for `npm run dev` and the
 // test suite. Production points TEMPORAL_ADDRESS at a Temporal cluster instead.
 
-export type TemporalDevServer = { address: string; uiUrl: string | undefined; stop(): Promise<void> };
+export type TemporalDevServer = {
+  address: string;
+  uiUrl: string | undefined;
+  /** The server's process (fault tests suspend it to play a hung Temporal). */
+  pid: number;
+  stop(): Promise<void>;
+};
 
 export type DevServerOptions = {
   port?: number;
@@ -52,6 +58,7 @@ export async function startTemporalDevServer(options: DevServerOptions = {}): Pr
   return {
     address,
     uiUrl: options.headless ? undefined : `http://127.0.0.1:${uiPort}`,
+    pid: child.pid!,
     async stop() {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');

@@ -3,17 +3,25 @@ import { AppError } from '../errors/app-error.ts';
 
 // Long enough for a busy server (a schedule's describe can stall for seconds while the server's own scheduler
 // worker is backed up), short enough that a caller hears "try again" rather than waiting out the client's own
-// retries, which go on far longer when the server is gone.
+// retries, which go on far longer when the server is gone, and for ever when it hangs with connections open.
 const deadlineMs = 10_000;
+const retryAfterSeconds = 5;
 
 /**
- * A call to Temporal on behalf of a request: Temporal refusing, unreachable or too slow answers 503 ("Temporal did
- * not <purpose>"); for a change, nothing was changed.
+ * The one way a request calls Temporal: one deadline for everything `call` sends (its client-side retries
+ * included). Temporal unreachable, hung, too slow or refusing answers 503 with Retry-After ("Temporal did not
+ * <purpose>"); a change that got that answer did not reach Temporal's workers, so nothing was changed and the same
+ * request can be sent again. An AppError thrown by `call` (the caller's reading of a Temporal answer, e.g. 409 for
+ * a run already going) passes through as it is. Temporal's own words stay in the log (`cause`): they name
+ * internal addresses.
  */
 export async function inTemporal<T>(client: Client, purpose: string, call: () => Promise<T>): Promise<T> {
   try {
     return await client.withDeadline(Date.now() + deadlineMs, call);
   } catch (error) {
-    throw new AppError('service-unavailable', `Temporal did not ${purpose}: ${(error as Error).message}`, { retryAfterSeconds: 5 });
+    if (error instanceof AppError) throw error;
+    const unavailable = new AppError('service-unavailable', `Temporal did not ${purpose}; try again shortly.`, { retryAfterSeconds });
+    unavailable.cause = error;
+    throw unavailable;
   }
 }

@@ -1,3 +1,4 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
@@ -16,7 +17,27 @@ describe('GET /health and GET /ready', () => {
 
     const ready = await fetch(`${app.url}/ready`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', temporal: 'ok' } });
+    expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', temporal: 'ok', storage: 'ok' } });
+  });
+
+  it('when a dependency fails, then /ready answers 503 naming it, without what it said', async () => {
+    // A file where the storage directory should be: every read of the store fails with ENOTDIR.
+    const directory = app.config.storage.directory;
+    rmSync(directory, { recursive: true, force: true });
+    writeFileSync(directory, 'not a directory');
+    try {
+      const ready = await fetch(`${app.url}/ready`);
+      expect(ready.status).toBe(503);
+      expect(Number(ready.headers.get('retry-after'))).toBeGreaterThan(0);
+      const body = await ready.text();
+      expect(JSON.parse(body)).toMatchObject({ type: '/problems/service-unavailable', detail: 'Not ready: storage not answering.' });
+      expect(body).not.toContain('ENOTDIR');
+      expect(body).not.toContain(directory);
+    } finally {
+      rmSync(directory, { force: true });
+      mkdirSync(directory);
+    }
+    expect((await fetch(`${app.url}/ready`)).status).toBe(200);
   });
 });
 

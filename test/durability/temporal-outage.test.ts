@@ -35,7 +35,7 @@ describe('a project deleted while Temporal is down', () => {
     await temporal.stop();
     const ready = await fetch(`${app.url}/ready`);
     expect(ready.status).toBe(503);
-    expect(((await ready.json()) as { detail: string }).detail).toContain('temporal');
+    expect(((await ready.json()) as { detail: string }).detail).toBe('Not ready: temporal not answering.');
 
     const deleted = await workspace.client.delete(`/projects/${project.id}`);
     expect(deleted.status).toBe(204);

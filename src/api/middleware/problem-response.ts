@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Schemas } from '../schemas.ts';
+import { isDatabaseUnavailable } from '../../data/database-unavailable.ts';
 import { AppError, problemTypes, type FieldError, type ProblemCode } from '../../errors/app-error.ts';
 import { multipartFailure } from './upload-size-guard.ts';
 
@@ -11,12 +12,15 @@ type ValidatorError = Error & {
 
 /**
  * The one error middleware. Domain errors (AppError), request-validator errors, body-parser errors and anything
- * unexpected all leave as an RFC 9457 problem document. Unexpected errors are logged with their stack and
- * answered with a generic 500 that leaks nothing.
+ * unexpected all leave as an RFC 9457 problem document. A database that cannot answer is a 503 with Retry-After (the
+ * request can be sent again). Unexpected errors are logged with their stack and answered with a generic 500 that
+ * leaks nothing.
  */
 export const problemResponse: ErrorRequestHandler = (error: unknown, req, res, _next) => {
   const appError = toAppError(error, req);
   if (appError.code === 'internal-error') req.log.error({ err: error }, 'request failed unexpectedly');
+  // What the dependency said stays here: the answer only names the dependency.
+  if (appError.code === 'service-unavailable') req.log.warn({ err: error }, 'a dependency did not answer');
   if (res.headersSent) {
     res.destroy();
     return;
@@ -47,6 +51,9 @@ function toAppError(error: unknown, req: Request): AppError {
     return new AppError('malformed-request', 'The request body is not valid JSON.');
   }
   if (isValidatorError(error)) return multipartFailure(error, req) ?? fromValidator(error, req);
+  if (isDatabaseUnavailable(error)) {
+    return new AppError('service-unavailable', 'The database is not answering right now; try again shortly.', { retryAfterSeconds: 5 });
+  }
   return new AppError('internal-error', 'An unexpected error occurred; quote the request id when reporting it.');
 }
 

@@ -39,7 +39,7 @@ export async function requestGeneration(
         typedSearchAttributes: postSearchAttributes(post),
       },
       deps.actionWaitMs,
-      `A generation of post ${post.id}`,
+      `a generation of post ${post.id}`,
     ),
   );
   const current = await findPost(deps.orm.em.fork(), caller.workspaceId, postId);

@@ -26,7 +26,7 @@ export async function requestRender(deps: Deps, caller: Caller, postId: string):
         typedSearchAttributes: postSearchAttributes(post),
       },
       deps.actionWaitMs,
-      `A render of post ${post.id}`,
+      `a render of post ${post.id}`,
     ),
   );
   const current = await findPost(deps.orm.em.fork(), caller.workspaceId, postId);

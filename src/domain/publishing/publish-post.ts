@@ -1,4 +1,5 @@
 import type { Post } from '../../data/entities/post.ts';
+import { waitForOutcome } from '../../temporal/start-and-wait.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { findPost } from '../posts/find-post.ts';
@@ -17,12 +18,5 @@ export async function publishPost(deps: Deps, caller: Caller, postId: string): P
 
 /** True when `work` finished within the action wait limit; the workflow goes on either way. */
 export async function waitFor(deps: Deps, work: () => Promise<unknown>): Promise<boolean> {
-  const signal = AbortSignal.timeout(deps.actionWaitMs);
-  try {
-    await deps.temporal.connection.withAbortSignal(signal, work);
-    return true;
-  } catch (error) {
-    if (signal.aborted) return false;
-    throw error;
-  }
+  return (await waitForOutcome(deps.temporal, deps.actionWaitMs, work)).state === 'completed';
 }

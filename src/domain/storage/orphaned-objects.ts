@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { OrphanedObject } from '../../data/entities/orphaned-object.ts';
 import { newId } from '../../data/new-id.ts';
 import type { Logger } from '../../logger.ts';
+import { inTemporal } from '../../temporal/in-temporal.ts';
 import { searchAttributes } from '../../temporal/search-attributes.ts';
 import { workflowIds } from '../../temporal/workflow-ids.ts';
 import type { cleanUpOrphanedObjects } from '../../../workflows/clean-up-orphaned-objects.ts';
@@ -32,9 +33,6 @@ export function recordOrphanedObjects(em: EntityManager, orphans: Orphans): Orph
   return { batchId, deleteAfter, reason: orphans.reason, count: objectKeys.length, workspaceId: orphans.workspaceId, projectId: orphans.projectId };
 }
 
-// How long a request waits for Temporal to accept the cleanup before leaving it to the sweep.
-const startTimeoutMs = 5000;
-
 /**
  * Starts the cleanup workflow for a committed batch, tagged with its workspace (and project) for the Temporal UI.
  * If Temporal cannot be reached the rows stay and the storage sweep deletes the objects later, so the caller's
@@ -46,7 +44,7 @@ export async function startStorageCleanup(
 ): Promise<void> {
   if (!batch) return;
   try {
-    await deps.temporal.connection.withDeadline(Date.now() + startTimeoutMs, () =>
+    await inTemporal(deps.temporal, 'start the storage cleanup', () =>
       deps.temporal.workflow.start<typeof cleanUpOrphanedObjects>('cleanUpOrphanedObjects', {
         workflowId: workflowIds.storageCleanup(batch.batchId),
         taskQueue: deps.taskQueue,
