@@ -1,12 +1,12 @@
 // How a database that is down, restarting, overloaded or unreachable shows itself, from `pg` through kysely and
 // MikroORM (which wraps driver errors in a DriverException that keeps `code`, or passes `pg`'s own errors on):
-// - SQLSTATE class 08 (connection exception), 57P01..57P03 (admin or crash shutdown, starting up), 53300 (too many
-//   connections), 57014 (query cancelled: our statement_timeout);
+// - SQLSTATE class 08 (connection exception), 57P01..57P03 (admin or crash shutdown, starting up), class 53
+//   (insufficient resources: too many connections, disk full), 57014 (query cancelled: our statement_timeout);
 // - socket errors while connecting or talking (ECONNREFUSED when nothing listens, ECONNRESET, ...);
 // - `pg`'s and `pg-pool`'s own messages for a connection that died, never came, or stopped answering.
-const sqlStates = /^(08...|57P0[123]|53300|57014)$/;
+const sqlStates = /^(08...|53...|57P0[123]|57014)$/;
 const socketCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'EAI_AGAIN', 'ENOTFOUND']);
-const messages = /Connection terminated|timeout exceeded when trying to connect|Query read timeout|is not queryable/;
+const messages = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Query read timeout|is not queryable|Client has encountered a connection error/i;
 
 /** True for an error that says "the database cannot answer now" rather than "this request is wrong". */
 export function isDatabaseUnavailable(error: unknown): boolean {
