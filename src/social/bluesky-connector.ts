@@ -79,7 +79,7 @@ function failureOf(answer: Answer, refused: string, secrets: string[]): Error {
   if (status === 408 || status >= 500) return new SocialUnavailableError(`Bluesky is unavailable ${detail}`);
   if (status >= 400) return new SocialRejectedError(`${refused} ${detail}`);
   // Redirects are not followed: the session token must not go wherever a server points.
-  if (status >= 300) return new SocialRejectedError(`Bluesky redirected the request (${status}): use the service's own address`);
+  if (status >= 300) return new SocialRejectedError(`Bluesky redirected the request (${status}): use the service's own address`, 'server');
   return new SocialUnavailableError(`Bluesky answered with an unexpected ${status}`);
 }
 

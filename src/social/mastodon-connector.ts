@@ -70,7 +70,7 @@ function failureOf(answer: Answer, what: string, token: string): Error {
     // Redirects are not followed: an API client must not carry the bearer token to wherever a server points.
     const location = answer.headers.location;
     const target = location && URL.canParse(location) ? ` to ${new URL(location).origin}` : '';
-    return new SocialRejectedError(`Mastodon redirected ${what} (${status})${target}: use the instance's own address`);
+    return new SocialRejectedError(`Mastodon redirected ${what} (${status})${target}: use the instance's own address`, 'server');
   }
   return new SocialUnavailableError(`Mastodon answered ${what} with an unexpected ${status}`);
 }

@@ -33,9 +33,9 @@ const maxAnswerBytes = 1024 * 1024;
 
 /** The origin of a server URL the user gave, which must be https; `name` says whose URL, e.g. "Mastodon instance URL". */
 export function httpsOriginOf(serverUrl: string, name: string): URL {
-  if (!URL.canParse(serverUrl)) throw new SocialRejectedError(`${name} is not a valid URL`);
+  if (!URL.canParse(serverUrl)) throw new SocialRejectedError(`${name} is not a valid URL`, 'server');
   const url = new URL(serverUrl);
-  if (url.protocol !== 'https:') throw new SocialRejectedError(`${name} must use https`);
+  if (url.protocol !== 'https:') throw new SocialRejectedError(`${name} must use https`, 'server');
   return new URL(url.origin);
 }
 
@@ -46,9 +46,13 @@ export function redactSecrets(text: string, secrets: string[]): string {
   return redacted;
 }
 
-function isRefusedAddress(error: unknown): boolean {
+// A server we must not reach, or whose name does not exist (NXDOMAIN is the name servers' final word; a resolver
+// in trouble says EAI_AGAIN instead, which stays a retryable outage): retrying cannot help, and a connection
+// created with such a URL is the client's mistake (400), not our outage (503).
+function isUnreachableForGood(error: unknown): boolean {
   for (let current = error; current instanceof Error; current = current.cause) {
     if (current instanceof NonPublicAddressError) return true;
+    if ((current as { code?: unknown }).code === 'ENOTFOUND') return true;
   }
   return false;
 }
@@ -89,7 +93,7 @@ export function createPlatformHttp(platform: string, options: PlatformHttpOption
       } catch (error) {
         // got's error carries the request options, tokens and passwords included: keep only the reason.
         const { reason } = toPublicFetchError(error, { what: platform, timeoutMs });
-        throw isRefusedAddress(error) ? new SocialRejectedError(reason) : new SocialUnavailableError(reason);
+        throw isUnreachableForGood(error) ? new SocialRejectedError(reason, 'server') : new SocialUnavailableError(reason);
       }
     },
 

@@ -40,7 +40,14 @@ export type SocialConnector = {
 };
 
 /** The platform refused and will refuse again (bad credentials, invalid content...); `reason` is shown to the user. */
-export class SocialRejectedError extends RemoteRejectedError {}
+export class SocialRejectedError extends RemoteRejectedError {
+  /** What the platform (or we, before asking it) refused: the account's credentials, or the server URL itself. */
+  readonly about: 'credentials' | 'server';
+  constructor(reason: string, about: 'credentials' | 'server' = 'credentials') {
+    super(reason);
+    this.about = about;
+  }
+}
 
 /** The platform asked us to slow down; retry no sooner than `retryAfterMs`. */
 export class SocialRateLimitedError extends RemoteRateLimitedError {}

@@ -57,6 +57,9 @@ describe('POST /social-connections', () => {
     ['Bluesky with a Mastodon token', { platform: 'bluesky', accessToken: 'x' }, '/accessToken'],
     ['an http instance', { platform: 'mastodon', instanceUrl: 'http://mastodon.example' }, '/instanceUrl'],
     ['an unknown platform', { platform: 'myspace' }, '/platform'],
+    // Once a 503, as if the host's absence were our outage: the name's servers say it does not exist.
+    ['a Mastodon instance whose name does not exist', { platform: 'mastodon', instanceUrl: 'https://no-such-instance.invalid' }, '/instanceUrl'],
+    ['a Bluesky service whose name does not exist', { platform: 'bluesky', serviceUrl: 'https://no-such-pds.invalid' }, '/serviceUrl'],
   ])('when the request has %s, then it answers 400 naming the member', async (_case, overrides, path) => {
     const base =
       overrides.platform === 'bluesky'

@@ -31,6 +31,9 @@ RULES_BEYOND_THE_SCHEMA = {
     "GET /posts/project/{projectId}": {"query cursor"},
     # The file must be a JPEG, PNG or WebP image, read from its bytes (the schema can only say `format: binary`).
     "POST /projects/{id}/cover": {"/problems/unsupported-media-type"},
+    # The server must exist and accept the credentials: it is asked while the client waits. Generated host names
+    # do not exist (a 400 naming the URL), and no platform answers here at all (a 503, see UPSTREAM_CALLS).
+    "POST /social-connections": {"body /instanceUrl", "body /serviceUrl", "body /accessToken", "body /appPassword"},
 }
 
 # Operations that must reach a third party while the client waits, and answer 503 `service-unavailable` (documented)

@@ -22,7 +22,7 @@ export async function createSocialConnection(deps: Deps, caller: Caller, input: 
     account = await deps.social[credentials.platform].verify(credentials);
   } catch (error) {
     if (error instanceof SocialRejectedError) {
-      throw new AppError('validation-failed', error.reason, { errors: [credentialField(credentials.platform, error.reason)] });
+      throw new AppError('validation-failed', error.reason, { errors: [rejectedField(credentials.platform, error)] });
     }
     throw new AppError('service-unavailable', `Could not check the credentials with ${credentials.platform}: ${(error as Error).message}`, {
       retryAfterSeconds: 30,
@@ -48,8 +48,9 @@ function credentialsOf(input: CreateSocialConnectionInput): SocialCredentials {
     : { platform: 'bluesky', serviceUrl: trimSlash(input.serviceUrl ?? blueskyDefaultService), handle: input.handle, appPassword: input.appPassword };
 }
 
-function credentialField(platform: SocialPlatform, reason: string): FieldError {
-  return { location: 'body', path: platform === 'mastodon' ? '/accessToken' : '/appPassword', message: reason };
+function rejectedField(platform: SocialPlatform, error: SocialRejectedError): FieldError {
+  const fields = platform === 'mastodon' ? { server: '/instanceUrl', credentials: '/accessToken' } : { server: '/serviceUrl', credentials: '/appPassword' };
+  return { location: 'body', path: fields[error.about], message: error.reason };
 }
 
 function trimSlash(url: string): string {
