@@ -42,7 +42,12 @@ export async function createSchedule(deps: Deps, caller: Caller, input: CreateSc
     });
   } catch (error) {
     // The commit failed after Temporal accepted: take the Temporal Schedule back (the reconcile step would too).
-    if (temporalCreated) await deleteTemporalSchedule(deps.temporal, temporalCreated).catch((undo: unknown) => deps.logger.warn({ err: undo }, 'orphan schedule left for reconcile'));
+    if (temporalCreated) {
+      const id = temporalCreated;
+      await inTemporal(deps.temporal, 'take the schedule back', () => deleteTemporalSchedule(deps.temporal, id)).catch((undo: unknown) =>
+        deps.logger.warn({ err: undo }, 'orphan schedule left for reconcile'),
+      );
+    }
     throw error;
   }
   const [view] = await withRuns(deps, [schedule]);
