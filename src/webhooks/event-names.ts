@@ -1,12 +1,8 @@
-import { eventTypes, type EventType } from '../data/entities/workspace-event.ts';
+import type { EventType } from '../data/entities/workspace-event.ts';
 
 /** A webhook's `events` as a list: comma-separated in the API, in any order and spacing. */
 export function parseEventNames(events: string): string[] {
   return [...new Set(events.split(',').map((name) => name.trim()).filter(Boolean))];
-}
-
-export function unknownEventNames(names: string[]): string[] {
-  return names.filter((name) => !(eventTypes as readonly string[]).includes(name));
 }
 
 export function subscribesTo(events: string, type: EventType): boolean {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { specPath } from '../../src/api/app.ts';
+import { eventTypes } from '../../src/data/entities/workspace-event.ts';
 import { problemTypes } from '../../src/errors/app-error.ts';
 
 type Operation = { operationId: string; responses: Record<string, { $ref?: string; content?: Record<string, unknown> }> };
@@ -84,6 +85,19 @@ describe('problem types', () => {
     const description = (parse(readFileSync(specPath, 'utf8')) as { info: { description: string } }).info.description;
     for (const [code, { status, title }] of Object.entries(problemTypes)) {
       expect(description).toContain(`| \`/problems/${code}\` | ${status} | ${title} |`);
+    }
+  });
+});
+
+describe('webhook events', () => {
+  it('when compared with the code, then the events pattern admits exactly the known event names', () => {
+    const schemas = (parse(readFileSync(specPath, 'utf8')) as { components: { schemas: Record<string, { properties: { events: { pattern: string } } }> } })
+      .components.schemas;
+    for (const name of ['CreateWebhookRequest', 'UpdateWebhookRequest']) {
+      const pattern = new RegExp(schemas[name]!.properties.events.pattern, 'u');
+      expect(pattern.test(eventTypes.join(', ')), name).toBe(true);
+      for (const type of eventTypes) expect(pattern.test(` ${type} `), `${name} ${type}`).toBe(true);
+      for (const unknown of ['post.deleted', 'post', 'post.published,post.created', 'webhook.test']) expect(pattern.test(unknown), `${name} ${unknown}`).toBe(false);
     }
   });
 });
