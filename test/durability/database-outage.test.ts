@@ -9,6 +9,7 @@ import { eventually } from '../support/eventually.ts';
 import type { ApiResponse } from '../support/http.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
+import { answerWithin } from '../support/answer-within.ts';
 
 // PostgreSQL stops (a fast shutdown: sessions terminated, then nothing listens) while clients create and read, then
 // comes back on the same port. The api answers only 2xx or 503 with Retry-After, never 500 and never hangs; it
@@ -107,14 +108,3 @@ describe('the api while PostgreSQL is down', () => {
     expect(pool.idleCount).toBe(pool.totalCount);
   });
 });
-
-/** The response, or undefined when none came within `ms`. */
-async function answerWithin<T>(response: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<undefined>((resolveTimeout) => (timer = setTimeout(() => resolveTimeout(undefined), ms)));
-  try {
-    return await Promise.race([response, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}

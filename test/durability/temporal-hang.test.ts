@@ -10,6 +10,7 @@ import { eventually } from '../support/eventually.ts';
 import type { ApiResponse } from '../support/http.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
+import { answerWithin } from '../support/answer-within.ts';
 
 // A hung Temporal (its process suspended with SIGSTOP: connections stay open, nothing answers) is the worst outage
 // for a client, since nothing fails fast by itself. Every action that needs Temporal answers 503 with Retry-After
@@ -140,17 +141,6 @@ describe('actions while the Temporal server hangs', () => {
     }
   });
 });
-
-/** The response, or undefined when none came within `ms`. */
-async function answerWithin<T>(response: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<undefined>((resolveTimeout) => (timer = setTimeout(() => resolveTimeout(undefined), ms)));
-  try {
-    return await Promise.race([response, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 async function newPost(generated: boolean): Promise<string> {
   const created = await workspace.client.post<Schemas['Post']>('/posts', { title: 'Draft', prompt: 'Boats at night', projectId });
