@@ -2,12 +2,14 @@ import { proxyActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
 import type { DeleteOrphansInput } from '../activities/delete-orphaned-objects.ts';
 
-// Storage outages end; deleting a missing object succeeds. So the activity is retried until it gets through, with
-// a backoff that settles at one attempt every ten minutes. Unbounded is safe here: nothing and nobody waits for a
-// cleanup (each batch is a workflow of its own, and the storage-sweep schedule deletes whatever a stuck one misses).
+// Storage outages end; deleting a missing object succeeds. So the activity is retried with a backoff that settles
+// at one attempt every ten minutes, 50 attempts (about seven hours). Bounded, so that a failure that repeats (a bug,
+// a bucket policy refusing deletes) ends instead of retrying for ever; nothing is lost when it does, because the
+// batch's rows stay in orphaned_objects and the storage-sweep schedule (every 15 minutes) tries them again. Nothing
+// and nobody waits for a cleanup.
 const { deleteOrphanedObjects } = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
-  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes' },
+  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes', maximumAttempts: 50 },
 });
 
 export type CleanUpInput = { batchId: string; deleteAfter: string };
