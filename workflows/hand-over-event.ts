@@ -1,10 +1,15 @@
-import { log, proxyActivities } from '@temporalio/workflow';
+import { log, patched, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
 import { databaseWork } from './activity-options.ts';
 
 // Only a start on Temporal: unbounded while Temporal is down (see databaseWork), when the workflow that calls this
 // could not progress anyway; anything else is final and ends up below.
-const { startEventDelivery } = proxyActivities<Activities>(databaseWork);
+const { startEventDelivery, dispatchEvent } = proxyActivities<Activities>(databaseWork);
+
+// Runs that began before the hand-over existed dispatched the event here themselves and waited for every delivery
+// to start (which a bad webhook could jam for ever). Replaying such a run must schedule the same activity, so the
+// runs without this marker keep doing that; new runs hand over. Once no such run is left, deprecatePatch() it.
+export const eventHandOverPatch = 'event-hand-over';
 
 /**
  * Hands an event this workflow recorded to its delivery workflow (`event-<eventId>`) without waiting for webhooks.
@@ -12,6 +17,10 @@ const { startEventDelivery } = proxyActivities<Activities>(databaseWork);
  * reason to fail the work that emitted it.
  */
 export async function handOver(eventId: string): Promise<void> {
+  if (!patched(eventHandOverPatch)) {
+    await dispatchEvent({ eventId });
+    return;
+  }
   try {
     await startEventDelivery({ eventId });
   } catch (error) {

@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { AppError } from '../errors/app-error.ts';
+import { isTemporalUnavailable } from './temporal-unavailable.ts';
 
 // Long enough for a busy server (a schedule's describe can stall for seconds while the server's own scheduler
 // worker is backed up), short enough that a caller hears "try again" rather than waiting out the client's own
@@ -9,17 +10,19 @@ const retryAfterSeconds = 5;
 
 /**
  * The one way a request calls Temporal: one deadline for everything `call` sends (its client-side retries
- * included). Temporal unreachable, hung, too slow or refusing answers 503 with Retry-After ("Temporal did not
- * <purpose>"); a change that got that answer did not reach Temporal's workers, so nothing was changed and the same
- * request can be sent again. An AppError thrown by `call` (the caller's reading of a Temporal answer, e.g. 409 for
- * a run already going) passes through as it is. Temporal's own words stay in the log (`cause`): they name
- * internal addresses.
+ * included). Temporal unreachable, hung or too slow answers 503 with Retry-After ("Temporal did not <purpose>").
+ * Unreachable or hung, nothing was changed; merely slow, Temporal may still carry the change out after we gave up.
+ * Either way the same request can be sent again: workflow IDs and plans make each change happen once. An AppError
+ * thrown by `call` (the caller's reading of a Temporal answer, e.g. 409 for a run already going) passes through as
+ * it is. Temporal's own words stay in the log (`cause`): they name internal addresses.
  */
 export async function inTemporal<T>(client: Client, purpose: string, call: () => Promise<T>): Promise<T> {
   try {
     return await client.withDeadline(Date.now() + deadlineMs, call);
   } catch (error) {
-    if (error instanceof AppError) throw error;
+    // An AppError is the caller's reading of an answer; an error Temporal will give again (a bad argument, a bug)
+    // is a 500, not a "try again".
+    if (error instanceof AppError || !isTemporalUnavailable(error)) throw error;
     const unavailable = new AppError('service-unavailable', `Temporal did not ${purpose}; try again shortly.`, { retryAfterSeconds });
     unavailable.cause = error;
     throw unavailable;

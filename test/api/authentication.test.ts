@@ -166,6 +166,23 @@ describe('failed authentication per client address', () => {
     expect((await valid.client.get('/projects')).status).toBe(200);
   });
 
+  it('when 40 unknown keys arrive at once from one address, then no more than the limit are looked up', async () => {
+    const statuses = await Promise.all(
+      Array.from({ length: 40 }, (_, attempt) => getProjectsFrom('127.0.0.5', `sk_${String(attempt).padStart(43, 'B')}`).then((response) => response.status)),
+    );
+    // Every one past the limit was refused before its lookup, however many were in flight together.
+    expect(statuses.filter((status) => status === 401)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(30);
+  });
+
+  it('when good keys are used many times from one address, then they never count towards its limit', async () => {
+    const valid = await createTestWorkspace(app, 'growth');
+    const other = await createTestWorkspace(app, 'growth');
+    for (let attempt = 0; attempt < 4; attempt += 1) expect((await getProjectsFrom('127.0.0.6', valid.key)).status).toBe(200);
+    for (let attempt = 0; attempt < 4; attempt += 1) expect((await getProjectsFrom('127.0.0.6', other.key)).status).toBe(200);
+    for (let attempt = 0; attempt < 10; attempt += 1) expect((await getProjectsFrom('127.0.0.6', `sk_${String(attempt).padStart(43, 'C')}`)).status).toBe(401);
+  });
+
   it('when requests carry no key or a malformed one, then they answer 401 and do not count as failures', async () => {
     const valid = await createTestWorkspace(app, 'growth');
     for (let attempt = 0; attempt < 12; attempt += 1) expect((await getProjectsFrom('127.0.0.4', 'not-a-key')).status).toBe(401);

@@ -23,6 +23,12 @@ class FixedWindows {
     return this.#usage(window, window.count <= this.limit, now);
   }
 
+  /** Takes back one count of `name` (one that turned out not to count, e.g. a key that was good after all). */
+  giveBack(name: string, now = Date.now()): void {
+    const window = this.#current(name, now);
+    window.count = Math.max(0, window.count - 1);
+  }
+
   /** Whether one more may still be counted for `name`, without counting it. */
   peek(name: string, now = Date.now()): Usage {
     const window = this.#current(name, now);

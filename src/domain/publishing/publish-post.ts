@@ -1,5 +1,6 @@
 import type { Post } from '../../data/entities/post.ts';
 import { waitForOutcome } from '../../temporal/start-and-wait.ts';
+import { failuresAsProblems } from '../generation/action-outcome.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { findPost } from '../posts/find-post.ts';
@@ -16,7 +17,11 @@ export async function publishPost(deps: Deps, caller: Caller, postId: string): P
   return { post: await findPost(deps.orm.em.fork(), caller.workspaceId, postId), completed };
 }
 
-/** True when `work` finished within the action wait limit; the workflow goes on either way. */
+/**
+ * True when `work` finished within the action wait limit; the workflow goes on either way. A publication that
+ * failed (the post deleted meanwhile: 404) reads as the generation and render actions do.
+ */
 export async function waitFor(deps: Deps, work: () => Promise<unknown>): Promise<boolean> {
-  return (await waitForOutcome(deps.temporal, deps.actionWaitMs, work)).state === 'completed';
+  const outcome = await failuresAsProblems('Publishing', () => waitForOutcome(deps.temporal, deps.actionWaitMs, work));
+  return outcome.state === 'completed';
 }

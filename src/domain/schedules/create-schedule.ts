@@ -7,7 +7,7 @@ import { requireFeature } from '../workspaces/plans.ts';
 import { validateCronExpression } from './cron-expression.ts';
 import { inTemporal } from '../../temporal/in-temporal.ts';
 import { validatePromptTemplate } from './prompt-template.ts';
-import { withRuns, type ScheduleView } from './schedule-view.ts';
+import { viewAfterChange, type ScheduleView } from './schedule-view.ts';
 import { createTemporalSchedule, deleteTemporalSchedule } from './temporal-schedule.ts';
 
 export type CreateScheduleInput = { name: string; cronExpression: string; promptTemplate?: string; projectId?: string; brandKitId?: string };
@@ -36,8 +36,9 @@ export async function createSchedule(deps: Deps, caller: Caller, input: CreateSc
         isActive: true,
       });
       await em.flush();
-      await inTemporal(deps.temporal, 'accept the schedule change', () => createTemporalSchedule(deps.temporal, row, deps.taskQueue));
+      // Noted before the call: Temporal may create it and answer too late; the undo below copes with either.
       temporalCreated = row.id;
+      await inTemporal(deps.temporal, 'accept the schedule change', () => createTemporalSchedule(deps.temporal, row, deps.taskQueue));
       return row;
     });
   } catch (error) {
@@ -50,6 +51,5 @@ export async function createSchedule(deps: Deps, caller: Caller, input: CreateSc
     }
     throw error;
   }
-  const [view] = await withRuns(deps, [schedule]);
-  return view!;
+  return viewAfterChange(deps, schedule);
 }

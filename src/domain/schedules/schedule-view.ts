@@ -19,3 +19,18 @@ export function withRuns(deps: Deps, schedules: Schedule[]): Promise<ScheduleVie
     );
   });
 }
+
+/**
+ * The view of a schedule whose change has just been committed. The change is done, so the answer must not be a 503
+ * (a client would send it again, and a create would happen twice): run times Temporal cannot report right now are
+ * left null, and the next read shows them.
+ */
+export async function viewAfterChange(deps: Deps, schedule: Schedule): Promise<ScheduleView> {
+  try {
+    const [view] = await withRuns(deps, [schedule]);
+    return view!;
+  } catch (error) {
+    deps.logger.warn({ err: error, scheduleId: schedule.id }, 'schedule changed; its run times could not be read');
+    return { schedule, nextRunAt: null, lastRunAt: null };
+  }
+}
