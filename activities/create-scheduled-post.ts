@@ -61,7 +61,7 @@ async function projectOf(em: EntityManager, schedule: Schedule, workspace: Works
   const existing = await em.findOne(Project, { workspaceId: schedule.workspaceId, name: scheduledPostsProjectName, status: 'active' });
   if (existing) return existing.id;
   // A project like any other: it counts against the plan's quota (the workspace is locked); past it the run fails
-  // for good with the quota's words (databaseWork makes the AppError final).
+  // for good with the quota's words (finalUnlessDependencyDown makes the AppError final).
   requireQuota(workspace.plan, 'activeProjects', await em.count(Project, { workspaceId: schedule.workspaceId, status: 'active' }));
   return em.create(Project, { workspaceId: schedule.workspaceId, name: scheduledPostsProjectName, description: 'Posts made by schedules without a project.', status: 'active' }).id;
 }

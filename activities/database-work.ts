@@ -7,7 +7,7 @@ import { isDependencyDown } from './dependency-down.ts';
  * or a bug fails the workflow visibly at once instead of retrying for ever. A failure the activity chose itself
  * (ApplicationFailure) passes as it is.
  */
-export async function databaseWork<T>(work: () => Promise<T>): Promise<T> {
+export async function finalUnlessDependencyDown<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {

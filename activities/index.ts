@@ -8,7 +8,7 @@ import type { ObjectStorage } from '../src/storage/object-storage.ts';
 import { attemptWebhookDelivery } from './attempt-webhook-delivery.ts';
 import { cancelPublication } from './cancel-publication.ts';
 import { createScheduledPost } from './create-scheduled-post.ts';
-import { databaseWork } from './database-work.ts';
+import { finalUnlessDependencyDown } from './database-work.ts';
 import { deleteOrphanedObjects, type DeleteOrphansInput } from './delete-orphaned-objects.ts';
 import { dispatchEvent } from './dispatch-event.ts';
 import { generatePostImage, type GeneratePostImageInput } from './generate-post-image.ts';
@@ -43,28 +43,28 @@ export type ActivityDeps = {
 
 /**
  * The worker injects real clients; tests inject what they need (e.g. a storage that fails on purpose). Activities
- * that only work on our own database pass through `databaseWork`, which decides what their unbounded retry may
+ * that only work on our own database pass through `finalUnlessDependencyDown`, which decides what their unbounded retry may
  * retry; the others map their failures themselves and have bounded retries.
  */
 export function createActivities(deps: ActivityDeps) {
   return {
     deleteOrphanedObjects: (input: DeleteOrphansInput) => deleteOrphanedObjects(deps, input),
     generatePostImage: (input: GeneratePostImageInput) => generatePostImage(deps, input),
-    saveGeneratedImage: (input: SaveGeneratedImageInput) => databaseWork(() => saveGeneratedImage(deps, input)),
-    markPostFailed: (input: MarkPostFailedInput) => databaseWork(() => markPostFailed(deps, input)),
+    saveGeneratedImage: (input: SaveGeneratedImageInput) => finalUnlessDependencyDown(() => saveGeneratedImage(deps, input)),
+    markPostFailed: (input: MarkPostFailedInput) => finalUnlessDependencyDown(() => markPostFailed(deps, input)),
     renderPostImage: (input: RenderPostImageInput) => renderPostImage(deps, input),
-    saveRenderedImage: (input: SaveRenderedImageInput) => databaseWork(() => saveRenderedImage(deps, input)),
+    saveRenderedImage: (input: SaveRenderedImageInput) => finalUnlessDependencyDown(() => saveRenderedImage(deps, input)),
     renderPostVideo: (input: RenderPostVideoInput) => renderPostVideo(deps, input),
-    savePostVideo: (input: SavePostVideoInput) => databaseWork(() => savePostVideo(deps, input)),
-    planPublication: (input: PlanPublicationInput) => databaseWork(() => planPublication(deps, input)),
-    cancelPublication: (input: { postId: string; publicationId: string }) => databaseWork(() => cancelPublication(deps, input)),
+    savePostVideo: (input: SavePostVideoInput) => finalUnlessDependencyDown(() => savePostVideo(deps, input)),
+    planPublication: (input: PlanPublicationInput) => finalUnlessDependencyDown(() => planPublication(deps, input)),
+    cancelPublication: (input: { postId: string; publicationId: string }) => finalUnlessDependencyDown(() => cancelPublication(deps, input)),
     publishToTarget: (input: { targetId: string; publishedAt: string }) => publishToTarget(deps, input),
-    markTargetFailed: (input: { targetId: string; reason: string }) => databaseWork(() => markTargetFailed(deps, input)),
-    settlePublication: (input: SettlePublicationInput) => databaseWork(() => settlePublication(deps, input)),
-    startEventDelivery: (input: { eventId: string }) => databaseWork(() => startEventDelivery(deps, input)),
-    dispatchEvent: (input: { eventId: string }) => databaseWork(() => dispatchEvent(deps, input)),
-    createScheduledPost: (input: { scheduleId: string; postId: string; runAt: string }) => databaseWork(() => createScheduledPost(deps, input)),
-    recordScheduleRun: (input: { scheduleId: string; error: string | null }) => databaseWork(() => recordScheduleRun(deps, input)),
+    markTargetFailed: (input: { targetId: string; reason: string }) => finalUnlessDependencyDown(() => markTargetFailed(deps, input)),
+    settlePublication: (input: SettlePublicationInput) => finalUnlessDependencyDown(() => settlePublication(deps, input)),
+    startEventDelivery: (input: { eventId: string }) => finalUnlessDependencyDown(() => startEventDelivery(deps, input)),
+    dispatchEvent: (input: { eventId: string }) => finalUnlessDependencyDown(() => dispatchEvent(deps, input)),
+    createScheduledPost: (input: { scheduleId: string; postId: string; runAt: string }) => finalUnlessDependencyDown(() => createScheduledPost(deps, input)),
+    recordScheduleRun: (input: { scheduleId: string; error: string | null }) => finalUnlessDependencyDown(() => recordScheduleRun(deps, input)),
     attemptWebhookDelivery: (input: { webhookId: string; eventId: string; deliveryId: string; attempt: number }) => attemptWebhookDelivery(deps, input),
   };
 }

@@ -1316,7 +1316,7 @@ export interface components {
         CreateWebhookRequest: {
             /** Format: uri */
             url: string;
-            /** @description Comma-separated event names: `post.published`, `post.failed`; an unknown name answers 400 naming it. */
+            /** @description Comma-separated event names: `post.published`, `post.failed`; any other name answers 400 naming `events`. */
             events: string;
             /** @description Enables signing of deliveries; never returned. */
             secret?: string;
@@ -1334,7 +1334,7 @@ export interface components {
         UpdateWebhookRequest: {
             /** Format: uri */
             url?: string;
-            /** @description Comma-separated event names: `post.published`, `post.failed`; an unknown name answers 400 naming it. */
+            /** @description Comma-separated event names: `post.published`, `post.failed`; any other name answers 400 naming `events`. */
             events?: string;
             isActive?: boolean;
             /** @description Extension: a new signing secret; null stops signing. Never returned. */

@@ -2,7 +2,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseWork } from '../../activities/database-work.ts';
+import { finalUnlessDependencyDown } from '../../activities/database-work.ts';
 import { Workspace } from '../../src/data/entities/workspace.ts';
 import { openDatabase, type Database } from '../../src/data/orm.ts';
 import { createWorkspace } from '../../src/domain/workspaces/create-workspace.ts';
@@ -24,10 +24,10 @@ afterAll(async () => {
 });
 
 async function failureOf(work: () => Promise<unknown>): Promise<unknown> {
-  return databaseWork(work).then(() => undefined, (error: unknown) => error);
+  return finalUnlessDependencyDown(work).then(() => undefined, (error: unknown) => error);
 }
 
-describe('databaseWork', () => {
+describe('finalUnlessDependencyDown', () => {
   it.each([
     ['a TypeError', () => Promise.resolve(new URL('https://').host), 'TypeError'],
     ['a RangeError', () => Promise.resolve(new Date(Number.NaN).toISOString()), 'RangeError'],

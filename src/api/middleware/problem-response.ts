@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Schemas } from '../schemas.ts';
 import { isDatabaseUnavailable } from '../../data/database-unavailable.ts';
+import { isStorageUnavailable } from '../../storage/storage-unavailable.ts';
 import { AppError, problemTypes, type FieldError, type ProblemCode } from '../../errors/app-error.ts';
 import { multipartFailure } from './upload-size-guard.ts';
 
@@ -53,6 +54,9 @@ function toAppError(error: unknown, req: Request): AppError {
   if (isValidatorError(error)) return multipartFailure(error, req) ?? fromValidator(error, req);
   if (isDatabaseUnavailable(error)) {
     return new AppError('service-unavailable', 'The database is not answering right now; try again shortly.', { retryAfterSeconds: 5 });
+  }
+  if (isStorageUnavailable(error)) {
+    return new AppError('service-unavailable', 'Object storage is not answering right now; try again shortly.', { retryAfterSeconds: 5 });
   }
   return new AppError('internal-error', 'An unexpected error occurred; quote the request id when reporting it.');
 }

@@ -1,0 +1,17 @@
+import { socketCodes } from '../net/socket-errors.ts';
+
+/** True for an error of the S3 client that says "object storage cannot answer now" (a socket error or a 5xx). */
+export function isStorageUnavailable(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth += 1) {
+    if (!isStorageClientError(current)) continue;
+    const code = (current as { code?: unknown }).code;
+    const status = (current as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+    return (typeof code === 'string' && socketCodes.has(code)) || (status !== undefined && status >= 500) || current.name === 'TimeoutError';
+  }
+  return false;
+}
+
+/** The S3 client's errors carry `$metadata` (the request's attempts, the HTTP status when one came). */
+export function isStorageClientError(error: Error): boolean {
+  return '$metadata' in error;
+}

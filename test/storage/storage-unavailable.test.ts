@@ -1,0 +1,29 @@
+import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { describe, expect, it } from 'vitest';
+import { isDatabaseUnavailable } from '../../src/data/database-unavailable.ts';
+import { findFreePort } from '../../src/embedded/ports.ts';
+import { isStorageUnavailable } from '../../src/storage/storage-unavailable.ts';
+
+describe('an object store that does not answer', () => {
+  it('when the S3 client finds nothing listening, then the error is storage being down, not the database', async () => {
+    const port = await findFreePort();
+    const client = new S3Client({
+      endpoint: `http://127.0.0.1:${port}`,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'x', secretAccessKey: 'y' },
+      maxAttempts: 1,
+    });
+    const error = await client.send(new HeadObjectCommand({ Bucket: 'b', Key: 'k' })).then(() => undefined, (failure: unknown) => failure);
+    expect(error).toBeInstanceOf(Error);
+    expect(isStorageUnavailable(error)).toBe(true);
+    expect(isDatabaseUnavailable(error)).toBe(false);
+    client.destroy();
+  });
+
+  it('when a database connection is refused, then it is the database being down, not storage', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    expect(isDatabaseUnavailable(refused)).toBe(true);
+    expect(isStorageUnavailable(refused)).toBe(false);
+  });
+});
