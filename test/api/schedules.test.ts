@@ -274,6 +274,9 @@ describe('a downgrade to Starter', () => {
     await eventually(async () => expect((await own.client.get<Sched>(`/schedules/${created.id}`)).body.lastRunError).toContain('Growth plan'));
     // The run records its error a moment before it ends; a trigger while it still runs would be skipped (overlap).
     await eventually(async () => expect((await temporalHandle(created.id).describe()).info.runningActions).toEqual([]));
+    // A run's workflow ID ends in its start time to the second: a second trigger within the same second as the first
+    // would collide with it and be dropped.
+    await new Promise((resolveWait) => setTimeout(resolveWait, 1_100));
 
     await changePlan(app.api.services.orm, own.id, 'growth');
     await temporalHandle(created.id).trigger();
