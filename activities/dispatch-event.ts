@@ -3,6 +3,7 @@ import { Webhook } from '../src/data/entities/webhook.ts';
 import { WorkspaceEvent } from '../src/data/entities/workspace-event.ts';
 import { searchAttributes } from '../src/temporal/search-attributes.ts';
 import { workflowIds } from '../src/temporal/workflow-ids.ts';
+import { deliveryIdOf } from '../src/webhooks/delivery-id.ts';
 import { subscribesTo } from '../src/webhooks/event-names.ts';
 import type { deliverWebhook } from '../workflows/deliver-webhook.ts';
 import { isDependencyDown } from './dependency-down.ts';
@@ -27,7 +28,9 @@ export async function dispatchEvent(deps: ActivityDeps, input: { eventId: string
       await deps.temporal.workflow.start<typeof deliverWebhook>('deliverWebhook', {
         workflowId: workflowIds.webhookDelivery(webhook.id, event.id),
         taskQueue: deps.taskQueue,
-        args: [{ webhookId: webhook.id, eventId: event.id }],
+        args: [{ webhookId: webhook.id, eventId: event.id, deliveryId: deliveryIdOf(event.id, webhook.id) }],
+        // The ID of a delivery that has ended stays taken: a re-dispatched event never delivers twice.
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
         staticSummary: `Deliver ${event.type} to ${hostOf(webhook.url)}`,
         typedSearchAttributes: [
           { key: searchAttributes.workspaceId, value: event.workspaceId },

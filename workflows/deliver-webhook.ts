@@ -14,7 +14,12 @@ const { attemptWebhookDelivery } = proxyActivities<Activities>({
   retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumAttempts: 5 },
 });
 
-export type DeliverWebhookInput = { webhookId: string; eventId: string };
+export type DeliverWebhookInput = {
+  webhookId: string;
+  eventId: string;
+  /** Derived from (event, webhook) by the dispatch; runs started before it was passed draw one of their own. */
+  deliveryId?: string;
+};
 export type DeliveryOutcome = { outcome: DeliveryAttempt['outcome'] | 'exhausted'; attempts: number; deliveryId: string };
 
 /**
@@ -23,8 +28,7 @@ export type DeliveryOutcome = { outcome: DeliveryAttempt['outcome'] | 'exhausted
  * the reason), or the end of the schedule. Every attempt carries the same delivery id, so the receiver
  * can drop duplicates.
  */
-export async function deliverWebhook({ webhookId, eventId }: DeliverWebhookInput): Promise<DeliveryOutcome> {
-  const deliveryId = uuid4();
+export async function deliverWebhook({ webhookId, eventId, deliveryId = uuid4() }: DeliverWebhookInput): Promise<DeliveryOutcome> {
   for (let attempt = 1; ; attempt += 1) {
     const result = await attemptWebhookDelivery({ webhookId, eventId, deliveryId, attempt });
     if (result.outcome !== 'failed') return { outcome: result.outcome, attempts: attempt, deliveryId };
