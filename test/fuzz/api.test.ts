@@ -78,11 +78,17 @@ async function runSchemathesis(name: string, key: string, filter: string[]): Pro
     ...filter,
   ];
   console.log(`[schemathesis] ${name}: ${filter.join(' ')}`);
+  // schemathesis's own console report is kept and shown only when the run fails: its pytest-like banners
+  // ("==== SUMMARY ====", "N skipped") would otherwise read as the suite's closing lines to whoever parses the output.
+  const output: Buffer[] = [];
   const exitCode = await new Promise<number | null>((resolveRun, reject) => {
-    const child = spawn(schemathesis.python, args, { env: { ...process.env, FUZZ_API_KEY: key, SCHEMATHESIS_HOOKS: hooks }, stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawn(schemathesis.python, args, { env: { ...process.env, FUZZ_API_KEY: key, SCHEMATHESIS_HOOKS: hooks }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
     child.on('error', reject);
     child.on('close', resolveRun);
   });
+  if (exitCode !== 0) console.log(`[schemathesis] ${name} exited ${exitCode}:\n${Buffer.concat(output).toString('utf8')}`);
   const summary = JSON.parse(readFileSync(report, 'utf8')) as JsonReport;
   return {
     exitCode,
