@@ -1,9 +1,10 @@
-import type { Worker } from '@temporalio/worker';
-import { NativeConnection } from '@temporalio/worker';
+import type { Client } from '@temporalio/client';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { loadConfig, type Config } from '../src/config.ts';
 import { startApiServer, type ApiServer } from '../src/api/server.ts';
 import { migrateDatabase, openDatabase } from '../src/data/orm.ts';
@@ -14,21 +15,30 @@ import { createLogger } from '../src/logger.ts';
 import { createWorker } from '../worker/create-worker.ts';
 import { installTemporalRuntime } from '../worker/temporal-runtime.ts';
 
+export type ApiAnswer<T> = { status: number; headers: Headers; body: T };
+
 export type BenchStack = {
   config: Config;
   api: ApiServer;
-  temporalAddress: string;
+  /** The api's own Temporal client: floors start their workflows through it, costs are read with it. */
+  temporal: Client;
+  /** Task queue of the floor workflows (bench/floor-workflows.ts), served by a worker of their own. */
+  floorTaskQueue: string;
   /** A Growth workspace's key for the API. */
   apiKey: string;
   workspaceId: string;
+  /** One API call with the workspace's key; any status but 2xx throws. */
+  call<T = unknown>(method: string, path: string, body?: unknown): Promise<ApiAnswer<T>>;
   stop(): Promise<void>;
 };
 
 /**
  * The real service for a benchmark, in this process: a throwaway PostgreSQL cluster, a Temporal dev server, the api
- * and one worker, everything on ports chosen now and removed afterwards. Logs are off so they cost nothing.
+ * and one worker, everything on ports chosen now and removed afterwards; beside them a worker for the floor
+ * workflows on the same Temporal. Logs are off so they cost nothing. Webhooks may reach this machine (the
+ * benchmark's receiver is local).
  */
-export async function startBenchStack(overrides: Record<string, string> = {}): Promise<BenchStack> {
+export async function startBenchStack(): Promise<BenchStack> {
   const workDir = mkdtempSync(join(tmpdir(), 'content-service-bench-'));
   chmodSync(workDir, 0o755);
   // Stopped in reverse order, also when start-up fails half-way.
@@ -61,7 +71,7 @@ export async function startBenchStack(overrides: Record<string, string> = {}): P
       ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       RATE_LIMIT_REQUESTS: '1000000',
       API_WAIT_SECONDS: '120',
-      ...overrides,
+      WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true',
     });
     installTemporalRuntime(createLogger({ level: 'silent', name: 'bench' }));
     const api = await startApiServer(config);
@@ -74,7 +84,31 @@ export async function startBenchStack(overrides: Record<string, string> = {}): P
       worker.shutdown();
       await running;
     });
-    return { config, api, temporalAddress: temporal.address, apiKey, workspaceId: workspace.id, stop };
+
+    const floorTaskQueue = `${config.temporal.taskQueue}-floor`;
+    const floorWorker = await Worker.create({
+      connection,
+      taskQueue: floorTaskQueue,
+      workflowsPath: fileURLToPath(new URL('./floor-workflows.ts', import.meta.url)),
+      activities: { nothing: () => Promise.resolve() },
+    });
+    const floorRunning = floorWorker.run();
+    stops.push(async () => {
+      floorWorker.shutdown();
+      await floorRunning;
+    });
+
+    const call = async <T>(method: string, path: string, body?: unknown): Promise<ApiAnswer<T>> => {
+      const response = await fetch(`${api.url}${path.startsWith('/dashboard/') ? '' : '/api/v1'}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+      return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : undefined) as T };
+    };
+    return { config, api, temporal: api.services.temporal, floorTaskQueue, apiKey, workspaceId: workspace.id, call, stop };
   } catch (error) {
     await stop();
     throw error;

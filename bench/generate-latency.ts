@@ -1,80 +1,65 @@
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
-import { fileURLToPath } from 'node:url';
 import { createLocalImageProvider } from '../src/generation/local-provider.ts';
-import { startBenchStack } from './bench-stack.ts';
-import { ms, percentile, runConcurrently, timed } from './stats.ts';
+import type { BenchStack } from './bench-stack.ts';
+import { settings } from './settings.ts';
+import { percentile, runConcurrently, timed } from './stats.ts';
+import { alone, compared, heading, ratioAtLeast, ratioAtMost, type Row } from './table.ts';
+import { describeExecutions, executionsOf } from './temporal-cost.ts';
+import { roundTrips } from './temporal-floor.ts';
 
-// `npm run bench:generate`: round-trip latency of POST /posts/{id}/generate with the local image provider, at a
-// few concurrencies, next to its floor measured in the same run: an empty workflow round trip on the same Temporal
-// server plus the local image generation alone. The ratio says what the pipeline (HTTP, database, storage,
-// two activities) costs on top of the parts it cannot avoid.
+// POST /posts/{id}/generate with the local image provider. At concurrency 1 its p50 stands next to the parts it
+// cannot avoid: an empty workflow's round trip on the same Temporal plus the local image alone. At concurrency 16
+// its rate stands next to the CPU bound: as many renders in flight as requests, in this process as the worker does
+// them, with nothing else around them.
 
-const concurrencies = [1, 4, 16];
-const requestsPer = (concurrency: number) => Math.max(24, concurrency * 6);
+const format = '1:1';
+const busyConcurrency = 16;
 
-const stack = await startBenchStack();
-const floorQueue = `${stack.config.temporal.taskQueue}-floor`;
-const nativeConnection = await NativeConnection.connect({ address: stack.temporalAddress });
-const floorWorker = await Worker.create({
-  connection: nativeConnection,
-  taskQueue: floorQueue,
-  workflowsPath: fileURLToPath(new URL('./empty-workflow.ts', import.meta.url)),
-});
-const floorRunning = floorWorker.run();
-const client = new Client({ connection: await Connection.connect({ address: stack.temporalAddress }) });
-const api = (path: string, body?: unknown) =>
-  fetch(`${stack.api.url}/api/v1${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { authorization: `Bearer ${stack.apiKey}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  }).then(async (response) => ({ status: response.status, body: (await response.json()) as { id: string } }));
-
-try {
-  const { body: project } = await api('/projects', { name: 'Bench' });
-  const total = concurrencies.reduce((sum, concurrency) => sum + requestsPer(concurrency), 0) + 5;
+export async function benchGenerate(stack: BenchStack): Promise<Row[]> {
+  const { body: project } = await stack.call<{ id: string }>('POST', '/projects', { name: 'Generate' });
   const postIds: string[] = [];
-  for (let index = 0; index < total; index += 1) {
-    postIds.push((await api('/posts', { title: `Bench post ${index}`, prompt: `A calm sea at dusk, take ${index}`, projectId: project.id })).body.id);
-  }
-  let nextPost = 0;
-  const generate = async () => {
-    const response = await api(`/posts/${postIds[nextPost++]}/generate`, { format: '1:1' });
-    if (response.status !== 200) throw new Error(`generate answered ${response.status}`);
+  const newPost = async (index: number) => {
+    const { body } = await stack.call<{ id: string }>('POST', '/posts', { title: `Bench post ${index}`, prompt: `A calm sea at dusk, take ${index}`, projectId: project.id });
+    postIds.push(body.id);
   };
-
-  // Warm up every path once (JIT, connection pools, bundle caches).
-  for (let index = 0; index < 5; index += 1) await generate();
-  for (let index = 0; index < 5; index += 1) await client.workflow.execute('emptyWorkflow', { taskQueue: floorQueue, workflowId: `floor-warm-${index}` });
-
-  const emptyRuns = await runConcurrently(50, 1, (index) => client.workflow.execute('emptyWorkflow', { taskQueue: floorQueue, workflowId: `floor-${index}` }));
+  const generate = async (postId: string) => {
+    const { status } = await stack.call(`POST`, `/posts/${postId}/generate`, { format });
+    if (status !== 200) throw new Error(`generate answered ${status}`);
+  };
   const provider = createLocalImageProvider();
-  const imageRuns: number[] = [];
-  for (let index = 0; index < 30; index += 1) {
-    imageRuns.push((await timed(() => provider.generate({ prompt: `A calm sea at dusk, floor ${index}`, format: '1:1', seed: index, colors: {} }))).ms);
-  }
-  const floor = percentile(emptyRuns, 50) + percentile(imageRuns, 50);
+  let renders = 0;
+  const render = () => provider.generate({ prompt: `A calm sea at dusk, floor ${renders}`, format, seed: (renders += 1), colors: {} });
 
-  console.log('\nFloor (sequential, same run):');
-  console.log(`  empty workflow round trip   p50 ${ms(percentile(emptyRuns, 50))}  p95 ${ms(percentile(emptyRuns, 95))}`);
-  console.log(`  local image 1080×1080 alone p50 ${ms(percentile(imageRuns, 50))}  p95 ${ms(percentile(imageRuns, 95))}`);
-  console.log(`  floor (sum of p50s)         ${ms(floor)}`);
-  console.log('\nPOST /posts/{id}/generate round trip (local provider, 1:1):');
-  console.log('  concurrency  requests       p50        p95   per second   p50 / floor');
-  for (const concurrency of concurrencies) {
-    const started = performance.now();
-    const runs = await runConcurrently(requestsPer(concurrency), concurrency, generate);
-    const seconds = (performance.now() - started) / 1000;
-    const p50 = percentile(runs, 50);
-    console.log(
-      `  ${String(concurrency).padStart(11)}  ${String(runs.length).padStart(8)}  ${ms(p50).padStart(9)}  ${ms(percentile(runs, 95)).padStart(9)}  ${(runs.length / seconds).toFixed(1).padStart(11)}  ${(p50 / floor).toFixed(2).padStart(12)}`,
-    );
-  }
-  console.log('\n(2-core machine; at concurrency > 2 requests queue for the CPU, so p50 grows with concurrency.)');
-} finally {
-  floorWorker.shutdown();
-  await floorRunning;
-  await nativeConnection.close();
-  await client.connection.close();
-  await stack.stop();
+  const busyRequests = busyConcurrency * settings.generatePerSlot;
+  await runConcurrently(settings.samples + busyRequests + 5, 8, newPost);
+  // Each request generates a post of its own: a post's second generation while one runs would be refused.
+  const posts = [...postIds];
+  // Warm up every path once (JIT, connection pools, the workflow bundle's caches).
+  for (let index = 0; index < 5; index += 1) await generate(posts.pop()!);
+  await roundTrips(stack, 'emptyWorkflow', 5);
+  await roundTrips(stack, 'oneActivityWorkflow', 5);
+  await render();
+
+  const empty = percentile(await roundTrips(stack, 'emptyWorkflow', settings.samples), 50);
+  const oneActivity = percentile(await roundTrips(stack, 'oneActivityWorkflow', settings.samples), 50);
+  const imageRuns: number[] = [];
+  for (let index = 0; index < settings.samples; index += 1) imageRuns.push((await timed(render)).ms);
+  const image = percentile(imageRuns, 50);
+  const sequential = percentile(await runConcurrently(settings.samples, 1, () => generate(posts.pop()!)), 50);
+
+  const renderBound = busyRequests / ((await timed(() => runConcurrently(busyRequests, busyConcurrency, render))).ms / 1000);
+  const busyRate = busyRequests / ((await timed(() => runConcurrently(busyRequests, busyConcurrency, () => generate(posts.pop()!)))).ms / 1000);
+
+  const cost = await executionsOf(stack, () => generate(postIds[0]!));
+
+  return [
+    heading('Temporal floors (sequential round trip, p50)'),
+    alone('empty workflow', empty, 'ms'),
+    alone('one-activity workflow', oneActivity, 'ms'),
+    heading(`generate (local provider, ${format})`),
+    alone('local image alone, p50', image, 'ms'),
+    compared('generate, concurrency 1, p50', sequential, 'ms', { value: empty + image, name: 'empty workflow + image' }, ratioAtMost(1.3)),
+    compared(`generate, concurrency ${busyConcurrency}, images`, busyRate, '/s', { value: renderBound, name: `${busyConcurrency} renders in flight` }, ratioAtLeast(0.7)),
+    alone('Temporal cost of one generate', describeExecutions(cost), ''),
+  ];
 }
+

@@ -1,57 +1,65 @@
 import pg from 'pg';
-import { startBenchStack } from './bench-stack.ts';
-import { ms, percentile, timed } from './stats.ts';
+import type { BenchStack } from './bench-stack.ts';
+import { captureStatements, startBarePostsServer } from './bare-posts-floor.ts';
+import { settings } from './settings.ts';
+import { percentile, timed } from './stats.ts';
+import { compared, heading, ratioAtMost, type Row } from './table.ts';
 
-// `npm run bench:posts`: GET /posts on a workspace with a million posts: the first page, deep pages by number,
-// the same depth by cursor (what `Link: rel="next"` hands out), and a status filter, next to GET /projects (a
-// small list through the same stack) measured in the same run.
+// GET /posts on a workspace with BENCH_POSTS posts: page 1 next to bare Express + pg sending the very statements the
+// service sent for it; pages reached by cursor (what `Link: rel="next"` hands out), the last page by number and a
+// status filter next to page 1. Requests are measured in turns, so machine noise falls on all of them alike.
 
-const totalPosts = Number(process.env.BENCH_POSTS ?? 1_000_000);
-const samples = 20;
+const pageSize = 20;
 
-const stack = await startBenchStack();
-const headers = { authorization: `Bearer ${stack.apiKey}`, 'content-type': 'application/json' };
-const get = async (path: string) => {
-  const response = await fetch(`${stack.api.url}/api/v1${path}`, { headers });
-  if (!response.ok) throw new Error(`GET ${path} answered ${response.status}`);
-  await response.arrayBuffer();
-  return response;
-};
+export async function benchPostsList(stack: BenchStack): Promise<Row[]> {
+  const { body: project } = await stack.call<{ id: string }>('POST', '/projects', { name: 'Posts' });
+  await seed(stack.config.database.url, stack.workspaceId, project.id, settings.posts);
 
-try {
-  const project = (await (await fetch(`${stack.api.url}/api/v1/projects`, { method: 'POST', headers, body: JSON.stringify({ name: 'Bench' }) })).json()) as { id: string };
-  const seeding = await timed(() => seed(stack.config.database.url, stack.workspaceId, project.id, totalPosts));
-  console.log(`\nSeeded ${totalPosts.toLocaleString('en')} posts in ${(seeding.ms / 1000).toFixed(1)} s.`);
-
-  const lastPage = Math.ceil(totalPosts / 20);
-  const deep = await get(`/posts?pageSize=20&page=${lastPage - 1}`);
-  const cursorPath = /<\/api\/v1([^>]+)>; rel="next"/.exec(deep.headers.get('link') ?? '')?.[1];
-  if (!cursorPath) throw new Error('no next link on the deep page');
-
-  const cases: Array<[string, string]> = [
-    ['GET /projects (baseline)', '/projects'],
-    ['GET /posts page 1', '/posts?pageSize=20'],
-    ['GET /posts page 100', '/posts?pageSize=20&page=100'],
-    [`GET /posts page ${(lastPage / 2).toLocaleString('en')} (middle)`, `/posts?pageSize=20&page=${lastPage / 2}`],
-    [`GET /posts page ${lastPage.toLocaleString('en')} (last)`, `/posts?pageSize=20&page=${lastPage}`],
-    ['GET /posts last page by cursor', cursorPath],
-    ['GET /posts?status=failed page 1', '/posts?pageSize=20&status=failed'],
-  ];
-  for (const [, path] of cases) await get(path);
-  console.log(`\n${'request'.padEnd(36)}      p50        p95   p50 / baseline`);
-  let baseline = 0;
-  for (const [name, path] of cases) {
-    const runs: number[] = [];
-    for (let index = 0; index < samples; index += 1) runs.push((await timed(() => get(path))).ms);
-    const p50 = percentile(runs, 50);
-    baseline ||= p50;
-    console.log(`${name.padEnd(36)} ${ms(p50).padStart(9)}  ${ms(percentile(runs, 95)).padStart(9)}  ${(p50 / baseline).toFixed(2).padStart(14)}`);
+  const firstPage = `/posts?pageSize=${pageSize}`;
+  const lastPage = Math.ceil(settings.posts / pageSize);
+  const cursorAfter = async (page: number) => {
+    const link = (await stack.call('GET', `/posts?pageSize=${pageSize}&page=${page}`)).headers.get('link') ?? '';
+    const path = /<\/api\/v1([^>]+)>; rel="next"/.exec(link)?.[1];
+    if (!path) throw new Error(`no next link on page ${page}`);
+    return path;
+  };
+  const middleByCursor = await cursorAfter(Math.floor(lastPage / 2));
+  const lastByCursor = await cursorAfter(lastPage - 1);
+  for (let index = 0; index < 3; index += 1) await stack.call('GET', firstPage);
+  const statements = await captureStatements(() => stack.call('GET', firstPage));
+  const bare = await startBarePostsServer(stack.config.database.url, statements);
+  try {
+    // Each answer is read and parsed alike (stack.call parses JSON too).
+    const cases: Record<string, () => Promise<unknown>> = {
+      bare: async () => JSON.parse(await (await fetch(`${bare.url}/posts`)).text()) as unknown,
+      first: () => stack.call('GET', firstPage),
+      middle: () => stack.call('GET', middleByCursor),
+      last: () => stack.call('GET', lastByCursor),
+      lastByNumber: () => stack.call('GET', `/posts?pageSize=${pageSize}&page=${lastPage}`),
+      failed: () => stack.call('GET', `/posts?pageSize=${pageSize}&status=failed`),
+    };
+    const runs = new Map(Object.keys(cases).map((name) => [name, [] as number[]]));
+    for (const request of Object.values(cases)) await request();
+    for (let sample = 0; sample < settings.samples; sample += 1) {
+      for (const [name, request] of Object.entries(cases)) runs.get(name)!.push((await timed(request)).ms);
+    }
+    const p50 = (name: string) => percentile(runs.get(name)!, 50);
+    const pageOne = { value: p50('first'), name: 'GET /posts page 1' };
+    const posts = settings.posts.toLocaleString('en');
+    return [
+      heading(`GET /posts, ${posts} posts, pages of ${pageSize}, p50`),
+      compared('GET /posts page 1', p50('first'), 'ms', { value: p50('bare'), name: `bare Express + pg, same ${statements.length} statements` }, ratioAtMost(1.43, ' (≥ 0.7 of its speed)')),
+      compared(`GET /posts page ${Math.floor(lastPage / 2) + 1} by cursor`, p50('middle'), 'ms', pageOne, ratioAtMost(1.5)),
+      compared(`GET /posts page ${lastPage} by cursor`, p50('last'), 'ms', pageOne, ratioAtMost(1.5)),
+      compared(`GET /posts page ${lastPage} by number`, p50('lastByNumber'), 'ms', pageOne),
+      compared('GET /posts?status=failed page 1', p50('failed'), 'ms', pageOne),
+    ];
+  } finally {
+    await bare.stop();
   }
-} finally {
-  await stack.stop();
 }
 
-/** A million rows in one statement; one in a hundred is failed, a few have an image. */
+/** All rows in one statement; one in a hundred is failed. */
 async function seed(databaseUrl: string, workspaceId: string, projectId: string, count: number): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();

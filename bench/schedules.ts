@@ -1,45 +1,45 @@
-import { startBenchStack } from './bench-stack.ts';
-import { ms, percentile, runConcurrently, timed } from './stats.ts';
+import type { BenchStack } from './bench-stack.ts';
+import { settings } from './settings.ts';
+import { percentile, runConcurrently, timed } from './stats.ts';
+import { atLeast, compared, heading, ratioAtMost, type Row } from './table.ts';
 
-// `npm run bench:schedules`: creates N schedules (default 1,000) through the API, each with its Temporal Schedule,
-// and prints the create rate; then GET /schedules (a page of 50, nextRunAt read from Temporal's visibility) next to
-// GET /projects (a page from the database alone) in the same run.
+// POST /schedules (each makes a Temporal Schedule), 8 at a time, next to Temporal creating the same number of
+// schedules alone; then GET /schedules (a page of 50, next runs read from Temporal's visibility) next to
+// GET /projects (a page of 50 from the database alone).
 
-const total = Number(process.env.BENCH_SCHEDULES ?? 1000);
-const samples = 30;
-const stack = await startBenchStack();
-const headers = { authorization: `Bearer ${stack.apiKey}`, 'content-type': 'application/json' };
-const call = async (method: string, path: string, body?: unknown) => {
-  const response = await fetch(`${stack.api.url}/api/v1${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
-  await response.arrayBuffer();
-};
+const concurrency = 8;
+// Once a year on 1 January, so no run fires (and competes for the machine) while we measure.
+const cronOf = (index: number) => `${index % 60} ${index % 24} 1 1 *`;
 
-try {
-  for (let index = 0; index < 50; index += 1) await call('POST', '/projects', { name: `Project ${index}` });
-  const started = performance.now();
-  const creates = await runConcurrently(total, 8, (index) =>
-    // Once a year on 1 January, so no run fires (and competes for the machine) while we measure.
-    call('POST', '/schedules', { name: `Schedule ${index}`, cronExpression: `${index % 60} ${index % 24} 1 1 *`, promptTemplate: 'News of {{date}}' }),
+export async function benchSchedules(stack: BenchStack): Promise<Row[]> {
+  for (let index = 0; index < 50; index += 1) await stack.call('POST', '/projects', { name: `Project ${index}` });
+  const total = settings.schedules;
+  const rate = async (create: (index: number) => Promise<unknown>) => total / ((await timed(() => runConcurrently(total, concurrency, create))).ms / 1000);
+
+  const temporalAlone = await rate((index) =>
+    stack.temporal.schedule.create({
+      scheduleId: `bench-floor-${index}`,
+      spec: { cronExpressions: [cronOf(index)], timezone: 'UTC' },
+      action: { type: 'startWorkflow', workflowType: 'emptyWorkflow', workflowId: `bench-floor-run-${index}`, taskQueue: stack.floorTaskQueue, args: [] },
+    }),
   );
-  const seconds = (performance.now() - started) / 1000;
-  console.log(`\nCreated ${total} schedules (8 at a time) in ${seconds.toFixed(1)} s → ${(total / seconds).toFixed(1)} per second`);
-  console.log(`  POST /schedules  p50 ${ms(percentile(creates, 50))}  p95 ${ms(percentile(creates, 95))}`);
+  const created = await rate((index) => stack.call('POST', '/schedules', { name: `Schedule ${index}`, cronExpression: cronOf(index), promptTemplate: 'News of {{date}}' }));
 
-  const measure = async (path: string) => {
-    await call('GET', path);
+  const p50 = async (path: string) => {
+    await stack.call('GET', path);
     const runs: number[] = [];
-    for (let index = 0; index < samples; index += 1) runs.push((await timed(() => call('GET', path))).ms);
-    return runs;
+    for (let index = 0; index < settings.samples; index += 1) runs.push((await timed(() => stack.call('GET', path))).ms);
+    return percentile(runs, 50);
   };
-  const projects = await measure('/projects?pageSize=50');
-  const schedules = await measure('/schedules?pageSize=50');
-  const deep = await measure(`/schedules?pageSize=50&page=${Math.floor(total / 50)}`);
-  const baseline = percentile(projects, 50);
-  console.log(`\n${'request (page of 50)'.padEnd(34)}      p50        p95   p50 / baseline`);
-  for (const [name, runs] of [['GET /projects (baseline)', projects], ['GET /schedules page 1', schedules], [`GET /schedules page ${Math.floor(total / 50)}`, deep]] as const) {
-    console.log(`${name.padEnd(34)} ${ms(percentile(runs, 50)).padStart(9)}  ${ms(percentile(runs, 95)).padStart(9)}  ${(percentile(runs, 50) / baseline).toFixed(2).padStart(14)}`);
-  }
-} finally {
-  await stack.stop();
+  const projects = await p50('/projects?pageSize=50');
+  const schedules = await p50('/schedules?pageSize=50');
+  const lastPage = Math.ceil(total / 50);
+  const deep = await p50(`/schedules?pageSize=50&page=${lastPage}`);
+  const floor = { value: projects, name: 'GET /projects, page of 50' };
+  return [
+    heading('schedules'),
+    compared(`POST /schedules, ${concurrency} at a time`, created, '/s', { value: temporalAlone, name: 'Temporal schedule create alone' }, atLeast(100, '/s')),
+    compared('GET /schedules page 1 of 50, p50', schedules, 'ms', floor, ratioAtMost(2)),
+    compared(`GET /schedules page ${lastPage} of 50, p50`, deep, 'ms', floor, ratioAtMost(2)),
+  ];
 }

@@ -1,85 +1,101 @@
-import { once } from 'node:events';
-import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { getCACertificates, setDefaultCACertificates } from 'node:tls';
-import { createDevCertificates } from '../test/infra/dev-certificates.ts';
-import { verifyServiceSignature } from '../src/webhooks/webhook-signature.ts';
-import { startBenchStack } from './bench-stack.ts';
-import { ms, percentile, runConcurrently } from './stats.ts';
+import type { BenchStack } from './bench-stack.ts';
+import { settings } from './settings.ts';
+import { percentile, runConcurrently, timed } from './stats.ts';
+import { alone, atMost, below, compared, heading, ratioAtLeast, type Row } from './table.ts';
+import { describeExecutions, executionsOf, historyEvents, waitUntilQuiet, type Execution } from './temporal-cost.ts';
+import { workflowRate } from './temporal-floor.ts';
+import { startWebhookReceiver, type Receipt } from './webhook-receiver.ts';
 
-// `npm run bench:webhooks`: E events (posts published through the API) to W webhooks on a local HTTPS receiver that
-// verifies every signature. Prints deliveries per second, the lag from event to receipt (p50, p95) and how many
-// deliveries were lost or duplicated (both must be 0).
+// Publishing (POST /posts/{id}/publish, 8 at a time) next to the rate of one-activity workflows on the same Temporal;
+// then the same number of posts published to BENCH_WEBHOOKS webhooks on a local HTTPS receiver that checks every
+// signature, next to the publish-only rate; and what one publish and one event's deliveries cost in Temporal. Only
+// the public API and Temporal's visibility are used, so this keeps measuring whatever delivery design is behind it.
 
-const events = Number(process.env.BENCH_EVENTS ?? 100);
-const webhooks = Number(process.env.BENCH_WEBHOOKS ?? 5);
-const secret = 'bench-webhook-secret-0123456789';
+const concurrency = 8;
+const deliveryTimeoutMs = 180_000;
 
-const certificateDir = mkdtempSync(join(tmpdir(), 'bench-tls-'));
-const certificates = await createDevCertificates(certificateDir);
-setDefaultCACertificates([...getCACertificates('default'), readFileSync(certificates.caCertPath, 'utf8')]);
-const received: Array<{ deliveryId: string; lagMs: number; valid: boolean }> = [];
-const receiver = createServer({ cert: readFileSync(certificates.certPath), key: readFileSync(certificates.keyPath) }, (req, res) => {
-  const chunks: Buffer[] = [];
-  req.on('data', (chunk: Buffer) => chunks.push(chunk));
-  req.on('end', () => {
-    const raw = Buffer.concat(chunks).toString();
-    const body = JSON.parse(raw) as { timestamp: string };
-    received.push({
-      deliveryId: String(req.headers['x-service-delivery-id']),
-      lagMs: Date.now() - Date.parse(body.timestamp),
-      valid: verifyServiceSignature(secret, raw, req.headers['x-service-signature'] as string | undefined),
-    });
-    res.writeHead(204).end();
-  });
-});
-receiver.listen(0, '127.0.0.1');
-await once(receiver, 'listening');
-const receiverUrl = `https://localhost:${(receiver.address() as AddressInfo).port}/hook`;
+export async function benchWebhooks(stack: BenchStack): Promise<Row[]> {
+  const receiver = await startWebhookReceiver();
+  try {
+    const { body: project } = await stack.call<{ id: string }>('POST', '/projects', { name: 'Webhooks' });
+    const newPosts = async (count: number) => {
+      const ids: string[] = [];
+      await runConcurrently(count, concurrency, async (index) => {
+        ids.push((await stack.call<{ id: string }>('POST', '/posts', { title: `Event ${index}`, prompt: 'Bench', projectId: project.id })).body.id);
+      });
+      return ids;
+    };
+    const publish = (postId: string) => stack.call('POST', `/posts/${postId}/publish`);
+    const publishAll = async (postIds: string[]) => {
+      const { ms } = await timed(() => runConcurrently(postIds.length, concurrency, (index) => publish(postIds[index]!)));
+      return postIds.length / (ms / 1000);
+    };
+    const webhookIds: string[] = [];
+    const addWebhooks = async (count: number) => {
+      for (let index = 0; index < count; index += 1) {
+        const url = `${receiver.url}/${webhookIds.length}`;
+        webhookIds.push((await stack.call<{ id: string }>('POST', '/webhooks', { url, events: 'post.published', secret: receiver.secret })).body.id);
+      }
+    };
+    const publishOneCost = async () => {
+      const [postId] = await newPosts(1);
+      return executionsOf(stack, () => publish(postId!));
+    };
 
-const stack = await startBenchStack({ WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true' }).catch((error: unknown) => {
-  receiver.close();
-  rmSync(certificateDir, { recursive: true, force: true });
-  throw error;
-});
-const api = async (method: string, path: string, body?: unknown) => {
-  const response = await fetch(`${stack.api.url}/api/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${stack.apiKey}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}`);
-  return (await response.json()) as { id: string };
-};
+    // Floors and publish-only, before any webhook exists.
+    await publishAll(await newPosts(2));
+    await waitUntilQuiet(stack);
+    const emptyRate = await workflowRate(stack, 'emptyWorkflow', settings.workflows, concurrency);
+    const oneActivityRate = await workflowRate(stack, 'oneActivityWorkflow', settings.workflows, concurrency);
+    const plainPosts = await newPosts(settings.events);
+    await waitUntilQuiet(stack);
+    const publishRate = await publishAll(plainPosts);
+    const publishCost = await publishOneCost();
 
-try {
-  for (let index = 0; index < webhooks; index += 1) await api('POST', '/webhooks', { url: `${receiverUrl}/${index}`, events: 'post.published', secret });
-  const project = await api('POST', '/projects', { name: 'Bench' });
-  const posts: string[] = [];
-  for (let index = 0; index < events; index += 1) posts.push((await api('POST', '/posts', { title: `Event ${index}`, prompt: 'Bench', projectId: project.id })).id);
+    await addWebhooks(1);
+    const oneWebhookCost = await publishOneCost();
+    await addWebhooks(settings.webhooks - 1);
+    const manyWebhooksCost = settings.webhooks > 1 ? await publishOneCost() : oneWebhookCost;
 
-  const expected = events * webhooks;
-  const started = performance.now();
-  await runConcurrently(events, 8, (index) => api('POST', `/posts/${posts[index]}/publish`));
-  const deadline = Date.now() + 120_000;
-  while (new Set(received.map((delivery) => delivery.deliveryId)).size < expected && Date.now() < deadline) {
-    await new Promise((resolveWait) => setTimeout(resolveWait, 50));
+    const posts = await newPosts(settings.events);
+    await waitUntilQuiet(stack);
+    receiver.receipts.length = 0;
+    const expected = settings.events * settings.webhooks;
+    const started = Date.now();
+    await publishAll(posts);
+    await receiver.waitFor(expected, deliveryTimeoutMs);
+    const firstReceipts = [...new Map(receiver.receipts.map((receipt) => [receipt.deliveryId, receipt] as const)).values()];
+    const deliveryRate = firstReceipts.length / ((Math.max(...firstReceipts.map((receipt) => receipt.at)) - started) / 1000);
+    // Late duplicates would arrive after the workflows end.
+    await waitUntilQuiet(stack);
+
+    for (const id of webhookIds) await stack.call('DELETE', `/webhooks/${id}`);
+    const shape = `${settings.events} posts × ${settings.webhooks} webhooks`;
+    return [
+      heading('publish and webhooks (8 publishes at a time)'),
+      alone('empty workflows, 8 at a time', emptyRate, '/s'),
+      alone('one-activity workflows, 8 at a time', oneActivityRate, '/s'),
+      compared('publish, posts', publishRate, '/s', { value: oneActivityRate, name: 'one-activity workflows' }, ratioAtLeast(0.5)),
+      compared(`${shape}: deliveries`, deliveryRate, '/s', { value: publishRate, name: 'publish-only posts' }, ratioAtLeast(10)),
+      alone(`${shape}: lag event→receipt p95`, percentile(lags(firstReceipts), 95), 'ms', below(1000, 'ms'), `(p50 ${Math.round(percentile(lags(firstReceipts), 50))} ms)`),
+      alone(`${shape}: lost`, expected - firstReceipts.length, '', atMost(0, '')),
+      alone(`${shape}: duplicates`, receiver.receipts.length - firstReceipts.length, '', atMost(0, '')),
+      alone(`${shape}: bad signatures`, receiver.receipts.filter((receipt) => !receipt.valid).length, '', atMost(0, '')),
+      alone('Temporal cost of one publish, no webhook', describeExecutions(publishCost), ''),
+      ...deliveryCost('1 webhook', oneWebhookCost),
+      ...(settings.webhooks > 1 ? deliveryCost(`${settings.webhooks} webhooks`, manyWebhooksCost) : []),
+    ];
+  } finally {
+    await receiver.stop();
   }
-  const seconds = (performance.now() - started) / 1000;
-  const unique = new Set(received.map((delivery) => delivery.deliveryId)).size;
-  const lags = received.map((delivery) => delivery.lagMs);
+}
 
-  console.log(`\n${events} events × ${webhooks} webhooks = ${expected} deliveries expected`);
-  console.log(`  delivered      ${unique} in ${seconds.toFixed(1)} s  →  ${(unique / seconds).toFixed(1)} deliveries/s`);
-  console.log(`  lag event→receipt  p50 ${ms(percentile(lags, 50))}  p95 ${ms(percentile(lags, 95))}  max ${ms(Math.max(...lags))}`);
-  console.log(`  lost           ${expected - unique}`);
-  console.log(`  duplicates     ${received.length - unique}`);
-  console.log(`  bad signatures ${received.filter((delivery) => !delivery.valid).length}`);
-} finally {
-  await stack.stop();
-  receiver.close();
-  rmSync(certificateDir, { recursive: true, force: true });
+/** An event's deliveries: every execution after the publication's own (the first). */
+function deliveryCost(webhooks: string, publishExecutions: Execution[]): Row[] {
+  const delivery = publishExecutions.slice(1);
+  return [alone(`Temporal cost of one event's deliveries, ${webhooks}`, delivery.length, '', atMost(1, ''), `(${historyEvents(delivery)})`)];
+}
+
+function lags(receipts: Receipt[]): number[] {
+  return receipts.map((receipt) => receipt.lagMs);
 }

@@ -1,0 +1,55 @@
+import { cpus, loadavg } from 'node:os';
+import { startBenchStack } from './bench-stack.ts';
+import { benchGenerate } from './generate-latency.ts';
+import { benchPostsList } from './posts-list.ts';
+import { benchSchedules } from './schedules.ts';
+import { printTable, type Row } from './table.ts';
+import { benchVideo } from './video.ts';
+import { benchWebhooks } from './webhook-throughput.ts';
+
+// `npm run bench [-- section ...]`: every benchmark (or the sections named) on ONE stack, then one table. The order
+// matters: Temporal-heavy sections run before the schedules (a thousand Temporal Schedules) and the posts section
+// (a million rows) change the stack they would measure.
+
+const sections = {
+  generate: benchGenerate,
+  video: benchVideo,
+  webhooks: benchWebhooks,
+  schedules: benchSchedules,
+  posts: benchPostsList,
+};
+
+const asked = process.argv.slice(2);
+const unknown = asked.filter((name) => !(name in sections));
+if (unknown.length > 0) throw new Error(`unknown section(s) ${unknown.join(', ')}; choose from ${Object.keys(sections).join(', ')}`);
+const chosen = Object.entries(sections).filter(([name]) => asked.length === 0 || asked.includes(name));
+
+const started = performance.now();
+const loadBefore = loadavg();
+const stack = await startBenchStack();
+const rows: Row[] = [];
+try {
+  for (const [name, section] of chosen) {
+    const sectionStarted = performance.now();
+    console.error(`bench: ${name}…`);
+    rows.push(...(await section(stack)));
+    console.error(`bench: ${name} took ${seconds(sectionStarted)} s`);
+  }
+} finally {
+  await stack.stop();
+  // What was measured before a failure is still worth seeing.
+  console.log('');
+  printTable(rows);
+  console.log(
+    `\nratio = figure ÷ floor, in the figure's unit (ms: lower is better; /s: higher is better). ${seconds(started)} s on ${cpus().length} cores; ` +
+      `load average (1, 5, 15 min) ${loads(loadBefore)} before, ${loads(loadavg())} after.`,
+  );
+}
+
+function seconds(since: number): string {
+  return ((performance.now() - since) / 1000).toFixed(0);
+}
+
+function loads(values: number[]): string {
+  return values.map((load) => load.toFixed(1)).join(' ');
+}

@@ -1,0 +1,23 @@
+// How much each benchmark does, from the environment; the defaults keep a full `npm run bench` near ten minutes on
+// a 2-core machine.
+function count(name: string, fallback: number): number {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive whole number, got "${process.env[name]}"`);
+  return value;
+}
+
+export const settings = {
+  /** Sequential samples behind every p50. */
+  samples: count('BENCH_SAMPLES', 30),
+  /** Floor workflows per throughput measurement (8 at a time). */
+  workflows: count('BENCH_WORKFLOWS', 160),
+  /** Generate requests per concurrency step (times the concurrency). */
+  generatePerSlot: count('BENCH_GENERATE_PER_SLOT', 6),
+  /** Published posts, once without webhooks and once with BENCH_WEBHOOKS each. */
+  events: count('BENCH_EVENTS', 60),
+  webhooks: count('BENCH_WEBHOOKS', 20),
+  schedules: count('BENCH_SCHEDULES', 1000),
+  /** Rows in the posts table for GET /posts. */
+  posts: count('BENCH_POSTS', 1_000_000),
+  videoRuns: count('BENCH_VIDEO_RUNS', 5),
+};
