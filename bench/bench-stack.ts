@@ -17,6 +17,14 @@ import { installTemporalRuntime } from '../worker/temporal-runtime.ts';
 
 export type ApiAnswer<T> = { status: number; headers: Headers; body: T };
 
+export class ApiCallError extends Error {
+  readonly status: number;
+  constructor(message: string, status: number) {
+    super(message);
+    this.status = status;
+  }
+}
+
 export type BenchStack = {
   config: Config;
   api: ApiServer;
@@ -105,7 +113,7 @@ export async function startBenchStack(): Promise<BenchStack> {
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await response.text();
-      if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
+      if (!response.ok) throw new ApiCallError(`${method} ${path} answered ${response.status}: ${text}`, response.status);
       return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : undefined) as T };
     };
     return { config, api, temporal: api.services.temporal, floorTaskQueue, apiKey, workspaceId: workspace.id, call, stop };

@@ -19,5 +19,5 @@ export const settings = {
   schedules: count('BENCH_SCHEDULES', 1000),
   /** Rows in the posts table for GET /posts. */
   posts: count('BENCH_POSTS', 1_000_000),
-  videoRuns: count('BENCH_VIDEO_RUNS', 5),
+  videoRuns: count('BENCH_VIDEO_RUNS', 3),
 };
