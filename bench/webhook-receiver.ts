@@ -12,15 +12,18 @@ import { createDevCertificates } from '../test/infra/dev-certificates.ts';
 // (both signatures, computed here from the documented recipe, not with the service's own code), and recording when
 // each arrived against the event's own timestamp.
 
-/** `at`: Date.now() on arrival. */
-export type Receipt = { deliveryId: string; at: number; lagMs: number; valid: boolean };
+/**
+ * `delivery`: what must arrive exactly once (the post the event is about, and the webhook's own path); `deliveryId`:
+ * the id the service gave it (`webhook-id`); `at`: Date.now() on arrival.
+ */
+export type Receipt = { delivery: string; deliveryId: string; at: number; lagMs: number; valid: boolean };
 
 export type WebhookReceiver = {
   /** `https://localhost:<port>/hook`; each webhook adds a path of its own. */
   url: string;
   secret: string;
   receipts: Receipt[];
-  /** Resolves once `count` distinct deliveries have arrived, or after `timeoutMs`. */
+  /** Resolves once `count` distinct deliveries (post × webhook) have arrived, or after `timeoutMs`. */
   waitFor(count: number, timeoutMs: number): Promise<void>;
   stop(): Promise<void>;
 };
@@ -44,13 +47,14 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
         same(`sha256=${hmac(raw).toString('hex')}`, header('x-service-signature')) &&
         header('webhook-signature').split(' ').some((entry) => same(`v1,${hmac(`${id}.${timestamp}.${raw}`).toString('base64')}`, entry));
       const at = Date.now();
-      receipts.push({ deliveryId: id, at, lagMs: at - Date.parse((JSON.parse(raw) as { timestamp: string }).timestamp), valid });
+      const body = JSON.parse(raw) as { timestamp: string; data: { id: string } };
+      receipts.push({ delivery: `${body.data.id} ${request.url}`, deliveryId: id, at, lagMs: at - Date.parse(body.timestamp), valid });
       response.writeHead(204).end();
     });
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
-  const distinct = () => new Set(receipts.map((receipt) => receipt.deliveryId)).size;
+  const distinct = () => new Set(receipts.map((receipt) => receipt.delivery)).size;
   return {
     url: `https://localhost:${(server.address() as AddressInfo).port}/hook`,
     secret,
