@@ -15,6 +15,8 @@ export async function startEventDelivery(deps: ActivityDeps, input: { eventId: s
       taskQueue: deps.taskQueue,
       args: [{ eventId: input.eventId }],
       staticSummary: `Deliver event ${input.eventId} to its webhooks`,
+      // An event's delivery that has ended stays ended: handing the event over again (a retried activity) starts nothing.
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
     });
   } catch (error) {
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;

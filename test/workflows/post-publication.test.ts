@@ -15,11 +15,11 @@ import { openDatabase, type Database } from '../../src/data/orm.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createFilesystemStorage } from '../../src/storage/filesystem-storage.ts';
 import { workflowIds } from '../../src/temporal/workflow-ids.ts';
-import type { deliverEvent } from '../../workflows/deliver-event.ts';
-import type { deliverWebhook } from '../../workflows/deliver-webhook.ts';
+import { retryingWebhooksQuery, type deliverEvent } from '../../workflows/deliver-event.ts';
 import { cancelUpdate, planUpdate, type postPublication } from '../../workflows/post-publication.ts';
 import { activityDeps } from '../../worker/create-worker.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';
+import { eventually } from '../support/eventually.ts';
 import { createPostFixture } from '../support/post-fixtures.ts';
 import { testConfig } from '../support/test-config.ts';
 import { createTestDatabase } from '../support/test-database.ts';
@@ -92,10 +92,15 @@ async function dispatchedEventOf(postId: string) {
   return event;
 }
 
+/** The delivery of the post's event to one webhook, as its event's workflow reports it when it ends. */
 async function deliveryOf(webhookId: string, postId: string) {
-  const event = await dispatchedEventOf(postId);
-  const handle = env.client.workflow.getHandle<typeof deliverWebhook>(workflowIds.webhookDelivery(webhookId, event.id));
-  return { event, handle };
+  const event = await orm.em.fork().findOneOrFail(WorkspaceEvent, { postId });
+  const eventDelivery = env.client.workflow.getHandle<typeof deliverEvent>(workflowIds.eventDelivery(event.id));
+  const result = async () => {
+    const { webhooks } = await eventDelivery.result();
+    return webhooks.find((delivery) => delivery.webhookId === webhookId)!;
+  };
+  return { event, handle: { result } };
 }
 
 const reload = (postId: string) => orm.em.fork().findOneOrFail(Post, postId);
@@ -211,5 +216,44 @@ describe('webhook delivery', () => {
     expect(new Set(receiver.deliveries.map((received) => received.deliveryId)).size).toBe(1);
     const log = await orm.em.fork().find(WebhookDelivery, { webhookId: webhook.id }, { orderBy: { attempt: 'asc' } });
     expect(log.map((attempt) => attempt.statusCode)).toEqual([500, 503, 200]);
+  });
+  it('when an event goes to three webhooks, one failing twice and one answering 410, then one workflow sends to all three at once and only the failing one waits on the ladder', async () => {
+    const post = await createPostFixture(orm);
+    const flaky = await startWebhookReceiver({ secret });
+    const leaving = await startWebhookReceiver({ secret });
+    try {
+      flaky.script([500, 503]);
+      leaving.respondWith(410);
+      const steady = await createWebhookFixture(orm, config, { workspaceId: post.workspaceId, url: receiver.url, secret });
+      const failing = await createWebhookFixture(orm, config, { workspaceId: post.workspaceId, url: flaky.url, secret });
+      const gone = await createWebhookFixture(orm, config, { workspaceId: post.workspaceId, url: leaving.url, secret });
+      const handle = await startPublication(post.id);
+      await handle.executeUpdate(planUpdate, { args: [{ publishAt: null, connectionIds: [] }] });
+      await handle.result();
+
+      const event = await orm.em.fork().findOneOrFail(WorkspaceEvent, { postId: post.id });
+      const eventDelivery = env.client.workflow.getHandle<typeof deliverEvent>(workflowIds.eventDelivery(event.id));
+      await eventually(async () => expect(await eventDelivery.query(retryingWebhooksQuery)).toEqual([failing.id]));
+      const { webhooks } = await eventDelivery.result();
+
+      const outcomes = Object.fromEntries(webhooks.map(({ webhookId, outcome, attempts }) => [webhookId, { outcome, attempts }]));
+      expect(outcomes).toEqual({
+        [steady.id]: { outcome: 'delivered', attempts: 1 },
+        [failing.id]: { outcome: 'delivered', attempts: 3 },
+        [gone.id]: { outcome: 'gone', attempts: 1 },
+      });
+      expect([receiver.deliveries.length, flaky.deliveries.length, leaving.deliveries.length]).toEqual([1, 3, 1]);
+      expect(new Set(flaky.deliveries.map((received) => received.deliveryId)).size).toBe(1);
+      expect([...receiver.deliveries, ...flaky.deliveries, ...leaving.deliveries].every((received) => received.signatureValid)).toBe(true);
+      expect((await orm.em.fork().findOneOrFail(Webhook, gone.id)).isActive).toBe(false);
+
+      // Three rounds (all three webhooks, then the failing one twice), two timers, and no other workflow.
+      const { events } = await eventDelivery.fetchHistory();
+      expect(events!.filter((historyEvent) => historyEvent.activityTaskScheduledEventAttributes).length).toBe(3);
+      expect(events!.filter((historyEvent) => historyEvent.timerStartedEventAttributes).length).toBe(2);
+    } finally {
+      await flaky.close();
+      await leaving.close();
+    }
   });
 });
