@@ -256,4 +256,19 @@ describe('webhook delivery', () => {
       await leaving.close();
     }
   });
+  it('when a webhook on the ladder is deactivated, then its next rung sends nothing and the delivery ends as skipped', async () => {
+    const { post, webhook } = await postWithWebhook();
+    receiver.respondWith(503);
+    const handle = await startPublication(post.id);
+    await handle.executeUpdate(planUpdate, { args: [{ publishAt: null, connectionIds: [] }] });
+    await handle.result();
+    const event = await orm.em.fork().findOneOrFail(WorkspaceEvent, { postId: post.id });
+    const eventDelivery = env.client.workflow.getHandle<typeof deliverEvent>(workflowIds.eventDelivery(event.id));
+    await eventually(async () => expect(await eventDelivery.query(retryingWebhooksQuery)).toEqual([webhook.id]));
+
+    await orm.em.fork().nativeUpdate(Webhook, { id: webhook.id }, { isActive: false });
+    const { webhooks } = await eventDelivery.result();
+    expect(webhooks).toEqual([{ webhookId: webhook.id, deliveryId: receiver.deliveries[0]!.deliveryId, outcome: 'skipped', attempts: 1 }]);
+    expect(receiver.deliveries).toHaveLength(1);
+  });
 });
