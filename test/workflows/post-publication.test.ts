@@ -86,15 +86,24 @@ async function startPublication(postId: string) {
   });
 }
 
-/** The delivery of the post's event to one webhook, as its event's workflow reports it when it ends. */
-async function deliveryOf(webhookId: string, postId: string) {
+/** The delivery workflow of the post's event (the publication starts it and does not wait for it). */
+async function eventDeliveryOf(postId: string) {
   const event = await orm.em.fork().findOneOrFail(WorkspaceEvent, { postId });
-  const eventDelivery = env.client.workflow.getHandle<typeof deliverEvent>(workflowIds.eventDelivery(event.id));
-  const result = async () => {
-    const { webhooks } = await eventDelivery.result();
-    return webhooks.find((delivery) => delivery.webhookId === webhookId)!;
-  };
-  return { event, handle: { result } };
+  return { event, eventDelivery: env.client.workflow.getHandle<typeof deliverEvent>(workflowIds.eventDelivery(event.id)) };
+}
+
+/** Publishes the post now; returns its event's delivery workflow. */
+async function publishNow(postId: string) {
+  const handle = await startPublication(postId);
+  await handle.executeUpdate(planUpdate, { args: [{ publishAt: null, connectionIds: [] }] });
+  await handle.result();
+  return eventDeliveryOf(postId);
+}
+
+/** How the event's delivery to one webhook ended, once the event's workflow has. */
+async function deliveryResult(eventDelivery: Awaited<ReturnType<typeof eventDeliveryOf>>['eventDelivery'], webhookId: string) {
+  const { webhooks } = await eventDelivery.result();
+  return webhooks.find((delivery) => delivery.webhookId === webhookId)!;
 }
 
 const reload = (postId: string) => orm.em.fork().findOneOrFail(Post, postId);
@@ -115,8 +124,8 @@ describe('scheduled publication', () => {
     expect(published.status).toBe('published');
     expect(published.publishedAt?.toISOString()).toBe(result.publishedAt);
 
-    const { event, handle: delivery } = await deliveryOf(webhook.id, post.id);
-    expect(await delivery.result()).toMatchObject({ outcome: 'delivered', attempts: 1 });
+    const { event, eventDelivery } = await eventDeliveryOf(post.id);
+    expect(await deliveryResult(eventDelivery, webhook.id)).toMatchObject({ outcome: 'delivered', attempts: 1 });
     expect(receiver.deliveries).toHaveLength(1);
     const [received] = receiver.deliveries;
     expect(received!.signatureValid).toBe(true);
@@ -156,15 +165,12 @@ describe('webhook delivery', () => {
   it('when the receiver is down for six hours, then the event arrives after it recovers, once, with the same delivery id', async () => {
     const { post, webhook } = await postWithWebhook();
     await receiver.down();
-    const handle = await startPublication(post.id);
-    await handle.executeUpdate(planUpdate, { args: [{ publishAt: null, connectionIds: [] }] });
-    await handle.result();
-    const { handle: delivery } = await deliveryOf(webhook.id, post.id);
+    const { eventDelivery } = await publishNow(post.id);
 
     const downSince = await env.currentTimeMs();
     await env.sleep('6 hours');
     await receiver.up();
-    const outcome = await delivery.result();
+    const outcome = await deliveryResult(eventDelivery, webhook.id);
 
     expect(outcome.outcome).toBe('delivered');
     expect((await env.currentTimeMs()) - downSince).toBeGreaterThanOrEqual(6 * 60 * 60 * 1000);
@@ -183,36 +189,28 @@ describe('webhook delivery', () => {
   it('when the receiver answers 410, then the webhook is deactivated and the next event starts no delivery at all', async () => {
     const { post, webhook } = await postWithWebhook();
     receiver.respondWith(410);
-    const handle = await startPublication(post.id);
-    await handle.executeUpdate(planUpdate, { args: [{ publishAt: null, connectionIds: [] }] });
-    await handle.result();
-    const { handle: delivery } = await deliveryOf(webhook.id, post.id);
-    expect(await delivery.result()).toMatchObject({ outcome: 'gone', attempts: 1 });
+    const { eventDelivery } = await publishNow(post.id);
+    expect(await deliveryResult(eventDelivery, webhook.id)).toMatchObject({ outcome: 'gone', attempts: 1 });
     expect((await orm.em.fork().findOneOrFail(Webhook, webhook.id)).isActive).toBe(false);
 
     const second = await createPostFixture(orm);
     await orm.em.fork().nativeUpdate(Post, { id: second.id }, { workspaceId: post.workspaceId });
-    const again = await startPublication(second.id);
-    await again.executeUpdate(planUpdate, { args: [{ publishAt: null, connectionIds: [] }] });
-    await again.result();
     // No active webhook takes the second event, so no delivery workflow starts for it.
-    const event = await orm.em.fork().findOneOrFail(WorkspaceEvent, { postId: second.id });
-    await expect(env.client.workflow.getHandle(workflowIds.eventDelivery(event.id)).describe()).rejects.toThrow(WorkflowNotFoundError);
+    const { eventDelivery: none } = await publishNow(second.id);
+    await expect(none.describe()).rejects.toThrow(WorkflowNotFoundError);
     expect(receiver.deliveries).toHaveLength(1);
   });
 
   it('when the receiver fails with 500 twice, then the third attempt a few minutes later delivers it', async () => {
     const { post, webhook } = await postWithWebhook();
     receiver.script([500, 503]);
-    const handle = await startPublication(post.id);
-    await handle.executeUpdate(planUpdate, { args: [{ publishAt: null, connectionIds: [] }] });
-    await handle.result();
-    const { handle: delivery } = await deliveryOf(webhook.id, post.id);
-    expect(await delivery.result()).toMatchObject({ outcome: 'delivered', attempts: 3 });
+    const { eventDelivery } = await publishNow(post.id);
+    expect(await deliveryResult(eventDelivery, webhook.id)).toMatchObject({ outcome: 'delivered', attempts: 3 });
     expect(new Set(receiver.deliveries.map((received) => received.deliveryId)).size).toBe(1);
     const log = await orm.em.fork().find(WebhookDelivery, { webhookId: webhook.id }, { orderBy: { attempt: 'asc' } });
     expect(log.map((attempt) => attempt.statusCode)).toEqual([500, 503, 200]);
   });
+
   it('when an event goes to three webhooks, one failing twice and one answering 410, then one workflow sends to all three at once and only the failing one waits on the ladder', async () => {
     const post = await createPostFixture(orm);
     const flaky = await startWebhookReceiver({ secret });
@@ -223,12 +221,7 @@ describe('webhook delivery', () => {
       const steady = await createWebhookFixture(orm, config, { workspaceId: post.workspaceId, url: receiver.url, secret });
       const failing = await createWebhookFixture(orm, config, { workspaceId: post.workspaceId, url: flaky.url, secret });
       const gone = await createWebhookFixture(orm, config, { workspaceId: post.workspaceId, url: leaving.url, secret });
-      const handle = await startPublication(post.id);
-      await handle.executeUpdate(planUpdate, { args: [{ publishAt: null, connectionIds: [] }] });
-      await handle.result();
-
-      const event = await orm.em.fork().findOneOrFail(WorkspaceEvent, { postId: post.id });
-      const eventDelivery = env.client.workflow.getHandle<typeof deliverEvent>(workflowIds.eventDelivery(event.id));
+      const { eventDelivery } = await publishNow(post.id);
       await eventually(async () => expect(await eventDelivery.query(retryingWebhooksQuery)).toEqual([failing.id]));
       const { webhooks } = await eventDelivery.result();
 
@@ -252,14 +245,11 @@ describe('webhook delivery', () => {
       await leaving.close();
     }
   });
+
   it('when a webhook on the ladder is deactivated, then its next rung sends nothing and the delivery ends as skipped', async () => {
     const { post, webhook } = await postWithWebhook();
     receiver.respondWith(503);
-    const handle = await startPublication(post.id);
-    await handle.executeUpdate(planUpdate, { args: [{ publishAt: null, connectionIds: [] }] });
-    await handle.result();
-    const event = await orm.em.fork().findOneOrFail(WorkspaceEvent, { postId: post.id });
-    const eventDelivery = env.client.workflow.getHandle<typeof deliverEvent>(workflowIds.eventDelivery(event.id));
+    const { eventDelivery } = await publishNow(post.id);
     await eventually(async () => expect(await eventDelivery.query(retryingWebhooksQuery)).toEqual([webhook.id]));
 
     await orm.em.fork().nativeUpdate(Webhook, { id: webhook.id }, { isActive: false });
