@@ -1,15 +1,11 @@
 import { proxyActivities, sleep, uuid4 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
 import type { DeliveryAttempt } from '../activities/attempt-webhook-delivery.ts';
+import { webhookAttempt } from './activity-options.ts';
 import { retryWaits } from './webhook-retry-waits.ts';
 
-// One HTTP attempt: the receiver's failure is a result, not an exception; only our own trouble (database, storage)
-// is retried here, bounded at 5 attempts over about half a minute: the delivery's own ladder is the long retry, so a
-// failure that persists ends this delivery, visibly in the Temporal UI, and touches no other webhook.
-const { attemptWebhookDelivery } = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumAttempts: 5 },
-});
+// The delivery's own ladder is the long retry; the preset retries only our own trouble, briefly.
+const { attemptWebhookDelivery } = proxyActivities<Activities>(webhookAttempt);
 
 export type DeliverWebhookInput = {
   webhookId: string;
