@@ -10,7 +10,8 @@ import { isDependencyDown } from './dependency-down.ts';
 import type { ActivityDeps } from './index.ts';
 
 /**
- * Starts one delivery workflow per active webhook of the event's workspace that subscribes to its type. The
+ * Legacy: only replays of `deliverEvent` runs started before the fan-out (workflows/deliver-event.ts) schedule this;
+ * it can go with the patch. Starts one delivery workflow per active webhook of the event's workspace that subscribes to its type. The
  * deliveries are workflows of their own (they may retry for days), and their IDs make a retried dispatch start
  * nothing twice. One webhook never stops the others: a start that fails for a reason of its own is logged and
  * skipped; when Temporal is down, the others are still tried and the dispatch is then retried as a whole.

@@ -5,11 +5,12 @@ import type { ImageProvider } from '../src/generation/image-provider.ts';
 import type { Logger } from '../src/logger.ts';
 import type { SocialConnector, SocialPlatform } from '../src/social/social-connector.ts';
 import type { ObjectStorage } from '../src/storage/object-storage.ts';
-import { attemptWebhookDelivery } from './attempt-webhook-delivery.ts';
+import { attemptWebhookDelivery, type AttemptWebhookDeliveryInput } from './attempt-webhook-delivery.ts';
 import { cancelPublication } from './cancel-publication.ts';
 import { createScheduledPost } from './create-scheduled-post.ts';
 import { finalUnlessDependencyDown } from './database-work.ts';
 import { deleteOrphanedObjects, type DeleteOrphansInput } from './delete-orphaned-objects.ts';
+import { deliverToWebhooks, type DeliverToWebhooksInput } from './deliver-to-webhooks.ts';
 import { dispatchEvent } from './dispatch-event.ts';
 import { generatePostImage, type GeneratePostImageInput } from './generate-post-image.ts';
 import { markPostFailed, type MarkPostFailedInput } from './mark-post-failed.ts';
@@ -65,7 +66,8 @@ export function createActivities(deps: ActivityDeps) {
     dispatchEvent: (input: { eventId: string }) => finalUnlessDependencyDown(() => dispatchEvent(deps, input)),
     createScheduledPost: (input: { scheduleId: string; postId: string; runAt: string }) => finalUnlessDependencyDown(() => createScheduledPost(deps, input)),
     recordScheduleRun: (input: { scheduleId: string; error: string | null }) => finalUnlessDependencyDown(() => recordScheduleRun(deps, input)),
-    attemptWebhookDelivery: (input: { webhookId: string; eventId: string; deliveryId: string; attempt: number }) => attemptWebhookDelivery(deps, input),
+    deliverToWebhooks: (input: DeliverToWebhooksInput) => finalUnlessDependencyDown(() => deliverToWebhooks(deps, input)),
+    attemptWebhookDelivery: (input: AttemptWebhookDeliveryInput) => attemptWebhookDelivery(deps, input),
   };
 }
 

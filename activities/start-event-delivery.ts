@@ -1,22 +1,35 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { Webhook } from '../src/data/entities/webhook.ts';
+import { WorkspaceEvent } from '../src/data/entities/workspace-event.ts';
 import { workflowIds } from '../src/temporal/workflow-ids.ts';
+import { subscribesTo } from '../src/webhooks/event-names.ts';
 import type { deliverEvent } from '../workflows/deliver-event.ts';
 import type { ActivityDeps } from './index.ts';
 
 /**
  * Hands an event to its own workflow (`event-<eventId>`) and returns once Temporal has it: the workflow that
  * recorded the event never waits for webhooks. A top-level workflow rather than an abandoned child, so it carries
- * nothing of its starter's life; its ID makes a retried start start nothing twice.
+ * nothing of its starter's life; its ID makes a retried start start nothing twice. An event that no active webhook
+ * takes starts nothing: most workspaces have no webhooks, and their publishes should cost no delivery workflow.
+ * Returns whether a delivery was started.
  */
-export async function startEventDelivery(deps: ActivityDeps, input: { eventId: string }): Promise<void> {
+export async function startEventDelivery(deps: ActivityDeps, input: { eventId: string }): Promise<{ started: boolean }> {
+  const em = deps.orm.em.fork();
+  const event = await em.findOne(WorkspaceEvent, input.eventId);
+  if (!event) return { started: false };
+  const webhooks = await em.find(Webhook, { workspaceId: event.workspaceId, isActive: true }, { fields: ['events'] });
+  if (!webhooks.some((webhook) => subscribesTo(webhook.events, event.type))) return { started: false };
   try {
     await deps.temporal.workflow.start<typeof deliverEvent>('deliverEvent', {
       workflowId: workflowIds.eventDelivery(input.eventId),
       taskQueue: deps.taskQueue,
       args: [{ eventId: input.eventId }],
-      staticSummary: `Deliver event ${input.eventId} to its webhooks`,
+      staticSummary: `Deliver ${event.type} (event ${input.eventId}) to its webhooks`,
+      // An event's delivery that has ended stays ended: handing the event over again (a retried activity) starts nothing.
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
     });
   } catch (error) {
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
   }
+  return { started: true };
 }

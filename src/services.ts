@@ -32,6 +32,7 @@ export async function createServices(config: Config, options: { name: string; pu
     actionWaitMs: config.apiWaitSeconds * 1000,
     secrets: createSecretBox(config.secrets.encryptionKey),
     social: createSocialConnectors(config.social),
+    webhooks: config.webhooks,
     storage,
     async close() {
       stopLoggingRefusedAddresses();

@@ -11,3 +11,13 @@ export const databaseWork: ActivityOptions = {
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 };
+
+/**
+ * One HTTP attempt to a customer's endpoint (attemptWebhookDelivery). The receiver's failure is a result, not an
+ * exception; only our own trouble (database, storage) is retried here, bounded at 5 attempts over about half a
+ * minute: a failure that persists ends the run, visibly in the Temporal UI, and touches no other webhook.
+ */
+export const webhookAttempt: ActivityOptions = {
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumAttempts: 5 },
+};

@@ -1,18 +1,61 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { defineQuery, patched, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
+import type { DeliveryOutcome } from '../activities/webhook-attempts.ts';
 import { databaseWork } from './activity-options.ts';
+import { retryWaits } from './webhook-retry-waits.ts';
+
+// Runs that began before the fan-out started one `deliverWebhook` workflow per webhook from the dispatch activity;
+// replaying such a run must schedule that activity again. Once no such run is left, deprecatePatch() it.
+export const eventFanOutPatch = 'event-fan-out';
 
 // Unbounded while the database or Temporal is down (see databaseWork); nothing waits for this workflow, so a long
-// outage delays the event's deliveries and nothing else. One webhook's bad data never fails the dispatch.
-const { dispatchEvent } = proxyActivities<Activities>(databaseWork);
+// outage delays the event's deliveries and nothing else. A round sends to twenty slow receivers at once, so its
+// budget is a few request timeouts; heartbeats after each request notice a dead worker within the heartbeat timeout.
+const { deliverToWebhooks, dispatchEvent } = proxyActivities<Activities>({ ...databaseWork, startToCloseTimeout: '10 minutes', heartbeatTimeout: '1 minute' });
+
+/** The webhooks whose delivery failed and waits for its next rung of the ladder (the Temporal UI's Queries tab). */
+export const retryingWebhooksQuery = defineQuery<string[]>('retryingWebhooks');
 
 export type DeliverEventInput = { eventId: string };
+export type WebhookDeliveryResult = {
+  webhookId: string;
+  /** Absent when the webhook stopped taking the event before its first attempt. */
+  deliveryId?: string;
+  /** `exhausted`: still failing after the last rung; `skipped`: deactivated, deleted or unsubscribed meanwhile. */
+  outcome: DeliveryOutcome | 'exhausted' | 'skipped';
+  attempts: number;
+};
+export type EventDeliveryResult = { webhooks: WebhookDeliveryResult[] };
 
 /**
- * Hands one event (`event-<eventId>`) to every subscribed webhook, each as a `deliverWebhook` workflow of its own.
- * Started for the workflow that recorded the event, which does not wait for it: that workflow, and the customer's
- * action behind it, never wait for webhooks.
+ * Delivers one event (`event-<eventId>`) to every subscribed webhook. The first attempts to all of them go out at
+ * once from one activity; only the deliveries that failed wait on the retry ladder, as this workflow's timers, and
+ * go out again together at each rung. One workflow per event whatever the number of webhooks: a failing webhook
+ * costs a timer and an activity per rung, never a workflow. Started for the workflow that recorded the event, which
+ * does not wait for it.
  */
-export async function deliverEvent({ eventId }: DeliverEventInput): Promise<{ deliveries: number }> {
-  return dispatchEvent({ eventId });
+export async function deliverEvent({ eventId }: DeliverEventInput): Promise<EventDeliveryResult> {
+  if (!patched(eventFanOutPatch)) {
+    await dispatchEvent({ eventId });
+    return { webhooks: [] };
+  }
+  const results = new Map<string, WebhookDeliveryResult>();
+  let retrying: string[] = [];
+  setHandler(retryingWebhooksQuery, () => retrying);
+
+  for (let attempt = 1; ; attempt += 1) {
+    const round = await deliverToWebhooks({ eventId, attempt, ...(attempt === 1 ? {} : { webhookIds: retrying }) });
+    for (const result of round) {
+      const deliveryId = 'deliveryId' in result ? result.deliveryId : results.get(result.webhookId)?.deliveryId;
+      const attempts = result.outcome === 'skipped' ? attempt - 1 : attempt;
+      results.set(result.webhookId, { webhookId: result.webhookId, ...(deliveryId ? { deliveryId } : {}), outcome: result.outcome, attempts });
+    }
+    retrying = round.filter((result) => result.outcome === 'failed').map((result) => result.webhookId);
+    const wait = retryWaits[attempt - 1];
+    if (retrying.length === 0 || !wait) break;
+    await sleep(wait);
+  }
+  for (const webhookId of retrying) results.get(webhookId)!.outcome = 'exhausted';
+  retrying = [];
+  return { webhooks: [...results.values()] };
 }

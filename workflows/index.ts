@@ -4,6 +4,7 @@ export { generatePost } from './generate-post.ts';
 export { renderPost } from './render-post.ts';
 export { deliverEvent } from './deliver-event.ts';
 export { deliverWebhook } from './deliver-webhook.ts';
+export { redeliverWebhook } from './redeliver-webhook.ts';
 export { postPublication } from './post-publication.ts';
 export { scheduledGeneration } from './scheduled-generation.ts';
 export { generateVideo } from './generate-video.ts';

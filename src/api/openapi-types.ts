@@ -617,6 +617,76 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to a webhook
+         * @description Extension. Growth plan. Sends one signed test event to the webhook's URL now, while the client waits, and
+         *     answers with what the receiver did. The body is `{"event": "webhook.test", "workspaceId": "<id>",
+         *     "timestamp": "<now>", "data": {"webhookId": "<id>"}}`; the headers and signatures are those of a real
+         *     delivery (see Webhooks in the introduction) under a fresh random `X-Service-Delivery-Id`, and the same rules
+         *     hold: https only, no private or loopback addresses, redirects not followed, 15 s timeout.
+         *
+         *     It works on an inactive webhook too, to check an endpoint before re-activating it. A test is not a
+         *     delivery: it is not written to the delivery log, does not change `lastTriggeredAt`, is never retried, and a
+         *     410 answer is reported but does not deactivate the webhook. Whatever the receiver does (a non-2xx answer, a
+         *     refused connection, a timeout, a URL that cannot work) the answer is 200, with `succeeded: false` and
+         *     `error` saying why. Each test is one request under the normal rate limits (per key and per workspace);
+         *     nothing else limits it.
+         */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: components["parameters"]["IdPath"];
+                /** @description The `deliveryId` of a delivery in the webhook's log (its `X-Service-Delivery-Id`). */
+                deliveryId: components["parameters"]["DeliveryIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a logged delivery again
+         * @description Extension. Growth plan. Sends a delivery of the webhook's log (its `deliveryId`, from
+         *     `GET /webhooks/{id}/deliveries`) again: the same event, under the same `X-Service-Delivery-Id` (a receiver
+         *     that already handled it can drop it), signed and timestamped afresh, with a new image link. It is one more
+         *     attempt in the delivery log, numbered after the highest logged attempt of that delivery, and it counts like
+         *     any attempt: it sets `lastTriggeredAt`, and a 410 answer deactivates the webhook. It is tried once (not put
+         *     on the retry schedule); redeliver again if it fails. A delivery that succeeded can be redelivered too.
+         *
+         *     The answer is 202 at once, without waiting for the receiver; the attempt shows up in the delivery log that
+         *     `Location` names, usually within a second. 404 when the webhook has no delivery with this id. 409 when the
+         *     webhook is inactive (activate it first, e.g. after checking the endpoint with `POST /webhooks/{id}/test`),
+         *     when a redelivery of this delivery is already under way (one at a time), or while the delivery is still on
+         *     its automatic retry schedule (its next attempt is already scheduled; wait for it or for the schedule to end).
+         */
+        post: operations["redeliverWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/social-connections": {
         parameters: {
             query?: never;
@@ -1313,6 +1383,34 @@ export interface components {
             /** @description Why the attempt failed, when it did. */
             error: string | null;
         };
+        /** @description Extension. What the receiver did with a test event. */
+        TestWebhookResponse: {
+            /**
+             * Format: uuid
+             * @description The test's `X-Service-Delivery-Id` (and `webhook-id`), random for every test.
+             */
+            deliveryId: string;
+            /** @description The receiver's answer; null when there was none (refused, timed out, an unusable URL). */
+            statusCode: number | null;
+            /** @description From sending to the receiver's answer (or to giving up). */
+            durationMs: number;
+            /** @description A 2xx answer. */
+            succeeded: boolean;
+            /** @description Why the test failed; null on a 2xx. */
+            error: string | null;
+            /** @description The first 1,024 characters of the receiver's answer; empty when there was none. */
+            responseBody: string;
+        };
+        /** @description Extension. The attempt a redelivery will add to the delivery log. */
+        RedeliverWebhookDeliveryResponse: {
+            /**
+             * Format: uuid
+             * @description The delivery sent again; the same `X-Service-Delivery-Id` as its earlier attempts.
+             */
+            deliveryId: string;
+            /** @description The number this attempt will have in the delivery log. */
+            attempt: number;
+        };
         CreateWebhookRequest: {
             /** Format: uri */
             url: string;
@@ -1692,6 +1790,8 @@ export interface components {
         JobIdPath: string;
         /** @description Identifier of the post. */
         PostIdPath: string;
+        /** @description The `deliveryId` of a delivery in the webhook's log (its `X-Service-Delivery-Id`). */
+        DeliveryIdPath: string;
         /** @description Page number, from 1 to 1000000 (follow the `Link` header's cursor to go deeper on post lists). */
         Page: number;
         /** @description Items per page. */
@@ -2963,6 +3063,71 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test event was sent (or could not be); the receiver's answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestWebhookResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    redeliverWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: components["parameters"]["IdPath"];
+                /** @description The `deliveryId` of a delivery in the webhook's log (its `X-Service-Delivery-Id`). */
+                deliveryId: components["parameters"]["DeliveryIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The redelivery was accepted; the attempt will appear in the delivery log. */
+            202: {
+                headers: {
+                    /** @description The webhook's delivery log, `/api/v1/webhooks/{id}/deliveries`, where the attempt appears. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RedeliverWebhookDeliveryResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

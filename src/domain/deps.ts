@@ -17,4 +17,6 @@ export type Deps = {
   /** Seals webhook secrets and social credentials at rest. */
   secrets: SecretBox;
   social: Record<SocialPlatform, SocialConnector>;
+  /** The rules of a webhook delivery, for the test event the API sends itself (POST /webhooks/{id}/test). */
+  webhooks: { allowPrivateNetworks: boolean; timeoutMs: number };
 };

@@ -14,6 +14,8 @@ export const workflowIds = {
   eventDelivery: (eventId: string) => `event-${eventId}`,
   /** One delivery of one event to one webhook, with its retries. */
   webhookDelivery: (webhookId: string, eventId: string) => `webhook-${webhookId}-${eventId}`,
+  /** One customer-requested attempt of a logged delivery: the attempt number makes the same attempt impossible to send twice. */
+  webhookRedelivery: (deliveryId: string, attempt: number) => `webhook-redelivery-${deliveryId}-${attempt}`,
   /** A video job's workflow ID is the job id itself, so a client's job id is all it takes to find the run. */
   videoJob: (jobId: string) => jobId,
   /** Prefix of a schedule's runs; Temporal appends the scheduled time. */

@@ -37,4 +37,15 @@ describe('a webhook on a private address', () => {
     expect(attempt!.error).toBe('webhook host is a private address');
     expect(receiver.deliveries).toHaveLength(0);
   });
+
+  it('when the webhook is tested, then nothing reaches the receiver and the answer says why without naming the address', async () => {
+    const workspace = await createTestWorkspace(app, 'growth');
+    const hook = (await workspace.client.post<{ id: string }>('/webhooks', { url: receiver.url, events: 'post.published' })).body;
+
+    const response = await workspace.client.post<Schemas['TestWebhookResponse']>(`/webhooks/${hook.id}/test`);
+
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ statusCode: null, succeeded: false, error: 'webhook host is a private address' });
+    expect(receiver.deliveries).toHaveLength(0);
+  });
 });

@@ -1,7 +1,11 @@
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Schemas } from '../../src/api/schemas.ts';
 import { Webhook } from '../../src/data/entities/webhook.ts';
+import { WorkspaceEvent } from '../../src/data/entities/workspace-event.ts';
 import { changePlan } from '../../src/domain/workspaces/change-plan.ts';
+import { workflowIds } from '../../src/temporal/workflow-ids.ts';
+import type { deliverEvent } from '../../workflows/deliver-event.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';
 import { eventually } from '../support/eventually.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
@@ -99,6 +103,29 @@ describe('deliveries', () => {
     ]);
     const listed = await own.client.get<Hook[]>('/webhooks');
     expect(listed.body.find((candidate) => candidate.id === hook.id)?.lastTriggeredAt).toEqual(expect.any(String));
+  });
+
+  it('when a post is published to twenty subscribed webhooks, then each gets one signed delivery from one workflow and one activity, with no workflow per webhook', async () => {
+    const own = await createTestWorkspace(app, 'growth');
+    const project = (await own.client.post<{ id: string }>('/projects', { name: 'Many' })).body.id;
+    const hooks: Hook[] = [];
+    for (let index = 0; index < 20; index += 1) hooks.push((await own.client.post<Hook>('/webhooks', { url: `${receiver.url}/${index}`, events: 'post.published', secret })).body);
+    const postId = await publishNewPost(own.client, project);
+
+    const event = await eventually(() => app.api.services.orm.em.fork().findOneOrFail(WorkspaceEvent, { postId }));
+    const delivery = app.api.services.temporal.workflow.getHandle<typeof deliverEvent>(workflowIds.eventDelivery(event.id));
+    const { webhooks } = await delivery.result();
+    expect(webhooks.map((result) => result.outcome)).toEqual(Array.from({ length: 20 }, () => 'delivered'));
+    const paths = receiver.deliveries.map((received) => received.path).sort();
+    expect(paths).toEqual(hooks.map((_, index) => `/webhook/${index}`).sort());
+    expect(receiver.deliveries.every((received) => received.signatureValid)).toBe(true);
+    expect(new Set(receiver.deliveries.map((received) => received.deliveryId)).size).toBe(20);
+
+    const { events } = await delivery.fetchHistory();
+    expect(events!.filter((historyEvent) => historyEvent.activityTaskScheduledEventAttributes).length).toBe(1);
+    await expect(app.api.services.temporal.workflow.getHandle(workflowIds.webhookDelivery(hooks[0]!.id, event.id)).describe()).rejects.toThrow(WorkflowNotFoundError);
+    const logs = await Promise.all(hooks.map(async (hook) => (await own.client.get<Schemas['WebhookDelivery'][]>(`/webhooks/${hook.id}/deliveries`)).body));
+    expect(logs.map((log) => log.map(({ attempt, succeeded }) => ({ attempt, succeeded })))).toEqual(hooks.map(() => [{ attempt: 1, succeeded: true }]));
   });
 
   it('when a webhook is deactivated, then it receives nothing', async () => {

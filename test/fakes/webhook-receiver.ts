@@ -10,6 +10,8 @@ import { verifyServiceSignature, verifyStandardSignature } from '../../src/webho
 // `up()` must listen again on the same port, as a customer's server that restarts does.
 
 export type ReceivedWebhook = {
+  /** The request's path (a receiver serves any path, so several webhooks can share it). */
+  path: string;
   /** `X-Service-Delivery-Id`. */
   deliveryId: string | undefined;
   /** `X-Service-Timestamp`, unix seconds. */
@@ -75,6 +77,7 @@ export async function startWebhookReceiver(options: { secret?: string } = {}): P
     const rawBody = Buffer.concat(chunks).toString('utf8');
     const timestamp = header(request.headers, 'x-service-timestamp');
     deliveries.push({
+      path: request.url ?? '',
       deliveryId: header(request.headers, 'x-service-delivery-id'),
       timestamp: timestamp === undefined ? undefined : Number(timestamp),
       body: parseJson(rawBody),

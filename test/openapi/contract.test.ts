@@ -38,6 +38,8 @@ const specified = [
 const extensions = [
   'GET /workspace',
   'GET /webhooks/{id}/deliveries',
+  'POST /webhooks/{id}/test',
+  'POST /webhooks/{id}/deliveries/{deliveryId}/redeliver',
   'GET /social-connections',
   'POST /social-connections',
   'GET /social-connections/{id}',

@@ -1,3 +1,4 @@
+import { WorkflowNotFoundError } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
@@ -15,11 +16,11 @@ import { openDatabase, type Database } from '../../src/data/orm.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createFilesystemStorage } from '../../src/storage/filesystem-storage.ts';
 import { workflowIds } from '../../src/temporal/workflow-ids.ts';
-import type { deliverEvent } from '../../workflows/deliver-event.ts';
-import type { deliverWebhook } from '../../workflows/deliver-webhook.ts';
+import { retryingWebhooksQuery, type deliverEvent } from '../../workflows/deliver-event.ts';
 import { cancelUpdate, planUpdate, type postPublication } from '../../workflows/post-publication.ts';
 import { activityDeps } from '../../worker/create-worker.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';
+import { eventually } from '../support/eventually.ts';
 import { createPostFixture } from '../support/post-fixtures.ts';
 import { testConfig } from '../support/test-config.ts';
 import { createTestDatabase } from '../support/test-database.ts';
@@ -85,17 +86,24 @@ async function startPublication(postId: string) {
   });
 }
 
-/** The post's event once it has been handed to its webhooks (the publication starts that and does not wait). */
-async function dispatchedEventOf(postId: string) {
+/** The delivery workflow of the post's event (the publication starts it and does not wait for it). */
+async function eventDeliveryOf(postId: string) {
   const event = await orm.em.fork().findOneOrFail(WorkspaceEvent, { postId });
-  await env.client.workflow.getHandle<typeof deliverEvent>(workflowIds.eventDelivery(event.id)).result();
-  return event;
+  return { event, eventDelivery: env.client.workflow.getHandle<typeof deliverEvent>(workflowIds.eventDelivery(event.id)) };
 }
 
-async function deliveryOf(webhookId: string, postId: string) {
-  const event = await dispatchedEventOf(postId);
-  const handle = env.client.workflow.getHandle<typeof deliverWebhook>(workflowIds.webhookDelivery(webhookId, event.id));
-  return { event, handle };
+/** Publishes the post now; returns its event's delivery workflow. */
+async function publishNow(postId: string) {
+  const handle = await startPublication(postId);
+  await handle.executeUpdate(planUpdate, { args: [{ publishAt: null, connectionIds: [] }] });
+  await handle.result();
+  return eventDeliveryOf(postId);
+}
+
+/** How the event's delivery to one webhook ended, once the event's workflow has. */
+async function deliveryResult(eventDelivery: Awaited<ReturnType<typeof eventDeliveryOf>>['eventDelivery'], webhookId: string) {
+  const { webhooks } = await eventDelivery.result();
+  return webhooks.find((delivery) => delivery.webhookId === webhookId)!;
 }
 
 const reload = (postId: string) => orm.em.fork().findOneOrFail(Post, postId);
@@ -116,8 +124,8 @@ describe('scheduled publication', () => {
     expect(published.status).toBe('published');
     expect(published.publishedAt?.toISOString()).toBe(result.publishedAt);
 
-    const { event, handle: delivery } = await deliveryOf(webhook.id, post.id);
-    expect(await delivery.result()).toMatchObject({ outcome: 'delivered', attempts: 1 });
+    const { event, eventDelivery } = await eventDeliveryOf(post.id);
+    expect(await deliveryResult(eventDelivery, webhook.id)).toMatchObject({ outcome: 'delivered', attempts: 1 });
     expect(receiver.deliveries).toHaveLength(1);
     const [received] = receiver.deliveries;
     expect(received!.signatureValid).toBe(true);
@@ -157,15 +165,12 @@ describe('webhook delivery', () => {
   it('when the receiver is down for six hours, then the event arrives after it recovers, once, with the same delivery id', async () => {
     const { post, webhook } = await postWithWebhook();
     await receiver.down();
-    const handle = await startPublication(post.id);
-    await handle.executeUpdate(planUpdate, { args: [{ publishAt: null, connectionIds: [] }] });
-    await handle.result();
-    const { handle: delivery } = await deliveryOf(webhook.id, post.id);
+    const { eventDelivery } = await publishNow(post.id);
 
     const downSince = await env.currentTimeMs();
     await env.sleep('6 hours');
     await receiver.up();
-    const outcome = await delivery.result();
+    const outcome = await deliveryResult(eventDelivery, webhook.id);
 
     expect(outcome.outcome).toBe('delivered');
     expect((await env.currentTimeMs()) - downSince).toBeGreaterThanOrEqual(6 * 60 * 60 * 1000);
@@ -181,35 +186,75 @@ describe('webhook delivery', () => {
     expect(log.at(-1)).toMatchObject({ succeeded: true, statusCode: 200 });
   });
 
-  it('when the receiver answers 410, then the webhook is deactivated and gets nothing more', async () => {
+  it('when the receiver answers 410, then the webhook is deactivated and the next event starts no delivery at all', async () => {
     const { post, webhook } = await postWithWebhook();
     receiver.respondWith(410);
-    const handle = await startPublication(post.id);
-    await handle.executeUpdate(planUpdate, { args: [{ publishAt: null, connectionIds: [] }] });
-    await handle.result();
-    const { handle: delivery } = await deliveryOf(webhook.id, post.id);
-    expect(await delivery.result()).toMatchObject({ outcome: 'gone', attempts: 1 });
+    const { eventDelivery } = await publishNow(post.id);
+    expect(await deliveryResult(eventDelivery, webhook.id)).toMatchObject({ outcome: 'gone', attempts: 1 });
     expect((await orm.em.fork().findOneOrFail(Webhook, webhook.id)).isActive).toBe(false);
 
     const second = await createPostFixture(orm);
     await orm.em.fork().nativeUpdate(Post, { id: second.id }, { workspaceId: post.workspaceId });
-    const again = await startPublication(second.id);
-    await again.executeUpdate(planUpdate, { args: [{ publishAt: null, connectionIds: [] }] });
-    await again.result();
-    await dispatchedEventOf(second.id);
+    // No active webhook takes the second event, so no delivery workflow starts for it.
+    const { eventDelivery: none } = await publishNow(second.id);
+    await expect(none.describe()).rejects.toThrow(WorkflowNotFoundError);
     expect(receiver.deliveries).toHaveLength(1);
   });
 
   it('when the receiver fails with 500 twice, then the third attempt a few minutes later delivers it', async () => {
     const { post, webhook } = await postWithWebhook();
     receiver.script([500, 503]);
-    const handle = await startPublication(post.id);
-    await handle.executeUpdate(planUpdate, { args: [{ publishAt: null, connectionIds: [] }] });
-    await handle.result();
-    const { handle: delivery } = await deliveryOf(webhook.id, post.id);
-    expect(await delivery.result()).toMatchObject({ outcome: 'delivered', attempts: 3 });
+    const { eventDelivery } = await publishNow(post.id);
+    expect(await deliveryResult(eventDelivery, webhook.id)).toMatchObject({ outcome: 'delivered', attempts: 3 });
     expect(new Set(receiver.deliveries.map((received) => received.deliveryId)).size).toBe(1);
     const log = await orm.em.fork().find(WebhookDelivery, { webhookId: webhook.id }, { orderBy: { attempt: 'asc' } });
     expect(log.map((attempt) => attempt.statusCode)).toEqual([500, 503, 200]);
+  });
+
+  it('when an event goes to three webhooks, one failing twice and one answering 410, then one workflow sends to all three at once and only the failing one waits on the ladder', async () => {
+    const post = await createPostFixture(orm);
+    const flaky = await startWebhookReceiver({ secret });
+    const leaving = await startWebhookReceiver({ secret });
+    try {
+      flaky.script([500, 503]);
+      leaving.respondWith(410);
+      const steady = await createWebhookFixture(orm, config, { workspaceId: post.workspaceId, url: receiver.url, secret });
+      const failing = await createWebhookFixture(orm, config, { workspaceId: post.workspaceId, url: flaky.url, secret });
+      const gone = await createWebhookFixture(orm, config, { workspaceId: post.workspaceId, url: leaving.url, secret });
+      const { eventDelivery } = await publishNow(post.id);
+      await eventually(async () => expect(await eventDelivery.query(retryingWebhooksQuery)).toEqual([failing.id]));
+      const { webhooks } = await eventDelivery.result();
+
+      const outcomes = Object.fromEntries(webhooks.map(({ webhookId, outcome, attempts }) => [webhookId, { outcome, attempts }]));
+      expect(outcomes).toEqual({
+        [steady.id]: { outcome: 'delivered', attempts: 1 },
+        [failing.id]: { outcome: 'delivered', attempts: 3 },
+        [gone.id]: { outcome: 'gone', attempts: 1 },
+      });
+      expect([receiver.deliveries.length, flaky.deliveries.length, leaving.deliveries.length]).toEqual([1, 3, 1]);
+      expect(new Set(flaky.deliveries.map((received) => received.deliveryId)).size).toBe(1);
+      expect([...receiver.deliveries, ...flaky.deliveries, ...leaving.deliveries].every((received) => received.signatureValid)).toBe(true);
+      expect((await orm.em.fork().findOneOrFail(Webhook, gone.id)).isActive).toBe(false);
+
+      // Three rounds (all three webhooks, then the failing one twice), two timers, and no other workflow.
+      const { events } = await eventDelivery.fetchHistory();
+      expect(events!.filter((historyEvent) => historyEvent.activityTaskScheduledEventAttributes).length).toBe(3);
+      expect(events!.filter((historyEvent) => historyEvent.timerStartedEventAttributes).length).toBe(2);
+    } finally {
+      await flaky.close();
+      await leaving.close();
+    }
+  });
+
+  it('when a webhook on the ladder is deactivated, then its next rung sends nothing and the delivery ends as skipped', async () => {
+    const { post, webhook } = await postWithWebhook();
+    receiver.respondWith(503);
+    const { eventDelivery } = await publishNow(post.id);
+    await eventually(async () => expect(await eventDelivery.query(retryingWebhooksQuery)).toEqual([webhook.id]));
+
+    await orm.em.fork().nativeUpdate(Webhook, { id: webhook.id }, { isActive: false });
+    const { webhooks } = await eventDelivery.result();
+    expect(webhooks).toEqual([{ webhookId: webhook.id, deliveryId: receiver.deliveries[0]!.deliveryId, outcome: 'skipped', attempts: 1 }]);
+    expect(receiver.deliveries).toHaveLength(1);
   });
 });

@@ -4,6 +4,8 @@ import { createWebhook } from '../../domain/webhooks/create-webhook.ts';
 import { deleteWebhook } from '../../domain/webhooks/delete-webhook.ts';
 import { listWebhookDeliveries } from '../../domain/webhooks/list-webhook-deliveries.ts';
 import { listWebhooks } from '../../domain/webhooks/list-webhooks.ts';
+import { redeliverWebhookDelivery } from '../../domain/webhooks/redeliver-webhook-delivery.ts';
+import { testWebhook } from '../../domain/webhooks/test-webhook.ts';
 import { updateWebhook } from '../../domain/webhooks/update-webhook.ts';
 import { callerOf } from '../caller-of.ts';
 import { presentWebhook } from '../presenters/webhook.ts';
@@ -54,6 +56,16 @@ export function webhookRoutes(deps: Deps): Router {
       error: delivery.error ?? null,
     }));
     sendPage(req, res, page, body);
+  });
+
+  router.post('/webhooks/:id/test', async (req, res) => {
+    const body: Schemas['TestWebhookResponse'] = await testWebhook(deps, callerOf(res), req.params.id);
+    res.json(body);
+  });
+
+  router.post('/webhooks/:id/deliveries/:deliveryId/redeliver', async (req, res) => {
+    const body: Schemas['RedeliverWebhookDeliveryResponse'] = await redeliverWebhookDelivery(deps, callerOf(res), req.params.id, req.params.deliveryId);
+    res.status(202).location(`/api/v1/webhooks/${req.params.id}/deliveries`).json(body);
   });
 
   return router;

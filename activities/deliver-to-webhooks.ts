@@ -1,0 +1,42 @@
+import { Context } from '@temporalio/activity';
+import { Webhook } from '../src/data/entities/webhook.ts';
+import { WorkspaceEvent } from '../src/data/entities/workspace-event.ts';
+import { deliveryIdOf } from '../src/webhooks/delivery-id.ts';
+import { subscribesTo } from '../src/webhooks/event-names.ts';
+import type { ActivityDeps } from './index.ts';
+import { attemptDeliveries, type TargetAttempt } from './webhook-attempts.ts';
+
+export type DeliverToWebhooksInput = {
+  eventId: string;
+  /** 1 for the first round; the rung of the retry ladder after that. */
+  attempt: number;
+  /** The webhooks whose delivery is still failing; absent on the first round, which goes to every subscriber. */
+  webhookIds?: string[];
+};
+
+/** A webhook asked for that no longer takes the event (deactivated, deleted, unsubscribed): nothing is sent or logged. */
+export type SkippedWebhook = { webhookId: string; outcome: 'skipped' };
+export type RoundResult = Array<TargetAttempt | SkippedWebhook>;
+
+/**
+ * One round of an event's delivery: attempt `attempt` to every active webhook that subscribes to the event (or to
+ * the given ones), all at once, under the delivery id derived from (event, webhook). What failed in a way that may
+ * work later comes back as `failed`, for the workflow's retry ladder.
+ */
+export async function deliverToWebhooks(deps: ActivityDeps, input: DeliverToWebhooksInput): Promise<RoundResult> {
+  const em = deps.orm.em.fork();
+  const event = await em.findOne(WorkspaceEvent, input.eventId);
+  if (!event) return (input.webhookIds ?? []).map((webhookId) => ({ webhookId, outcome: 'skipped' }));
+  const candidates = await em.find(
+    Webhook,
+    { workspaceId: event.workspaceId, isActive: true, ...(input.webhookIds ? { id: { $in: input.webhookIds } } : {}) },
+    { orderBy: { createdAt: 'asc' } },
+  );
+  const webhooks = candidates.filter((webhook) => subscribesTo(webhook.events, event.type));
+  const targets = webhooks.map((webhook) => ({ webhook, deliveryId: deliveryIdOf(event.id, webhook.id) }));
+  // Heartbeats let a worker that died mid-round be noticed within the heartbeat timeout, not the round's whole budget.
+  const attempts = await attemptDeliveries(deps, event, targets, input.attempt, () => Context.current().heartbeat());
+  const taking = new Set(webhooks.map((webhook) => webhook.id));
+  const skipped = (input.webhookIds ?? []).filter((id) => !taking.has(id)).map((webhookId): SkippedWebhook => ({ webhookId, outcome: 'skipped' }));
+  return [...attempts, ...skipped];
+}

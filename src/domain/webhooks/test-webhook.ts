@@ -1,0 +1,58 @@
+import { randomUUID } from 'node:crypto';
+import { postWebhook } from '../../webhooks/post-webhook.ts';
+import { testEventBody } from '../../webhooks/test-event-body.ts';
+import { signWebhook } from '../../webhooks/webhook-signature.ts';
+import type { Caller } from '../caller.ts';
+import type { Deps } from '../deps.ts';
+import { requireFeature } from '../workspaces/plans.ts';
+import { findWebhook } from './find-webhook.ts';
+
+export type WebhookTestResult = {
+  deliveryId: string;
+  statusCode: number | null;
+  durationMs: number;
+  succeeded: boolean;
+  error: string | null;
+  /** The first characters of the receiver's answer, to show the customer what their endpoint said. */
+  responseBody: string;
+};
+
+// Enough to show an endpoint's error message; the delivery log keeps nothing of a test, so this is all there is.
+const shownResponseCharacters = 1024;
+
+/**
+ * Sends a signed `webhook.test` event to the webhook's URL now and reports the receiver's answer. Nothing changes
+ * before or after (no log row, no `lastTriggeredAt`, no deactivation on 410), so there is no side effect to make
+ * durable and no workflow: it is one HTTP call made while the client waits, under the rules of a real delivery
+ * (same headers and signatures, SSRF guard, no redirects, the delivery timeout). Works on inactive webhooks, so an
+ * endpoint can be checked before the webhook is turned back on.
+ */
+export async function testWebhook(deps: Deps, caller: Caller, webhookId: string): Promise<WebhookTestResult> {
+  requireFeature(caller.plan, 'webhooks');
+  const webhook = await findWebhook(deps.orm.em.fork(), caller.workspaceId, webhookId);
+  const sentAt = new Date();
+  const body = testEventBody({ workspaceId: webhook.workspaceId, webhookId: webhook.id, sentAt });
+  // Random, not derived: a test is no event, and receivers that drop duplicates must not drop the next test.
+  const deliveryId = randomUUID();
+  const headers = signWebhook({
+    secret: webhook.secretSealed ? deps.secrets.open(webhook.secretSealed) : null,
+    deliveryId,
+    timestamp: Math.floor(sentAt.getTime() / 1000),
+    body,
+  });
+  const answer = await postWebhook({
+    url: webhook.url,
+    body,
+    headers,
+    timeoutMs: deps.webhooks.timeoutMs,
+    allowPrivateNetworks: deps.webhooks.allowPrivateNetworks,
+  });
+  return {
+    deliveryId,
+    statusCode: answer.statusCode,
+    durationMs: answer.durationMs,
+    succeeded: answer.statusCode !== null && answer.statusCode >= 200 && answer.statusCode < 300,
+    error: answer.error,
+    responseBody: [...answer.responseBody].slice(0, shownResponseCharacters).join(''),
+  };
+}
