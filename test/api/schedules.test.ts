@@ -51,6 +51,18 @@ describe('POST /schedules', () => {
   });
 
   it.each([
+    ['day of month and day of week both restricted (both must match)', '0 9 13 * 5'],
+    ['a leap day', '0 0 29 2 *'],
+    ['steps, ranges and names', '*/7 */5 1-10 */2 MON-FRI'],
+    ['Sunday as 7 in two months', '0 12 * JAN,JUL 7'],
+    ['a day that never comes with a weekday', '0 0 31 2 1'],
+  ])('when created with %s, then nextRunAt is the first run Temporal reports', async (_case, cronExpression) => {
+    const created = await createSchedule({ cronExpression });
+    const [temporalNext] = (await temporalHandle(created.id).describe()).info.nextActionTimes;
+    expect(created.nextRunAt).toBe(temporalNext?.toISOString() ?? null);
+  });
+
+  it.each([
     ['no name', { name: undefined }, '/name', 'name'],
     ['no cron', { cronExpression: undefined }, '/cronExpression', 'cronExpression'],
     ['four cron fields', { cronExpression: '0 9 * *' }, '/cronExpression', 'needs 5 fields'],

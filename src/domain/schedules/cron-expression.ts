@@ -46,10 +46,34 @@ export function validateCronExpression(expression: string): string {
   return normalized;
 }
 
-/** The next `count` times the expression fires after `from`, in UTC. */
+/**
+ * The next `count` times the expression fires after `from`, in UTC, as Temporal's schedules fire it: a time must
+ * match every field, day of month and day of week alike (classic cron and cron-parser fire on either of those two
+ * when both are restricted, Temporal only on both). Fewer than `count` when it never fires again.
+ */
 export function nextCronTimes(expression: string, from: Date, count: number): Date[] {
-  const times = CronExpressionParser.parse(expression, { tz: 'UTC', currentDate: from });
-  return Array.from({ length: count }, () => times.next().toDate());
+  const [minute, hour, dayOfMonth, month] = expression.split(' ');
+  const weekdays = new Set<number>(CronExpressionParser.parse(expression, { tz: 'UTC' }).fields.dayOfWeek.values.filter((day) => typeof day === 'number'));
+  const withoutWeekday = `${minute} ${hour} ${dayOfMonth} ${month} *`;
+  const times: Date[] = [];
+  let after = from;
+  // A candidate on the wrong weekday skips to the next day; weekdays come round in every month and year, so even a
+  // leap day on a Monday is a few dozen candidates away.
+  for (let candidates = 0; times.length < count && candidates < 10_000; candidates += 1) {
+    let time: Date;
+    try {
+      time = CronExpressionParser.parse(withoutWeekday, { tz: 'UTC', currentDate: after }).next().toDate();
+    } catch {
+      break;
+    }
+    if (weekdays.has(time.getUTCDay())) {
+      times.push(time);
+      after = time;
+    } else {
+      after = new Date(Date.UTC(time.getUTCFullYear(), time.getUTCMonth(), time.getUTCDate() + 1) - 1);
+    }
+  }
+  return times;
 }
 
 function invalid(problem: string): AppError {
