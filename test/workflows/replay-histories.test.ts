@@ -15,6 +15,12 @@ const histories = {
   // and one of those deliveries waiting on its retry ladder (the type stays registered for such runs).
   'deliver-event-before-fan-out.json': 'an event delivered by one workflow per webhook',
   'deliver-webhook-waiting-on-ladder.json': 'a per-webhook delivery waiting for its second attempt',
+  // Before planning and settling a publication became local activities (patch `publication-local-database-work`),
+  // recorded through the api on the dev server.
+  'post-publication-published-now.json': 'a publication published at once',
+  'post-publication-scheduled-then-published.json': 'a publication moved and then published by its timer',
+  'post-publication-sleeping.json': 'a publication still sleeping on its timer',
+  'post-publication-cancelled.json': 'a publication cancelled while it slept',
 };
 
 describe('runs that began on earlier code', () => {
