@@ -4,7 +4,7 @@ import { percentile, runConcurrently, timed } from './stats.ts';
 import { atLeast, compared, heading, ratioAtMost, type Row } from './table.ts';
 
 // POST /schedules (each makes a Temporal Schedule), 8 at a time, next to Temporal creating the same number of
-// schedules alone; then GET /schedules (a page of 50, next runs read from Temporal's visibility) next to
+// schedules alone; then GET /schedules (a page of 50, run times from the database and the cron) next to
 // GET /projects (a page of 50 from the database alone).
 
 const concurrency = 8;

@@ -484,7 +484,7 @@ export interface paths {
         };
         /**
          * List schedules
-         * @description Any plan (on Starter it lists what was set up on Growth). Newest first, `nextRunAt` from Temporal. Paged; a `Link` header points at the next and previous pages.
+         * @description Any plan (on Starter it lists what was set up on Growth). Newest first. Paged; a `Link` header points at the next and previous pages.
          */
         get: operations["listSchedules"];
         put?: never;
@@ -525,8 +525,7 @@ export interface paths {
         /**
          * Update a schedule
          * @description Growth plan. Changes the members given (at least one): name, cron, template (null: the name is the prompt) and
-         *     `isActive`, which pauses or resumes the Temporal Schedule. `nextRunAt` and `lastRunAt` always come from
-         *     Temporal, so what the API says is what will happen.
+         *     `isActive`, which pauses or resumes the Temporal Schedule. The answer's `nextRunAt` follows the change.
          */
         put: operations["updateSchedule"];
         post?: never;
@@ -1298,12 +1297,12 @@ export interface components {
             brandKitId: string | null;
             /**
              * Format: date-time
-             * @description When Temporal last started a run; null before the first.
+             * @description The firing time of the last run that finished (as the cron or a manual trigger fired it, to the second, UTC), recorded by the run itself; null before the first. A run in progress shows here once it ends.
              */
             lastRunAt: string | null;
             /**
              * Format: date-time
-             * @description When Temporal will run it next; null while paused.
+             * @description The next time the cron matches after now (UTC; where both day of month and day of week are restricted, a day must match both, as Temporal fires it); null while paused.
              */
             nextRunAt: string | null;
             /** Format: date-time */

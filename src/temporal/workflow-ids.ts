@@ -20,6 +20,12 @@ export const workflowIds = {
   videoJob: (jobId: string) => jobId,
   /** Prefix of a schedule's runs; Temporal appends the scheduled time. */
   scheduledGeneration: (scheduleId: string) => `scheduled-generation-${scheduleId}`,
+  /** The firing a run of the schedule belongs to, from the time its Temporal Schedule appended (RFC 3339, UTC, to the second). */
+  scheduledGenerationFiringOf: (scheduleId: string, workflowId: string): Date | undefined => {
+    const prefix = `scheduled-generation-${scheduleId}-`;
+    const time = workflowId.startsWith(prefix) ? workflowId.slice(prefix.length) : '';
+    return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(time) ? new Date(time) : undefined;
+  },
 } as const;
 
 /** Temporal Schedules owned by the service. */

@@ -35,6 +35,7 @@ describe('a schedule firing on its cron', () => {
     expect(post.prompt).toMatch(/^Ticker at \d{2}:\d{2}$/);
     const schedule = (await workspace.client.get<Schemas['Schedule']>(`/schedules/${active.id}`)).body;
     expect(Date.parse(schedule.lastRunAt!)).toBeGreaterThanOrEqual(Date.parse(active.nextRunAt!));
+    expect(schedule.lastRunAt).toMatch(/:00\.000Z$/); // the minute it fired for, not when the run ended
 
     const sleeper = await app.api.services.temporal.schedule.getHandle(scheduleIds.generation(paused.id)).describe();
     expect(sleeper.info.recentActions).toHaveLength(0);

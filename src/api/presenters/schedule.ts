@@ -1,7 +1,7 @@
 import type { ScheduleView } from '../../domain/schedules/schedule-view.ts';
 import type { Schemas } from '../schemas.ts';
 
-export function presentSchedule({ schedule, nextRunAt, lastRunAt }: ScheduleView): Schemas['Schedule'] {
+export function presentSchedule({ schedule, nextRunAt }: ScheduleView): Schemas['Schedule'] {
   return {
     id: schedule.id,
     name: schedule.name,
@@ -10,7 +10,7 @@ export function presentSchedule({ schedule, nextRunAt, lastRunAt }: ScheduleView
     promptTemplate: schedule.promptTemplate ?? null,
     projectId: schedule.projectId ?? null,
     brandKitId: schedule.brandKitId ?? null,
-    lastRunAt: lastRunAt?.toISOString() ?? null,
+    lastRunAt: schedule.lastRunAt?.toISOString() ?? null,
     nextRunAt: nextRunAt?.toISOString() ?? null,
     lastRunError: schedule.lastRunError ?? null,
     createdAt: schedule.createdAt.toISOString(),

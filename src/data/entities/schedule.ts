@@ -3,8 +3,8 @@ import { newId } from '../new-id.ts';
 import { Workspace } from './workspace.ts';
 
 /**
- * Recurring generation: the database holds what the customer asked for; the Temporal Schedule `schedule-<id>` is
- * what runs it (and knows the next and last run times). The reconcile step keeps the two in agreement.
+ * Recurring generation: the database holds what the customer asked for and what its runs did; the Temporal Schedule
+ * `schedule-<id>` is what runs it. The reconcile step keeps the two in agreement.
  */
 export const Schedule = defineEntity({
   name: 'Schedule',
@@ -20,6 +20,8 @@ export const Schedule = defineEntity({
     projectId: p.uuid().nullable(),
     brandKitId: p.uuid().nullable(),
     isActive: p.boolean().default(true),
+    /** The firing time of the last run that finished (see recordScheduleRun); null before the first. */
+    lastRunAt: p.datetime().nullable(),
     /** Why the last run failed (project deleted or archived...); null after a successful run. */
     lastRunError: p.text().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),

@@ -4,10 +4,10 @@ import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { findProject } from '../projects/find-project.ts';
 import { requireFeature } from '../workspaces/plans.ts';
-import { nextCronTimes, validateCronExpression } from './cron-expression.ts';
+import { validateCronExpression } from './cron-expression.ts';
 import { inTemporal } from '../../temporal/in-temporal.ts';
 import { validatePromptTemplate } from './prompt-template.ts';
-import type { ScheduleView } from './schedule-view.ts';
+import { viewOf, type ScheduleView } from './schedule-view.ts';
 import { createTemporalSchedule, deleteTemporalSchedule } from './temporal-schedule.ts';
 
 export type CreateScheduleInput = { name: string; cronExpression: string; promptTemplate?: string; projectId?: string; brandKitId?: string };
@@ -51,7 +51,5 @@ export async function createSchedule(deps: Deps, caller: Caller, input: CreateSc
     }
     throw error;
   }
-  // A new schedule has not run, and runs next when its cron first matches (by Temporal's rules, see nextCronTimes).
-  // Asking Temporal instead is a query on the schedule's workflow, which costs the server two and a half times the create itself.
-  return { schedule, nextRunAt: nextCronTimes(schedule.cronExpression, new Date(), 1)[0] ?? null, lastRunAt: null };
+  return viewOf(schedule);
 }

@@ -1,10 +1,9 @@
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { findSchedule } from './find-schedule.ts';
-import { withRuns, type ScheduleView } from './schedule-view.ts';
+import { viewOf, type ScheduleView } from './schedule-view.ts';
 
 // Also on Starter: a workspace downgraded from Growth can still see and remove what it set up there.
 export async function getSchedule(deps: Deps, caller: Caller, id: string): Promise<ScheduleView> {
-  const [view] = await withRuns(deps, [await findSchedule(deps.orm.em.fork(), caller.workspaceId, id)]);
-  return view!;
+  return viewOf(await findSchedule(deps.orm.em.fork(), caller.workspaceId, id));
 }

@@ -2,7 +2,7 @@ import { Schedule } from '../../data/entities/schedule.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { pageQuery, toPage, type Page, type PageRequest } from '../paging.ts';
-import { withRuns, type ScheduleView } from './schedule-view.ts';
+import { viewOf, type ScheduleView } from './schedule-view.ts';
 
 // Also on Starter: a workspace downgraded from Growth can still see and remove what it set up there.
 export async function listSchedules(deps: Deps, caller: Caller, query: PageRequest): Promise<Page<ScheduleView>> {
@@ -10,5 +10,6 @@ export async function listSchedules(deps: Deps, caller: Caller, query: PageReque
     .fork()
     .find(Schedule, { workspaceId: caller.workspaceId }, { orderBy: { createdAt: 'desc', id: 'desc' }, ...pageQuery(query) });
   const page = toPage(rows, query);
-  return { ...page, items: await withRuns(deps, page.items) };
+  const now = new Date();
+  return { ...page, items: page.items.map((schedule) => viewOf(schedule, now)) };
 }

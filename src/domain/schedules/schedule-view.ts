@@ -1,36 +1,14 @@
 import type { Schedule } from '../../data/entities/schedule.ts';
-import type { Deps } from '../deps.ts';
-import { inTemporal } from '../../temporal/in-temporal.ts';
-import { listedRuns, scheduleRuns, type ScheduleRuns } from './temporal-schedule.ts';
+import { nextCronTimes } from './cron-expression.ts';
 
-export type ScheduleView = { schedule: Schedule } & ScheduleRuns;
+export type ScheduleView = { schedule: Schedule; nextRunAt: Date | null };
 
 /**
- * Schedules of one workspace with their next and last run times as Temporal sees them (what will happen). A page
- * reads them with one visibility query and describes only the schedules it could not vouch for; describing fifty
- * schedules one by one costs the server a query to each schedule's own workflow.
+ * A schedule with its next run, from the database alone: the next time its cron matches (UTC, by Temporal's rules,
+ * see nextCronTimes), none while paused. The last run is on the row (written by the run itself). Asking Temporal
+ * instead cost a page of 50 a visibility query several times longer than the whole `GET /projects`, and made reads
+ * fail while Temporal was down.
  */
-export function withRuns(deps: Deps, schedules: Schedule[]): Promise<ScheduleView[]> {
-  return inTemporal(deps.temporal, "report the schedules' runs", async () => {
-    const [first] = schedules;
-    const listed = schedules.length > 1 && first ? await listedRuns(deps.temporal, first.workspaceId, schedules, new Date()) : new Map<string, ScheduleRuns>();
-    return Promise.all(
-      schedules.map(async (schedule) => ({ schedule, ...(listed.get(schedule.id) ?? (await scheduleRuns(deps.temporal, schedule.id))) })),
-    );
-  });
-}
-
-/**
- * The view of a schedule whose change has just been committed. The change is done, so the answer must not be a 503
- * (a client would send it again, and a create would happen twice): run times Temporal cannot report right now are
- * left null, and the next read shows them.
- */
-export async function viewAfterChange(deps: Deps, schedule: Schedule): Promise<ScheduleView> {
-  try {
-    const [view] = await withRuns(deps, [schedule]);
-    return view!;
-  } catch (error) {
-    deps.logger.warn({ err: error, scheduleId: schedule.id }, 'schedule changed; its run times could not be read');
-    return { schedule, nextRunAt: null, lastRunAt: null };
-  }
+export function viewOf(schedule: Schedule, now = new Date()): ScheduleView {
+  return { schedule, nextRunAt: schedule.isActive ? (nextCronTimes(schedule.cronExpression, now, 1)[0] ?? null) : null };
 }

@@ -3,7 +3,6 @@ import {
   ScheduleOverlapPolicy,
   type Client,
   type ScheduleOptions,
-  type ScheduleSummary,
 } from '@temporalio/client';
 import type { Schedule } from '../../data/entities/schedule.ts';
 import { searchAttributes } from '../../temporal/search-attributes.ts';
@@ -17,8 +16,6 @@ import type { scheduledGeneration } from '../../../workflows/scheduled-generatio
 export const overlapPolicy = ScheduleOverlapPolicy.SKIP;
 const catchupWindow = '10 minutes';
 const owner = 'content-service';
-
-export type ScheduleRuns = { nextRunAt: Date | null; lastRunAt: Date | null };
 
 /** What the Temporal Schedule of `schedule` must be. Its memo names the owner, workspace and task queue. */
 export function temporalScheduleOptions(schedule: Schedule, taskQueue: string): ScheduleOptions {
@@ -36,7 +33,7 @@ export function temporalScheduleOptions(schedule: Schedule, taskQueue: string): 
     },
     policies: { overlap: overlapPolicy, catchupWindow },
     state: { paused: !schedule.isActive, note: noteOf(schedule) },
-    // On the schedule itself too, so one visibility query finds a workspace's schedules (see listedRuns).
+    // On the schedule itself too, so one visibility query finds a workspace's schedules (operators, tests).
     typedSearchAttributes: [{ key: searchAttributes.workspaceId, value: schedule.workspaceId }],
     memo: { owner, taskQueue, workspaceId: schedule.workspaceId, scheduleId: schedule.id, name: schedule.name },
   };
@@ -63,47 +60,6 @@ export async function deleteTemporalSchedule(client: Client, scheduleId: string)
   } catch (error) {
     if (!(error instanceof ScheduleNotFoundError)) throw error;
   }
-}
-
-/** When it runs next and when it last ran, as Temporal sees it (what will really happen). */
-export async function scheduleRuns(client: Client, scheduleId: string): Promise<ScheduleRuns> {
-  try {
-    return runsOf(await client.schedule.getHandle(scheduleIds.generation(scheduleId)).describe());
-  } catch (error) {
-    if (error instanceof ScheduleNotFoundError) return { nextRunAt: null, lastRunAt: null };
-    throw error;
-  }
-}
-
-/**
- * Runs of many schedules of one workspace from a single visibility query, for those whose listed summary is
- * current. Visibility lags a moment behind the schedule, so a summary counts only when its note is the one the
- * record implies (the note changes with every update and pause) and its next action is still ahead; callers
- * describe the others.
- */
-export async function listedRuns(client: Client, workspaceId: string, schedules: Schedule[], now: Date): Promise<Map<string, ScheduleRuns>> {
-  const ids = schedules.map((schedule) => JSON.stringify(scheduleIds.generation(schedule.id))).join(', ');
-  const summaries = new Map<string, ScheduleSummary>();
-  for await (const summary of client.schedule.list({ query: `workspaceId = "${workspaceId}" AND ScheduleId IN (${ids})` })) {
-    summaries.set(summary.scheduleId, summary);
-  }
-  const runs = new Map<string, ScheduleRuns>();
-  for (const schedule of schedules) {
-    const summary = summaries.get(scheduleIds.generation(schedule.id));
-    if (!summary || summary.state.note !== noteOf(schedule)) continue;
-    const listed = runsOf(summary);
-    if (listed.nextRunAt && listed.nextRunAt <= now) continue;
-    runs.set(schedule.id, listed);
-  }
-  return runs;
-}
-
-export function runsOf(description: Pick<ScheduleSummary, 'info' | 'state'>): ScheduleRuns {
-  const last = description.info.recentActions.at(-1);
-  return {
-    nextRunAt: description.state.paused ? null : (description.info.nextActionTimes[0] ?? null),
-    lastRunAt: last?.takenAt ?? null,
-  };
 }
 
 export function isOwnedSchedule(memo: Record<string, unknown> | undefined, taskQueue: string): boolean {

@@ -5,7 +5,7 @@ import { validateCronExpression } from './cron-expression.ts';
 import { findSchedule } from './find-schedule.ts';
 import { inTemporal } from '../../temporal/in-temporal.ts';
 import { validatePromptTemplate } from './prompt-template.ts';
-import { viewAfterChange, type ScheduleView } from './schedule-view.ts';
+import { viewOf, type ScheduleView } from './schedule-view.ts';
 import { updateTemporalSchedule } from './temporal-schedule.ts';
 
 export type UpdateScheduleInput = { name?: string; cronExpression?: string; isActive?: boolean; promptTemplate?: string | null };
@@ -28,5 +28,5 @@ export async function updateSchedule(deps: Deps, caller: Caller, id: string, inp
     await inTemporal(deps.temporal, 'accept the schedule change', () => updateTemporalSchedule(deps.temporal, row, deps.taskQueue));
     return row;
   });
-  return viewAfterChange(deps, schedule);
+  return viewOf(schedule);
 }
