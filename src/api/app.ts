@@ -10,6 +10,7 @@ import { problemResponse } from './middleware/problem-response.ts';
 import { rateLimit, type RateLimiter } from './middleware/rate-limit.ts';
 import { requestLogging } from './middleware/request-logging.ts';
 import { wellFormedText } from './middleware/well-formed-text.ts';
+import { rememberRouteRegexps } from './openapi-route-regexps.ts';
 import { coverUploader, uploadSizeGuard } from './middleware/upload-size-guard.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { brandKitRoutes } from './routes/brand-kits.ts';
@@ -57,6 +58,7 @@ export function createApp(options: AppOptions): Express {
   app.use('/api/v1', authenticate(deps.orm, options.lastUsed, options.rateLimiter), rateLimit(options.rateLimiter));
   app.post('/api/v1/projects/:id/cover', uploadSizeGuard());
   app.use('/api/v1', express.json({ limit: '256kb' }), wellFormedText);
+  rememberRouteRegexps();
   app.use(
     OpenApiValidator.middleware({
       apiSpec: specPath,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestHandler } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from '../../logger.ts';
 
@@ -9,15 +10,19 @@ const acceptableRequestId = /^[\w.:-]{1,128}$/;
  * One log line per request with a request id: the caller's X-Request-Id when it is sensible, else a new one. The
  * id is echoed in the X-Request-Id header and in every problem body, so a report can be matched to the log.
  */
-export function requestLogging(logger: Logger) {
+export function requestLogging(logger: Logger): RequestHandler {
+  // With logging off (LOG_LEVEL=silent, as in the benchmarks) a request still gets its id, but not pino-http's two
+  // child loggers per request (bindings serialized and redacted) for lines nobody writes.
+  if (logger.level === 'silent') {
+    return (req, res, next) => {
+      req.id = requestIdOf(req, res);
+      req.log = logger;
+      next();
+    };
+  }
   return pinoHttp({
     logger,
-    genReqId(req: IncomingMessage, res: ServerResponse) {
-      const given = req.headers['x-request-id'];
-      const id = typeof given === 'string' && acceptableRequestId.test(given) ? given : randomUUID();
-      res.setHeader('X-Request-Id', id);
-      return id;
-    },
+    genReqId: requestIdOf,
     // A 503 (a dependency is down) is an answer, not a bug; a 500 is a bug.
     customLogLevel(_req, res) {
       if (res.statusCode === 500) return 'error';
@@ -39,4 +44,11 @@ export function requestLogging(logger: Logger) {
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
   });
+}
+
+function requestIdOf(req: IncomingMessage, res: ServerResponse): string {
+  const given = req.headers['x-request-id'];
+  const id = typeof given === 'string' && acceptableRequestId.test(given) ? given : randomUUID();
+  res.setHeader('X-Request-Id', id);
+  return id;
 }

@@ -1,13 +1,14 @@
 import type { Post } from '../../data/entities/post.ts';
+import type { PostListRow } from '../../domain/posts/list-posts.ts';
 import type { ObjectStorage } from '../../storage/object-storage.ts';
 import type { Schemas } from '../schemas.ts';
 
 /** A signed URL of the post's current image, or null before the first generation. */
-export function postImageUrl(post: Post, storage: ObjectStorage): Promise<string | null> {
+export function postImageUrl(post: Pick<Post, 'imageKey'>, storage: ObjectStorage): Promise<string | null> {
   return post.imageKey ? storage.signedUrl(post.imageKey) : Promise.resolve(null);
 }
 
-export async function presentPostListItem(post: Post, storage: ObjectStorage): Promise<Schemas['PostListItem']> {
+export async function presentPostListItem(post: PostListRow, storage: ObjectStorage): Promise<Schemas['PostListItem']> {
   return {
     id: post.id,
     workspaceId: post.workspaceId,
