@@ -21,6 +21,9 @@ const histories = {
   'post-publication-scheduled-then-published.json': 'a publication moved and then published by its timer',
   'post-publication-sleeping.json': 'a publication still sleeping on its timer',
   'post-publication-cancelled.json': 'a publication cancelled while it slept',
+  // Before the hand-over was a local activity (patch `event-hand-over-local`), recorded through the api.
+  'post-publication-handed-over-by-activity.json': 'a publication published at once, its event handed over by an activity',
+  'generate-post-refused-handed-over-by-activity.json': 'a refused generation whose post.failed event was handed over by an activity',
   // Before saving a generation became a local activity (patch `generation-local-save`), recorded through the api on
   // the dev server.
   'generate-post-saved-by-activity.json': 'a generation saved by an activity',
