@@ -34,8 +34,10 @@ export async function deliverToWebhooks(deps: ActivityDeps, input: DeliverToWebh
   );
   const webhooks = candidates.filter((webhook) => subscribesTo(webhook.events, event.type));
   const targets = webhooks.map((webhook) => ({ webhook, deliveryId: deliveryIdOf(event.id, webhook.id) }));
-  // Heartbeats let a worker that died mid-round be noticed within the heartbeat timeout, not the round's whole budget.
-  const attempts = await attemptDeliveries(deps, event, targets, input.attempt, () => Context.current().heartbeat());
+  // Heartbeats let a worker that died mid-round be noticed within the heartbeat timeout, not the round's whole budget
+  // (a local activity has none: its workflow task is what times out).
+  const context = Context.current();
+  const attempts = await attemptDeliveries(deps, event, targets, input.attempt, context.info.isLocal ? undefined : () => context.heartbeat());
   const taking = new Set(webhooks.map((webhook) => webhook.id));
   const skipped = (input.webhookIds ?? []).filter((id) => !taking.has(id)).map((webhookId): SkippedWebhook => ({ webhookId, outcome: 'skipped' }));
   return [...attempts, ...skipped];

@@ -1,7 +1,7 @@
-import { defineQuery, patched, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
+import { defineQuery, patched, proxyActivities, proxyLocalActivities, setHandler, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
 import type { DeliveryOutcome } from '../activities/webhook-attempts.ts';
-import { databaseWork } from './activity-options.ts';
+import { databaseWork, localDatabaseWork } from './activity-options.ts';
 import { retryWaits } from './webhook-retry-waits.ts';
 
 // Runs that began before the fan-out started one `deliverWebhook` workflow per webhook from the dispatch activity;
@@ -12,6 +12,14 @@ export const eventFanOutPatch = 'event-fan-out';
 // outage delays the event's deliveries and nothing else. A round sends to twenty slow receivers at once, so its
 // budget is a few request timeouts; heartbeats after each request notice a dead worker within the heartbeat timeout.
 const { deliverToWebhooks, dispatchEvent } = proxyActivities<Activities>({ ...databaseWork, startToCloseTimeout: '10 minutes', heartbeatTimeout: '1 minute' });
+// The first round runs as a local activity, inside the workflow's first task: on the success path an event costs
+// Temporal one workflow task and no activity task, which is what lets delivery keep pace with publishing. A round
+// waits at most a few request timeouts, and the SDK keeps the workflow task alive meanwhile; a worker that dies
+// mid-round loses the task, and the next worker runs the round again (what the log holds is not sent twice).
+const local = proxyLocalActivities<Activities>({ ...localDatabaseWork, startToCloseTimeout: '10 minutes' });
+
+// Runs that began when the first round was an activity task keep scheduling it.
+export const localFirstRoundPatch = 'event-first-round-local';
 
 /** The webhooks whose delivery failed and waits for its next rung of the ladder (the Temporal UI's Queries tab). */
 export const retryingWebhooksQuery = defineQuery<string[]>('retryingWebhooks');
@@ -44,7 +52,9 @@ export async function deliverEvent({ eventId }: DeliverEventInput): Promise<Even
   setHandler(retryingWebhooksQuery, () => retrying);
 
   for (let attempt = 1; ; attempt += 1) {
-    const round = await deliverToWebhooks({ eventId, attempt, ...(attempt === 1 ? {} : { webhookIds: retrying }) });
+    const first = attempt === 1;
+    const send = first && patched(localFirstRoundPatch) ? local.deliverToWebhooks : deliverToWebhooks;
+    const round = await send({ eventId, attempt, ...(first ? {} : { webhookIds: retrying }) });
     for (const result of round) {
       const deliveryId = 'deliveryId' in result ? result.deliveryId : results.get(result.webhookId)?.deliveryId;
       const attempts = result.outcome === 'skipped' ? attempt - 1 : attempt;

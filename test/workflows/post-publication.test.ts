@@ -16,7 +16,7 @@ import { openDatabase, type Database } from '../../src/data/orm.ts';
 import { createLogger } from '../../src/logger.ts';
 import { createFilesystemStorage } from '../../src/storage/filesystem-storage.ts';
 import { workflowIds } from '../../src/temporal/workflow-ids.ts';
-import { retryingWebhooksQuery, type deliverEvent } from '../../workflows/deliver-event.ts';
+import type { deliverEvent } from '../../workflows/deliver-event.ts';
 import { cancelUpdate, planUpdate, type postPublication } from '../../workflows/post-publication.ts';
 import { activityDeps } from '../../worker/create-worker.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';
@@ -222,7 +222,6 @@ describe('webhook delivery', () => {
       const failing = await createWebhookFixture(orm, config, { workspaceId: post.workspaceId, url: flaky.url, secret });
       const gone = await createWebhookFixture(orm, config, { workspaceId: post.workspaceId, url: leaving.url, secret });
       const { eventDelivery } = await publishNow(post.id);
-      await eventually(async () => expect(await eventDelivery.query(retryingWebhooksQuery)).toEqual([failing.id]));
       const { webhooks } = await eventDelivery.result();
 
       const outcomes = Object.fromEntries(webhooks.map(({ webhookId, outcome, attempts }) => [webhookId, { outcome, attempts }]));
@@ -236,9 +235,11 @@ describe('webhook delivery', () => {
       expect([...receiver.deliveries, ...flaky.deliveries, ...leaving.deliveries].every((received) => received.signatureValid)).toBe(true);
       expect((await orm.em.fork().findOneOrFail(Webhook, gone.id)).isActive).toBe(false);
 
-      // Three rounds (all three webhooks, then the failing one twice), two timers, and no other workflow.
+      // Three rounds (all three webhooks as a local activity, then the failing one twice as activities), two timers,
+      // and no other workflow.
       const { events } = await eventDelivery.fetchHistory();
-      expect(events!.filter((historyEvent) => historyEvent.activityTaskScheduledEventAttributes).length).toBe(3);
+      expect(events!.filter((historyEvent) => historyEvent.markerRecordedEventAttributes?.markerName === 'core_local_activity').length).toBe(1);
+      expect(events!.filter((historyEvent) => historyEvent.activityTaskScheduledEventAttributes).length).toBe(2);
       expect(events!.filter((historyEvent) => historyEvent.timerStartedEventAttributes).length).toBe(2);
     } finally {
       await flaky.close();
@@ -250,11 +251,15 @@ describe('webhook delivery', () => {
     const { post, webhook } = await postWithWebhook();
     receiver.respondWith(503);
     const { eventDelivery } = await publishNow(post.id);
-    await eventually(async () => expect(await eventDelivery.query(retryingWebhooksQuery)).toEqual([webhook.id]));
-
+    // Time may skip ahead while the test waits for the publication, so the ladder can be a rung further on by now:
+    // whatever was sent before the webhook is deactivated (and a round already under way), nothing is sent after.
+    await eventually(() => Promise.resolve(expect(receiver.deliveries.length).toBeGreaterThan(0)));
     await orm.em.fork().nativeUpdate(Webhook, { id: webhook.id }, { isActive: false });
+    const sentBefore = receiver.deliveries.length;
     const { webhooks } = await eventDelivery.result();
-    expect(webhooks).toEqual([{ webhookId: webhook.id, deliveryId: receiver.deliveries[0]!.deliveryId, outcome: 'skipped', attempts: 1 }]);
-    expect(receiver.deliveries).toHaveLength(1);
+    const sent = receiver.deliveries.length;
+    expect(webhooks).toEqual([{ webhookId: webhook.id, deliveryId: receiver.deliveries[0]!.deliveryId, outcome: 'skipped', attempts: sent }]);
+    expect(sent).toBeLessThanOrEqual(sentBefore + 1);
+    expect(sent).toBeLessThan(9);
   });
 });
