@@ -1,7 +1,7 @@
 import { Webhook } from '../src/data/entities/webhook.ts';
 import { WorkspaceEvent } from '../src/data/entities/workspace-event.ts';
 import type { ActivityDeps } from './index.ts';
-import { attemptDeliveries, type DeliveryOutcome } from './webhook-attempts.ts';
+import { attemptDeliveries, type DeliveryOutcome, type TargetAttempt } from './webhook-attempts.ts';
 
 export type DeliveryAttempt = {
   /** One of DeliveryOutcome, or skipped: the webhook is inactive or deleted, or the event is gone (nothing logged). */
@@ -21,6 +21,6 @@ export async function attemptWebhookDelivery(deps: ActivityDeps, input: AttemptW
   const webhook = await em.findOne(Webhook, input.webhookId);
   const event = await em.findOne(WorkspaceEvent, input.eventId);
   if (!webhook || !webhook.isActive || !event) return { outcome: 'skipped', statusCode: null, error: 'the webhook is inactive or deleted' };
-  const [result] = await attemptDeliveries(deps, event, [{ webhook, deliveryId: input.deliveryId }], input.attempt);
-  return { outcome: result!.outcome, statusCode: result!.statusCode, error: result!.error };
+  const [{ outcome, statusCode, error }] = (await attemptDeliveries(deps, em, event, [{ webhook, deliveryId: input.deliveryId }], input.attempt)) as [TargetAttempt];
+  return { outcome, statusCode, error };
 }

@@ -1,8 +1,7 @@
 import { Context } from '@temporalio/activity';
-import { Webhook } from '../src/data/entities/webhook.ts';
 import { WorkspaceEvent } from '../src/data/entities/workspace-event.ts';
 import { deliveryIdOf } from '../src/webhooks/delivery-id.ts';
-import { subscribesTo } from '../src/webhooks/event-names.ts';
+import { subscribedWebhooks } from '../src/webhooks/subscribed-webhooks.ts';
 import type { ActivityDeps } from './index.ts';
 import { attemptDeliveries, type TargetAttempt } from './webhook-attempts.ts';
 
@@ -27,17 +26,12 @@ export async function deliverToWebhooks(deps: ActivityDeps, input: DeliverToWebh
   const em = deps.orm.em.fork();
   const event = await em.findOne(WorkspaceEvent, input.eventId);
   if (!event) return (input.webhookIds ?? []).map((webhookId) => ({ webhookId, outcome: 'skipped' }));
-  const candidates = await em.find(
-    Webhook,
-    { workspaceId: event.workspaceId, isActive: true, ...(input.webhookIds ? { id: { $in: input.webhookIds } } : {}) },
-    { orderBy: { createdAt: 'asc' } },
-  );
-  const webhooks = candidates.filter((webhook) => subscribesTo(webhook.events, event.type));
+  const webhooks = await subscribedWebhooks(em, event, input.webhookIds);
   const targets = webhooks.map((webhook) => ({ webhook, deliveryId: deliveryIdOf(event.id, webhook.id) }));
   // Heartbeats let a worker that died mid-round be noticed within the heartbeat timeout, not the round's whole budget
   // (a local activity has none: its workflow task is what times out).
   const context = Context.current();
-  const attempts = await attemptDeliveries(deps, event, targets, input.attempt, context.info.isLocal ? undefined : () => context.heartbeat());
+  const attempts = await attemptDeliveries(deps, em, event, targets, input.attempt, context.info.isLocal ? undefined : () => context.heartbeat());
   const taking = new Set(webhooks.map((webhook) => webhook.id));
   const skipped = (input.webhookIds ?? []).filter((id) => !taking.has(id)).map((webhookId): SkippedWebhook => ({ webhookId, outcome: 'skipped' }));
   return [...attempts, ...skipped];

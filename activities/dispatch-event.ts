@@ -1,10 +1,9 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { Webhook } from '../src/data/entities/webhook.ts';
 import { WorkspaceEvent } from '../src/data/entities/workspace-event.ts';
 import { searchAttributes } from '../src/temporal/search-attributes.ts';
 import { workflowIds } from '../src/temporal/workflow-ids.ts';
 import { deliveryIdOf } from '../src/webhooks/delivery-id.ts';
-import { subscribesTo } from '../src/webhooks/event-names.ts';
+import { subscribedWebhooks } from '../src/webhooks/subscribed-webhooks.ts';
 import type { deliverWebhook } from '../workflows/deliver-webhook.ts';
 import { isDependencyDown } from './dependency-down.ts';
 import type { ActivityDeps } from './index.ts';
@@ -20,9 +19,7 @@ export async function dispatchEvent(deps: ActivityDeps, input: { eventId: string
   const em = deps.orm.em.fork();
   const event = await em.findOne(WorkspaceEvent, input.eventId);
   if (!event) return { deliveries: 0 };
-  const webhooks = (await em.find(Webhook, { workspaceId: event.workspaceId, isActive: true }, { orderBy: { createdAt: 'asc' } })).filter(
-    (webhook) => subscribesTo(webhook.events, event.type),
-  );
+  const webhooks = await subscribedWebhooks(em, event);
   let unavailable: Error | undefined;
   for (const webhook of webhooks) {
     try {

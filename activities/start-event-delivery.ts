@@ -1,8 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { Webhook } from '../src/data/entities/webhook.ts';
 import { WorkspaceEvent } from '../src/data/entities/workspace-event.ts';
 import { workflowIds } from '../src/temporal/workflow-ids.ts';
-import { subscribesTo } from '../src/webhooks/event-names.ts';
+import { subscribedWebhooks } from '../src/webhooks/subscribed-webhooks.ts';
 import type { deliverEvent } from '../workflows/deliver-event.ts';
 import type { ActivityDeps } from './index.ts';
 
@@ -17,8 +16,7 @@ export async function startEventDelivery(deps: ActivityDeps, input: { eventId: s
   const em = deps.orm.em.fork();
   const event = await em.findOne(WorkspaceEvent, input.eventId);
   if (!event) return { started: false };
-  const webhooks = await em.find(Webhook, { workspaceId: event.workspaceId, isActive: true }, { fields: ['events'] });
-  if (!webhooks.some((webhook) => subscribesTo(webhook.events, event.type))) return { started: false };
+  if ((await subscribedWebhooks(em, event)).length === 0) return { started: false };
   try {
     await deps.temporal.workflow.start<typeof deliverEvent>('deliverEvent', {
       workflowId: workflowIds.eventDelivery(input.eventId),

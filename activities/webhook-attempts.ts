@@ -7,9 +7,9 @@ import { newId } from '../src/data/new-id.ts';
 import { mapConcurrently } from '../src/async/map-concurrently.ts';
 import type { PostEventDetails } from '../src/domain/events/post-event.ts';
 import { hasFeature, stoppedByPlan } from '../src/domain/workspaces/plans.ts';
-import { postWebhook, type WebhookPostResult } from '../src/webhooks/post-webhook.ts';
+import { isSuccessStatus, unusableUrlReason, type WebhookPostResult } from '../src/webhooks/post-webhook.ts';
+import { sendWebhook } from '../src/webhooks/send-webhook.ts';
 import { webhookBody } from '../src/webhooks/webhook-body.ts';
-import { signWebhook } from '../src/webhooks/webhook-signature.ts';
 import type { ActivityDeps } from './index.ts';
 
 // One attempt of one event to several webhooks at once: the HTTP requests run concurrently, and the whole round is
@@ -44,13 +44,13 @@ const concurrentRequests = 32;
  */
 export async function attemptDeliveries(
   deps: ActivityDeps,
+  em: EntityManager,
   event: WorkspaceEvent,
   targets: readonly DeliveryTarget[],
   attempt: number,
   sent: () => void = () => {},
 ): Promise<TargetAttempt[]> {
   if (targets.length === 0) return [];
-  const em = deps.orm.em.fork();
   const { plan } = await em.findOneOrFail(Workspace, event.workspaceId);
   if (!hasFeature(plan, 'webhooks')) {
     const error = stoppedByPlan(plan, 'webhooks');
@@ -66,36 +66,36 @@ export async function attemptDeliveries(
   const timestamp = Math.floor(Date.now() / 1000);
 
   const answers = await mapConcurrently(toSend, concurrentRequests, async (target) => {
-    const headers = signWebhook({ secret: target.webhook.secretSealed ? deps.secrets.open(target.webhook.secretSealed) : null, deliveryId: target.deliveryId, timestamp, body });
     const attemptedAt = new Date();
-    const response = await postWebhook({ url: target.webhook.url, body, headers, timeoutMs: deps.webhooks.timeoutMs, allowPrivateNetworks: deps.webhooks.allowPrivateNetworks });
+    const response = await sendWebhook(deps, target.webhook, { deliveryId: target.deliveryId, timestamp, body });
     sent();
     return { target, attemptedAt, response };
   });
   await logRound(em, event, attempt, answers);
 
   const fresh = new Map(answers.map(({ target, response }) => [target.deliveryId, { statusCode: response.statusCode, error: response.error, outcome: outcomeOf(response) }]));
-  return targets.map(({ webhook, deliveryId }) => {
-    const answer = fresh.get(deliveryId) ?? logged.get(deliveryId)!;
-    if (answer.outcome === 'gone') deps.logger.warn({ webhookId: webhook.id }, 'webhook answered 410 Gone and was deactivated');
-    return { webhookId: webhook.id, deliveryId, ...answer };
-  });
+  for (const { target, response } of answers) {
+    if (response.statusCode === 410) deps.logger.warn({ webhookId: target.webhook.id }, 'webhook answered 410 Gone and was deactivated');
+  }
+  return targets.map(({ webhook, deliveryId }) => ({ webhookId: webhook.id, deliveryId, ...(fresh.get(deliveryId) ?? logged.get(deliveryId)!) }));
 }
 
-const isSuccess = (statusCode: number | null) => statusCode !== null && statusCode >= 200 && statusCode < 300;
-
-function outcomeOf(response: WebhookPostResult): DeliveryOutcome {
-  if (isSuccess(response.statusCode)) return 'delivered';
+function outcomeOf(response: Pick<WebhookPostResult, 'statusCode' | 'permanent'>): DeliveryOutcome {
+  if (isSuccessStatus(response.statusCode)) return 'delivered';
   if (response.statusCode === 410) return 'gone';
   return response.permanent ? 'unusable' : 'failed';
 }
 
-/** What the log already holds for this attempt of these deliveries (a retried activity), by delivery id. */
+/**
+ * What the log already holds for this attempt of these deliveries (a retried activity), by delivery id. The log
+ * keeps the answer, not the outcome; whether the URL could ever work is told again from the URL itself.
+ */
 async function loggedAnswers(em: EntityManager, targets: readonly DeliveryTarget[], attempt: number) {
-  const rows = await em.find(WebhookDelivery, { deliveryId: { $in: targets.map((target) => target.deliveryId) }, attempt });
+  const urls = new Map(targets.map((target) => [target.deliveryId, target.webhook.url]));
+  const rows = await em.find(WebhookDelivery, { deliveryId: { $in: [...urls.keys()] }, attempt });
   return new Map(
     rows.map((row) => {
-      const outcome: DeliveryOutcome = row.succeeded ? 'delivered' : row.statusCode === 410 ? 'gone' : 'failed';
+      const outcome = outcomeOf({ statusCode: row.statusCode ?? null, permanent: unusableUrlReason(urls.get(row.deliveryId)!) !== null });
       return [row.deliveryId, { statusCode: row.statusCode ?? null, error: row.error ?? null, outcome }] as const;
     }),
   );
@@ -121,7 +121,7 @@ async function logRound(em: EntityManager, event: WorkspaceEvent, attempt: numbe
       attemptedAt,
       statusCode: response.statusCode,
       durationMs: Math.round(response.durationMs),
-      succeeded: isSuccess(response.statusCode),
+      succeeded: isSuccessStatus(response.statusCode),
       error: response.error,
     }));
     await tx.createQueryBuilder(WebhookDelivery).insert(rows).onConflict(['deliveryId', 'attempt']).ignore().execute();

@@ -28,7 +28,4 @@ export const webhookAttempt: ActivityOptions = {
  * transactions whose only retries are outages; a retry after a longer backoff than the threshold waits on a
  * durable timer, so an outage of any length is still outlasted.
  */
-export const localDatabaseWork: LocalActivityOptions = {
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
-};
+export const localDatabaseWork: LocalActivityOptions = { ...databaseWork };

@@ -18,9 +18,6 @@ const { deliverToWebhooks, dispatchEvent } = proxyActivities<Activities>({ ...da
 // mid-round loses the task, and the next worker runs the round again (what the log holds is not sent twice).
 const local = proxyLocalActivities<Activities>({ ...localDatabaseWork, startToCloseTimeout: '10 minutes' });
 
-// Runs that began when the first round was an activity task keep scheduling it.
-export const localFirstRoundPatch = 'event-first-round-local';
-
 /** The webhooks whose delivery failed and waits for its next rung of the ladder (the Temporal UI's Queries tab). */
 export const retryingWebhooksQuery = defineQuery<string[]>('retryingWebhooks');
 
@@ -52,9 +49,7 @@ export async function deliverEvent({ eventId }: DeliverEventInput): Promise<Even
   setHandler(retryingWebhooksQuery, () => retrying);
 
   for (let attempt = 1; ; attempt += 1) {
-    const first = attempt === 1;
-    const send = first && patched(localFirstRoundPatch) ? local.deliverToWebhooks : deliverToWebhooks;
-    const round = await send({ eventId, attempt, ...(first ? {} : { webhookIds: retrying }) });
+    const round = await (attempt === 1 ? local.deliverToWebhooks({ eventId, attempt }) : deliverToWebhooks({ eventId, attempt, webhookIds: retrying }));
     for (const result of round) {
       const deliveryId = 'deliveryId' in result ? result.deliveryId : results.get(result.webhookId)?.deliveryId;
       const attempts = result.outcome === 'skipped' ? attempt - 1 : attempt;

@@ -22,7 +22,7 @@ export const workflowIds = {
   scheduledGeneration: (scheduleId: string) => `scheduled-generation-${scheduleId}`,
   /** The firing a run of the schedule belongs to, from the time its Temporal Schedule appended (RFC 3339, UTC, to the second). */
   scheduledGenerationFiringOf: (scheduleId: string, workflowId: string): Date | undefined => {
-    const prefix = `scheduled-generation-${scheduleId}-`;
+    const prefix = `${workflowIds.scheduledGeneration(scheduleId)}-`;
     const time = workflowId.startsWith(prefix) ? workflowId.slice(prefix.length) : '';
     return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/.test(time) ? new Date(time) : undefined;
   },

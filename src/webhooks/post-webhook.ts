@@ -29,8 +29,23 @@ export type WebhookPostResult = {
 const maxResponseBytes = 4 * 1024;
 const userAgent = 'content-service-webhooks/1';
 
+/** Only a 2xx counts as delivered. */
+export function isSuccessStatus(statusCode: number | null): boolean {
+  return statusCode !== null && statusCode >= 200 && statusCode < 300;
+}
+
+/**
+ * Why no attempt to this URL can ever succeed (not a URL, not https), or null: a property of the URL alone, so a
+ * logged attempt's permanence can be told again from its webhook.
+ */
+export function unusableUrlReason(url: string): string | null {
+  if (!URL.canParse(url)) return 'webhook URL is not a valid URL; the event is not retried';
+  if (new URL(url).protocol !== 'https:') return 'webhook URL must use https; the event is not retried';
+  return null;
+}
+
 function statusError(statusCode: number): string | null {
-  if (statusCode >= 200 && statusCode < 300) return null;
+  if (isSuccessStatus(statusCode)) return null;
   // Following a redirect would send the signed body to a URL the customer never registered.
   if (statusCode >= 300 && statusCode < 400) return `webhook server answered ${statusCode} (redirects are not followed)`;
   return `webhook server answered ${statusCode}`;
@@ -45,8 +60,8 @@ export async function postWebhook(input: WebhookPost): Promise<WebhookPostResult
     responseBody,
     permanent,
   });
-  if (!URL.canParse(input.url)) return result(null, 'webhook URL is not a valid URL; the event is not retried', '', true);
-  if (new URL(input.url).protocol !== 'https:') return result(null, 'webhook URL must use https; the event is not retried', '', true);
+  const unusable = unusableUrlReason(input.url);
+  if (unusable) return result(null, unusable, '', true);
 
   const stream = got.stream(input.url, {
     ...addressPolicy(input.allowPrivateNetworks),

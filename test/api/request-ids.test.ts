@@ -3,7 +3,7 @@ import type { Schemas } from '../../src/api/schemas.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
 
-// Request ids do not depend on logging: with logs off (LOG_LEVEL=silent, which skips the request logger) every
+// Request ids do not depend on logging: with logs off (LOG_LEVEL=silent) as with logs on, every
 // answer still carries one, and a problem body names it.
 describe.each(['error', 'silent'])('with LOG_LEVEL=%s', (level) => {
   let app: TestApp;

@@ -15,9 +15,6 @@ const histories = {
   // and one of those deliveries waiting on its retry ladder (the type stays registered for such runs).
   'deliver-event-before-fan-out.json': 'an event delivered by one workflow per webhook',
   'deliver-webhook-waiting-on-ladder.json': 'a per-webhook delivery waiting for its second attempt',
-  // Before the first round was a local activity (patch `event-first-round-local`).
-  'deliver-event-first-round-by-activity.json': 'an event delivered to two webhooks by one activity',
-  'deliver-event-waiting-on-ladder.json': 'an event whose failing webhook waits on the ladder',
   // Before planning and settling a publication became local activities (patch `publication-local-database-work`),
   // recorded through the api on the dev server.
   'post-publication-published-now.json': 'a publication published at once',

@@ -11,15 +11,6 @@ const acceptableRequestId = /^[\w.:-]{1,128}$/;
  * id is echoed in the X-Request-Id header and in every problem body, so a report can be matched to the log.
  */
 export function requestLogging(logger: Logger): RequestHandler {
-  // With logging off (LOG_LEVEL=silent, as in the benchmarks) a request still gets its id, but not pino-http's two
-  // child loggers per request (bindings serialized and redacted) for lines nobody writes.
-  if (logger.level === 'silent') {
-    return (req, res, next) => {
-      req.id = requestIdOf(req, res);
-      req.log = logger;
-      next();
-    };
-  }
   return pinoHttp({
     logger,
     genReqId: requestIdOf,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { postWebhook } from '../../webhooks/post-webhook.ts';
+import { isSuccessStatus } from '../../webhooks/post-webhook.ts';
+import { sendWebhook } from '../../webhooks/send-webhook.ts';
 import { testEventBody } from '../../webhooks/test-event-body.ts';
-import { signWebhook } from '../../webhooks/webhook-signature.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { requireFeature } from '../workspaces/plans.ts';
@@ -34,24 +34,12 @@ export async function testWebhook(deps: Deps, caller: Caller, webhookId: string)
   const body = testEventBody({ workspaceId: webhook.workspaceId, webhookId: webhook.id, sentAt });
   // Random, not derived: a test is no event, and receivers that drop duplicates must not drop the next test.
   const deliveryId = randomUUID();
-  const headers = signWebhook({
-    secret: webhook.secretSealed ? deps.secrets.open(webhook.secretSealed) : null,
-    deliveryId,
-    timestamp: Math.floor(sentAt.getTime() / 1000),
-    body,
-  });
-  const answer = await postWebhook({
-    url: webhook.url,
-    body,
-    headers,
-    timeoutMs: deps.webhooks.timeoutMs,
-    allowPrivateNetworks: deps.webhooks.allowPrivateNetworks,
-  });
+  const answer = await sendWebhook(deps, webhook, { deliveryId, timestamp: Math.floor(sentAt.getTime() / 1000), body });
   return {
     deliveryId,
     statusCode: answer.statusCode,
     durationMs: answer.durationMs,
-    succeeded: answer.statusCode !== null && answer.statusCode >= 200 && answer.statusCode < 300,
+    succeeded: isSuccessStatus(answer.statusCode),
     error: answer.error,
     responseBody: [...answer.responseBody].slice(0, shownResponseCharacters).join(''),
   };
