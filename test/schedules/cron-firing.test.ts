@@ -33,7 +33,12 @@ describe('a schedule firing on its cron', () => {
       return found!;
     }, 100_000);
     expect(post.prompt).toMatch(/^Ticker at \d{2}:\d{2}$/);
-    const schedule = (await workspace.client.get<Schemas['Schedule']>(`/schedules/${active.id}`)).body;
+    // The run records itself on the schedule after its child generation has saved the image, so a moment later.
+    const schedule = await eventually(async () => {
+      const found = (await workspace.client.get<Schemas['Schedule']>(`/schedules/${active.id}`)).body;
+      expect(found.lastRunAt).toBeTruthy();
+      return found;
+    }, 10_000);
     expect(Date.parse(schedule.lastRunAt!)).toBeGreaterThanOrEqual(Date.parse(active.nextRunAt!));
     expect(schedule.lastRunAt).toMatch(/:00\.000Z$/); // the minute it fired for, not when the run ended
 
