@@ -21,17 +21,14 @@ export async function generatePostImage(deps: ActivityDeps, input: GeneratePostI
   const em = deps.orm.em.fork();
   const { post, brandKit } = await loadPost(em, input.postId);
   const artworkKey = objectKeys.postArtwork(post.workspaceId, post.id, input.generationId);
-  await reserveObjectKey(em, { key: artworkKey, reason: 'generated artwork never saved', graceMs: artworkGraceMs });
-
   const heartbeat = () => Context.current().heartbeat();
   try {
-    const image = await deps.images.generate({
-      prompt: input.prompt,
-      format: input.format,
-      seed: input.seed,
-      colors: brandKit?.colors ?? {},
-      onProgress: heartbeat,
-    });
+    // The key is reserved while the image is made (a database round trip off the customer's wait); both are done
+    // before any byte is stored, which is what the reservation must precede.
+    const [image] = await Promise.all([
+      deps.images.generate({ prompt: input.prompt, format: input.format, seed: input.seed, colors: brandKit?.colors ?? {}, onProgress: heartbeat }),
+      reserveObjectKey(em, { key: artworkKey, reason: 'generated artwork never saved', graceMs: artworkGraceMs }),
+    ]);
     await deps.storage.put(artworkKey, image.png, 'image/png');
     return { artworkKey, madeBy: image.madeBy, seed: image.seed, width: image.width, height: image.height };
   } catch (error) {

@@ -36,9 +36,13 @@ export type BenchStack = {
   apiKey: string;
   workspaceId: string;
   /** One API call with the workspace's key; any status but 2xx throws. */
-  call<T = unknown>(method: string, path: string, body?: unknown): Promise<ApiAnswer<T>>;
+  call: ApiCall;
+  /** Another Growth workspace, with a caller of its own: a benchmark that compares two set-ups side by side. */
+  newWorkspace(name: string): Promise<{ workspaceId: string; call: ApiCall }>;
   stop(): Promise<void>;
 };
+
+export type ApiCall = <T = unknown>(method: string, path: string, body?: unknown) => Promise<ApiAnswer<T>>;
 
 /**
  * The real service for a benchmark, in this process: a throwaway PostgreSQL cluster, a Temporal dev server, the api
@@ -106,17 +110,23 @@ export async function startBenchStack(): Promise<BenchStack> {
       await floorRunning;
     });
 
-    const call = async <T>(method: string, path: string, body?: unknown): Promise<ApiAnswer<T>> => {
-      const response = await fetch(`${api.url}${path.startsWith('/dashboard/') ? '' : '/api/v1'}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      if (!response.ok) throw new ApiCallError(`${method} ${path} answered ${response.status}: ${text}`, response.status);
-      return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : undefined) as T };
+    const callerWith =
+      (key: string): ApiCall =>
+      async <T>(method: string, path: string, body?: unknown): Promise<ApiAnswer<T>> => {
+        const response = await fetch(`${api.url}${path.startsWith('/dashboard/') ? '' : '/api/v1'}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        const text = await response.text();
+        if (!response.ok) throw new ApiCallError(`${method} ${path} answered ${response.status}: ${text}`, response.status);
+        return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : undefined) as T };
+      };
+    const newWorkspace = async (name: string) => {
+      const created = await createWorkspace(api.services.orm, { name, plan: 'growth' });
+      return { workspaceId: created.workspace.id, call: callerWith(created.apiKey) };
     };
-    return { config, api, temporal: api.services.temporal, floorTaskQueue, apiKey, workspaceId: workspace.id, call, stop };
+    return { config, api, temporal: api.services.temporal, floorTaskQueue, apiKey, workspaceId: workspace.id, call: callerWith(apiKey), newWorkspace, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -16,6 +16,8 @@ export const settings = {
   /** Published posts, once without webhooks and once with BENCH_WEBHOOKS each. */
   events: count('BENCH_EVENTS', 60),
   webhooks: count('BENCH_WEBHOOKS', 20),
+  /** Rounds of the webhook benchmark's rates (publish-only and with webhooks, in turns); the table shows medians. */
+  rounds: count('BENCH_ROUNDS', 3),
   schedules: count('BENCH_SCHEDULES', 1000),
   /** Rows in the posts table for GET /posts. */
   posts: count('BENCH_POSTS', 1_000_000),
