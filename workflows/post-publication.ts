@@ -3,6 +3,7 @@ import {
   ApplicationFailure,
   allHandlersFinished,
   condition,
+  continueAsNew,
   defineQuery,
   defineUpdate,
   patched,
@@ -53,15 +54,31 @@ export const publishAtQuery = defineQuery<string | null>('publishAt');
 
 export type PublicationResult = { outcome: 'published' | 'failed' | 'cancelled'; publishedAt: string | null };
 
+export type PostPublicationInput = {
+  postId: string;
+  /**
+   * The publication's identity (its publish targets, its event's source): given by whoever starts the workflow,
+   * and carried through continue-as-new, so a new run or a reset never makes it another publication. Runs started
+   * before it was given used their run id, which they keep.
+   */
+  publicationId?: string;
+  /** The plan a previous run of this publication continued as new with: the run goes on waiting for it. */
+  carried?: { publishAt: number; targetIds: string[] };
+};
+
+// A publication re-planned again and again grows its history by a few events each time; past this many plans in
+// one run (or when Temporal suggests it sooner), it continues as new with its plan, so a history never grows
+// without bound.
+export const plansPerRun = 100;
+
 /**
  * A post's publication (`post-publish-<postId>`), started and steered by updates: it sleeps on a durable timer until
  * the publication time (moved by a new plan, ended by a cancel), then publishes to every planned connection, settles
  * the post's status and tells webhooks. Once it has started publishing, it refuses changes.
  */
-export async function postPublication({ postId }: { postId: string }): Promise<PublicationResult> {
-  const publicationId = workflowInfo().runId;
-  let publishAt: number | undefined;
-  let targetIds: string[] = [];
+export async function postPublication({ postId, publicationId = workflowInfo().runId, carried }: PostPublicationInput): Promise<PublicationResult> {
+  let publishAt: number | undefined = carried?.publishAt;
+  let targetIds: string[] = carried?.targetIds ?? [];
   let cancelled = false;
   let plans = 0;
   let publishing = false;
@@ -97,6 +114,11 @@ export async function postPublication({ postId }: { postId: string }): Promise<P
     const seen = plans;
     const wait = (publishAt ?? Date.now()) - Date.now();
     if (wait <= 0) break;
+    if (plans >= plansPerRun || workflowInfo().continueAsNewSuggested) {
+      await condition(allHandlersFinished);
+      if (!cancelled) await continueAsNew<typeof postPublication>({ postId, publicationId, carried: { publishAt: publishAt!, targetIds } });
+      continue;
+    }
     // Wakes on time, or early when a new plan or a cancel arrives (then loops to decide again).
     await condition(() => cancelled || plans !== seen, wait);
   }

@@ -1,7 +1,7 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +17,7 @@ import { createLogger } from '../../src/logger.ts';
 import { createFilesystemStorage } from '../../src/storage/filesystem-storage.ts';
 import { workflowIds } from '../../src/temporal/workflow-ids.ts';
 import type { deliverEvent } from '../../workflows/deliver-event.ts';
-import { cancelUpdate, planUpdate, type postPublication } from '../../workflows/post-publication.ts';
+import { cancelUpdate, planUpdate, plansPerRun, type postPublication } from '../../workflows/post-publication.ts';
 import { activityDeps } from '../../worker/create-worker.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';
 import { eventually } from '../support/eventually.ts';
@@ -148,6 +148,25 @@ describe('scheduled publication', () => {
     expect((await reload(post.id)).scheduledAt).toEqual(final);
     const result = await handle.result();
     expect(Math.abs(Date.parse(result.publishedAt!) - final.getTime())).toBeLessThan(5_000);
+  });
+
+  it('when the publication is re-planned more times than one run keeps, then it continues as new, stays the same publication and publishes once at the last time given', async () => {
+    const { post } = await postWithWebhook();
+    const now = await env.currentTimeMs();
+    const publicationId = randomUUID();
+    const handle = await env.client.workflow.start<typeof postPublication>('postPublication', { workflowId: workflowIds.postPublication(post.id), taskQueue, args: [{ postId: post.id, publicationId }] });
+    for (let plan = 1; plan <= plansPerRun + 1; plan += 1) {
+      await handle.executeUpdate(planUpdate, { args: [{ publishAt: new Date(now + day + plan * 60_000).toISOString(), connectionIds: [] }] });
+    }
+    const final = new Date(now + 2 * day);
+    await handle.executeUpdate(planUpdate, { args: [{ publishAt: final.toISOString(), connectionIds: [] }] });
+
+    const result = await handle.result();
+    expect(Math.abs(Date.parse(result.publishedAt!) - final.getTime())).toBeLessThan(5_000);
+    const firstRun = await env.client.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId).describe();
+    expect(firstRun.status.name).toBe('CONTINUED_AS_NEW');
+    const events = await orm.em.fork().find(WorkspaceEvent, { postId: post.id });
+    expect(events.map((event) => event.sourceId)).toEqual([`publication-${publicationId}`]);
   });
 
   it('when the publication is cancelled, then nothing is published and the post is a draft again', async () => {

@@ -1,5 +1,6 @@
 import { WithStartWorkflowOperation, WorkflowNotFoundError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import type { Post } from '../../data/entities/post.ts';
+import { newId } from '../../data/new-id.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { inTemporal } from '../../temporal/in-temporal.ts';
 import { workflowIds } from '../../temporal/workflow-ids.ts';
@@ -23,7 +24,8 @@ export async function planPublication(
   const start = new WithStartWorkflowOperation<typeof postPublication>('postPublication', {
     workflowId: workflowIds.postPublication(post.id),
     taskQueue: deps.taskQueue,
-    args: [{ postId: post.id }],
+    // Used only when this starts the workflow; a publication already running keeps its own.
+    args: [{ postId: post.id, publicationId: newId() }],
     workflowIdConflictPolicy: 'USE_EXISTING',
     staticSummary: `Publish "${post.title}"`,
     typedSearchAttributes: postSearchAttributes(post),
