@@ -1,4 +1,4 @@
-import { proxyActivities, sleep } from '@temporalio/workflow';
+import { continueAsNew, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
 import type { DeleteOrphansInput } from '../activities/delete-orphaned-objects.ts';
 
@@ -12,25 +12,32 @@ const { deleteOrphanedObjects } = proxyActivities<Activities>({
   retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes', maximumAttempts: 50 },
 });
 
-export type CleanUpInput = { batchId: string; deleteAfter: string };
+// A page is one activity (three history events). A project deleted with a hundred thousand images is a thousand
+// pages: past this many in one run (or when Temporal suggests it sooner), the run continues as new with its count,
+// so a history never grows without bound.
+export const pagesPerRun = 100;
+
+/** `deletedBefore`: what the runs before this one (continued as new) deleted. */
+export type CleanUpInput = { batchId: string; deleteAfter: string; deletedBefore?: number };
 
 /** Deletes the objects recorded in one orphan batch, once their grace period has passed. */
-export async function cleanUpOrphanedObjects({ batchId, deleteAfter }: CleanUpInput): Promise<{ deleted: number }> {
+export async function cleanUpOrphanedObjects({ batchId, deleteAfter, deletedBefore = 0 }: CleanUpInput): Promise<{ deleted: number }> {
   const wait = Date.parse(deleteAfter) - Date.now();
   if (wait > 0) await sleep(wait);
-  return deleteAll({ batchId });
+  return deleteAll({ batchId }, deletedBefore, (deleted) => continueAsNew<typeof cleanUpOrphanedObjects>({ batchId, deleteAfter, deletedBefore: deleted }));
 }
 
 /** Run by the `storage-sweep` Temporal Schedule: deletes every overdue orphan, whoever forgot to. */
-export async function sweepOrphanedObjects(): Promise<{ deleted: number }> {
-  return deleteAll({ due: true });
+export async function sweepOrphanedObjects({ deletedBefore = 0 }: { deletedBefore?: number } = {}): Promise<{ deleted: number }> {
+  return deleteAll({ due: true }, deletedBefore, (deleted) => continueAsNew<typeof sweepOrphanedObjects>({ deletedBefore: deleted }));
 }
 
-async function deleteAll(input: DeleteOrphansInput): Promise<{ deleted: number }> {
-  let deleted = 0;
-  for (;;) {
+async function deleteAll(input: DeleteOrphansInput, deletedBefore: number, continueWith: (deleted: number) => Promise<never>): Promise<{ deleted: number }> {
+  let deleted = deletedBefore;
+  for (let page = 1; ; page += 1) {
     const result = await deleteOrphanedObjects(input);
     deleted += result.deleted;
     if (!result.more) return { deleted };
+    if (page >= pagesPerRun || workflowInfo().continueAsNewSuggested) return continueWith(deleted);
   }
 }

@@ -1,6 +1,6 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +17,7 @@ import { createLogger } from '../../src/logger.ts';
 import { createFilesystemStorage } from '../../src/storage/filesystem-storage.ts';
 import type { ObjectStorage } from '../../src/storage/object-storage.ts';
 import { workflowIds } from '../../src/temporal/workflow-ids.ts';
-import type { cleanUpOrphanedObjects, sweepOrphanedObjects } from '../../workflows/clean-up-orphaned-objects.ts';
+import { pagesPerRun, type cleanUpOrphanedObjects, type sweepOrphanedObjects } from '../../workflows/clean-up-orphaned-objects.ts';
 import { flakyDeletes } from '../support/flaky-storage.ts';
 import { createTestDatabase } from '../support/test-database.ts';
 import { startTimeSkippingEnvironment } from '../support/time-skipping.ts';
@@ -114,5 +114,26 @@ describe('cleanUpOrphanedObjects on the time-skipping server', () => {
     for (const key of due.keys) expect(await storage.get(key)).toBeNull();
     expect(await storage.get(later.keys[0]!)).not.toBeNull();
     expect(await orm.em.fork().count(OrphanedObject, { batchId: later.batch.batchId })).toBe(1);
+  });
+
+  it('when a batch holds more pages than one run deletes, then the cleanup continues as new and deletes all of it, counted once', { timeout: 120_000 }, async () => {
+    // Rows only: deleting an object that is not in storage succeeds, which keeps a hundred pages quick.
+    const count = pagesPerRun * 100 + 1;
+    const batchId = randomUUID();
+    await orm.em.getConnection().execute(
+      `insert into orphaned_objects (id, batch_id, object_key, reason, delete_after, created_at)
+       select gen_random_uuid(), ?, 'orphans/many-' || n || '.png', 'test', now() - interval '1 minute', now() from generate_series(1, ?) as n`,
+      [batchId, count],
+    );
+    const taskQueue = `cleanup-${randomBytes(4).toString('hex')}`;
+    const worker = await workerWith(storage, taskQueue);
+    const handle = await env.client.workflow.start<typeof cleanUpOrphanedObjects>('cleanUpOrphanedObjects', {
+      workflowId: workflowIds.storageCleanup(batchId),
+      taskQueue,
+      args: [{ batchId, deleteAfter: new Date(0).toISOString() }],
+    });
+    expect(await worker.runUntil(handle.result())).toEqual({ deleted: count });
+    expect((await env.client.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId).describe()).status.name).toBe('CONTINUED_AS_NEW');
+    expect(await orm.em.fork().count(OrphanedObject, { batchId })).toBe(0);
   });
 });
