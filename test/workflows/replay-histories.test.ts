@@ -36,6 +36,7 @@ const histories: Record<string, string> = {
   'generate-post-refused-by-provider.json': 'a generation refused by the image provider (the post fails, its event is handed over)',
   'render-post-rendered.json': 'a render after a generation',
   'generate-video-done.json': 'a video job that made its video',
+  'generate-video-retried-after-heartbeat-timeout.json': 'a video job whose worker was killed mid-encode, retried after its heartbeat timed out',
   'deliver-event-waiting-on-ladder.json': "an event's delivery waiting on its retry ladder after a 503",
   'deliver-event-delivered-on-second-attempt.json': "an event's delivery that succeeded on its second attempt",
   'redeliver-webhook-sent.json': 'a redelivery of a logged delivery',
