@@ -14,6 +14,9 @@ import type { ActivityDeps } from './index.ts';
 /** Where posts of schedules without a project go; created on first use. */
 export const scheduledPostsProjectName = 'Scheduled posts';
 
+/** The run's post: what its generation needs, and what the Temporal UI finds the generation by. */
+export type ScheduledPost = { postId: string; prompt: string; workspaceId: string; projectId: string; title: string };
+
 /**
  * Creates the post of one run, with the id the run chose (a retried attempt finds it instead of making another)
  * and a `ScheduledGeneration` usage item. A run whose project or brand kit is gone or archived fails for good, and so
@@ -23,10 +26,10 @@ export const scheduledPostsProjectName = 'Scheduled posts';
 export async function createScheduledPost(
   deps: ActivityDeps,
   input: { scheduleId: string; postId: string; runAt: string },
-): Promise<{ postId: string; prompt: string }> {
+): Promise<ScheduledPost> {
   return deps.orm.em.fork().transactional(async (em) => {
     const existing = await em.findOne(Post, input.postId);
-    if (existing) return { postId: existing.id, prompt: existing.prompt };
+    if (existing) return { postId: existing.id, prompt: existing.prompt, workspaceId: existing.workspaceId, projectId: existing.projectId, title: existing.title };
     const schedule = await em.findOne(Schedule, input.scheduleId);
     if (!schedule) throw ApplicationFailure.nonRetryable(`Schedule ${input.scheduleId} was deleted.`, 'ScheduleDeleted');
     const workspace = await lockWorkspace(em, schedule.workspaceId);
@@ -45,7 +48,7 @@ export async function createScheduledPost(
       description: `Schedule "${schedule.name}" created the post "${title}".`,
       postId: input.postId,
     });
-    return { postId: input.postId, prompt };
+    return { postId: input.postId, prompt, workspaceId: schedule.workspaceId, projectId, title };
   });
 }
 

@@ -11,7 +11,14 @@ export async function ensureServiceSchedules(client: Client, taskQueue: string, 
     await client.schedule.create({
       scheduleId: scheduleIds.storageSweep,
       spec: { intervals: [{ every: '15 minutes' }] },
-      action: { type: 'startWorkflow', workflowType: 'sweepOrphanedObjects', workflowId: workflowIds.storageSweep(), taskQueue, args: [] },
+      action: {
+        type: 'startWorkflow',
+        workflowType: 'sweepOrphanedObjects',
+        workflowId: workflowIds.storageSweep(),
+        taskQueue,
+        args: [],
+        staticSummary: 'Storage sweep: delete every orphaned object whose grace period is over',
+      },
       policies: { overlap: ScheduleOverlapPolicy.SKIP },
       memo: { purpose: 'Deletes orphaned objects from storage (content-service)' },
     });

@@ -1,7 +1,9 @@
-import { defineQuery, patched, proxyActivities, proxyLocalActivities, setHandler, sleep } from '@temporalio/workflow';
+import { defineQuery, patched, proxyActivities, proxyLocalActivities, setCurrentDetails, setHandler, sleep } from '@temporalio/workflow';
+import { msToNumber } from '@temporalio/common/lib/time.js';
 import type { Activities } from '../activities/index.ts';
 import type { DeliveryOutcome } from '../activities/webhook-attempts.ts';
 import { databaseWork, localDatabaseWork } from './activity-options.ts';
+import { utc } from './current-details.ts';
 import { retryWaits } from './webhook-retry-waits.ts';
 
 // Runs that began before the fan-out started one `deliverWebhook` workflow per webhook from the dispatch activity;
@@ -58,8 +60,11 @@ export async function deliverEvent({ eventId }: DeliverEventInput): Promise<Even
     retrying = round.filter((result) => result.outcome === 'failed').map((result) => result.webhookId);
     const wait = retryWaits[attempt - 1];
     if (retrying.length === 0 || !wait) break;
+    // What the Temporal UI shows while the run sleeps (not a command: changing it never affects replay).
+    setCurrentDetails(`${retrying.length} webhook(s) failing; attempt ${attempt + 1} of ${retryWaits.length + 1} at ${utc(Date.now() + msToNumber(wait))}`);
     await sleep(wait);
   }
+  setCurrentDetails('');
   for (const webhookId of retrying) results.get(webhookId)!.outcome = 'exhausted';
   retrying = [];
   return { webhooks: [...results.values()] };

@@ -9,12 +9,14 @@ import {
   patched,
   proxyActivities,
   proxyLocalActivities,
+  setCurrentDetails,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
 import type { PublicationPlan } from '../activities/plan-publication.ts';
 import { databaseWork, localDatabaseWork } from './activity-options.ts';
+import { utc } from './current-details.ts';
 import { handOver } from './hand-over-event.ts';
 
 // Database work: unbounded only while the database is down (anything else fails at once, see databaseWork). The
@@ -119,11 +121,14 @@ export async function postPublication({ postId, publicationId = workflowInfo().r
       if (!cancelled) await continueAsNew<typeof postPublication>({ postId, publicationId, carried: { publishAt: publishAt!, targetIds } });
       continue;
     }
+    // What the Temporal UI shows while the run sleeps (not a command: changing it never affects replay).
+    setCurrentDetails(`Waiting until ${utc(publishAt!)} to publish${targetIds.length > 0 ? ` to ${targetIds.length} connection(s)` : ''}`);
     // Wakes on time, or early when a new plan or a cancel arrives (then loops to decide again).
     await condition(() => cancelled || plans !== seen, wait);
   }
 
   publishing = true;
+  setCurrentDetails('Publishing');
   const publishedAt = new Date().toISOString();
   await publishToTargets();
   const settled = await (patched(localPublicationWorkPatch) ? local.settlePublication : settlePublication)({ postId, publicationId, publishedAt, targetIds });

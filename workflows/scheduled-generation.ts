@@ -2,6 +2,7 @@ import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, executeChild
 import type { Activities } from '../activities/index.ts';
 import type { GenerationResult } from '../activities/save-generated-image.ts';
 import { seedFromId } from '../src/generation/seed.ts';
+import { postSearchAttributes } from '../src/domain/posts/post-workflow-options.ts';
 import { workflowIds } from '../src/temporal/workflow-ids.ts';
 import { databaseWork } from './activity-options.ts';
 import { generatePost } from './generate-post.ts';
@@ -25,6 +26,8 @@ export async function scheduledGeneration({ scheduleId }: { scheduleId: string }
     const post = await createScheduledPost({ scheduleId, postId, runAt: new Date().toISOString() });
     const result = await executeChild(generatePost, {
       workflowId: workflowIds.postGenerate(postId),
+      // Found in the Temporal UI like any other generation (runs before this was returned have no workspaceId here).
+      ...(post.workspaceId ? { typedSearchAttributes: postSearchAttributes({ id: postId, workspaceId: post.workspaceId, projectId: post.projectId }), staticSummary: `Generate a 1:1 image for "${post.title}"` } : {}),
       args: [{ postId, generationId, prompt: post.prompt, promptWasNew: false, format: '1:1', seed: seedFromId(generationId) }],
     });
     await recordScheduleRun({ scheduleId, error: null });

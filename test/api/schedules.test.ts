@@ -6,8 +6,9 @@ import { Project } from '../../src/data/entities/project.ts';
 import { UsageActivity } from '../../src/data/entities/usage-activity.ts';
 import { Schedule } from '../../src/data/entities/schedule.ts';
 import { nextCronTimes } from '../../src/domain/schedules/cron-expression.ts';
-import { scheduleIds } from '../../src/temporal/workflow-ids.ts';
 import { changePlan } from '../../src/domain/workspaces/change-plan.ts';
+import { searchAttributes } from '../../src/temporal/search-attributes.ts';
+import { scheduleIds, workflowIds } from '../../src/temporal/workflow-ids.ts';
 import { eventually } from '../support/eventually.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
@@ -193,6 +194,11 @@ describe('runs', () => {
     expect(post.prompt).toBe(`Sunrise over the sea on ${today.toLocaleDateString('en-US', { weekday: 'long', timeZone: 'UTC' })} ${today.toISOString().slice(0, 10)}`);
     expect(post.title).toMatch(/^Daily tip — \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
     expect(await app.api.services.orm.em.fork().count(UsageActivity, { postId: post.id, type: 'ScheduledGeneration' })).toBe(1);
+    // The child generation is found in the Temporal UI like any other: by its post, with a summary.
+    const child = await app.api.services.temporal.workflow.getHandle(workflowIds.postGenerate(post.id)).describe();
+    expect(child.typedSearchAttributes.get(searchAttributes.postId)).toBe(post.id);
+    expect(child.typedSearchAttributes.get(searchAttributes.workspaceId)).toBe(workspace.id);
+    expect(await child.staticSummary()).toBe(`Generate a 1:1 image for "${post.title}"`);
     const read = await eventually(async () => {
       const body = (await workspace.client.get<Sched>(`/schedules/${created.id}`)).body;
       expect(body.lastRunAt).not.toBeNull();

@@ -116,6 +116,9 @@ describe('scheduled publication', () => {
     const plan = await handle.executeUpdate(planUpdate, { args: [{ publishAt: publishAt.toISOString(), connectionIds: [] }] });
     expect(plan).toMatchObject({ scheduled: true, targetIds: [] });
     expect(await reload(post.id)).toMatchObject({ status: 'scheduled', scheduledAt: publishAt });
+    // What the Temporal UI shows for the sleeping run (its current details, read by the UI's metadata query).
+    const metadata = await handle.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
+    expect(metadata.currentDetails).toBe(`Waiting until ${publishAt.toISOString().slice(0, 19).replace('T', ' ')} UTC to publish`);
 
     const result = await handle.result();
     expect(result.outcome).toBe('published');
