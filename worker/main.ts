@@ -6,6 +6,7 @@ import { createLogger } from '../src/logger.ts';
 import { logRefusedAddresses } from '../src/net/public-fetch.ts';
 import { describeReport, reconcileSchedules } from '../src/domain/schedules/reconcile-schedules.ts';
 import { createStorage } from '../src/storage/create-storage.ts';
+import { ensureSearchAttributes } from '../src/temporal/ensure-search-attributes.ts';
 import { createWorker } from './create-worker.ts';
 import { ensureServiceSchedules } from './ensure-schedules.ts';
 import { installTemporalRuntime } from './temporal-runtime.ts';
@@ -22,6 +23,8 @@ const connection = await NativeConnection.connect({ address: config.temporal.add
 // A client too: activities start workflows of their own (webhook deliveries).
 const temporal = new Client({ connection: await Connection.connect({ address: config.temporal.address }), namespace: config.temporal.namespace });
 try {
+  const created = await ensureSearchAttributes(temporal.connection, config.temporal.namespace);
+  if (created.length > 0) logger.info({ searchAttributes: created }, 'search attributes created');
   await ensureServiceSchedules(temporal, config.temporal.taskQueue, logger);
   // Start-up check: customers' schedules and Temporal agree (repairs drift left by a crash).
   const report = await reconcileSchedules(orm, temporal, config.temporal.taskQueue);

@@ -1,0 +1,37 @@
+import type { Connection } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+import { searchAttributes } from './search-attributes.ts';
+
+const keyword = temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
+
+/**
+ * Makes sure the namespace knows our custom search attributes before a worker starts: without them every workflow
+ * start that sets one fails. Missing ones are created, which works where the caller may administer the namespace
+ * (the dev server, a self-hosted cluster); where it may not (Temporal Cloud, a locked-down cluster) start-up stops
+ * with the command an operator must run. Returns the names it created.
+ */
+export async function ensureSearchAttributes(connection: Pick<Connection, 'operatorService'>, namespace: string): Promise<string[]> {
+  const known = await connection.operatorService.listSearchAttributes({ namespace }).catch((error: unknown) => {
+    throw new Error(`Cannot read the search attributes of the Temporal namespace "${namespace}" (${messageOf(error)}); check TEMPORAL_NAMESPACE.`, { cause: error });
+  });
+  const missing = Object.values(searchAttributes)
+    .map(({ name }) => name)
+    .filter((name) => !(name in (known.customAttributes ?? {})));
+  if (missing.length === 0) return [];
+  try {
+    await connection.operatorService.addSearchAttributes({ namespace, searchAttributes: Object.fromEntries(missing.map((name) => [name, keyword])) });
+  } catch (error) {
+    const commands = missing.map((name) => `temporal operator search-attribute create --namespace ${namespace} --name ${name} --type Keyword`).join('; ');
+    throw new Error(
+      `The Temporal namespace "${namespace}" lacks the search attributes ${missing.join(', ')} (Keyword) and this worker may not create them ` +
+        `(${messageOf(error)}). Create them once, then start the worker again: ${commands} ` +
+        '(on Temporal Cloud: tcld namespace search-attributes add).',
+      { cause: error },
+    );
+  }
+  return missing;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
