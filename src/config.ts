@@ -28,6 +28,12 @@ const schema = z
     TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
     TEMPORAL_TASK_QUEUE: z.string().min(1).default(defaultTaskQueue),
     TEMPORAL_WORKFLOW_BUNDLE: z.string().min(1).optional(),
+    TEMPORAL_TLS: booleanString.optional(),
+    TEMPORAL_TLS_CA_PATH: z.string().min(1).optional(),
+    TEMPORAL_TLS_CERT_PATH: z.string().min(1).optional(),
+    TEMPORAL_TLS_KEY_PATH: z.string().min(1).optional(),
+    TEMPORAL_TLS_SERVER_NAME: z.string().min(1).optional(),
+    TEMPORAL_API_KEY: z.string().min(1).optional(),
 
     STORAGE_DRIVER: z.enum(['filesystem', 's3']).default('filesystem'),
     STORAGE_DIR: z.string().min(1).optional(),
@@ -64,6 +70,12 @@ const schema = z
     } catch (error) {
       ctx.addIssue({ code: 'custom', path: ['ENCRYPTION_KEY'], message: (error as Error).message });
     }
+    if (Boolean(env.TEMPORAL_TLS_CERT_PATH) !== Boolean(env.TEMPORAL_TLS_KEY_PATH)) {
+      ctx.addIssue({ code: 'custom', path: [env.TEMPORAL_TLS_CERT_PATH ? 'TEMPORAL_TLS_KEY_PATH' : 'TEMPORAL_TLS_CERT_PATH'], message: 'a client certificate needs both TEMPORAL_TLS_CERT_PATH and TEMPORAL_TLS_KEY_PATH' });
+    }
+    if (env.TEMPORAL_TLS === false && (env.TEMPORAL_TLS_CA_PATH || env.TEMPORAL_TLS_CERT_PATH || env.TEMPORAL_API_KEY)) {
+      ctx.addIssue({ code: 'custom', path: ['TEMPORAL_TLS'], message: 'is false, but TLS settings or an API key are given (they need TLS)' });
+    }
     if (env.STORAGE_DRIVER === 's3' && !env.S3_BUCKET) {
       ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required when STORAGE_DRIVER=s3' });
     }
@@ -95,6 +107,13 @@ function toConfig(env: z.infer<typeof schema>) {
       namespace: env.TEMPORAL_NAMESPACE,
       taskQueue: env.TEMPORAL_TASK_QUEUE,
       workflowBundle: env.TEMPORAL_WORKFLOW_BUNDLE,
+      // TLS when asked for, or implied by a CA, a client certificate, a server name or an API key (Temporal Cloud
+      // takes mTLS or an API key, both over TLS).
+      tls:
+        env.TEMPORAL_TLS ?? Boolean(env.TEMPORAL_TLS_CA_PATH || env.TEMPORAL_TLS_CERT_PATH || env.TEMPORAL_TLS_SERVER_NAME || env.TEMPORAL_API_KEY)
+          ? { caPath: env.TEMPORAL_TLS_CA_PATH, certPath: env.TEMPORAL_TLS_CERT_PATH, keyPath: env.TEMPORAL_TLS_KEY_PATH, serverName: env.TEMPORAL_TLS_SERVER_NAME }
+          : null,
+      apiKey: env.TEMPORAL_API_KEY,
     },
     storage: {
       driver: env.STORAGE_DRIVER,

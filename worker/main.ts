@@ -1,4 +1,3 @@
-import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/data/orm.ts';
@@ -6,6 +5,8 @@ import { createLogger } from '../src/logger.ts';
 import { logRefusedAddresses } from '../src/net/public-fetch.ts';
 import { describeReport, reconcileSchedules } from '../src/domain/schedules/reconcile-schedules.ts';
 import { createStorage } from '../src/storage/create-storage.ts';
+import { connectTemporalClient } from '../src/temporal/connect.ts';
+import { temporalConnectionOptions } from '../src/temporal/connection-options.ts';
 import { ensureSearchAttributes } from '../src/temporal/ensure-search-attributes.ts';
 import { createWorker } from './create-worker.ts';
 import { ensureServiceSchedules } from './ensure-schedules.ts';
@@ -19,9 +20,9 @@ installTemporalRuntime(logger);
 logRefusedAddresses(logger);
 const publicUrl = config.http.publicUrl ?? `http://localhost:${config.http.port}`;
 const orm = await openDatabase(config.database.url, config.database.poolMax);
-const connection = await NativeConnection.connect({ address: config.temporal.address });
+const connection = await NativeConnection.connect(temporalConnectionOptions(config.temporal));
 // A client too: activities start workflows of their own (webhook deliveries).
-const temporal = new Client({ connection: await Connection.connect({ address: config.temporal.address }), namespace: config.temporal.namespace });
+const temporal = await connectTemporalClient(config.temporal);
 try {
   const created = await ensureSearchAttributes(temporal.connection, config.temporal.namespace);
   if (created.length > 0) logger.info({ searchAttributes: created }, 'search attributes created');

@@ -33,3 +33,17 @@ export async function createDevCertificates(directory: string): Promise<DevCerti
   ]);
   return { caCertPath, certPath, keyPath };
 }
+
+/** A client certificate (mutual TLS) signed by the dev CA that createDevCertificates made in `directory`. */
+export async function createDevClientCertificate(directory: string, name: string): Promise<{ certPath: string; keyPath: string }> {
+  const keyPath = join(directory, `${name}.key`);
+  const certPath = join(directory, `${name}.crt`);
+  await runCommand('openssl', [
+    'req', '-x509', ...ecKey, '-keyout', keyPath, '-out', certPath, '-days', validDays,
+    '-CA', join(directory, 'dev-ca.crt'), '-CAkey', join(directory, 'dev-ca.key'),
+    '-subj', `/CN=${name}`,
+    '-addext', 'basicConstraints=critical,CA:FALSE',
+    '-addext', 'extendedKeyUsage=clientAuth',
+  ]);
+  return { certPath, keyPath };
+}

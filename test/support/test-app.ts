@@ -4,6 +4,7 @@ import { inject } from 'vitest';
 import type { Config } from '../../src/config.ts';
 import { startApiServer, type ApiServer } from '../../src/api/server.ts';
 import type { ObjectStorage } from '../../src/storage/object-storage.ts';
+import { temporalConnectionOptions } from '../../src/temporal/connection-options.ts';
 import { createWorker } from '../../worker/create-worker.ts';
 import { installTemporalRuntime } from '../../worker/temporal-runtime.ts';
 import { createTestDatabase } from './test-database.ts';
@@ -27,7 +28,7 @@ export async function startTestApp(overrides: Record<string, string> = {}, optio
   const config = testConfig(database.url, overrides);
   const api = await startApiServer(config, { validateResponses: true });
   installTemporalRuntime(api.services.logger);
-  const connection = await NativeConnection.connect({ address: config.temporal.address });
+  const connection = await NativeConnection.connect(temporalConnectionOptions(config.temporal));
   const worker: Worker = await createWorker({ connection, config, clients: api.services, workflowBundlePath: inject('workflowBundlePath') });
   const running = worker.run();
   return {

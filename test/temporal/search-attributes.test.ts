@@ -1,4 +1,5 @@
 import { Connection } from '@temporalio/client';
+import { msToTs } from '@temporalio/common/lib/time.js';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ensureSearchAttributes } from '../../src/temporal/ensure-search-attributes.ts';
@@ -45,7 +46,7 @@ describe('search attributes at worker start-up', () => {
 /** A namespace of this test's own, once the server's namespace cache knows it. */
 async function newNamespace(prefix: string): Promise<string> {
   const namespace = `${prefix}-${randomBytes(4).toString('hex')}`;
-  await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: { seconds: 24 * 60 * 60 } });
+  await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('1 day') });
   await eventually(() => connection.operatorService.listSearchAttributes({ namespace }), 30_000);
   return namespace;
 }
