@@ -1,6 +1,8 @@
 import { Context } from '@temporalio/activity';
 import type { PostFormat } from '../src/images/post-formats.ts';
 import { reserveObjectKey } from '../src/domain/storage/orphaned-objects.ts';
+import { countOutcome } from '../src/metrics/remote-call-outcome.ts';
+import { postGenerations } from '../src/metrics/worker-metrics.ts';
 import { objectKeys } from '../src/storage/object-keys.ts';
 import type { ActivityDeps } from './index.ts';
 import { loadPost } from './load-post.ts';
@@ -26,7 +28,10 @@ export async function generatePostImage(deps: ActivityDeps, input: GeneratePostI
     // The key is reserved while the image is made (a database round trip off the customer's wait); both are done
     // before any byte is stored, which is what the reservation must precede.
     const [image] = await Promise.all([
-      deps.images.generate({ prompt: input.prompt, format: input.format, seed: input.seed, colors: brandKit?.colors ?? {}, onProgress: heartbeat }),
+      countOutcome(
+        deps.images.generate({ prompt: input.prompt, format: input.format, seed: input.seed, colors: brandKit?.colors ?? {}, onProgress: heartbeat }),
+        (outcome) => postGenerations.inc({ provider: deps.images.name, outcome }),
+      ),
       reserveObjectKey(em, { key: artworkKey, reason: 'generated artwork never saved', graceMs: artworkGraceMs }),
     ]);
     await deps.storage.put(artworkKey, image.png, 'image/png');

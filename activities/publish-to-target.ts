@@ -4,6 +4,8 @@ import { Post } from '../src/data/entities/post.ts';
 import { PublishTarget } from '../src/data/entities/publish-target.ts';
 import { SocialConnection } from '../src/data/entities/social-connection.ts';
 import { recordUsage } from '../src/domain/usage/record-usage.ts';
+import { countOutcome } from '../src/metrics/remote-call-outcome.ts';
+import { socialPublishAttempts } from '../src/metrics/worker-metrics.ts';
 import type { SocialCredentials, SocialPost } from '../src/social/social-connector.ts';
 import type { ActivityDeps } from './index.ts';
 import { asTemporalFailure } from './remote-failure.ts';
@@ -34,7 +36,9 @@ export async function publishToTarget(deps: ActivityDeps, input: { targetId: str
   };
   let published;
   try {
-    published = await deps.social[connection.platform].publish(credentials, socialPost);
+    published = await countOutcome(deps.social[connection.platform].publish(credentials, socialPost), (outcome) =>
+      socialPublishAttempts.inc({ platform: connection.platform, outcome }),
+    );
   } catch (error) {
     throw asTemporalFailure(error);
   }

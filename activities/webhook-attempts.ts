@@ -7,6 +7,7 @@ import { newId } from '../src/data/new-id.ts';
 import { mapConcurrently } from '../src/async/map-concurrently.ts';
 import type { PostEventDetails } from '../src/domain/events/post-event.ts';
 import { hasFeature, stoppedByPlan } from '../src/domain/workspaces/plans.ts';
+import { webhookDeliveryAttempts } from '../src/metrics/worker-metrics.ts';
 import { isSuccessStatus, unusableUrlReason, type WebhookPostResult } from '../src/webhooks/post-webhook.ts';
 import { sendWebhook } from '../src/webhooks/send-webhook.ts';
 import { webhookBody } from '../src/webhooks/webhook-body.ts';
@@ -56,6 +57,7 @@ export async function attemptDeliveries(
     const error = stoppedByPlan(plan, 'webhooks');
     const attemptedAt = new Date();
     await logRound(em, event, attempt, targets.map((target) => ({ target, attemptedAt, response: { statusCode: null, durationMs: 0, error } })));
+    webhookDeliveryAttempts.inc({ outcome: 'not-on-plan' }, targets.length);
     return targets.map(({ webhook, deliveryId }) => ({ webhookId: webhook.id, deliveryId, outcome: 'not-on-plan', statusCode: null, error }));
   }
 
@@ -74,6 +76,8 @@ export async function attemptDeliveries(
   await logRound(em, event, attempt, answers);
 
   const fresh = new Map(answers.map(({ target, response }) => [target.deliveryId, { statusCode: response.statusCode, error: response.error, outcome: outcomeOf(response) }]));
+  // Counted once logged: a retried round skips what the log holds, so no attempt is counted twice.
+  for (const { outcome } of fresh.values()) webhookDeliveryAttempts.inc({ outcome });
   for (const { target, response } of answers) {
     if (response.statusCode === 410) deps.logger.warn({ webhookId: target.webhook.id }, 'webhook answered 410 Gone and was deactivated');
   }

@@ -74,6 +74,7 @@ export async function startBenchStack(): Promise<BenchStack> {
       LOG_LEVEL: 'silent',
       HOST: '127.0.0.1',
       PORT: '0',
+      METRICS_PORT: '0',
       DATABASE_URL: databaseUrl,
       DATABASE_POOL_MAX: '20',
       TEMPORAL_ADDRESS: temporal.address,

@@ -63,6 +63,11 @@ const schema = z
     RATE_LIMIT_WINDOW_SECONDS: seconds.default(60),
     RATE_LIMIT_AUTH_FAILURES: z.coerce.number().int().positive().default(60),
     API_KEY_LAST_USED_FLUSH_SECONDS: seconds.default(30),
+
+    METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+    METRICS_PORT: port.default(9464),
+    WORKER_METRICS_PORT: port.default(9465),
+    TEMPORAL_METRICS_PORT: port.default(9466),
   })
   .superRefine((env, ctx) => {
     try {
@@ -152,5 +157,15 @@ function toConfig(env: z.infer<typeof schema>) {
       authFailuresPerAddress: env.RATE_LIMIT_AUTH_FAILURES,
     },
     apiKeys: { lastUsedFlushSeconds: env.API_KEY_LAST_USED_FLUSH_SECONDS },
+    /**
+     * Prometheus endpoints, each on a port of its own and never on the API's: the api's, the worker's own counters,
+     * and the Temporal SDK's in the worker (its exporter binds its own port). Loopback unless told otherwise.
+     */
+    metrics: {
+      host: env.METRICS_HOST,
+      apiPort: env.METRICS_PORT,
+      workerPort: env.WORKER_METRICS_PORT,
+      temporalPort: env.TEMPORAL_METRICS_PORT,
+    },
   };
 }

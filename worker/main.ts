@@ -2,6 +2,8 @@ import { NativeConnection } from '@temporalio/worker';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/data/orm.ts';
 import { createLogger } from '../src/logger.ts';
+import { startMetricsServer } from '../src/metrics/metrics-server.ts';
+import { workerRegistry } from '../src/metrics/worker-metrics.ts';
 import { logRefusedAddresses } from '../src/net/public-fetch.ts';
 import { describeReport, reconcileSchedules } from '../src/domain/schedules/reconcile-schedules.ts';
 import { createStorage } from '../src/storage/create-storage.ts';
@@ -16,7 +18,10 @@ import { installTemporalRuntime } from './temporal-runtime.ts';
 // handles SIGINT/SIGTERM: the worker stops polling, lets running activities finish, and run() returns.
 const config = loadConfig();
 const logger = createLogger({ level: config.logLevel, name: 'worker', format: config.logFormat });
-installTemporalRuntime(logger);
+// Two Prometheus endpoints: the SDK's (its native exporter binds a port of its own) and ours (deliveries,
+// generations, publishes, and this Node process).
+installTemporalRuntime(logger, { host: config.metrics.host, port: config.metrics.temporalPort });
+const metrics = await startMetricsServer(workerRegistry, { host: config.metrics.host, port: config.metrics.workerPort });
 logRefusedAddresses(logger);
 const publicUrl = config.http.publicUrl ?? `http://localhost:${config.http.port}`;
 const orm = await openDatabase(config.database.url, config.database.poolMax);
@@ -33,11 +38,12 @@ try {
   const storage = createStorage(config.storage, () => publicUrl);
   await storage.prepare();
   const worker = await createWorker({ connection, config, clients: { orm, logger, storage, temporal } });
-  logger.info({ taskQueue: config.temporal.taskQueue }, 'worker running');
+  logger.info({ taskQueue: config.temporal.taskQueue, metricsUrl: metrics.url }, 'worker running');
   await worker.run();
 } finally {
   await temporal.connection.close();
   await connection.close();
   await orm.close();
+  await metrics.stop();
   logger.info('worker stopped');
 }

@@ -9,8 +9,10 @@ import { authenticate } from './middleware/authenticate.ts';
 import { problemResponse } from './middleware/problem-response.ts';
 import { rateLimit, type RateLimiter } from './middleware/rate-limit.ts';
 import { requestLogging } from './middleware/request-logging.ts';
+import { requestMetrics } from './middleware/request-metrics.ts';
 import { wellFormedText } from './middleware/well-formed-text.ts';
 import { rememberRouteRegexps } from './openapi-route-regexps.ts';
+import { routeTemplates } from './route-templates.ts';
 import { coverUploader, uploadSizeGuard } from './middleware/upload-size-guard.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
 import { brandKitRoutes } from './routes/brand-kits.ts';
@@ -47,6 +49,7 @@ export function createApp(options: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
 
+  app.use(requestMetrics(routeTemplates(specPath)));
   app.use(requestLogging(deps.logger));
   app.use(healthRoutes(deps));
   app.use(docsRoutes(specPath));

@@ -3,13 +3,18 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../config.ts';
 import { LastUsedTracker } from '../domain/api-keys/last-used-tracker.ts';
+import { apiRegistry } from '../metrics/api-metrics.ts';
+import { startMetricsServer } from '../metrics/metrics-server.ts';
 import { createServices, type Services } from '../services.ts';
 import { createApp } from './app.ts';
 import { RateLimiter } from './middleware/rate-limit.ts';
 
-export type ApiServer = { url: string; services: Services; lastUsed: LastUsedTracker; stop(): Promise<void> };
+export type ApiServer = { url: string; metricsUrl: string; services: Services; lastUsed: LastUsedTracker; stop(): Promise<void> };
 
-/** Starts the HTTP API; `config.http.port` may be 0 (tests), the chosen port is in `url`. */
+/**
+ * Starts the HTTP API and, on a port of its own, its Prometheus metrics; either port may be 0 (tests), the chosen
+ * ones are in `url` and `metricsUrl`.
+ */
 export async function startApiServer(config: Config, options: { validateResponses?: boolean } = {}): Promise<ApiServer> {
   let publicUrl = config.http.publicUrl ?? `http://localhost:${config.http.port}`;
   const services = await createServices(config, { name: 'api', publicUrl: () => publicUrl });
@@ -22,15 +27,17 @@ export async function startApiServer(config: Config, options: { validateResponse
     validateResponses: options.validateResponses ?? false,
   });
 
+  const metrics = await startMetricsServer(apiRegistry, { host: config.metrics.host, port: config.metrics.apiPort });
   const server: Server = app.listen(config.http.port, config.http.host);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   publicUrl = config.http.publicUrl ?? `http://localhost:${port}`;
   lastUsed.start(config.apiKeys.lastUsedFlushSeconds);
-  services.logger.info({ url: publicUrl }, 'api listening');
+  services.logger.info({ url: publicUrl, metricsUrl: metrics.url }, 'api listening');
 
   return {
     url: `http://127.0.0.1:${port}`,
+    metricsUrl: metrics.url,
     services,
     lastUsed,
     async stop() {
@@ -38,6 +45,7 @@ export async function startApiServer(config: Config, options: { validateResponse
       const closed = new Promise<void>((resolveClose, reject) => server.close((error) => (error ? reject(error) : resolveClose())));
       server.closeIdleConnections();
       await closed;
+      await metrics.stop();
       await lastUsed.stop();
       await services.close();
     },

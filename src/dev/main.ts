@@ -43,6 +43,10 @@ const env: NodeJS.ProcessEnv = {
   DATABASE_URL: database.url,
   TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS ?? temporal?.address,
   PORT: port,
+  // The Prometheus endpoints' usual ports, or free ones when another stack holds them.
+  METRICS_PORT: process.env.METRICS_PORT ?? String(await preferPort(9464)),
+  WORKER_METRICS_PORT: process.env.WORKER_METRICS_PORT ?? String(await preferPort(9465)),
+  TEMPORAL_METRICS_PORT: process.env.TEMPORAL_METRICS_PORT ?? String(await preferPort(9466)),
   HOST: process.env.HOST ?? '127.0.0.1',
   STORAGE_DIR: process.env.STORAGE_DIR ?? join(dataDir(), 'objects'),
   LOG_FORMAT: process.env.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json'),
@@ -67,6 +71,7 @@ console.log(`
   API docs     ${apiUrl}/docs
   Dashboard    ${apiUrl}/dashboard   (log in with the API key below)
   Temporal UI  ${temporal?.uiUrl ?? `(external Temporal at ${config.temporal.address})`}
+  Metrics      http://${config.metrics.host}:${config.metrics.apiPort}/metrics (api), :${config.metrics.workerPort} (worker), :${config.metrics.temporalPort} (Temporal SDK)
   API key      ${devKey.apiKey}   (Growth workspace ${devKey.workspaceId})
 
   Try: curl -H "Authorization: Bearer ${devKey.apiKey}" ${apiUrl}/api/v1/projects

@@ -8,7 +8,10 @@ import { loadConfig } from '../../src/config.ts';
 // No Docker engine or compose binary runs here, so the file is checked against the Compose Specification's JSON
 // schema, and the environment it gives the service is checked against our own configuration schema.
 const compose = parse(readFileSync(new URL('../../docker-compose.yml', import.meta.url), 'utf8'), { merge: true }) as {
-  services: Record<string, { environment?: Record<string, string>; build?: string; depends_on?: Record<string, unknown> }>;
+  services: Record<string, { environment?: Record<string, string>; build?: string; depends_on?: Record<string, unknown>; volumes?: string[] }>;
+};
+const prometheus = parse(readFileSync(new URL('../../deploy/prometheus/prometheus.yml', import.meta.url), 'utf8')) as {
+  scrape_configs: Array<{ job_name: string; static_configs: Array<{ targets: string[] }> }>;
 };
 // The schema is draft 2019-09 but names its meta-schema and its parts the draft-04 way (`http://...#`, `id`),
 // which Ajv refuses; those naming members are dropped before compiling (they carry no constraints).
@@ -37,9 +40,9 @@ describe('docker-compose.yml', () => {
     expect(ajv.validate(schema, { services: { api: { image: 'x', ports: 3000 } } })).toBe(false);
   });
 
-  it('when its services are read, then it runs postgres, temporal with its UI, an S3 store, the api and the worker', () => {
+  it('when its services are read, then it runs postgres, temporal with its UI, an S3 store, the api, the worker and Prometheus', () => {
     expect(Object.keys(compose.services)).toEqual(
-      expect.arrayContaining(['postgres', 'temporal', 'temporal-ui', 's3', 'migrate', 'api', 'worker']),
+      expect.arrayContaining(['postgres', 'temporal', 'temporal-ui', 's3', 'migrate', 'api', 'worker', 'prometheus']),
     );
     for (const name of ['api', 'worker', 'migrate']) expect(compose.services[name]!.build).toBe('.');
   });
@@ -50,5 +53,15 @@ describe('docker-compose.yml', () => {
       expect(config.storage.driver).toBe('s3');
       expect(config.temporal.address).toBe('temporal:7233');
     }
+  });
+
+  it('when Prometheus runs, then it scrapes each metrics port the api and the worker listen on, on the compose network', () => {
+    expect(compose.services.prometheus!.volumes).toContain('./deploy/prometheus/prometheus.yml:/etc/prometheus/prometheus.yml:ro');
+    const targets = prometheus.scrape_configs.flatMap((job) => job.static_configs.flatMap((config) => config.targets));
+    const api = loadConfig(compose.services.api!.environment ?? {}).metrics;
+    const worker = loadConfig(compose.services.worker!.environment ?? {}).metrics;
+    expect(targets.sort()).toEqual([`api:${api.apiPort}`, `worker:${worker.workerPort}`, `worker:${worker.temporalPort}`].sort());
+    // Loopback would keep Prometheus, another container, out.
+    for (const metrics of [api, worker]) expect(metrics.host).toBe('0.0.0.0');
   });
 });

@@ -24,6 +24,10 @@ export function testConfigEnv(databaseUrl: string): Record<string, string> {
     STORAGE_DIR: mkdtempSync(join(tmpdir(), 'content-service-objects-')),
     URL_SIGNING_SECRET: randomBytes(32).toString('base64url'),
     ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    // Any free port: test files run side by side.
+    METRICS_PORT: '0',
+    WORKER_METRICS_PORT: '0',
+    TEMPORAL_METRICS_PORT: '0',
   };
 }
 

@@ -19,7 +19,7 @@ export function authenticate(orm: Database, lastUsed: LastUsedTracker, limiter: 
     const attempt = limiter.authFailures.take(address);
     if (!attempt.allowed) {
       const seconds = limiter.authFailures.windowMs / 1000;
-      throw rateLimited(`Too many failed authentications from this address (${attempt.limit} per ${seconds} seconds); retry in ${attempt.resetSeconds} s.`, attempt);
+      throw rateLimited('auth-failures', `Too many failed authentications from this address (${attempt.limit} per ${seconds} seconds); retry in ${attempt.resetSeconds} s.`, attempt);
     }
     let caller;
     try {

@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import { AppError } from '../../errors/app-error.ts';
 import type { Config } from '../../config.ts';
+import { rateLimitRefusals, type RateLimitKind } from '../../metrics/api-metrics.ts';
 import { callerOf } from '../caller-of.ts';
 
 type Usage = { allowed: boolean; limit: number; remaining: number; resetSeconds: number };
@@ -92,11 +93,12 @@ export function rateLimit(limiter: RateLimiter): RequestHandler {
     });
     const seconds = limiter.perKey.windowMs / 1000;
     if (!key.allowed) {
-      return next(rateLimited(`The rate limit of ${key.limit} requests per ${seconds} seconds for this API key is used up; retry in ${key.resetSeconds} s.`, key));
+      return next(rateLimited('api-key', `The rate limit of ${key.limit} requests per ${seconds} seconds for this API key is used up; retry in ${key.resetSeconds} s.`, key));
     }
     if (!workspace.allowed) {
       return next(
         rateLimited(
+          'workspace',
           `The rate limit of ${workspace.limit} requests per ${seconds} seconds for this workspace (all its API keys together) is used up; retry in ${workspace.resetSeconds} s.`,
           workspace,
         ),
@@ -106,6 +108,8 @@ export function rateLimit(limiter: RateLimiter): RequestHandler {
   };
 }
 
-export function rateLimited(detail: string, usage: Usage): AppError {
+/** The 429 of a refusal by `kind`'s limit, counted for the metrics. */
+export function rateLimited(kind: RateLimitKind, detail: string, usage: Usage): AppError {
+  rateLimitRefusals.inc({ limit: kind });
   return new AppError('rate-limited', detail, { retryAfterSeconds: usage.resetSeconds });
 }

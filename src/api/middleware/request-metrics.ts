@@ -1,0 +1,19 @@
+import type { Request, RequestHandler } from 'express';
+import { httpRequestDuration, httpRequestsInFlight } from '../../metrics/api-metrics.ts';
+
+/**
+ * Times every request and counts those in flight. The route label is a template (`routeOf`), never the raw URL: a
+ * label per id would grow Prometheus' series without bound. A client that leaves before the whole answer was sent
+ * is recorded with status `aborted`.
+ */
+export function requestMetrics(routeOf: (req: Request) => string): RequestHandler {
+  return (req, res, next) => {
+    const end = httpRequestDuration.startTimer();
+    httpRequestsInFlight.inc();
+    res.once('close', () => {
+      httpRequestsInFlight.dec();
+      end({ route: routeOf(req), method: req.method, status: res.writableFinished ? String(res.statusCode) : 'aborted' });
+    });
+    next();
+  };
+}

@@ -1,0 +1,39 @@
+import { readFileSync } from 'node:fs';
+import type { Request } from 'express';
+import { parse } from 'yaml';
+
+type Template = { template: string; pattern: RegExp; literalSegments: number };
+
+/** The label of a request that matches no known route: one value, however many different URLs are sent. */
+export const unmatchedRoute = 'unmatched';
+
+/**
+ * Names the route a request was for, as a metric label with a bounded set of values: the OpenAPI path template for
+ * the API (`/api/v1/posts/{id}`, also for requests refused before any route ran, e.g. 401 or 429), the Express
+ * route for the few paths outside the contract (`/health`, `/dashboard/api/posts/{postId}/video`), else `unmatched`.
+ */
+export function routeTemplates(specPath: string): (req: Request) => string {
+  const spec = parse(readFileSync(specPath, 'utf8')) as { servers: Array<{ url: string }>; paths: Record<string, unknown> };
+  const base = spec.servers[0]!.url.replace(/\/$/, '');
+  const templates: Template[] = Object.keys(spec.paths)
+    .map((path) => {
+      const template = `${base}${path}`;
+      const source = template
+        .split('/')
+        .map((segment) => (/^\{[^}]+\}$/.test(segment) ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+        .join('/');
+      return { template, pattern: new RegExp(`^${source}/?$`), literalSegments: template.split('/').filter((segment) => !segment.startsWith('{')).length };
+    })
+    // Literal segments win over parameters (`/webhooks/{id}/test` before a template that would take "test" as an id).
+    .sort((a, b) => b.literalSegments - a.literalSegments);
+
+  return (req) => {
+    const path = req.originalUrl.split('?')[0]!;
+    const api = templates.find(({ pattern }) => pattern.test(path));
+    if (api) return api.template;
+    // Express keeps the route that answered; its pattern is written in our code, so its values are bounded too.
+    const route = (req.route as { path?: unknown } | undefined)?.path;
+    if (typeof route === 'string') return `${req.baseUrl}${route}`.replace(/[:*](\w+)/g, '{$1}');
+    return unmatchedRoute;
+  };
+}
