@@ -1,8 +1,9 @@
 import type { Connection } from '@temporalio/client';
-import { temporal } from '@temporalio/proto';
+// A CommonJS module: Node's ESM loader sees only its default export.
+import proto from '@temporalio/proto';
 import { searchAttributes } from './search-attributes.ts';
 
-const keyword = temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
+const keyword = proto.temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
 
 /**
  * Makes sure the namespace knows our custom search attributes before a worker starts: without them every workflow
