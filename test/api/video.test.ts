@@ -64,7 +64,7 @@ describe('a video job', () => {
     const jobId = await startedJob(postId);
     const { final, seen } = await pollUntilEnded(jobId);
 
-    expect(final).toEqual({ jobId, status: 'done', postId, videoUrl: expect.any(String), message: 'Done: a 6-second 1080×1920 video.', error: null });
+    expect(final).toEqual({ jobId, status: 'done', postId, videoUrl: expect.any(String), message: 'Done: a 6-second 1080×1920 video.', error: null, progress: 100, completedAt: expect.any(String) });
     expect(seen.some((state) => state.status === 'running' && /^Encoding the video: \d+%$/.test(state.message))).toBe(true);
     for (const state of seen) expect(['queued', 'running', 'done']).toContain(state.status);
 
