@@ -18,6 +18,7 @@ import { markTargetFailed } from './mark-target-failed.ts';
 import { planPublication, type PlanPublicationInput } from './plan-publication.ts';
 import { publishToTarget } from './publish-to-target.ts';
 import { recordScheduleRun } from './record-schedule-run.ts';
+import { recordVideoJobEnd, type RecordVideoJobEndInput } from './record-video-job-end.ts';
 import { renderPostImage, type RenderPostImageInput } from './render-post-image.ts';
 import { renderPostVideo, type RenderPostVideoInput } from './render-post-video.ts';
 import { saveGeneratedImage, type SaveGeneratedImageInput } from './save-generated-image.ts';
@@ -57,6 +58,7 @@ export function createActivities(deps: ActivityDeps) {
     saveRenderedImage: (input: SaveRenderedImageInput) => finalUnlessDependencyDown(() => saveRenderedImage(deps, input)),
     renderPostVideo: (input: RenderPostVideoInput) => renderPostVideo(deps, input),
     savePostVideo: (input: SavePostVideoInput) => finalUnlessDependencyDown(() => savePostVideo(deps, input)),
+    recordVideoJobEnd: (input: RecordVideoJobEndInput) => finalUnlessDependencyDown(() => recordVideoJobEnd(deps, input)),
     planPublication: (input: PlanPublicationInput) => finalUnlessDependencyDown(() => planPublication(deps, input)),
     cancelPublication: (input: { postId: string; publicationId: string }) => finalUnlessDependencyDown(() => cancelPublication(deps, input)),
     publishToTarget: (input: { targetId: string; publishedAt: string }) => publishToTarget(deps, input),

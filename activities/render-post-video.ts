@@ -11,6 +11,7 @@ import type { VideoProgress } from '../src/video/video-progress.ts';
 import { videoWorkDir } from '../src/video/video-work-dir.ts';
 import type { ActivityDeps } from './index.ts';
 import { loadPost } from './load-post.ts';
+import { videoJobProgress } from './video-job-progress.ts';
 
 export type RenderPostVideoInput = { jobId: string };
 export type RenderedVideo = { videoKey: string; bytes: number; notes: string[] };
@@ -19,16 +20,23 @@ const videoGraceMs = 24 * 60 * 60 * 1000;
 
 /**
  * Makes the post's video and stores it. Progress goes out as heartbeat details (`VideoProgress`), which is where
- * `GET /video/jobs/{jobId}` and the Temporal UI read it from, and which also tells Temporal the worker is alive.
+ * `GET /video/jobs/{jobId}` and the Temporal UI read it from, and which also tells Temporal the worker is alive and
+ * brings back a cancellation (the job's workflow cancelled, or this worker shutting down): ffmpeg is then killed.
  */
 export async function renderPostVideo(deps: ActivityDeps, input: RenderPostVideoInput): Promise<RenderedVideo> {
   const context = Context.current();
-  const report = (progress: VideoProgress) => context.heartbeat(progress);
-  report({ stage: 'preparing', percent: 0 });
+  const recorded = videoJobProgress(deps, input.jobId);
+  const report = (progress: VideoProgress) => {
+    context.heartbeat(progress);
+    recorded.record(progress.percent);
+  };
+  context.heartbeat({ stage: 'preparing', percent: 0 } satisfies VideoProgress);
 
   const em = deps.orm.em.fork();
   const job = await em.findOne(VideoJob, input.jobId);
   if (!job) throw ApplicationFailure.nonRetryable(`Video job ${input.jobId} no longer exists (its post was deleted).`, 'JobDeleted');
+  // Each attempt makes the video from the start.
+  await em.nativeUpdate(VideoJob, { id: job.id, status: { $in: ['queued', 'running'] } }, { status: 'running', progress: 0 });
   const { post, brandKit } = await loadPost(em, job.postId);
   const sourceKey = post.artworkKey ?? post.imageKey;
   const source = sourceKey ? await deps.storage.get(sourceKey) : null;
@@ -51,6 +59,7 @@ export async function renderPostVideo(deps: ActivityDeps, input: RenderPostVideo
       format: job.format,
       outputPath,
       onProgress: (done) => report({ stage: 'encoding', percent: Math.round(done * 100) }),
+      signal: context.cancellationSignal,
     }).catch((error: unknown) => {
       // ffmpeg refusing its input fails the same way every time; a killed ffmpeg (no exit code) may be transient.
       if (error instanceof VideoEncodingError && error.exitCode !== null) throw ApplicationFailure.nonRetryable(error.message, 'VideoEncodingFailed');
@@ -65,5 +74,6 @@ export async function renderPostVideo(deps: ActivityDeps, input: RenderPostVideo
     return { videoKey, bytes: video.length, notes: title?.notes ?? [] };
   } finally {
     await rm(workDir, { recursive: true, force: true });
+    await recorded.settled();
   }
 }

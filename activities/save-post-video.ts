@@ -8,7 +8,7 @@ import { loadPost } from './load-post.ts';
 
 export type SavePostVideoInput = { jobId: string; videoKey: string; bytes: number };
 
-/** Attaches the stored video to its post: job, `hasVideo` and the usage item commit together, exactly once. */
+/** Attaches the stored video to its post: the job (done), `hasVideo` and the usage item commit together, exactly once. */
 export async function savePostVideo(deps: ActivityDeps, input: SavePostVideoInput): Promise<{ videoKey: string }> {
   return deps.orm.em.fork().transactional(async (em) => {
     const job = await em.findOne(VideoJob, input.jobId, { lockMode: LockMode.PESSIMISTIC_WRITE });
@@ -19,7 +19,8 @@ export async function savePostVideo(deps: ActivityDeps, input: SavePostVideoInpu
     if (!(await claimObjectKey(em, input.videoKey))) {
       throw ApplicationFailure.nonRetryable('The video expired before it could be saved; start it again.', 'VideoExpired');
     }
-    Object.assign(job, { videoKey: input.videoKey, completedAt: new Date() });
+    // Done wins over an end recorded meanwhile (a cancel that came after the video was stored): the video exists.
+    Object.assign(job, { videoKey: input.videoKey, status: 'done', progress: 100, error: null, completedAt: new Date() });
     Object.assign(post, { hasVideo: true, updatedAt: new Date() });
     const size = (input.bytes / (1024 * 1024)).toFixed(1);
     recordUsage(em, { workspaceId: post.workspaceId, type: 'VideoGeneration', description: `Made a ${job.format} video of "${post.title}" (${size} MB).`, postId: post.id });

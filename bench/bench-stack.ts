@@ -12,7 +12,9 @@ import { createWorkspace } from '../src/domain/workspaces/create-workspace.ts';
 import { startPostgresCluster } from '../src/embedded/postgres-cluster.ts';
 import { startTemporalDevServer } from '../src/embedded/temporal-dev-server.ts';
 import { createLogger } from '../src/logger.ts';
+import { createVideoWorker } from '../worker/create-video-worker.ts';
 import { createWorker } from '../worker/create-worker.ts';
+import { runWorkers, shutDownWorkers } from '../worker/run-workers.ts';
 import { installTemporalRuntime } from '../worker/temporal-runtime.ts';
 
 export type ApiAnswer<T> = { status: number; headers: Headers; body: T };
@@ -91,10 +93,10 @@ export async function startBenchStack(): Promise<BenchStack> {
     stops.push(() => api.stop());
     const connection = await NativeConnection.connect({ address: temporal.address });
     stops.push(() => connection.close());
-    const worker: Worker = await createWorker({ connection, config, clients: api.services });
-    const running = worker.run();
+    const workers: Worker[] = [await createWorker({ connection, config, clients: api.services }), await createVideoWorker({ connection, config, clients: api.services })];
+    const running = runWorkers(workers);
     stops.push(async () => {
-      worker.shutdown();
+      shutDownWorkers(workers);
       await running;
     });
 

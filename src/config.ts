@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { parseEncryptionKey } from './crypto/secret-box.ts';
 import { defaultFfmpegPath } from './video/ffmpeg-path.ts';
@@ -52,6 +53,8 @@ const schema = z
     STABILITY_ENGINE: z.enum(['core', 'ultra', 'sd3']).default('core'),
     LOGO_FETCH_ALLOW_PRIVATE_NETWORKS: booleanString.default(false),
     FFMPEG_PATH: z.string().min(1).optional(),
+    VIDEO_CONCURRENCY: z.coerce.number().int().positive().default(availableParallelism()),
+    WORKER_SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).default(25),
     ENCRYPTION_KEY: z.string().min(1),
     WEBHOOKS_ALLOW_PRIVATE_NETWORKS: booleanString.default(false),
     WEBHOOK_TIMEOUT_SECONDS: seconds.default(15),
@@ -119,6 +122,8 @@ function toConfig(env: z.infer<typeof schema>) {
           ? { caPath: env.TEMPORAL_TLS_CA_PATH, certPath: env.TEMPORAL_TLS_CERT_PATH, keyPath: env.TEMPORAL_TLS_KEY_PATH, serverName: env.TEMPORAL_TLS_SERVER_NAME }
           : null,
       apiKey: env.TEMPORAL_API_KEY,
+      /** How long running activities may finish after SIGTERM before they are cancelled (and retried elsewhere). */
+      shutdownGraceSeconds: env.WORKER_SHUTDOWN_GRACE_SECONDS,
     },
     storage: {
       driver: env.STORAGE_DRIVER,
@@ -141,7 +146,8 @@ function toConfig(env: z.infer<typeof schema>) {
       stability: { apiKey: env.STABILITY_API_KEY ?? '', baseUrl: env.STABILITY_API_URL.replace(/\/$/, ''), engine: env.STABILITY_ENGINE },
       logoFetch: { allowPrivateNetworks: env.LOGO_FETCH_ALLOW_PRIVATE_NETWORKS },
     },
-    video: { ffmpegPath: env.FFMPEG_PATH ?? defaultFfmpegPath() },
+    /** `concurrency`: encodes one worker runs at once (each ffmpeg keeps a core busy). */
+    video: { ffmpegPath: env.FFMPEG_PATH ?? defaultFfmpegPath(), concurrency: env.VIDEO_CONCURRENCY },
     /** Seals webhook secrets and social credentials at rest. */
     secrets: { encryptionKey: parseEncryptionKey(env.ENCRYPTION_KEY) },
     webhooks: { allowPrivateNetworks: env.WEBHOOKS_ALLOW_PRIVATE_NETWORKS, timeoutMs: env.WEBHOOK_TIMEOUT_SECONDS * 1000 },

@@ -33,7 +33,7 @@ export type WorkerOptions = {
   workflowBundlePath?: string | undefined;
 };
 
-/** The worker of the task queue in `config`. */
+/** The worker of the task queue in `config`: every workflow and activity (the video worker serves encodes). */
 export function createWorker({ connection, config, clients, workflowBundlePath = config.temporal.workflowBundle }: WorkerOptions): Promise<Worker> {
   return Worker.create({
     connection,
@@ -43,6 +43,7 @@ export function createWorker({ connection, config, clients, workflowBundlePath =
     // Heartbeats carry progress (a video's encoding) that users watch; by default the SDK sends them only every
     // 80% of the heartbeat timeout, which would make progress jump in steps of many seconds.
     maxHeartbeatThrottleInterval: '1 second',
+    shutdownGraceTime: `${config.temporal.shutdownGraceSeconds} seconds`,
     ...(workflowBundlePath ? { workflowBundle: { codePath: workflowBundlePath } } : { workflowsPath }),
   });
 }

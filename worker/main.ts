@@ -10,12 +10,16 @@ import { createStorage } from '../src/storage/create-storage.ts';
 import { connectTemporalClient } from '../src/temporal/connect.ts';
 import { temporalConnectionOptions } from '../src/temporal/connection-options.ts';
 import { ensureSearchAttributes } from '../src/temporal/ensure-search-attributes.ts';
+import { createVideoWorker } from './create-video-worker.ts';
 import { createWorker } from './create-worker.ts';
 import { ensureServiceSchedules } from './ensure-schedules.ts';
+import { runWorkers } from './run-workers.ts';
 import { installTemporalRuntime } from './temporal-runtime.ts';
 
-// `npm run worker`: runs workflows and activities. Stateless: start as many as the load needs. The Temporal SDK
-// handles SIGINT/SIGTERM: the worker stops polling, lets running activities finish, and run() returns.
+// `npm run worker`: runs workflows and activities, and the video worker. Stateless: start as many as the load needs.
+// The Temporal SDK handles SIGINT/SIGTERM: the workers stop polling, let running activities finish for
+// WORKER_SHUTDOWN_GRACE_SECONDS, then cancel them (ffmpeg is killed; the attempt is retried elsewhere), and run()
+// returns.
 const config = loadConfig();
 const logger = createLogger({ level: config.logLevel, name: 'worker', format: config.logFormat });
 // Two Prometheus endpoints: the SDK's (its native exporter binds a port of its own) and ours (deliveries,
@@ -37,9 +41,10 @@ try {
   logger.info({ report }, describeReport(report));
   const storage = createStorage(config.storage, () => publicUrl);
   await storage.prepare();
-  const worker = await createWorker({ connection, config, clients: { orm, logger, storage, temporal } });
-  logger.info({ taskQueue: config.temporal.taskQueue, metricsUrl: metrics.url }, 'worker running');
-  await worker.run();
+  const clients = { orm, logger, storage, temporal };
+  const workers = [await createWorker({ connection, config, clients }), await createVideoWorker({ connection, config, clients })];
+  logger.info({ taskQueue: config.temporal.taskQueue, videoConcurrency: config.video.concurrency, metricsUrl: metrics.url }, 'worker running');
+  await runWorkers(workers);
 } finally {
   await temporal.connection.close();
   await connection.close();

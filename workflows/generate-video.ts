@@ -1,34 +1,64 @@
-import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import {
+  ActivityCancellationType,
+  ActivityFailure,
+  ApplicationFailure,
+  CancellationScope,
+  isCancellation,
+  patched,
+  proxyActivities,
+  workflowInfo,
+  type ActivityOptions,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
+import { taskQueues } from '../src/temporal/task-queues.ts';
 import { databaseWork } from './activity-options.ts';
 
 // Encoding takes seconds to a minute; the heartbeat (every progress step) shows a dead worker within 10 s, and
 // the video is then made again from the start on another attempt. A refusal (no image, ffmpeg rejecting the
 // input) is final. Bounded (3 attempts): a job that cannot be made says so instead of running for ever.
-const { renderPostVideo } = proxyActivities<Activities>({
+const encoding: ActivityOptions = {
   startToCloseTimeout: '10 minutes',
   heartbeatTimeout: '10 seconds',
   retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 3 },
-});
+};
+const { renderPostVideo } = proxyActivities<Activities>(encoding);
 
 // Database work: unbounded only while the database is down (anything else fails at once, see databaseWork).
-const { savePostVideo } = proxyActivities<Activities>(databaseWork);
+const { savePostVideo, recordVideoJobEnd } = proxyActivities<Activities>(databaseWork);
+
+// Runs that began before jobs recorded their end encoded on the workflow's own task queue and wrote nothing when
+// they failed: replaying such a run must schedule the same commands, so the runs without this marker keep doing
+// that. Once no such run is left, deprecatePatch() it.
+export const durableVideoJobPatch = 'durable-video-jobs';
 
 export type GenerateVideoInput = { jobId: string };
 export type GeneratedVideo = { videoKey: string; notes: string[] };
 
 /**
- * A video job (its workflow ID is the job id): makes the post's video and attaches it to the post. When it fails,
- * the workflow fails with the reason in words, which the job's `error` shows.
+ * A video job (its workflow ID is the job id): makes the post's video and attaches it to the post. How the job ended
+ * is written to its row (done with the video; failed with the reason; cancelled), which answers the job once
+ * Temporal no longer keeps this run. A failed job also fails the workflow with the reason in words; a cancelled
+ * one (ffmpeg killed first) ends cancelled.
  */
 export async function generateVideo(input: GenerateVideoInput): Promise<GeneratedVideo> {
+  const durable = patched(durableVideoJobPatch);
+  // On the video queue, whose workers bound how many encodes run at once; a cancellation waits until the activity
+  // has killed ffmpeg, so "cancelled" is recorded only once nothing is encoding any more.
+  const encode = durable
+    ? proxyActivities<Activities>({ ...encoding, taskQueue: taskQueues.video(workflowInfo().taskQueue), cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED }).renderPostVideo
+    : renderPostVideo;
   try {
-    const video = await renderPostVideo(input);
+    const video = await encode(input);
     await savePostVideo({ jobId: input.jobId, videoKey: video.videoKey, bytes: video.bytes });
     return { videoKey: video.videoKey, notes: video.notes };
   } catch (error) {
+    if (durable && isCancellation(error)) {
+      await CancellationScope.nonCancellable(() => recordVideoJobEnd({ jobId: input.jobId, status: 'cancelled', error: null }));
+      throw error;
+    }
     const cause = error instanceof ActivityFailure ? error.cause : error;
     const reason = cause instanceof Error ? cause.message : String(cause);
+    if (durable) await recordVideoJobEnd({ jobId: input.jobId, status: 'failed', error: reason });
     throw ApplicationFailure.nonRetryable(reason, 'VideoFailed');
   }
 }

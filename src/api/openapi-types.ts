@@ -753,7 +753,7 @@ export interface paths {
         };
         /**
          * Get a video job
-         * @description Poll until `status` is `done` (then `videoUrl` is set), `failed` (see `error`) or `cancelled`.
+         * @description Poll until `status` is `done` (then `videoUrl` is set), `failed` (see `error`) or `cancelled`. A job that has ended is answered from the service's own record, also long after it finished; `503` only while it is still being made and Temporal cannot be reached.
          */
         get: operations["getVideoJob"];
         put?: never;
@@ -1480,6 +1480,13 @@ export interface components {
             /** Format: uuid */
             jobId: string;
             status: components["schemas"]["VideoJobStatus"];
+            /** @description Share of the video's frames encoded, 0 to 100; `100` once encoded (while it is stored and saved) and when `done`. It only grows while an attempt runs; a retried attempt makes the video again from 0 (`message` names the attempt). A `failed` or `cancelled` job says how far its last attempt got (recorded in steps of 10%). */
+            progress: number;
+            /**
+             * Format: date-time
+             * @description When the job ended (`done`, `failed` or `cancelled`); null while it runs.
+             */
+            completedAt: string | null;
             /** Format: uuid */
             postId: string;
             /**

@@ -18,6 +18,8 @@ export type EncodeVideoInput = {
   outputPath: string;
   /** Called with the share of frames encoded so far, 0 to 1. */
   onProgress?: (done: number) => void;
+  /** Aborting it kills ffmpeg (the activity's cancellation signal: a cancelled job or a worker shutting down). */
+  signal?: AbortSignal;
 };
 
 /** An ffmpeg run that failed: its exit code (null when killed) and the end of what it wrote to stderr. */
@@ -32,7 +34,7 @@ export class VideoEncodingError extends Error {
 }
 
 export function encodePostVideo(input: EncodeVideoInput): Promise<void> {
-  return runFfmpeg(input.ffmpegPath, videoArguments(input), input.onProgress);
+  return runFfmpeg(input.ffmpegPath, videoArguments(input), input.onProgress, input.signal);
 }
 
 /** ffmpeg's arguments for the post video. Exported for the benchmark, which encodes the same frames alone. */
@@ -94,10 +96,16 @@ function h264Arguments(): string[] {
   ];
 }
 
-/** Runs ffmpeg, turning its `-progress` output into calls of `onProgress`. */
-export function runFfmpeg(ffmpegPath: string, args: string[], onProgress?: (done: number) => void): Promise<void> {
+/**
+ * Runs ffmpeg, turning its `-progress` output into calls of `onProgress`. An aborted `signal` kills it (SIGKILL: its
+ * half-written output is thrown away anyway) and rejects with the signal's reason.
+ */
+export function runFfmpeg(ffmpegPath: string, args: string[], onProgress?: (done: number) => void, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(ffmpegPath, ['-loglevel', 'error', '-progress', 'pipe:1', '-nostats', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(ffmpegPath, ['-loglevel', 'error', '-progress', 'pipe:1', '-nostats', ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(signal ? { signal, killSignal: 'SIGKILL' as const } : {}),
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString()).slice(-4000);
@@ -112,12 +120,14 @@ export function runFfmpeg(ffmpegPath: string, args: string[], onProgress?: (done
       }
     });
     child.on('error', (error: NodeJS.ErrnoException) => {
+      if (signal?.aborted) return reject(signal.reason as Error);
       const why = error.code === 'ENOENT' ? `ffmpeg was not found at "${ffmpegPath}" (set FFMPEG_PATH)` : error.message;
       reject(new VideoEncodingError(why, null));
     });
-    child.on('close', (code, signal) => {
+    child.on('close', (code, killedBy) => {
       if (code === 0) return resolve();
-      const detail = stderr.trim().split('\n').slice(-3).join(' ') || `killed by ${signal ?? 'a signal'}`;
+      if (signal?.aborted) return reject(signal.reason as Error);
+      const detail = stderr.trim().split('\n').slice(-3).join(' ') || `killed by ${killedBy ?? 'a signal'}`;
       reject(new VideoEncodingError(`ffmpeg failed: ${detail}`, code));
     });
   });

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schemas } from '../../src/api/schemas.ts';
 import { Post } from '../../src/data/entities/post.ts';
+import { VideoJob as VideoJobRow } from '../../src/data/entities/video-job.ts';
 import { eventually } from '../support/eventually.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
-import { probeVideo } from '../support/videos.ts';
+import { deleteWorkflowHistory, probeVideo } from '../support/videos.ts';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
 
 // Video jobs end to end: started at the dashboard's endpoint, made by the real `generateVideo` workflow (ffmpeg)
@@ -64,9 +65,15 @@ describe('a video job', () => {
     const jobId = await startedJob(postId);
     const { final, seen } = await pollUntilEnded(jobId);
 
-    expect(final).toEqual({ jobId, status: 'done', postId, videoUrl: expect.any(String), message: 'Done: a 6-second 1080×1920 video.', error: null });
+    expect(final).toEqual({ jobId, status: 'done', postId, videoUrl: expect.any(String), message: 'Done: a 6-second 1080×1920 video.', error: null, progress: 100, completedAt: expect.any(String) });
     expect(seen.some((state) => state.status === 'running' && /^Encoding the video: \d+%$/.test(state.message))).toBe(true);
     for (const state of seen) expect(['queued', 'running', 'done']).toContain(state.status);
+    const progress = seen.map((state) => state.progress);
+    for (const [index, value] of progress.entries()) {
+      expect(Number.isInteger(value) && value >= 0 && value <= 100).toBe(true);
+      if (index > 0) expect(value).toBeGreaterThanOrEqual(progress[index - 1]!);
+    }
+    for (const state of seen.filter(({ message }) => message.startsWith('Encoding'))) expect(state.message).toBe(`Encoding the video: ${state.progress}%`);
 
     const download = await fetch(final.videoUrl!);
     expect(download.headers.get('content-type')).toBe('video/mp4');
@@ -109,6 +116,49 @@ describe('a video job', () => {
     expect(((await second.json()) as Problem).detail).toContain(jobId);
     expect((await pollUntilEnded(jobId)).final.status).toBe('done');
     expect(await startedJob(postId)).not.toBe(jobId);
+  });
+});
+
+describe('a video job after Temporal no longer keeps its workflow', () => {
+  it('when a done job\'s history is deleted, then it still answers done, progress 100, its completion time and a working videoUrl', { timeout: 120_000 }, async () => {
+    const jobId = await startedJob(await generatedPost('1:1'));
+    const { final } = await pollUntilEnded(jobId);
+    expect(final).toMatchObject({ status: 'done', progress: 100, completedAt: expect.any(String) });
+
+    await deleteWorkflowHistory(app.api.services.temporal, jobId);
+    const after = await workspace.client.get<VideoJob>(`/video/jobs/${jobId}`);
+    expect(after.status).toBe(200);
+    expect(after.body).toEqual({ ...final, videoUrl: expect.any(String) });
+    const download = await fetch(after.body.videoUrl!);
+    expect(download.status).toBe(200);
+    expect(probeVideo(Buffer.from(await download.arrayBuffer()))).toMatchObject({ width: 1080, height: 1080 });
+  });
+
+  it('when a failed job\'s history is deleted, then it still answers failed with its error and completion time', { timeout: 120_000 }, async () => {
+    const postId = await generatedPost('1:1');
+    const post = await app.api.services.orm.em.fork().findOneOrFail(Post, postId);
+    await app.storage.put(post.artworkKey!, Buffer.from('these bytes are not a picture'), 'image/png');
+    const jobId = await startedJob(postId);
+    const { final } = await pollUntilEnded(jobId);
+    expect(final).toMatchObject({ status: 'failed', error: expect.stringMatching(/^ffmpeg failed: .+/), completedAt: expect.any(String), videoUrl: null });
+
+    await deleteWorkflowHistory(app.api.services.temporal, jobId);
+    const after = await workspace.client.get<VideoJob>(`/video/jobs/${jobId}`);
+    expect(after.body).toEqual(final);
+    // The post is free for another video: the ended job no longer counts as being made.
+    expect(await startedJob(postId)).not.toBe(jobId);
+  });
+
+  it('when a job\'s workflow is gone but its record never said how it ended, then it answers failed, saying so', { timeout: 120_000 }, async () => {
+    const jobId = await startedJob(await generatedPost('1:1'));
+    await pollUntilEnded(jobId);
+    await deleteWorkflowHistory(app.api.services.temporal, jobId);
+    // As if the run had been terminated before it could write its end (a terminated run runs no code of ours).
+    await app.api.services.orm.em.fork().nativeUpdate(VideoJobRow, jobId, { status: 'running', videoKey: null, completedAt: null, progress: 40 });
+
+    const after = await workspace.client.get<VideoJob>(`/video/jobs/${jobId}`);
+    expect(after.body).toMatchObject({ status: 'failed', progress: 40, completedAt: null, videoUrl: null, message: 'The job ended without a video.' });
+    expect(after.body.error).toContain('no longer kept by Temporal');
   });
 });
 

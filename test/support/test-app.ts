@@ -5,7 +5,9 @@ import type { Config } from '../../src/config.ts';
 import { startApiServer, type ApiServer } from '../../src/api/server.ts';
 import type { ObjectStorage } from '../../src/storage/object-storage.ts';
 import { temporalConnectionOptions } from '../../src/temporal/connection-options.ts';
+import { createVideoWorker } from '../../worker/create-video-worker.ts';
 import { createWorker } from '../../worker/create-worker.ts';
+import { runWorkers, shutDownWorkers } from '../../worker/run-workers.ts';
 import { installTemporalRuntime } from '../../worker/temporal-runtime.ts';
 import { createTestDatabase } from './test-database.ts';
 import { testConfig } from './test-config.ts';
@@ -20,7 +22,7 @@ export type TestApp = {
 
 /**
  * The real service for one test file: the HTTP api (responses validated against openapi.yaml) and a worker on the
- * file's own task queue, against the run's PostgreSQL and Temporal dev server.
+ * file's own task queue (and its video queue), against the run's PostgreSQL and Temporal dev server.
  */
 export async function startTestApp(overrides: Record<string, string> = {}, options: { databaseUrl?: string } = {}): Promise<TestApp> {
   // A database of its own, unless the test restarts the service on one it keeps.
@@ -29,15 +31,18 @@ export async function startTestApp(overrides: Record<string, string> = {}, optio
   const api = await startApiServer(config, { validateResponses: true });
   installTemporalRuntime(api.services.logger);
   const connection = await NativeConnection.connect(temporalConnectionOptions(config.temporal));
-  const worker: Worker = await createWorker({ connection, config, clients: api.services, workflowBundlePath: inject('workflowBundlePath') });
-  const running = worker.run();
+  const workers: Worker[] = [
+    await createWorker({ connection, config, clients: api.services, workflowBundlePath: inject('workflowBundlePath') }),
+    await createVideoWorker({ connection, config, clients: api.services }),
+  ];
+  const running = runWorkers(workers);
   return {
     config,
     api,
     url: api.url,
     storage: api.services.storage,
     async stop() {
-      worker.shutdown();
+      shutDownWorkers(workers);
       await running;
       await connection.close();
       await api.stop();

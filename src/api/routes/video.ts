@@ -3,6 +3,7 @@ import type { Deps } from '../../domain/deps.ts';
 import { getVideoJob } from '../../domain/video/get-video-job.ts';
 import { presignPostVideo } from '../../domain/video/presign-post-video.ts';
 import { callerOf } from '../caller-of.ts';
+import { presentVideoJob } from '../presenters/video-job.ts';
 import type { Schemas } from '../schemas.ts';
 
 /** Polling video jobs (started from the dashboard) and fetching a post's video. */
@@ -10,8 +11,7 @@ export function videoRoutes(deps: Deps): Router {
   const router = Router();
 
   router.get('/video/jobs/:jobId', async (req, res) => {
-    const job: Schemas['VideoJob'] = await getVideoJob(deps, callerOf(res), req.params.jobId);
-    res.json(job);
+    res.json(presentVideoJob(await getVideoJob(deps, callerOf(res), req.params.jobId)));
   });
 
   router.get('/video/presign/:postId', async (req, res) => {

@@ -4,9 +4,15 @@ import { newId } from '../new-id.ts';
 import { Post } from './post.ts';
 import { Workspace } from './workspace.ts';
 
+/** Where a job stands in our record: `queued` and `running` are asked of its workflow; the others are final. */
+export const videoJobStatuses = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
+export type VideoJobRowStatus = (typeof videoJobStatuses)[number];
+
 /**
- * A video started from the dashboard. The id is also the id of the workflow that makes it, which is where its
- * status and progress are read from; this row is what scopes the job to a workspace and keeps the finished video.
+ * A video started from the dashboard. The id is also the id of the workflow that makes it. The workflow writes how
+ * the job ended here (through its activities), so a finished job is answered from this row alone, also after
+ * Temporal has dropped the workflow's history; while it runs, its live progress is read from the workflow. The row
+ * also scopes the job to a workspace and keeps the finished video.
  */
 export const VideoJob = defineEntity({
   name: 'VideoJob',
@@ -19,7 +25,13 @@ export const VideoJob = defineEntity({
     format: p.enum(Object.keys(postFormats) as PostFormat[]),
     /** Set when the video is saved; the post's latest video is its newest job with one. */
     videoKey: p.text().nullable(),
+    status: p.enum([...videoJobStatuses]).default('queued'),
+    /** 0 to 100, recorded by the encoding in 10% steps and 100 once done (live progress is the heartbeat). */
+    progress: p.integer().default(0),
+    /** Why the job failed, in words. */
+    error: p.text().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
+    /** When the job ended: done, failed or cancelled. */
     completedAt: p.datetime().nullable(),
   },
   indexes: [{ properties: ['postId', 'createdAt'] }],

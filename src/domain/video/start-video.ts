@@ -18,7 +18,7 @@ export async function startVideo(deps: Deps, caller: Caller, postId: string): Pr
   const { job, post } = await deps.orm.em.fork().transactional(async (em) => {
     const found = await findPost(em, caller.workspaceId, postId, { lock: true });
     if (!found.artworkKey && !found.imageKey) throw new AppError('conflict', `Post ${found.id} has no image yet; generate it before making a video.`);
-    const previous = await em.findOne(VideoJob, { postId: found.id, completedAt: null }, { orderBy: { createdAt: 'desc' } });
+    const previous = await em.findOne(VideoJob, { postId: found.id, status: { $in: ['queued', 'running'] } }, { orderBy: { createdAt: 'desc' } });
     if (previous) {
       const state = await inTemporal(deps.temporal, 'report the running video job', () => readJobState(deps.temporal, previous));
       if (state.status === 'queued' || state.status === 'running') {

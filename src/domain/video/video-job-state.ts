@@ -9,58 +9,88 @@ import { describeProgress, type VideoProgress } from '../../video/video-progress
 import { videoSeconds } from '../../video/encode-post-video.ts';
 
 export type VideoJobStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
-export type VideoJobState = { status: VideoJobStatus; message: string; error: string | null };
+/** `progress`: 0 to 100, the share of frames encoded (100 once encoded); `completedAt`: when the job ended. */
+export type VideoJobState = { status: VideoJobStatus; message: string; error: string | null; progress: number; completedAt: Date | null };
 
 const { PENDING_ACTIVITY_STATE_SCHEDULED } = proto.temporal.api.enums.v1.PendingActivityState;
 
 /**
- * A job's status as Temporal sees its workflow: waiting for a worker (`queued`), working (`running`, with the
- * activity's last progress report), `done`, `failed` (with the reason) or `cancelled`. A job our record shows
- * finished is `done` even after Temporal has dropped the workflow's history (retention).
+ * A job's status. A job whose row says how it ended (written by its workflow) is answered from the row alone, also
+ * after Temporal has dropped the workflow's history (retention). Otherwise it is asked of the workflow: waiting for
+ * a worker (`queued`), working (`running`, with the activity's last progress report), or ended without the row
+ * saying so yet (a moment before the write commits; a run from before jobs recorded their end; a terminated or
+ * timed-out run, which runs no code of ours). A row that never says how the job ended, whose workflow Temporal no
+ * longer keeps, is a job that failed without a word: `failed`, saying so.
  */
 export async function readJobState(client: Client, job: VideoJob): Promise<VideoJobState> {
-  if (job.completedAt && job.videoKey) return done(job);
+  const recorded = recordedEnd(job);
+  if (recorded) return recorded;
   const handle = client.workflow.getHandle(workflowIds.videoJob(job.id));
   let description: WorkflowExecutionDescription;
   try {
     description = await handle.describe();
   } catch (error) {
     if (!(error instanceof WorkflowNotFoundError)) throw error;
-    return { status: 'failed', message: 'The job ended without a video.', error: 'Its workflow was never started or is no longer kept by Temporal.' };
+    const never = job.status === 'queued' ? 'was never started, or ' : '';
+    return ended(job, 'failed', 'The job ended without a video.', `Its workflow ${never}ended without recording how, and is no longer kept by Temporal.`, null);
   }
 
+  const closedAt = description.closeTime ?? null;
   switch (description.status.name) {
     case 'RUNNING':
-      return runningState(description);
+      return runningState(description, job);
     case 'COMPLETED':
       // The save committed (that is the workflow's last step), but our record was read just before: say done.
-      return done(job);
+      return { ...done(job), completedAt: closedAt };
     case 'CANCELLED':
-      return { status: 'cancelled', message: 'The job was cancelled.', error: null };
+      return ended(job, 'cancelled', 'The job was cancelled.', null, closedAt);
     case 'TERMINATED':
-      return { status: 'failed', message: 'The job was stopped.', error: 'An operator terminated the workflow.' };
+      return ended(job, 'failed', 'The job was stopped.', 'An operator terminated the workflow.', closedAt);
     case 'TIMED_OUT':
-      return { status: 'failed', message: 'The job took too long.', error: 'The workflow timed out.' };
+      return ended(job, 'failed', 'The job took too long.', 'The workflow timed out.', closedAt);
     default:
-      return { status: 'failed', message: 'The video could not be made.', error: await failureOf(handle) };
+      return ended(job, 'failed', 'The video could not be made.', await failureOf(handle), closedAt);
   }
 }
 
-function runningState(description: WorkflowExecutionDescription): VideoJobState {
-  const activity = description.raw.pendingActivities?.[0];
-  if (!activity || (activity.state === PENDING_ACTIVITY_STATE_SCHEDULED && (activity.attempt ?? 1) <= 1)) {
-    return { status: 'queued', message: 'Waiting for a worker.', error: null };
+/** What the row says of a job that has ended, or undefined while it has not. */
+function recordedEnd(job: VideoJob): VideoJobState | undefined {
+  switch (job.status) {
+    case 'done':
+      return done(job);
+    case 'failed':
+      return ended(job, 'failed', 'The video could not be made.', job.error, job.completedAt);
+    case 'cancelled':
+      return ended(job, 'cancelled', 'The job was cancelled.', null, job.completedAt);
+    default:
+      return undefined;
   }
-  if (activity.activityType?.name === 'savePostVideo') return { status: 'running', message: 'Saving the video', error: null };
+}
+
+function runningState(description: WorkflowExecutionDescription, job: VideoJob): VideoJobState {
+  const activity = description.raw.pendingActivities?.[0];
+  // Between encoding and saving no activity is pending either; the row, marked running by the encode, tells.
+  const saving = { status: 'running', message: 'Saving the video', error: null, progress: 100, completedAt: null } as const;
+  if (!activity && job.status === 'running') return saving;
+  if (!activity || (activity.state === PENDING_ACTIVITY_STATE_SCHEDULED && (activity.attempt ?? 1) <= 1)) {
+    return { status: 'queued', message: 'Waiting for a worker.', error: null, progress: 0, completedAt: null };
+  }
+  if (activity.activityType?.name === 'savePostVideo') return saving;
   const payload = activity.heartbeatDetails?.payloads?.[0];
   const progress = payload ? defaultPayloadConverter.fromPayload<VideoProgress>(payload) : undefined;
+  // A retried attempt makes the video again from the start: its progress starts again at 0, and the message says why.
   const retry = (activity.attempt ?? 1) > 1 ? ` (attempt ${activity.attempt}, after: ${activity.lastFailure?.message ?? 'an error'})` : '';
-  return { status: 'running', message: `${describeProgress(progress)}${retry}`, error: null };
+  return { status: 'running', message: `${describeProgress(progress)}${retry}`, error: null, progress: progress?.percent ?? 0, completedAt: null };
 }
 
 function done(job: VideoJob): VideoJobState {
   const { width, height } = postFormats[job.format];
-  return { status: 'done', message: `Done: a ${videoSeconds}-second ${width}×${height} video.`, error: null };
+  return { status: 'done', message: `Done: a ${videoSeconds}-second ${width}×${height} video.`, error: null, progress: 100, completedAt: job.completedAt ?? null };
+}
+
+/** Ended without a video: the progress is how far the last attempt got, as the row recorded it. */
+function ended(job: VideoJob, status: 'failed' | 'cancelled', message: string, error: string | null | undefined, completedAt: Date | null | undefined): VideoJobState {
+  return { status, message, error: error ?? null, progress: job.progress, completedAt: completedAt ?? null };
 }
 
 async function failureOf(handle: { result(): Promise<unknown> }): Promise<string> {
