@@ -1,3 +1,4 @@
+import { log } from '@temporalio/activity';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Webhook } from '../src/data/entities/webhook.ts';
 import { WebhookDelivery } from '../src/data/entities/webhook-delivery.ts';
@@ -75,7 +76,7 @@ export async function attemptDeliveries(
 
   const fresh = new Map(answers.map(({ target, response }) => [target.deliveryId, { statusCode: response.statusCode, error: response.error, outcome: outcomeOf(response) }]));
   for (const { target, response } of answers) {
-    if (response.statusCode === 410) deps.logger.warn({ webhookId: target.webhook.id }, 'webhook answered 410 Gone and was deactivated');
+    if (response.statusCode === 410) log.warn('webhook answered 410 Gone and was deactivated', { webhookId: target.webhook.id });
   }
   return targets.map(({ webhook, deliveryId }) => ({ webhookId: webhook.id, deliveryId, ...(fresh.get(deliveryId) ?? logged.get(deliveryId)!) }));
 }

@@ -8,6 +8,7 @@ import { openApiFormats } from '../validation/formats.ts';
 import { authenticate } from './middleware/authenticate.ts';
 import { problemResponse } from './middleware/problem-response.ts';
 import { rateLimit, type RateLimiter } from './middleware/rate-limit.ts';
+import { requestContext } from './middleware/request-context.ts';
 import { requestLogging } from './middleware/request-logging.ts';
 import { wellFormedText } from './middleware/well-formed-text.ts';
 import { rememberRouteRegexps } from './openapi-route-regexps.ts';
@@ -47,7 +48,7 @@ export function createApp(options: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
 
-  app.use(requestLogging(deps.logger));
+  app.use(requestLogging(deps.logger), requestContext());
   app.use(healthRoutes(deps));
   app.use(docsRoutes(specPath));
   if (deps.storage.driver === 'filesystem') app.use(fileRoutes(deps.storage, options.urlSigningSecret));
