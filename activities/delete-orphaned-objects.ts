@@ -1,3 +1,4 @@
+import { log } from '@temporalio/activity';
 import { LockMode } from '@mikro-orm/postgresql';
 import { OrphanedObject } from '../src/data/entities/orphaned-object.ts';
 import type { ActivityDeps } from './index.ts';
@@ -25,7 +26,7 @@ export async function deleteOrphanedObjects(deps: ActivityDeps, input: DeleteOrp
     for (const row of rows) await deps.storage.delete(row.objectKey);
     if (rows.length > 0) {
       await em.nativeDelete(OrphanedObject, { id: { $in: rows.map((row) => row.id) } });
-      deps.logger.info({ ...input, deleted: rows.length }, 'orphaned objects deleted from storage');
+      log.info('orphaned objects deleted from storage', { ...input, deleted: rows.length });
     }
     return { deleted: rows.length, more: rows.length === batchSize };
   });

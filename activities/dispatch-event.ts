@@ -1,3 +1,4 @@
+import { log } from '@temporalio/activity';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { WorkspaceEvent } from '../src/data/entities/workspace-event.ts';
 import { searchAttributes } from '../src/temporal/search-attributes.ts';
@@ -38,7 +39,7 @@ export async function dispatchEvent(deps: ActivityDeps, input: { eventId: string
     } catch (error) {
       if (error instanceof WorkflowExecutionAlreadyStartedError) continue;
       if (isDependencyDown(error)) unavailable = error as Error;
-      else deps.logger.error({ err: error, webhookId: webhook.id, eventId: event.id }, 'the delivery of an event to a webhook could not be started');
+      else log.error('the delivery of an event to a webhook could not be started', { err: error, webhookId: webhook.id, eventId: event.id });
     }
   }
   if (unavailable) throw unavailable;

@@ -1,3 +1,4 @@
+import { log } from '@temporalio/activity';
 import { VideoJob } from '../src/data/entities/video-job.ts';
 import type { ActivityDeps } from './index.ts';
 
@@ -9,7 +10,7 @@ const stepPercent = 10;
  * cancelled, or Temporal no longer keeps it. Only a running row is written, so a late write never changes an end.
  * A write that fails is logged and skipped: progress is not worth failing a video for.
  */
-export function videoJobProgress(deps: Pick<ActivityDeps, 'orm' | 'logger'>, jobId: string) {
+export function videoJobProgress(deps: Pick<ActivityDeps, 'orm'>, jobId: string) {
   const em = deps.orm.em.fork();
   let recordedStep = 0;
   let writes = Promise.resolve();
@@ -22,7 +23,9 @@ export function videoJobProgress(deps: Pick<ActivityDeps, 'orm' | 'logger'>, job
         .then(() => em.nativeUpdate(VideoJob, { id: jobId, status: 'running' }, { progress: percent }))
         .then(
           () => undefined,
-          (error: unknown) => deps.logger.warn({ err: error, jobId }, 'could not record the video job progress'),
+          (error: unknown) => {
+            log.warn('could not record the video job progress', { error: error instanceof Error ? error.message : String(error), jobId });
+          },
         );
     },
     /** Resolves once every write asked for has been made (or given up). */

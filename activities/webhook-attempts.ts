@@ -1,3 +1,4 @@
+import { log } from '@temporalio/activity';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Webhook } from '../src/data/entities/webhook.ts';
 import { WebhookDelivery } from '../src/data/entities/webhook-delivery.ts';
@@ -79,7 +80,7 @@ export async function attemptDeliveries(
   // Counted once logged: a retried round skips what the log holds, so no attempt is counted twice.
   for (const { outcome } of fresh.values()) webhookDeliveryAttempts.inc({ outcome });
   for (const { target, response } of answers) {
-    if (response.statusCode === 410) deps.logger.warn({ webhookId: target.webhook.id }, 'webhook answered 410 Gone and was deactivated');
+    if (response.statusCode === 410) log.warn('webhook answered 410 Gone and was deactivated', { webhookId: target.webhook.id });
   }
   return targets.map(({ webhook, deliveryId }) => ({ webhookId: webhook.id, deliveryId, ...(fresh.get(deliveryId) ?? logged.get(deliveryId)!) }));
 }

@@ -6,7 +6,7 @@ import type { TestProject } from 'vitest/node';
 import { migrateDatabase, openDatabase } from '../src/data/orm.ts';
 import { startPostgresCluster } from '../src/embedded/postgres-cluster.ts';
 import { startTemporalDevServer } from '../src/embedded/temporal-dev-server.ts';
-import { workflowsPath } from '../worker/create-worker.ts';
+import { workflowInterceptorsPath, workflowsPath } from '../worker/create-worker.ts';
 import { prepareTemporalTestServer } from './infra/temporal-test-server.ts';
 import { ensureChromium } from './infra/chromium.ts';
 import { createDevCertificates } from './infra/dev-certificates.ts';
@@ -58,7 +58,7 @@ export default async function setup(project: TestProject) {
         return value;
       }),
       prepareTemporalTestServer(),
-      bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') }).then(({ code }) => {
+      bundleWorkflowCode({ workflowsPath, workflowInterceptorModules: [workflowInterceptorsPath], logger: new DefaultLogger('WARN') }).then(({ code }) => {
         const path = join(workDir, 'workflow-bundle.js');
         writeFileSync(path, code);
         return path;

@@ -1,6 +1,7 @@
 import { Worker } from '@temporalio/worker';
 import { createActivities } from '../activities/index.ts';
 import { taskQueues } from '../src/temporal/task-queues.ts';
+import { activityInterceptors } from './activity-interceptors.ts';
 import { activityDeps, type WorkerOptions } from './create-worker.ts';
 
 /**
@@ -18,5 +19,7 @@ export function createVideoWorker({ connection, config, clients }: Omit<WorkerOp
     // Progress that users watch goes out as heartbeats; see createWorker.
     maxHeartbeatThrottleInterval: '1 second',
     shutdownGraceTime: `${config.temporal.shutdownGraceSeconds} seconds`,
+    // The same spans and log context as the main worker's activities.
+    interceptors: { activity: activityInterceptors },
   });
 }

@@ -7,6 +7,7 @@ import { workerRegistry } from '../src/metrics/worker-metrics.ts';
 import { logRefusedAddresses } from '../src/net/public-fetch.ts';
 import { describeReport, reconcileSchedules } from '../src/domain/schedules/reconcile-schedules.ts';
 import { createStorage } from '../src/storage/create-storage.ts';
+import { startTracing } from '../src/telemetry/start-tracing.ts';
 import { connectTemporalClient } from '../src/temporal/connect.ts';
 import { temporalConnectionOptions } from '../src/temporal/connection-options.ts';
 import { ensureSearchAttributes } from '../src/temporal/ensure-search-attributes.ts';
@@ -20,6 +21,7 @@ import { installTemporalRuntime } from './temporal-runtime.ts';
 // The Temporal SDK handles SIGINT/SIGTERM: the workers stop polling, let running activities finish for
 // WORKER_SHUTDOWN_GRACE_SECONDS, then cancel them (ffmpeg is killed; the attempt is retried elsewhere), and run()
 // returns.
+const tracing = startTracing('content-service-worker');
 const config = loadConfig();
 const logger = createLogger({ level: config.logLevel, name: 'worker', format: config.logFormat });
 // Two Prometheus endpoints: the SDK's (its native exporter binds a port of its own) and ours (deliveries,
@@ -42,7 +44,7 @@ try {
   const storage = createStorage(config.storage, () => publicUrl);
   await storage.prepare();
   const clients = { orm, logger, storage, temporal };
-  const workers = [await createWorker({ connection, config, clients }), await createVideoWorker({ connection, config, clients })];
+  const workers = [await createWorker({ connection, config, clients, tracing }), await createVideoWorker({ connection, config, clients })];
   logger.info({ taskQueue: config.temporal.taskQueue, videoConcurrency: config.video.concurrency, metricsUrl: metrics.url }, 'worker running');
   await runWorkers(workers);
 } finally {
@@ -50,5 +52,6 @@ try {
   await connection.close();
   await orm.close();
   await metrics.stop();
+  await tracing?.shutdown();
   logger.info('worker stopped');
 }

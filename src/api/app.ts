@@ -8,6 +8,7 @@ import { openApiFormats } from '../validation/formats.ts';
 import { authenticate } from './middleware/authenticate.ts';
 import { problemResponse } from './middleware/problem-response.ts';
 import { rateLimit, type RateLimiter } from './middleware/rate-limit.ts';
+import { requestContext } from './middleware/request-context.ts';
 import { requestLogging } from './middleware/request-logging.ts';
 import { requestMetrics } from './middleware/request-metrics.ts';
 import { wellFormedText } from './middleware/well-formed-text.ts';
@@ -49,8 +50,9 @@ export function createApp(options: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
 
-  app.use(requestMetrics(routeTemplates(specPath)));
-  app.use(requestLogging(deps.logger));
+  const routeOf = routeTemplates(specPath);
+  app.use(requestMetrics(routeOf));
+  app.use(requestLogging(deps.logger), requestContext(routeOf));
   app.use(healthRoutes(deps));
   app.use(docsRoutes(specPath));
   if (deps.storage.driver === 'filesystem') app.use(fileRoutes(deps.storage, options.urlSigningSecret));

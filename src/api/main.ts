@@ -1,7 +1,12 @@
 import { loadConfig } from '../config.ts';
 import { runUntilSignal } from '../process/run-until-signal.ts';
+import { startTracing } from '../telemetry/start-tracing.ts';
 import { startApiServer } from './server.ts';
 
 // `npm run api`: the HTTP API on its own (production, or beside `npm run worker`).
+const tracing = startTracing('content-service-api');
 const server = await startApiServer(loadConfig());
-await runUntilSignal(() => server.stop(), server.services.logger);
+await runUntilSignal(async () => {
+  await server.stop();
+  await tracing?.shutdown();
+}, server.services.logger);

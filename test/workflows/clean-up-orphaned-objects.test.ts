@@ -21,6 +21,7 @@ import { pagesPerRun, type cleanUpOrphanedObjects, type sweepOrphanedObjects } f
 import { flakyDeletes } from '../support/flaky-storage.ts';
 import { createTestDatabase } from '../support/test-database.ts';
 import { startTimeSkippingEnvironment } from '../support/time-skipping.ts';
+import { workflowSpanSink } from '../../worker/workflow-span-sink.ts';
 
 let env: TestWorkflowEnvironment;
 let orm: Database;
@@ -59,6 +60,7 @@ function workerWith(objectStorage: ObjectStorage, taskQueue: string) {
     connection: env.nativeConnection,
     taskQueue,
     workflowBundle: { codePath: inject('workflowBundlePath') },
+    sinks: workflowSpanSink(),
     activities: createActivities({ ...activityDeps(config, { orm, storage: objectStorage, logger, temporal: env.client }) }),
   });
 }

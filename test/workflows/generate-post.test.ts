@@ -23,6 +23,7 @@ import { startStabilityServer, type StabilityServer } from '../fakes/stability-s
 import { createPostFixture } from '../support/post-fixtures.ts';
 import { createTestDatabase } from '../support/test-database.ts';
 import { startTimeSkippingEnvironment } from '../support/time-skipping.ts';
+import { workflowSpanSink } from '../../worker/workflow-span-sink.ts';
 
 // The generation workflow against a local server speaking Stability AI's API, on the time-skipping test server:
 // retry ladders that take minutes in real life complete at once, and their timing is read from server time.
@@ -47,6 +48,7 @@ beforeAll(async () => {
     connection: env.nativeConnection,
     taskQueue,
     workflowBundle: { codePath: inject('workflowBundlePath') },
+    sinks: workflowSpanSink(),
     activities: createActivities(
       activityDeps(testConfig(database.url, { STABILITY_API_KEY: stability.apiKey, STABILITY_API_URL: stability.url, TEMPORAL_TASK_QUEUE: taskQueue }), {
         orm,

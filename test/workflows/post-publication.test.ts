@@ -26,6 +26,7 @@ import { testConfig } from '../support/test-config.ts';
 import { createTestDatabase } from '../support/test-database.ts';
 import { startTimeSkippingEnvironment } from '../support/time-skipping.ts';
 import { createWebhookFixture } from '../support/webhook-fixtures.ts';
+import { workflowSpanSink } from '../../worker/workflow-span-sink.ts';
 
 // Scheduled publishing and webhook delivery on the time-skipping server: days of durable timers and a retry ladder
 // over hours pass in seconds, and what happened is read from server time.
@@ -54,6 +55,7 @@ beforeAll(async () => {
     connection: env.nativeConnection,
     taskQueue,
     workflowBundle: { codePath: inject('workflowBundlePath') },
+    sinks: workflowSpanSink(),
     activities: createActivities(activityDeps(config, { orm, storage, logger: createLogger({ level: 'silent', name: 'test' }), temporal: env.client })),
   });
   running = worker.run();

@@ -3,6 +3,7 @@ import { Worker, type ReplayResult } from '@temporalio/worker';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import * as workflows from '../../workflows/index.ts';
+import { workflowSpanSink } from '../../worker/workflow-span-sink.ts';
 
 // Recorded histories (`temporal workflow show --output json`) of runs that may still be in flight when a new worker
 // starts: each must replay on today's prebuilt workflow bundle without a nondeterminism error, or that run fails
@@ -58,7 +59,7 @@ describe('runs that began on earlier code', () => {
   const results = new Map<string, ReplayResult>();
   beforeAll(async () => {
     const replays = Object.keys(histories).map((file) => ({ workflowId: file, history: historyOf(file) }));
-    for await (const result of Worker.runReplayHistories({ workflowBundle: { codePath: inject('workflowBundlePath') } }, replays)) {
+    for await (const result of Worker.runReplayHistories({ workflowBundle: { codePath: inject('workflowBundlePath') }, sinks: workflowSpanSink() }, replays)) {
       results.set(result.workflowId, result);
     }
   }, 120_000);
