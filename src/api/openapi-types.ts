@@ -912,7 +912,7 @@ export interface components {
              * @description Relative URI reference naming the problem type.
              * @enum {string}
              */
-            type: "/problems/validation-failed" | "/problems/malformed-request" | "/problems/unauthorized" | "/problems/plan-upgrade-required" | "/problems/plan-limit-reached" | "/problems/not-found" | "/problems/method-not-allowed" | "/problems/conflict" | "/problems/generation-failed" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/rate-limited" | "/problems/internal-error" | "/problems/service-unavailable";
+            type: "/problems/validation-failed" | "/problems/malformed-request" | "/problems/unauthorized" | "/problems/plan-upgrade-required" | "/problems/plan-limit-reached" | "/problems/not-found" | "/problems/method-not-allowed" | "/problems/conflict" | "/problems/idempotency-key-in-use" | "/problems/generation-failed" | "/problems/idempotency-key-reused" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/rate-limited" | "/problems/internal-error" | "/problems/service-unavailable";
             /** @description Short summary, the same for every occurrence of the type. */
             title: string;
             /** @description The HTTP status code. */
@@ -1638,41 +1638,48 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description `conflict`: the resource is not in a state that allows the request. */
+        /**
+         * @description `conflict`: the resource is not in a state that allows the request, or (on a `POST`)
+         *     `idempotency-key-in-use`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After`.
+         */
         Conflict: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description `idempotency-key-reused`: the `Idempotency-Key` was first used with another request (method, path or body); `detail` says which. */
+        IdempotencyKeyReused: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
                 /**
                  * @example {
-                 *       "type": "/problems/conflict",
-                 *       "title": "Conflict",
-                 *       "status": 409,
-                 *       "detail": "A generation is already running for this post.",
-                 *       "instance": "/api/v1/posts/0b6f7c3e-5d0a-4c1e-9f57-3a8d2e1b4c6f/generate",
+                 *       "type": "/problems/idempotency-key-reused",
+                 *       "title": "Idempotency key reused",
+                 *       "status": 422,
+                 *       "detail": "This Idempotency-Key was first used with another request body; use a new key for a new request.",
+                 *       "instance": "/api/v1/posts",
                  *       "requestId": "6f1c2a7e-2b1d-4a63-9a4b-2f0e8d1c5b7a"
                  *     }
                  */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description `generation-failed`: the image could not be generated or rendered; `detail` says why (e.g. the provider refused the prompt). The post shows it too (`status: failed`, `failureReason`). */
+        /**
+         * @description `generation-failed`: the image could not be generated or rendered; `detail` says why (e.g. the provider
+         *     refused the prompt). The post shows it too (`status: failed`, `failureReason`). Or `idempotency-key-reused`:
+         *     the `Idempotency-Key` was first used with another request.
+         */
         GenerationFailed: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "type": "/problems/generation-failed",
-                 *       "title": "Generation failed",
-                 *       "status": 422,
-                 *       "detail": "Generation failed: Stability AI refused the request (403 content_moderation): Your request was flagged by our content moderation system.",
-                 *       "instance": "/api/v1/posts/0b6f7c3e-5d0a-4c1e-9f57-3a8d2e1b4c6f/generate",
-                 *       "requestId": "6f1c2a7e-2b1d-4a63-9a4b-2f0e8d1c5b7a"
-                 *     }
-                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
@@ -1779,6 +1786,14 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description A key the client chooses (e.g. a UUID) so that retrying this request runs it at most once: a retry with the
+         *     same key and the same request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`.
+         *     The same key with another request answers 422 `idempotency-key-reused`; while the first request still runs,
+         *     409 `idempotency-key-in-use`. Keys are per workspace. See "Idempotency" above.
+         * @example 5f2b8c1e-9d4a-4f3b-8e7c-1a2b3c4d5e6f
+         */
+        IdempotencyKey: string;
         /** @description Identifier of the resource. */
         IdPath: string;
         /** @description Identifier of the project. */
@@ -1808,6 +1823,8 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /** @description `true` on an answer replayed for a repeated `Idempotency-Key` (the request ran once, earlier); absent otherwise. */
+        "Idempotent-Replayed": "true";
         /** @description Requests allowed in the current window. */
         "RateLimit-Limit": number;
         /** @description Requests left in the current window. */
@@ -1871,7 +1888,16 @@ export interface operations {
     createPost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key the client chooses (e.g. a UUID) so that retrying this request runs it at most once: a retry with the
+                 *     same key and the same request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`.
+                 *     The same key with another request answers 422 `idempotency-key-reused`; while the first request still runs,
+                 *     409 `idempotency-key-in-use`. Keys are per workspace. See "Idempotency" above.
+                 * @example 5f2b8c1e-9d4a-4f3b-8e7c-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1884,6 +1910,7 @@ export interface operations {
             /** @description The post was created. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -1897,6 +1924,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2036,7 +2064,16 @@ export interface operations {
     generatePost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key the client chooses (e.g. a UUID) so that retrying this request runs it at most once: a retry with the
+                 *     same key and the same request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`.
+                 *     The same key with another request answers 422 `idempotency-key-reused`; while the first request still runs,
+                 *     409 `idempotency-key-in-use`. Keys are per workspace. See "Idempotency" above.
+                 * @example 5f2b8c1e-9d4a-4f3b-8e7c-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Identifier of the resource. */
                 id: components["parameters"]["IdPath"];
@@ -2052,6 +2089,7 @@ export interface operations {
             /** @description Generation finished. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2061,6 +2099,7 @@ export interface operations {
             /** @description Generation is still running; poll the post named by `Location`. */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -2083,7 +2122,16 @@ export interface operations {
     renderPost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key the client chooses (e.g. a UUID) so that retrying this request runs it at most once: a retry with the
+                 *     same key and the same request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`.
+                 *     The same key with another request answers 422 `idempotency-key-reused`; while the first request still runs,
+                 *     409 `idempotency-key-in-use`. Keys are per workspace. See "Idempotency" above.
+                 * @example 5f2b8c1e-9d4a-4f3b-8e7c-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Identifier of the resource. */
                 id: components["parameters"]["IdPath"];
@@ -2095,6 +2143,7 @@ export interface operations {
             /** @description The post was rendered. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2104,6 +2153,7 @@ export interface operations {
             /** @description Rendering is still running; poll the post named by `Location`. */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -2124,7 +2174,16 @@ export interface operations {
     publishPost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key the client chooses (e.g. a UUID) so that retrying this request runs it at most once: a retry with the
+                 *     same key and the same request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`.
+                 *     The same key with another request answers 422 `idempotency-key-reused`; while the first request still runs,
+                 *     409 `idempotency-key-in-use`. Keys are per workspace. See "Idempotency" above.
+                 * @example 5f2b8c1e-9d4a-4f3b-8e7c-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Identifier of the resource. */
                 id: components["parameters"]["IdPath"];
@@ -2136,6 +2195,7 @@ export interface operations {
             /** @description The post was published. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2145,6 +2205,7 @@ export interface operations {
             /** @description Publication is still running; poll the post named by `Location`. */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -2156,6 +2217,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2164,7 +2226,16 @@ export interface operations {
     schedulePost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key the client chooses (e.g. a UUID) so that retrying this request runs it at most once: a retry with the
+                 *     same key and the same request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`.
+                 *     The same key with another request answers 422 `idempotency-key-reused`; while the first request still runs,
+                 *     409 `idempotency-key-in-use`. Keys are per workspace. See "Idempotency" above.
+                 * @example 5f2b8c1e-9d4a-4f3b-8e7c-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Identifier of the resource. */
                 id: components["parameters"]["IdPath"];
@@ -2180,6 +2251,7 @@ export interface operations {
             /** @description The post was scheduled. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2192,6 +2264,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2200,7 +2273,16 @@ export interface operations {
     publishPostToSocial: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key the client chooses (e.g. a UUID) so that retrying this request runs it at most once: a retry with the
+                 *     same key and the same request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`.
+                 *     The same key with another request answers 422 `idempotency-key-reused`; while the first request still runs,
+                 *     409 `idempotency-key-in-use`. Keys are per workspace. See "Idempotency" above.
+                 * @example 5f2b8c1e-9d4a-4f3b-8e7c-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Identifier of the resource. */
                 id: components["parameters"]["IdPath"];
@@ -2216,6 +2298,7 @@ export interface operations {
             /** @description One publish target per connection. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2225,6 +2308,7 @@ export interface operations {
             /** @description Publishing is still running; the targets named by `Location` show how it goes. */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -2238,6 +2322,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2345,7 +2430,16 @@ export interface operations {
     restorePostVersion: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key the client chooses (e.g. a UUID) so that retrying this request runs it at most once: a retry with the
+                 *     same key and the same request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`.
+                 *     The same key with another request answers 422 `idempotency-key-reused`; while the first request still runs,
+                 *     409 `idempotency-key-in-use`. Keys are per workspace. See "Idempotency" above.
+                 * @example 5f2b8c1e-9d4a-4f3b-8e7c-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Identifier of the resource. */
                 id: components["parameters"]["IdPath"];
@@ -2359,6 +2453,7 @@ export interface operations {
             /** @description The version was restored. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2368,6 +2463,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2409,7 +2506,16 @@ export interface operations {
     createProject: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key the client chooses (e.g. a UUID) so that retrying this request runs it at most once: a retry with the
+                 *     same key and the same request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`.
+                 *     The same key with another request answers 422 `idempotency-key-reused`; while the first request still runs,
+                 *     409 `idempotency-key-in-use`. Keys are per workspace. See "Idempotency" above.
+                 * @example 5f2b8c1e-9d4a-4f3b-8e7c-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2422,6 +2528,7 @@ export interface operations {
             /** @description The project was created. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -2432,8 +2539,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2534,7 +2643,16 @@ export interface operations {
     uploadProjectCover: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key the client chooses (e.g. a UUID) so that retrying this request runs it at most once: a retry with the
+                 *     same key and the same request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`.
+                 *     The same key with another request answers 422 `idempotency-key-reused`; while the first request still runs,
+                 *     409 `idempotency-key-in-use`. Keys are per workspace. See "Idempotency" above.
+                 * @example 5f2b8c1e-9d4a-4f3b-8e7c-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Identifier of the resource. */
                 id: components["parameters"]["IdPath"];
@@ -2550,6 +2668,7 @@ export interface operations {
             /** @description The cover was stored. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2559,8 +2678,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2627,7 +2748,16 @@ export interface operations {
     createBrandKit: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key the client chooses (e.g. a UUID) so that retrying this request runs it at most once: a retry with the
+                 *     same key and the same request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`.
+                 *     The same key with another request answers 422 `idempotency-key-reused`; while the first request still runs,
+                 *     409 `idempotency-key-in-use`. Keys are per workspace. See "Idempotency" above.
+                 * @example 5f2b8c1e-9d4a-4f3b-8e7c-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2640,6 +2770,7 @@ export interface operations {
             /** @description The brand kit was created. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -2650,8 +2781,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2782,7 +2915,16 @@ export interface operations {
     createSchedule: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key the client chooses (e.g. a UUID) so that retrying this request runs it at most once: a retry with the
+                 *     same key and the same request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`.
+                 *     The same key with another request answers 422 `idempotency-key-reused`; while the first request still runs,
+                 *     409 `idempotency-key-in-use`. Keys are per workspace. See "Idempotency" above.
+                 * @example 5f2b8c1e-9d4a-4f3b-8e7c-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2795,6 +2937,7 @@ export interface operations {
             /** @description The schedule was created. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -2806,8 +2949,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2939,7 +3084,16 @@ export interface operations {
     createWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key the client chooses (e.g. a UUID) so that retrying this request runs it at most once: a retry with the
+                 *     same key and the same request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`.
+                 *     The same key with another request answers 422 `idempotency-key-reused`; while the first request still runs,
+                 *     409 `idempotency-key-in-use`. Keys are per workspace. See "Idempotency" above.
+                 * @example 5f2b8c1e-9d4a-4f3b-8e7c-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2952,6 +3106,7 @@ export interface operations {
             /** @description The webhook was created. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -2962,8 +3117,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3070,7 +3227,16 @@ export interface operations {
     testWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key the client chooses (e.g. a UUID) so that retrying this request runs it at most once: a retry with the
+                 *     same key and the same request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`.
+                 *     The same key with another request answers 422 `idempotency-key-reused`; while the first request still runs,
+                 *     409 `idempotency-key-in-use`. Keys are per workspace. See "Idempotency" above.
+                 * @example 5f2b8c1e-9d4a-4f3b-8e7c-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Identifier of the resource. */
                 id: components["parameters"]["IdPath"];
@@ -3082,6 +3248,7 @@ export interface operations {
             /** @description The test event was sent (or could not be); the receiver's answer. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3092,6 +3259,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3100,7 +3269,16 @@ export interface operations {
     redeliverWebhookDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key the client chooses (e.g. a UUID) so that retrying this request runs it at most once: a retry with the
+                 *     same key and the same request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`.
+                 *     The same key with another request answers 422 `idempotency-key-reused`; while the first request still runs,
+                 *     409 `idempotency-key-in-use`. Keys are per workspace. See "Idempotency" above.
+                 * @example 5f2b8c1e-9d4a-4f3b-8e7c-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Identifier of the resource. */
                 id: components["parameters"]["IdPath"];
@@ -3114,6 +3292,7 @@ export interface operations {
             /** @description The redelivery was accepted; the attempt will appear in the delivery log. */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     /** @description The webhook's delivery log, `/api/v1/webhooks/{id}/deliveries`, where the attempt appears. */
                     Location?: string;
                     [name: string]: unknown;
@@ -3127,6 +3306,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3166,7 +3346,16 @@ export interface operations {
     createSocialConnection: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key the client chooses (e.g. a UUID) so that retrying this request runs it at most once: a retry with the
+                 *     same key and the same request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`.
+                 *     The same key with another request answers 422 `idempotency-key-reused`; while the first request still runs,
+                 *     409 `idempotency-key-in-use`. Keys are per workspace. See "Idempotency" above.
+                 * @example 5f2b8c1e-9d4a-4f3b-8e7c-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3179,6 +3368,7 @@ export interface operations {
             /** @description The account is connected. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -3188,8 +3378,10 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3375,7 +3567,16 @@ export interface operations {
     createApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key the client chooses (e.g. a UUID) so that retrying this request runs it at most once: a retry with the
+                 *     same key and the same request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`.
+                 *     The same key with another request answers 422 `idempotency-key-reused`; while the first request still runs,
+                 *     409 `idempotency-key-in-use`. Keys are per workspace. See "Idempotency" above.
+                 * @example 5f2b8c1e-9d4a-4f3b-8e7c-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3388,6 +3589,7 @@ export interface operations {
             /** @description The key was created. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -3398,8 +3600,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3436,7 +3640,16 @@ export interface operations {
     regenerateApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key the client chooses (e.g. a UUID) so that retrying this request runs it at most once: a retry with the
+                 *     same key and the same request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`.
+                 *     The same key with another request answers 422 `idempotency-key-reused`; while the first request still runs,
+                 *     409 `idempotency-key-in-use`. Keys are per workspace. See "Idempotency" above.
+                 * @example 5f2b8c1e-9d4a-4f3b-8e7c-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Identifier of the resource. */
                 id: components["parameters"]["IdPath"];
@@ -3448,6 +3661,7 @@ export interface operations {
             /** @description The key's new secret. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3458,6 +3672,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -3,9 +3,13 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../config.ts';
 import { LastUsedTracker } from '../domain/api-keys/last-used-tracker.ts';
+import { IdempotencyKeySweeper } from '../domain/idempotency/sweep-expired-idempotency-keys.ts';
 import { createServices, type Services } from '../services.ts';
 import { createApp } from './app.ts';
 import { RateLimiter } from './middleware/rate-limit.ts';
+
+// Expired keys are ignored when claimed; the sweep only keeps the table small, so a quarter of an hour is plenty.
+const idempotencyKeySweepSeconds = 15 * 60;
 
 export type ApiServer = { url: string; services: Services; lastUsed: LastUsedTracker; stop(): Promise<void> };
 
@@ -27,6 +31,8 @@ export async function startApiServer(config: Config, options: { validateResponse
   const { port } = server.address() as AddressInfo;
   publicUrl = config.http.publicUrl ?? `http://localhost:${port}`;
   lastUsed.start(config.apiKeys.lastUsedFlushSeconds);
+  const idempotencyKeys = new IdempotencyKeySweeper(services.orm, services.logger);
+  idempotencyKeys.start(idempotencyKeySweepSeconds);
   services.logger.info({ url: publicUrl }, 'api listening');
 
   return {
@@ -39,6 +45,7 @@ export async function startApiServer(config: Config, options: { validateResponse
       server.closeIdleConnections();
       await closed;
       await lastUsed.stop();
+      await idempotencyKeys.stop();
       await services.close();
     },
   };
