@@ -329,6 +329,7 @@ describe('Idempotency-Key: which answers are kept', () => {
   });
 
   it.each([
+    ['empty', ''],
     ['longer than 255 characters', 'k'.repeat(256)],
     ['with a control character', 'key\tkey'],
   ])('when the key is %s, then it answers 400 naming the header', async (_what, key) => {

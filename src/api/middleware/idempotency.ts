@@ -8,9 +8,10 @@ import { callerOf } from '../caller-of.ts';
 // The headers of an answer that belong to it (and not to the attempt, like X-Request-Id and RateLimit-*).
 const replayedHeaders = ['content-type', 'location', 'link', 'retry-after'];
 
-// A request holds its key at most this much longer than the longest wait of an action (generate, render, publish
-// wait `actionWaitMs` for their workflow; every database and Temporal call has a deadline well within the margin).
-// After that the key counts as abandoned by a process that died, and a retry of the same request may run it.
+// A request holds its key at most this much longer than the longest wait of an operation (generate, render and
+// publish wait `actionWaitMs` for their workflow, a webhook test its receiver; every database and Temporal call has
+// a deadline well within the margin). After that the key counts as abandoned by a process that died, and a retry of
+// the same request may run it.
 const lockMarginMs = 60_000;
 
 /**
@@ -19,7 +20,8 @@ const lockMarginMs = 60_000;
  * authentication, rate limiting and request validation (a request refused there does not use its key), before the
  * routes. Answers below 500 are stored; a 5xx gives the key back, so the client's retry runs the request again.
  */
-export function idempotency(deps: Pick<Deps, 'orm' | 'logger' | 'actionWaitMs'>): RequestHandler {
+export function idempotency(deps: Pick<Deps, 'orm' | 'actionWaitMs' | 'webhooks'>): RequestHandler {
+  const lockMs = Math.max(deps.actionWaitMs, deps.webhooks.timeoutMs) + lockMarginMs;
   return async (req, res, next) => {
     const key = req.get('idempotency-key');
     if (req.method !== 'POST' || key === undefined) return next();
@@ -30,7 +32,7 @@ export function idempotency(deps: Pick<Deps, 'orm' | 'logger' | 'actionWaitMs'>)
       path: req.originalUrl,
       hash: requestBodyHash(req.body, uploadedParts(req)),
     };
-    const claim = await claimIdempotencyKey(deps.orm, request, deps.actionWaitMs + lockMarginMs);
+    const claim = await claimIdempotencyKey(deps.orm, request, lockMs);
     if (claim.state === 'answered') {
       res.status(claim.answer.status).set(claim.answer.headers).set('Idempotent-Replayed', 'true').send(claim.answer.body);
       return;
