@@ -6,6 +6,7 @@ import type { Deps } from '../domain/deps.ts';
 import { AppError } from '../errors/app-error.ts';
 import { openApiFormats } from '../validation/formats.ts';
 import { authenticate } from './middleware/authenticate.ts';
+import { idempotency } from './middleware/idempotency.ts';
 import { problemResponse } from './middleware/problem-response.ts';
 import { rateLimit, type RateLimiter } from './middleware/rate-limit.ts';
 import { requestContext } from './middleware/request-context.ts';
@@ -76,6 +77,8 @@ export function createApp(options: AppOptions): Express {
       fileUploader: coverUploader,
     }),
   );
+  // After the validator: the key's format is checked there, and the body it hashes is parsed.
+  app.use('/api/v1', idempotency(deps));
   app.use('/api/v1', projectRoutes(deps), brandKitRoutes(deps), apiKeyRoutes({ ...deps, lastUsed: options.lastUsed }));
   app.use('/api/v1', postRoutes(deps), postActionRoutes(deps), postVersionRoutes(deps), postDownloadRoutes(deps));
   app.use('/api/v1', postPublishingRoutes(deps), socialConnectionRoutes(deps), webhookRoutes(deps), scheduleRoutes(deps));

@@ -912,7 +912,7 @@ export interface components {
              * @description Relative URI reference naming the problem type.
              * @enum {string}
              */
-            type: "/problems/validation-failed" | "/problems/malformed-request" | "/problems/unauthorized" | "/problems/plan-upgrade-required" | "/problems/plan-limit-reached" | "/problems/not-found" | "/problems/method-not-allowed" | "/problems/conflict" | "/problems/generation-failed" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/rate-limited" | "/problems/internal-error" | "/problems/service-unavailable";
+            type: "/problems/validation-failed" | "/problems/malformed-request" | "/problems/unauthorized" | "/problems/plan-upgrade-required" | "/problems/plan-limit-reached" | "/problems/not-found" | "/problems/method-not-allowed" | "/problems/conflict" | "/problems/idempotency-key-in-use" | "/problems/generation-failed" | "/problems/idempotency-key-reused" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/rate-limited" | "/problems/internal-error" | "/problems/service-unavailable";
             /** @description Short summary, the same for every occurrence of the type. */
             title: string;
             /** @description The HTTP status code. */
@@ -1645,41 +1645,48 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description `conflict`: the resource is not in a state that allows the request. */
+        /**
+         * @description `conflict`: the resource is not in a state that allows the request, or (on a `POST`)
+         *     `idempotency-key-in-use`: a request with the same `Idempotency-Key` is still running; retry after `Retry-After`.
+         */
         Conflict: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description `idempotency-key-reused`: the `Idempotency-Key` was first used with another request (method, path or body); `detail` says which. */
+        IdempotencyKeyReused: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
                 /**
                  * @example {
-                 *       "type": "/problems/conflict",
-                 *       "title": "Conflict",
-                 *       "status": 409,
-                 *       "detail": "A generation is already running for this post.",
-                 *       "instance": "/api/v1/posts/0b6f7c3e-5d0a-4c1e-9f57-3a8d2e1b4c6f/generate",
+                 *       "type": "/problems/idempotency-key-reused",
+                 *       "title": "Idempotency key reused",
+                 *       "status": 422,
+                 *       "detail": "This Idempotency-Key was first used with another request body; use a new key for a new request.",
+                 *       "instance": "/api/v1/posts",
                  *       "requestId": "6f1c2a7e-2b1d-4a63-9a4b-2f0e8d1c5b7a"
                  *     }
                  */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description `generation-failed`: the image could not be generated or rendered; `detail` says why (e.g. the provider refused the prompt). The post shows it too (`status: failed`, `failureReason`). */
+        /**
+         * @description `generation-failed`: the image could not be generated or rendered; `detail` says why (e.g. the provider
+         *     refused the prompt). The post shows it too (`status: failed`, `failureReason`). Or `idempotency-key-reused`:
+         *     the `Idempotency-Key` was first used with another request.
+         */
         GenerationFailed: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "type": "/problems/generation-failed",
-                 *       "title": "Generation failed",
-                 *       "status": 422,
-                 *       "detail": "Generation failed: Stability AI refused the request (403 content_moderation): Your request was flagged by our content moderation system.",
-                 *       "instance": "/api/v1/posts/0b6f7c3e-5d0a-4c1e-9f57-3a8d2e1b4c6f/generate",
-                 *       "requestId": "6f1c2a7e-2b1d-4a63-9a4b-2f0e8d1c5b7a"
-                 *     }
-                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
@@ -1786,6 +1793,14 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description A key the client chooses (e.g. a UUID) so that retrying this request runs it at most once: a retry with the
+         *     same key and the same request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`.
+         *     The same key with another request answers 422 `idempotency-key-reused`; while the first request still runs,
+         *     409 `idempotency-key-in-use`. Keys are per workspace. See "Idempotency" above.
+         * @example 5f2b8c1e-9d4a-4f3b-8e7c-1a2b3c4d5e6f
+         */
+        IdempotencyKey: string;
         /** @description Identifier of the resource. */
         IdPath: string;
         /** @description Identifier of the project. */
@@ -1815,6 +1830,8 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /** @description `true` on an answer replayed for a repeated `Idempotency-Key` (the request ran once, earlier); absent otherwise. */
+        "Idempotent-Replayed": "true";
         /** @description Requests allowed in the current window. */
         "RateLimit-Limit": number;
         /** @description Requests left in the current window. */
@@ -1878,7 +1895,16 @@ export interface operations {
     createPost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key the client chooses (e.g. a UUID) so that retrying this request runs it at most once: a retry with the
+                 *     same key and the same request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`.
+                 *     The same key with another request answers 422 `idempotency-key-reused`; while the first request still runs,
+                 *     409 `idempotency-key-in-use`. Keys are per workspace. See "Idempotency" above.
+                 * @example 5f2b8c1e-9d4a-4f3b-8e7c-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1891,6 +1917,7 @@ export interface operations {
             /** @description The post was created. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -1904,6 +1931,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2043,7 +2071,16 @@ export interface operations {
     generatePost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key the client chooses (e.g. a UUID) so that retrying this request runs it at most once: a retry with the
+                 *     same key and the same request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`.
+                 *     The same key with another request answers 422 `idempotency-key-reused`; while the first request still runs,
+                 *     409 `idempotency-key-in-use`. Keys are per workspace. See "Idempotency" above.
+                 * @example 5f2b8c1e-9d4a-4f3b-8e7c-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Identifier of the resource. */
                 id: components["parameters"]["IdPath"];
@@ -2059,6 +2096,7 @@ export interface operations {
             /** @description Generation finished. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2068,6 +2106,7 @@ export interface operations {
             /** @description Generation is still running; poll the post named by `Location`. */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -2090,7 +2129,16 @@ export interface operations {
     renderPost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key the client chooses (e.g. a UUID) so that retrying this request runs it at most once: a retry with the
+                 *     same key and the same request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`.
+                 *     The same key with another request answers 422 `idempotency-key-reused`; while the first request still runs,
+                 *     409 `idempotency-key-in-use`. Keys are per workspace. See "Idempotency" above.
+                 * @example 5f2b8c1e-9d4a-4f3b-8e7c-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Identifier of the resource. */
                 id: components["parameters"]["IdPath"];
@@ -2102,6 +2150,7 @@ export interface operations {
             /** @description The post was rendered. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2111,6 +2160,7 @@ export interface operations {
             /** @description Rendering is still running; poll the post named by `Location`. */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -2131,7 +2181,16 @@ export interface operations {
     publishPost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key the client chooses (e.g. a UUID) so that retrying this request runs it at most once: a retry with the
+                 *     same key and the same request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`.
+                 *     The same key with another request answers 422 `idempotency-key-reused`; while the first request still runs,
+                 *     409 `idempotency-key-in-use`. Keys are per workspace. See "Idempotency" above.
+                 * @example 5f2b8c1e-9d4a-4f3b-8e7c-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Identifier of the resource. */
                 id: components["parameters"]["IdPath"];
@@ -2143,6 +2202,7 @@ export interface operations {
             /** @description The post was published. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2152,6 +2212,7 @@ export interface operations {
             /** @description Publication is still running; poll the post named by `Location`. */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -2163,6 +2224,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2171,7 +2233,16 @@ export interface operations {
     schedulePost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key the client chooses (e.g. a UUID) so that retrying this request runs it at most once: a retry with the
+                 *     same key and the same request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`.
+                 *     The same key with another request answers 422 `idempotency-key-reused`; while the first request still runs,
+                 *     409 `idempotency-key-in-use`. Keys are per workspace. See "Idempotency" above.
+                 * @example 5f2b8c1e-9d4a-4f3b-8e7c-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Identifier of the resource. */
                 id: components["parameters"]["IdPath"];
@@ -2187,6 +2258,7 @@ export interface operations {
             /** @description The post was scheduled. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2199,6 +2271,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2207,7 +2280,16 @@ export interface operations {
     publishPostToSocial: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key the client chooses (e.g. a UUID) so that retrying this request runs it at most once: a retry with the
+                 *     same key and the same request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`.
+                 *     The same key with another request answers 422 `idempotency-key-reused`; while the first request still runs,
+                 *     409 `idempotency-key-in-use`. Keys are per workspace. See "Idempotency" above.
+                 * @example 5f2b8c1e-9d4a-4f3b-8e7c-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Identifier of the resource. */
                 id: components["parameters"]["IdPath"];
@@ -2223,6 +2305,7 @@ export interface operations {
             /** @description One publish target per connection. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2232,6 +2315,7 @@ export interface operations {
             /** @description Publishing is still running; the targets named by `Location` show how it goes. */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -2245,6 +2329,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2352,7 +2437,16 @@ export interface operations {
     restorePostVersion: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key the client chooses (e.g. a UUID) so that retrying this request runs it at most once: a retry with the
+                 *     same key and the same request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`.
+                 *     The same key with another request answers 422 `idempotency-key-reused`; while the first request still runs,
+                 *     409 `idempotency-key-in-use`. Keys are per workspace. See "Idempotency" above.
+                 * @example 5f2b8c1e-9d4a-4f3b-8e7c-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Identifier of the resource. */
                 id: components["parameters"]["IdPath"];
@@ -2366,6 +2460,7 @@ export interface operations {
             /** @description The version was restored. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2375,6 +2470,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2416,7 +2513,16 @@ export interface operations {
     createProject: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key the client chooses (e.g. a UUID) so that retrying this request runs it at most once: a retry with the
+                 *     same key and the same request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`.
+                 *     The same key with another request answers 422 `idempotency-key-reused`; while the first request still runs,
+                 *     409 `idempotency-key-in-use`. Keys are per workspace. See "Idempotency" above.
+                 * @example 5f2b8c1e-9d4a-4f3b-8e7c-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2429,6 +2535,7 @@ export interface operations {
             /** @description The project was created. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -2439,8 +2546,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2541,7 +2650,16 @@ export interface operations {
     uploadProjectCover: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key the client chooses (e.g. a UUID) so that retrying this request runs it at most once: a retry with the
+                 *     same key and the same request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`.
+                 *     The same key with another request answers 422 `idempotency-key-reused`; while the first request still runs,
+                 *     409 `idempotency-key-in-use`. Keys are per workspace. See "Idempotency" above.
+                 * @example 5f2b8c1e-9d4a-4f3b-8e7c-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Identifier of the resource. */
                 id: components["parameters"]["IdPath"];
@@ -2557,6 +2675,7 @@ export interface operations {
             /** @description The cover was stored. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2566,8 +2685,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2634,7 +2755,16 @@ export interface operations {
     createBrandKit: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key the client chooses (e.g. a UUID) so that retrying this request runs it at most once: a retry with the
+                 *     same key and the same request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`.
+                 *     The same key with another request answers 422 `idempotency-key-reused`; while the first request still runs,
+                 *     409 `idempotency-key-in-use`. Keys are per workspace. See "Idempotency" above.
+                 * @example 5f2b8c1e-9d4a-4f3b-8e7c-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2647,6 +2777,7 @@ export interface operations {
             /** @description The brand kit was created. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -2657,8 +2788,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2789,7 +2922,16 @@ export interface operations {
     createSchedule: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key the client chooses (e.g. a UUID) so that retrying this request runs it at most once: a retry with the
+                 *     same key and the same request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`.
+                 *     The same key with another request answers 422 `idempotency-key-reused`; while the first request still runs,
+                 *     409 `idempotency-key-in-use`. Keys are per workspace. See "Idempotency" above.
+                 * @example 5f2b8c1e-9d4a-4f3b-8e7c-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2802,6 +2944,7 @@ export interface operations {
             /** @description The schedule was created. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -2813,8 +2956,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2946,7 +3091,16 @@ export interface operations {
     createWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key the client chooses (e.g. a UUID) so that retrying this request runs it at most once: a retry with the
+                 *     same key and the same request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`.
+                 *     The same key with another request answers 422 `idempotency-key-reused`; while the first request still runs,
+                 *     409 `idempotency-key-in-use`. Keys are per workspace. See "Idempotency" above.
+                 * @example 5f2b8c1e-9d4a-4f3b-8e7c-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2959,6 +3113,7 @@ export interface operations {
             /** @description The webhook was created. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -2969,8 +3124,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3077,7 +3234,16 @@ export interface operations {
     testWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key the client chooses (e.g. a UUID) so that retrying this request runs it at most once: a retry with the
+                 *     same key and the same request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`.
+                 *     The same key with another request answers 422 `idempotency-key-reused`; while the first request still runs,
+                 *     409 `idempotency-key-in-use`. Keys are per workspace. See "Idempotency" above.
+                 * @example 5f2b8c1e-9d4a-4f3b-8e7c-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Identifier of the resource. */
                 id: components["parameters"]["IdPath"];
@@ -3089,6 +3255,7 @@ export interface operations {
             /** @description The test event was sent (or could not be); the receiver's answer. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3099,6 +3266,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3107,7 +3276,16 @@ export interface operations {
     redeliverWebhookDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key the client chooses (e.g. a UUID) so that retrying this request runs it at most once: a retry with the
+                 *     same key and the same request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`.
+                 *     The same key with another request answers 422 `idempotency-key-reused`; while the first request still runs,
+                 *     409 `idempotency-key-in-use`. Keys are per workspace. See "Idempotency" above.
+                 * @example 5f2b8c1e-9d4a-4f3b-8e7c-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Identifier of the resource. */
                 id: components["parameters"]["IdPath"];
@@ -3121,6 +3299,7 @@ export interface operations {
             /** @description The redelivery was accepted; the attempt will appear in the delivery log. */
             202: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     /** @description The webhook's delivery log, `/api/v1/webhooks/{id}/deliveries`, where the attempt appears. */
                     Location?: string;
                     [name: string]: unknown;
@@ -3134,6 +3313,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3173,7 +3353,16 @@ export interface operations {
     createSocialConnection: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key the client chooses (e.g. a UUID) so that retrying this request runs it at most once: a retry with the
+                 *     same key and the same request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`.
+                 *     The same key with another request answers 422 `idempotency-key-reused`; while the first request still runs,
+                 *     409 `idempotency-key-in-use`. Keys are per workspace. See "Idempotency" above.
+                 * @example 5f2b8c1e-9d4a-4f3b-8e7c-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3186,6 +3375,7 @@ export interface operations {
             /** @description The account is connected. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -3195,8 +3385,10 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3382,7 +3574,16 @@ export interface operations {
     createApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key the client chooses (e.g. a UUID) so that retrying this request runs it at most once: a retry with the
+                 *     same key and the same request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`.
+                 *     The same key with another request answers 422 `idempotency-key-reused`; while the first request still runs,
+                 *     409 `idempotency-key-in-use`. Keys are per workspace. See "Idempotency" above.
+                 * @example 5f2b8c1e-9d4a-4f3b-8e7c-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3395,6 +3596,7 @@ export interface operations {
             /** @description The key was created. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -3405,8 +3607,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3443,7 +3647,16 @@ export interface operations {
     regenerateApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A key the client chooses (e.g. a UUID) so that retrying this request runs it at most once: a retry with the
+                 *     same key and the same request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`.
+                 *     The same key with another request answers 422 `idempotency-key-reused`; while the first request still runs,
+                 *     409 `idempotency-key-in-use`. Keys are per workspace. See "Idempotency" above.
+                 * @example 5f2b8c1e-9d4a-4f3b-8e7c-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description Identifier of the resource. */
                 id: components["parameters"]["IdPath"];
@@ -3455,6 +3668,7 @@ export interface operations {
             /** @description The key's new secret. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3465,6 +3679,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -5,9 +5,13 @@ import type { Config } from '../config.ts';
 import { LastUsedTracker } from '../domain/api-keys/last-used-tracker.ts';
 import { apiRegistry } from '../metrics/api-metrics.ts';
 import { startMetricsServer } from '../metrics/metrics-server.ts';
+import { IdempotencyKeySweeper } from '../domain/idempotency/sweep-expired-idempotency-keys.ts';
 import { createServices, type Services } from '../services.ts';
 import { createApp } from './app.ts';
 import { RateLimiter } from './middleware/rate-limit.ts';
+
+// Expired keys are ignored when claimed; the sweep only keeps the table small, so a quarter of an hour is plenty.
+const idempotencyKeySweepSeconds = 15 * 60;
 
 export type ApiServer = { url: string; metricsUrl: string; services: Services; lastUsed: LastUsedTracker; stop(): Promise<void> };
 
@@ -33,6 +37,8 @@ export async function startApiServer(config: Config, options: { validateResponse
   const { port } = server.address() as AddressInfo;
   publicUrl = config.http.publicUrl ?? `http://localhost:${port}`;
   lastUsed.start(config.apiKeys.lastUsedFlushSeconds);
+  const idempotencyKeys = new IdempotencyKeySweeper(services.orm, services.logger);
+  idempotencyKeys.start(idempotencyKeySweepSeconds);
   services.logger.info({ url: publicUrl, metricsUrl: metrics.url }, 'api listening');
 
   return {
@@ -47,6 +53,7 @@ export async function startApiServer(config: Config, options: { validateResponse
       await closed;
       await metrics.stop();
       await lastUsed.stop();
+      await idempotencyKeys.stop();
       await services.close();
     },
   };

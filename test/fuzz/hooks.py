@@ -1,8 +1,11 @@
 """schemathesis hooks for test/fuzz/api.test.ts (loaded through SCHEMATHESIS_HOOKS).
 
-One hook, filter_failure, drops the few failures that are the contract working as documented, each by a narrow rule;
-everything else fails the run.
+filter_failure drops the few failures that are the contract working as documented, each by a narrow rule; everything
+else fails the run. before_call gives every case an Idempotency-Key of its own (see unique_idempotency_key).
 """
+
+import re
+import uuid
 
 import schemathesis
 from schemathesis.core.failures import ServerError
@@ -40,6 +43,28 @@ RULES_BEYOND_THE_SCHEMA = {
 # when it cannot be reached. The fuzzer reaches no social platform (generated instance URLs do not even resolve), so
 # that 503 is the upstream's doing, not the service's; only that exact problem type is let through.
 UPSTREAM_CALLS = {"POST /social-connections"}
+
+
+# openapi.yaml's Idempotency-Key: 1 to 255 visible ASCII characters, spaces allowed inside.
+IDEMPOTENCY_KEY = re.compile(r"^[!-~]([ -~]*[!-~])?$")
+
+
+@schemathesis.hook
+def before_call(context, case, kwargs):
+    """Makes every valid Idempotency-Key the fuzzer sends unique to its case, keeping its shape.
+
+    The examples and coverage phases send the same few key values to every POST, and a key reused on another request
+    is answered as documented: 422 `idempotency-key-reused`, or the first request's answer replayed (a 201 naming an
+    API key that the run has deleted since). That is the contract at work, and test/api/idempotency-keys.test.ts
+    covers it; here each case must reach its operation. Negative cases are sent as generated: they are refused
+    before the key is used (400, 401), and editing them would make schemathesis judge them again as positive.
+    """
+    if case.meta is None or not case.meta.generation.mode.is_positive:
+        return
+    headers = case.headers or {}
+    for name, value in headers.items():
+        if name.lower() == "idempotency-key" and isinstance(value, str) and len(value) <= 255 and IDEMPOTENCY_KEY.match(value):
+            headers[name] = f"{value[:218]}-{uuid.uuid4()}"
 
 
 @schemathesis.hook

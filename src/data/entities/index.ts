@@ -1,5 +1,6 @@
 import { ApiKey } from './api-key.ts';
 import { BrandKit } from './brand-kit.ts';
+import { IdempotencyKey } from './idempotency-key.ts';
 import { OrphanedObject } from './orphaned-object.ts';
 import { Post } from './post.ts';
 import { PostVersion } from './post-version.ts';
@@ -30,4 +31,5 @@ export const entities = [
   WebhookDelivery,
   Schedule,
   VideoJob,
+  IdempotencyKey,
 ];

@@ -6,6 +6,7 @@ import { Migration20261122105714_publishing_and_webhooks } from './Migration2026
 import { Migration20261122113257_schedules } from './Migration20261122113257_schedules.ts';
 import { Migration20261122121322_video_jobs } from './Migration20261122121322_video_jobs.ts';
 import { Migration20261123153858_schedule_last_run_at } from './Migration20261123153858_schedule_last_run_at.ts';
+import { Migration20261123180441_idempotency_keys } from './Migration20261123180441_idempotency_keys.ts';
 import { Migration20261123180753_video_job_outcome } from './Migration20261123180753_video_job_outcome.ts';
 
-export const migrationsList = [Migration20261122091116_initial, Migration20261122100740_posts_versions_usage_events, Migration20261122105714_publishing_and_webhooks, Migration20261122113257_schedules, Migration20261122121322_video_jobs, Migration20261123153858_schedule_last_run_at, Migration20261123180753_video_job_outcome];
+export const migrationsList = [Migration20261122091116_initial, Migration20261122100740_posts_versions_usage_events, Migration20261122105714_publishing_and_webhooks, Migration20261122113257_schedules, Migration20261122121322_video_jobs, Migration20261123153858_schedule_last_run_at, Migration20261123180441_idempotency_keys, Migration20261123180753_video_job_outcome];

@@ -1,0 +1,72 @@
+import type { Request, RequestHandler, Response } from 'express';
+import type { Deps } from '../../domain/deps.ts';
+import { claimIdempotencyKey } from '../../domain/idempotency/claim-idempotency-key.ts';
+import { requestBodyHash, type KeyedRequest, type StoredAnswer, type UploadedPart } from '../../domain/idempotency/idempotent-request.ts';
+import { recordIdempotentAnswer, releaseIdempotencyKey } from '../../domain/idempotency/record-idempotent-answer.ts';
+import { callerOf } from '../caller-of.ts';
+
+// The headers of an answer that belong to it (and not to the attempt, like X-Request-Id and RateLimit-*).
+const replayedHeaders = ['content-type', 'location', 'link', 'retry-after'];
+
+// A request holds its key at most this much longer than the longest wait of an operation (generate, render and
+// publish wait `actionWaitMs` for their workflow, a webhook test its receiver; every database and Temporal call has
+// a deadline well within the margin). After that the key counts as abandoned by a process that died, and a retry of
+// the same request may run it.
+const lockMarginMs = 60_000;
+
+/**
+ * `Idempotency-Key` on POST (IETF draft, Stripe's semantics): the first answer to a key is stored for the workspace
+ * and replayed to a retry of the same request with `Idempotent-Replayed: true`, without running anything. Runs after
+ * authentication, rate limiting and request validation (a request refused there does not use its key), before the
+ * routes. Answers below 500 are stored; a 5xx gives the key back, so the client's retry runs the request again.
+ */
+export function idempotency(deps: Pick<Deps, 'orm' | 'actionWaitMs' | 'webhooks'>): RequestHandler {
+  const lockMs = Math.max(deps.actionWaitMs, deps.webhooks.timeoutMs) + lockMarginMs;
+  return async (req, res, next) => {
+    const key = req.get('idempotency-key');
+    if (req.method !== 'POST' || key === undefined) return next();
+    const request: KeyedRequest = {
+      workspaceId: callerOf(res).workspaceId,
+      key,
+      method: req.method,
+      path: req.originalUrl,
+      hash: requestBodyHash(req.body, uploadedParts(req)),
+    };
+    const claim = await claimIdempotencyKey(deps.orm, request, lockMs);
+    if (claim.state === 'answered') {
+      res.status(claim.answer.status).set(claim.answer.headers).set('Idempotent-Replayed', 'true').send(claim.answer.body);
+      return;
+    }
+    storeAnswerBeforeSending(res, (answer) =>
+      answer.status >= 500 ? releaseIdempotencyKey(deps.orm, request, claim.lockId) : recordIdempotentAnswer(deps.orm, request, claim.lockId, answer),
+    );
+    next();
+  };
+}
+
+/**
+ * Holds the answer back until `store` has settled, so a client that retries the moment it reads the answer finds it
+ * stored. Every answer of the API leaves through `res.end` (`json` and `send` end there, with the whole body). If
+ * storing fails the answer still goes out; the key stays locked until its lock runs out, and a retry then runs again.
+ */
+function storeAnswerBeforeSending(res: Response, store: (answer: StoredAnswer) => Promise<void>): void {
+  const end = res.end.bind(res) as (...args: unknown[]) => Response;
+  res.end = ((...args: unknown[]) => {
+    res.end = end as Response['end'];
+    const [chunk] = args;
+    const body = Buffer.isBuffer(chunk) ? chunk.toString('utf8') : typeof chunk === 'string' ? chunk : '';
+    const headers: Record<string, string> = {};
+    for (const name of replayedHeaders) {
+      const value = res.getHeader(name);
+      if (value !== undefined) headers[name] = String(value);
+    }
+    store({ status: res.statusCode, headers, body })
+      .catch((error: unknown) => res.req.log.warn({ err: error }, 'could not store the answer of an Idempotency-Key'))
+      .finally(() => end(...args));
+    return res;
+  }) as Response['end'];
+}
+
+function uploadedParts(req: Request): UploadedPart[] {
+  return Array.isArray(req.files) ? req.files : [];
+}

@@ -1,0 +1,43 @@
+import type { Database } from '../../data/orm.ts';
+import type { Logger } from '../../logger.ts';
+
+/** Deletes the keys past their lifetime; returns how many. (A claim already ignores them: this only frees space.) */
+export async function deleteExpiredIdempotencyKeys(orm: Database): Promise<number> {
+  const result = await orm.em.fork().execute<{ affectedRows: number }>(`delete from idempotency_keys where expires_at <= now()`, [], 'run');
+  return result.affectedRows;
+}
+
+/**
+ * Runs the delete at api start-up and then every `intervalSeconds` in each api process. Several processes sweeping
+ * the same rows is harmless (a delete of what is already gone deletes nothing), so no schedule or leader is needed.
+ */
+export class IdempotencyKeySweeper {
+  readonly #orm: Database;
+  readonly #logger: Logger;
+  #timer: NodeJS.Timeout | undefined;
+  #sweeping: Promise<void> = Promise.resolve();
+
+  constructor(orm: Database, logger: Logger) {
+    this.#orm = orm;
+    this.#logger = logger;
+  }
+
+  start(intervalSeconds: number): void {
+    const sweep = () => {
+      this.#sweeping = deleteExpiredIdempotencyKeys(this.#orm)
+        .then((deleted) => {
+          if (deleted > 0) this.#logger.info({ deleted }, 'deleted expired idempotency keys');
+        })
+        .catch((error: unknown) => this.#logger.warn({ err: error }, 'could not delete expired idempotency keys'));
+    };
+    sweep();
+    this.#timer = setInterval(sweep, intervalSeconds * 1000);
+    this.#timer.unref();
+  }
+
+  /** Stops the timer and waits for a sweep in flight (so the database is not closed under it). */
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    await this.#sweeping;
+  }
+}

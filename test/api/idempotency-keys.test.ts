@@ -1,0 +1,401 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { specPath } from '../../src/api/app.ts';
+import type { Schemas } from '../../src/api/schemas.ts';
+import { requestBodyHash } from '../../src/domain/idempotency/idempotent-request.ts';
+import { deleteExpiredIdempotencyKeys } from '../../src/domain/idempotency/sweep-expired-idempotency-keys.ts';
+import { workflowIds } from '../../src/temporal/workflow-ids.ts';
+import { startMastodonServer, type MastodonServer } from '../fakes/mastodon-server.ts';
+import { startStabilityServer, type StabilityServer } from '../fakes/stability-server.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';
+import { eventually } from '../support/eventually.ts';
+import type { ApiResponse } from '../support/http.ts';
+import { makeImage } from '../support/images.ts';
+import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
+
+// Idempotency-Key on every POST: a retry with the same key and request gets the first answer again and runs nothing;
+// another request under the key answers 422, a retry while the first runs 409. Images come from a local server
+// speaking Stability AI's API, so a generation can be held while a retry arrives.
+
+type Problem = Schemas['Problem'];
+
+let stability: StabilityServer;
+let mastodon: MastodonServer;
+let receiver: WebhookReceiver;
+let app: TestApp;
+let workspace: TestWorkspace;
+let projectId: string;
+let keyCounter = 0;
+
+beforeAll(async () => {
+  stability = await startStabilityServer();
+  mastodon = await startMastodonServer();
+  receiver = await startWebhookReceiver();
+  app = await startTestApp({
+    STABILITY_API_KEY: stability.apiKey,
+    STABILITY_API_URL: stability.url,
+    // Room for a loaded machine; a held provider request outlasts it.
+    API_WAIT_SECONDS: '8',
+    SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true',
+    WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true',
+  });
+  workspace = await createTestWorkspace(app, 'growth');
+  projectId = (await workspace.client.post<{ id: string }>('/projects', { name: 'Idempotency' })).body.id;
+});
+afterAll(async () => {
+  await app?.stop();
+  await receiver?.close();
+  await mastodon?.close();
+  await stability?.close();
+});
+
+const newKey = () => `test-key-${Date.now()}-${(keyCounter += 1)}`;
+
+function send(path: string, body: unknown, key: string, client = workspace.client): Promise<ApiResponse> {
+  return client.post(path, typeof body === 'function' ? (body as () => unknown)() : body, { headers: { 'idempotency-key': key } });
+}
+
+async function count(sql: string, ...params: unknown[]): Promise<number> {
+  const [row] = await app.api.services.orm.em.fork().execute<Array<{ n: string }>>(`select count(*) as n from ${sql}`, params, 'all');
+  return Number(row!.n);
+}
+
+async function column(sql: string, ...params: unknown[]): Promise<unknown> {
+  const [row] = await app.api.services.orm.em.fork().execute<Array<{ value: unknown }>>(`select ${sql}`, params, 'all');
+  return row?.value;
+}
+
+async function newPost(options: { generated?: boolean } = {}): Promise<string> {
+  const id = (await workspace.client.post<{ id: string }>('/posts', { title: 'Harbour', prompt: 'Boats at night', projectId })).body.id;
+  if (options.generated) expect((await workspace.client.post(`/posts/${id}/generate`)).status).toBe(200);
+  return id;
+}
+
+/** How many updates (plan, cancel) the post's publication workflow has accepted: each publish or schedule sends one. */
+async function publicationUpdates(postId: string): Promise<number> {
+  const history = await app.api.services.temporal.workflow.getHandle(workflowIds.postPublication(postId)).fetchHistory();
+  return (history.events ?? []).filter((event) => event.workflowExecutionUpdateAcceptedEventAttributes).length;
+}
+
+async function workflowExists(workflowId: string): Promise<boolean> {
+  try {
+    await app.api.services.temporal.workflow.getHandle(workflowId).describe();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A webhook with one settled delivery in its log, and the attempt number the next redelivery of it will get. */
+async function settledDelivery(): Promise<{ hookId: string; deliveryId: string; nextAttempt: number }> {
+  const hook = (await workspace.client.post<{ id: string }>('/webhooks', { url: receiver.url, events: 'post.published' })).body;
+  const postId = await newPost();
+  expect((await workspace.client.post(`/posts/${postId}/publish`)).status).toBe(200);
+  const [delivery] = await eventually(async () => {
+    const log = (await workspace.client.get<Array<Schemas['WebhookDelivery']>>(`/webhooks/${hook.id}/deliveries`)).body;
+    expect(log).toHaveLength(1);
+    return log;
+  });
+  // One redelivery without a key, once the delivery has left its automatic schedule; the keyed one comes after it.
+  const first = await eventually(async () => {
+    const response = await workspace.client.post<Schemas['RedeliverWebhookDeliveryResponse']>(`/webhooks/${hook.id}/deliveries/${delivery!.deliveryId}/redeliver`);
+    expect(response.status).toBe(202);
+    return response.body;
+  });
+  await app.api.services.temporal.workflow.getHandle(workflowIds.webhookRedelivery(first.deliveryId, first.attempt)).result();
+  return { hookId: hook.id, deliveryId: first.deliveryId, nextAttempt: first.attempt + 1 };
+}
+
+/** How to send one POST operation, and what it changes (a snapshot that one run moves and a second run would move again). */
+type Scenario = { path: string; body?: unknown; effect(): unknown };
+
+const scenarios: Record<string, () => Scenario | Promise<Scenario>> = {
+  'POST /posts': () => ({
+    path: '/posts',
+    body: { title: 'Once', prompt: 'One lighthouse', projectId },
+    effect: () => count('posts where workspace_id = ?', workspace.id),
+  }),
+  'POST /posts/{id}/generate': async () => {
+    const id = await newPost();
+    return {
+      path: `/posts/${id}/generate`,
+      body: { format: '16:9', seed: 7 },
+      effect: async () => ({
+        versions: await count('post_versions where post_id = ?', id),
+        usage: await count(`usage_activity where post_id = ? and type = 'PostGeneration'`, id),
+        providerCalls: stability.requests.length,
+      }),
+    };
+  },
+  'POST /posts/{id}/render': async () => {
+    const id = await newPost({ generated: true });
+    return {
+      path: `/posts/${id}/render`,
+      effect: async () => ({
+        versions: await count('post_versions where post_id = ?', id),
+        usage: await count(`usage_activity where post_id = ? and type = 'PostRender'`, id),
+      }),
+    };
+  },
+  'POST /posts/{id}/publish': async () => {
+    const id = await newPost();
+    return {
+      path: `/posts/${id}/publish`,
+      effect: async () => ({
+        updates: (await workflowExists(workflowIds.postPublication(id))) ? await publicationUpdates(id) : 0,
+        usage: await count(`usage_activity where post_id = ? and type = 'PostPublish'`, id),
+      }),
+    };
+  },
+  'POST /posts/{id}/schedule': async () => {
+    const id = await newPost();
+    return {
+      path: `/posts/${id}/schedule`,
+      body: { scheduledAt: new Date(Date.now() + 24 * 3600_000).toISOString() },
+      effect: async () => ((await workflowExists(workflowIds.postPublication(id))) ? publicationUpdates(id) : 0),
+    };
+  },
+  'POST /posts/{id}/publish-social': async () => {
+    const id = await newPost({ generated: true });
+    const connectionId = (await workspace.client.post<{ id: string }>('/social-connections', { platform: 'mastodon', instanceUrl: mastodon.url, accessToken: mastodon.token })).body.id;
+    return {
+      path: `/posts/${id}/publish-social`,
+      body: { connectionIds: [connectionId] },
+      effect: async () => ({
+        statuses: mastodon.statuses.length,
+        usage: await count(`usage_activity where post_id = ? and type = 'SocialPublish'`, id),
+      }),
+    };
+  },
+  'POST /posts/{id}/versions/{versionId}/restore': async () => {
+    const id = await newPost({ generated: true });
+    const [version] = (await workspace.client.get<Array<{ id: string }>>(`/posts/${id}/versions`)).body;
+    return { path: `/posts/${id}/versions/${version!.id}/restore`, effect: () => count('post_versions where post_id = ?', id) };
+  },
+  'POST /projects': () => ({ path: '/projects', body: { name: 'Once' }, effect: () => count('projects where workspace_id = ?', workspace.id) }),
+  'POST /projects/{id}/cover': async () => {
+    const id = (await workspace.client.post<{ id: string }>('/projects', { name: 'Covered' })).body.id;
+    const image = await makeImage('png');
+    // A new form for each attempt: each is sent with a boundary of its own, as a client retrying would.
+    const form = () => {
+      const data = new FormData();
+      data.append('file', new Blob([new Uint8Array(image)], { type: 'image/png' }), 'cover.png');
+      return data;
+    };
+    return { path: `/projects/${id}/cover`, body: form, effect: () => column('cover_key as value from projects where id = ?', id) };
+  },
+  'POST /brandkits': () => ({ path: '/brandkits', body: { name: 'Once' }, effect: () => count('brand_kits where workspace_id = ?', workspace.id) }),
+  'POST /schedules': () => ({
+    path: '/schedules',
+    body: { name: 'Once', cronExpression: '0 9 * * *' },
+    effect: () => count('schedules where workspace_id = ?', workspace.id),
+  }),
+  'POST /webhooks': () => ({
+    path: '/webhooks',
+    body: { url: receiver.url, events: 'post.failed' },
+    effect: () => count('webhooks where workspace_id = ?', workspace.id),
+  }),
+  'POST /webhooks/{id}/test': async () => {
+    const id = (await workspace.client.post<{ id: string }>('/webhooks', { url: receiver.url, events: 'post.failed' })).body.id;
+    return { path: `/webhooks/${id}/test`, effect: () => receiver.deliveries.filter((delivery) => delivery.rawBody.includes(id)).length };
+  },
+  'POST /webhooks/{id}/deliveries/{deliveryId}/redeliver': async () => {
+    const { hookId, deliveryId, nextAttempt } = await settledDelivery();
+    return {
+      path: `/webhooks/${hookId}/deliveries/${deliveryId}/redeliver`,
+      // A second run would start the attempt after the next one (or answer 409 while the next one runs).
+      effect: async () => [await workflowExists(workflowIds.webhookRedelivery(deliveryId, nextAttempt)), await workflowExists(workflowIds.webhookRedelivery(deliveryId, nextAttempt + 1))],
+    };
+  },
+  'POST /social-connections': () => ({
+    path: '/social-connections',
+    body: { platform: 'mastodon', instanceUrl: mastodon.url, accessToken: mastodon.token },
+    effect: () => count('social_connections where workspace_id = ?', workspace.id),
+  }),
+  'POST /api-keys': () => ({ path: '/api-keys', body: { name: 'Once' }, effect: () => count('api_keys where workspace_id = ?', workspace.id) }),
+  'POST /api-keys/{id}/regenerate': async () => {
+    // Another key than the one the client sends: regenerating that one would make the retry unauthenticated.
+    const id = (await workspace.client.post<{ id: string }>('/api-keys', { name: 'Rotated' })).body.id;
+    return { path: `/api-keys/${id}/regenerate`, effect: () => column('key_hash as value from api_keys where id = ?', id) };
+  },
+};
+
+const specPosts = Object.entries(parse(readFileSync(specPath, 'utf8')).paths as Record<string, Record<string, unknown>>)
+  .filter(([, item]) => 'post' in item)
+  .map(([path]) => `POST ${path}`);
+
+describe('Idempotency-Key on every POST', () => {
+  it('when openapi.yaml is read, then every POST operation has a retry scenario here (a new POST cannot be forgotten)', () => {
+    expect(Object.keys(scenarios).sort()).toEqual([...specPosts].sort());
+  });
+
+  it.each(specPosts)('when %s is retried with the same key and request, then it ran once and the retry gets the first answer, replayed', async (operation) => {
+    const scenario = await scenarios[operation]!();
+    const key = newKey();
+    const before = await scenario.effect();
+
+    const first = await send(scenario.path, scenario.body, key);
+    expect(first.status).toBeLessThan(300);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    const afterFirst = await scenario.effect();
+    expect(afterFirst).not.toEqual(before);
+
+    const retry = await send(scenario.path, scenario.body, key);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.status).toBe(first.status);
+    expect(retry.body).toEqual(first.body);
+    for (const header of ['content-type', 'location']) expect(retry.headers.get(header)).toBe(first.headers.get(header));
+    expect(retry.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'));
+    expect(await scenario.effect()).toEqual(afterFirst);
+  });
+});
+
+describe('Idempotency-Key: the key is bound to its first request', () => {
+  it('when the same key comes with another body, then it answers 422 naming the body and creates nothing', async () => {
+    const key = newKey();
+    expect((await send('/projects', { name: 'First' }, key)).status).toBe(201);
+    const projects = await count('projects where workspace_id = ?', workspace.id);
+    const other = await send('/projects', { name: 'Second' }, key);
+    expect(other.status).toBe(422);
+    expect(other.headers.get('content-type')).toContain('application/problem+json');
+    expect(other.body).toMatchObject({ type: '/problems/idempotency-key-reused', status: 422, detail: expect.stringContaining('another request body') });
+    expect(await count('projects where workspace_id = ?', workspace.id)).toBe(projects);
+  });
+
+  it('when the same key comes on another operation, then it answers 422 naming the first one', async () => {
+    const key = newKey();
+    expect((await send('/brandkits', { name: 'Kit' }, key)).status).toBe(201);
+    const other = await send('/projects', { name: 'Kit' }, key);
+    expect(other.status).toBe(422);
+    expect((other.body as Problem).detail).toContain('POST /api/v1/brandkits');
+  });
+
+  it('when the same body comes with its members reordered and respaced, then it is the same request and replayed', async () => {
+    const key = newKey();
+    const headers = { 'idempotency-key': key, 'content-type': 'application/json' };
+    const first = await workspace.client.post('/posts', JSON.stringify({ title: 'Order', prompt: 'Any', projectId }), { headers });
+    const retry = await workspace.client.post('/posts', `{ "projectId": "${projectId}",  "prompt": "Any", "title": "Order" }`, { headers });
+    expect(first.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body).toEqual(first.body);
+  });
+
+  it('when another workspace uses the same key, then its request runs on its own', async () => {
+    const other = await createTestWorkspace(app, 'growth');
+    const key = newKey();
+    const mine = await send('/projects', { name: 'Shared key' }, key);
+    const theirs = await send('/projects', { name: 'Shared key' }, key, other.client);
+    expect([mine.status, theirs.status]).toEqual([201, 201]);
+    expect(theirs.headers.get('idempotent-replayed')).toBeNull();
+    expect((theirs.body as { id: string }).id).not.toBe((mine.body as { id: string }).id);
+    expect(await count('projects where workspace_id = ?', other.id)).toBe(1);
+  });
+});
+
+describe('Idempotency-Key: which answers are kept', () => {
+  it('when the first answer is a 4xx from the operation, then the retry gets that answer, replayed', async () => {
+    const key = newKey();
+    const path = '/posts/018f0000-0000-7000-8000-000000000000/publish';
+    const first = await send(path, undefined, key);
+    expect(first.status).toBe(404);
+    const retry = await send(path, undefined, key);
+    expect(retry.status).toBe(404);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.headers.get('content-type')).toBe(first.headers.get('content-type'));
+    expect(retry.body).toEqual(first.body);
+  });
+
+  it('when the answer is a 5xx, then the key is given back and the retry runs again', async () => {
+    // A Mastodon instance that does not answer: the connection cannot be checked (503, nothing acknowledged).
+    const gone = await startMastodonServer();
+    await gone.close();
+    const key = newKey();
+    const body = { platform: 'mastodon', instanceUrl: gone.url, accessToken: 'token' };
+    const first = await send('/social-connections', body, key);
+    expect(first.status).toBe(503);
+    expect(await count('idempotency_keys where workspace_id = ? and key = ?', workspace.id, key)).toBe(0);
+    const retry = await send('/social-connections', body, key);
+    expect(retry.status).toBe(503);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('when the request is refused before the operation (an invalid body), then the key is not used', async () => {
+    const key = newKey();
+    expect((await send('/projects', { name: '' }, key)).status).toBe(400);
+    expect(await count('idempotency_keys where workspace_id = ? and key = ?', workspace.id, key)).toBe(0);
+    expect((await send('/projects', { name: 'Valid now' }, key)).status).toBe(201);
+  });
+
+  it.each([
+    ['empty', ''],
+    ['longer than 255 characters', 'k'.repeat(256)],
+    ['with a control character', 'key\tkey'],
+  ])('when the key is %s, then it answers 400 naming the header', async (_what, key) => {
+    const response = await send('/projects', { name: 'Bad key' }, key);
+    expect(response.status).toBe(400);
+    expect((response.body as Problem).errors).toEqual([expect.objectContaining({ location: 'header', path: 'idempotency-key' })]);
+  });
+});
+
+describe('Idempotency-Key: retries while the first request runs', () => {
+  it('when a generation is retried while it still runs, then the retry answers 409 with Retry-After and the workflow starts once', async () => {
+    const id = await newPost();
+    const key = newKey();
+    const held = stability.hold();
+    const first = send(`/posts/${id}/generate`, { seed: 11 }, key);
+    await held.received;
+
+    const retry = await send(`/posts/${id}/generate`, { seed: 11 }, key);
+    expect(retry.status).toBe(409);
+    expect(retry.body).toMatchObject({ type: '/problems/idempotency-key-in-use', status: 409 });
+    expect(Number(retry.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+
+    held.release();
+    const answered = await first;
+    expect([200, 202]).toContain(answered.status);
+    await eventually(async () => expect(await count(`usage_activity where post_id = ? and type = 'PostGeneration'`, id)).toBe(1));
+    const replayed = await send(`/posts/${id}/generate`, { seed: 11 }, key);
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(replayed.body).toEqual(answered.body);
+    const generations = stability.requests.length;
+    expect(await count('post_versions where post_id = ?', id)).toBe(1);
+    expect(stability.requests.length).toBe(generations);
+  });
+
+  it('when the api died while the first request ran (its lock ran out), then a retry of the same request runs it', async () => {
+    const key = newKey();
+    const em = app.api.services.orm.em.fork();
+    // What a dead process leaves: the key taken for the request, no answer, and a lock past its time.
+    await em.execute(
+      `insert into idempotency_keys (id, workspace_id, key, request_method, request_path, request_hash, lock_id, locked_until, created_at, expires_at)
+       values (gen_random_uuid(), ?, ?, 'POST', '/api/v1/projects', ?, gen_random_uuid(), now() - interval '1 second', now(), now() + interval '1 day')`,
+      [workspace.id, key, requestBodyHash({ name: 'Revived' })],
+      'run',
+    );
+    const retry = await send('/projects', { name: 'Revived' }, key);
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    expect((await send('/projects', { name: 'Revived' }, key)).headers.get('idempotent-replayed')).toBe('true');
+  });
+});
+
+describe('Idempotency-Key: expiry', () => {
+  it('when a key is past its 24 hours, then the sweep deletes it and the key can be used afresh', async () => {
+    const key = newKey();
+    expect((await send('/projects', { name: 'Old' }, key)).status).toBe(201);
+    const em = app.api.services.orm.em.fork();
+    await em.execute(`update idempotency_keys set expires_at = now() - interval '1 second' where workspace_id = ? and key = ?`, [workspace.id, key], 'run');
+    const live = newKey();
+    expect((await send('/projects', { name: 'Live' }, live)).status).toBe(201);
+
+    expect(await deleteExpiredIdempotencyKeys(app.api.services.orm)).toBeGreaterThanOrEqual(1);
+    expect(await count('idempotency_keys where workspace_id = ? and key = ?', workspace.id, key)).toBe(0);
+    expect(await count('idempotency_keys where workspace_id = ? and key = ?', workspace.id, live)).toBe(1);
+    const fresh = await send('/projects', { name: 'New' }, key);
+    expect(fresh.status).toBe(201);
+    expect(fresh.headers.get('idempotent-replayed')).toBeNull();
+  });
+});
+
