@@ -10,6 +10,7 @@ import { lockWorkspace } from '../src/domain/workspaces/lock-workspace.ts';
 import { hasFeature, requireQuota, stoppedByPlan } from '../src/domain/workspaces/plans.ts';
 import type { Workspace } from '../src/data/entities/workspace.ts';
 import type { ActivityDeps } from './index.ts';
+import { failureTypes } from '../src/temporal/failure-types.ts';
 
 /** Where posts of schedules without a project go; created on first use. */
 export const scheduledPostsProjectName = 'Scheduled posts';
@@ -31,12 +32,12 @@ export async function createScheduledPost(
     const existing = await em.findOne(Post, input.postId);
     if (existing) return { postId: existing.id, prompt: existing.prompt, workspaceId: existing.workspaceId, projectId: existing.projectId, title: existing.title };
     const schedule = await em.findOne(Schedule, input.scheduleId);
-    if (!schedule) throw ApplicationFailure.nonRetryable(`Schedule ${input.scheduleId} was deleted.`, 'ScheduleDeleted');
+    if (!schedule) throw ApplicationFailure.nonRetryable(`Schedule ${input.scheduleId} was deleted.`, failureTypes.scheduleDeleted);
     const workspace = await lockWorkspace(em, schedule.workspaceId);
-    if (!hasFeature(workspace.plan, 'schedules')) throw ApplicationFailure.nonRetryable(stoppedByPlan(workspace.plan, 'schedules'), 'PlanUpgradeRequired');
+    if (!hasFeature(workspace.plan, 'schedules')) throw ApplicationFailure.nonRetryable(stoppedByPlan(workspace.plan, 'schedules'), failureTypes.planUpgradeRequired);
     const projectId = await projectOf(em, schedule, workspace);
     if (schedule.brandKitId && !(await em.findOne(BrandKit, { id: schedule.brandKitId, workspaceId: schedule.workspaceId }))) {
-      throw ApplicationFailure.nonRetryable(`The schedule's brand kit ${schedule.brandKitId} was deleted; set another one or none.`, 'BrandKitUnavailable');
+      throw ApplicationFailure.nonRetryable(`The schedule's brand kit ${schedule.brandKitId} was deleted; set another one or none.`, failureTypes.brandKitUnavailable);
     }
     const runAt = new Date(input.runAt);
     const prompt = renderPromptTemplate(schedule.promptTemplate || schedule.name, runAt);
@@ -55,9 +56,9 @@ export async function createScheduledPost(
 async function projectOf(em: EntityManager, schedule: Schedule, workspace: Workspace): Promise<string> {
   if (schedule.projectId) {
     const project = await em.findOne(Project, { id: schedule.projectId, workspaceId: schedule.workspaceId });
-    if (!project) throw ApplicationFailure.nonRetryable(`The schedule's project ${schedule.projectId} was deleted; the run made no post.`, 'ProjectUnavailable');
+    if (!project) throw ApplicationFailure.nonRetryable(`The schedule's project ${schedule.projectId} was deleted; the run made no post.`, failureTypes.projectUnavailable);
     if (project.status === 'archived') {
-      throw ApplicationFailure.nonRetryable(`The schedule's project "${project.name}" is archived; re-activate it for runs to make posts.`, 'ProjectUnavailable');
+      throw ApplicationFailure.nonRetryable(`The schedule's project "${project.name}" is archived; re-activate it for runs to make posts.`, failureTypes.projectUnavailable);
     }
     return project.id;
   }

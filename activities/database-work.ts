@@ -1,4 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
+import { failureTypes } from '../src/temporal/failure-types.ts';
 import { isDependencyDown } from './dependency-down.ts';
 
 /**
@@ -13,6 +14,6 @@ export async function finalUnlessDependencyDown<T>(work: () => Promise<T>): Prom
   } catch (error) {
     if (error instanceof ApplicationFailure || isDependencyDown(error)) throw error;
     const cause = error instanceof Error ? error : new Error(String(error));
-    throw ApplicationFailure.create({ message: cause.message, type: cause.name, nonRetryable: true, cause });
+    throw ApplicationFailure.create({ message: cause.message, type: failureTypes.unexpected, nonRetryable: true, cause });
   }
 }

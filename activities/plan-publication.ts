@@ -4,6 +4,7 @@ import { SocialConnection } from '../src/data/entities/social-connection.ts';
 import { newId } from '../src/data/new-id.ts';
 import type { ActivityDeps } from './index.ts';
 import { loadPost } from './load-post.ts';
+import { failureTypes } from '../src/temporal/failure-types.ts';
 
 export type PlanPublicationInput = { postId: string; publicationId: string; publishAt: string; connectionIds: string[]; immediate: boolean };
 export type PublicationPlan = { publishAt: string; scheduled: boolean; targetIds: string[] };
@@ -19,7 +20,7 @@ export async function planPublication(deps: ActivityDeps, input: PlanPublication
     const publishAt = new Date(input.publishAt);
     for (const connectionId of input.connectionIds) {
       const connection = await em.findOne(SocialConnection, { id: connectionId, workspaceId: post.workspaceId });
-      if (!connection) throw ApplicationFailure.nonRetryable(`Social connection ${connectionId} no longer exists.`, 'ConnectionNotFound');
+      if (!connection) throw ApplicationFailure.nonRetryable(`Social connection ${connectionId} no longer exists.`, failureTypes.connectionNotFound);
       const existing = await em.findOne(PublishTarget, { publicationId: input.publicationId, connectionId });
       if (!existing) {
         em.create(PublishTarget, {

@@ -9,6 +9,7 @@ import { socialPublishAttempts } from '../src/metrics/worker-metrics.ts';
 import type { SocialCredentials, SocialPost } from '../src/social/social-connector.ts';
 import type { ActivityDeps } from './index.ts';
 import { asTemporalFailure } from './remote-failure.ts';
+import { failureTypes } from '../src/temporal/failure-types.ts';
 
 /**
  * Publishes the post's title and image to one connection. Every attempt sends the target's idempotency key, so an
@@ -19,9 +20,9 @@ export async function publishToTarget(deps: ActivityDeps, input: { targetId: str
   const target = await em.findOne(PublishTarget, input.targetId);
   if (!target || target.status === 'Published' || target.status === 'Cancelled') return;
   const connection = await em.findOne(SocialConnection, target.connectionId);
-  if (!connection) throw ApplicationFailure.nonRetryable('The social connection was deleted before the post was published.', 'ConnectionNotFound');
+  if (!connection) throw ApplicationFailure.nonRetryable('The social connection was deleted before the post was published.', failureTypes.connectionNotFound);
   const post = await em.findOne(Post, target.postId);
-  if (!post) throw ApplicationFailure.nonRetryable(`Post ${target.postId} was deleted before it was published.`, 'PostDeleted');
+  if (!post) throw ApplicationFailure.nonRetryable(`Post ${target.postId} was deleted before it was published.`, failureTypes.postDeleted);
 
   target.status = 'Publishing';
   await em.flush();

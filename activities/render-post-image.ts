@@ -7,6 +7,7 @@ import { fetchPublicResource, PublicFetchError } from '../src/net/public-fetch.t
 import { objectKeys } from '../src/storage/object-keys.ts';
 import type { ActivityDeps } from './index.ts';
 import { loadPost } from './load-post.ts';
+import { failureTypes } from '../src/temporal/failure-types.ts';
 
 export type RenderPostImageInput = { postId: string; renderId: string };
 export type RenderedImage = { imageKey: string; notes: string[] };
@@ -22,7 +23,7 @@ export async function renderPostImage(deps: ActivityDeps, input: RenderPostImage
   const em = deps.orm.em.fork();
   const { post, brandKit } = await loadPost(em, input.postId);
   const artwork = post.artworkKey ? await deps.storage.get(post.artworkKey) : null;
-  if (!artwork) throw ApplicationFailure.nonRetryable(`Post ${post.id} has no generated artwork to render; generate it first.`, 'NoArtwork');
+  if (!artwork) throw ApplicationFailure.nonRetryable(`Post ${post.id} has no generated artwork to render; generate it first.`, failureTypes.noArtwork);
 
   const logo = await fetchLogo(brandKit, deps.logoFetch.allowPrivateNetworks);
   const composed = await composePostImage({

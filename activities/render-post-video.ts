@@ -12,6 +12,7 @@ import { videoWorkDir } from '../src/video/video-work-dir.ts';
 import type { ActivityDeps } from './index.ts';
 import { loadPost } from './load-post.ts';
 import { videoJobProgress } from './video-job-progress.ts';
+import { failureTypes } from '../src/temporal/failure-types.ts';
 
 export type RenderPostVideoInput = { jobId: string };
 export type RenderedVideo = { videoKey: string; bytes: number; notes: string[] };
@@ -34,13 +35,13 @@ export async function renderPostVideo(deps: ActivityDeps, input: RenderPostVideo
 
   const em = deps.orm.em.fork();
   const job = await em.findOne(VideoJob, input.jobId);
-  if (!job) throw ApplicationFailure.nonRetryable(`Video job ${input.jobId} no longer exists (its post was deleted).`, 'JobDeleted');
+  if (!job) throw ApplicationFailure.nonRetryable(`Video job ${input.jobId} no longer exists (its post was deleted).`, failureTypes.jobDeleted);
   // Each attempt makes the video from the start.
   await em.nativeUpdate(VideoJob, { id: job.id, status: { $in: ['queued', 'running'] } }, { status: 'running', progress: 0 });
   const { post, brandKit } = await loadPost(em, job.postId);
   const sourceKey = post.artworkKey ?? post.imageKey;
   const source = sourceKey ? await deps.storage.get(sourceKey) : null;
-  if (!source) throw ApplicationFailure.nonRetryable(`Post ${post.id} has no image to make a video of; generate it first.`, 'NoImage');
+  if (!source) throw ApplicationFailure.nonRetryable(`Post ${post.id} has no image to make a video of; generate it first.`, failureTypes.noImage);
 
   const workDir = await videoWorkDir();
   try {
@@ -62,7 +63,7 @@ export async function renderPostVideo(deps: ActivityDeps, input: RenderPostVideo
       signal: context.cancellationSignal,
     }).catch((error: unknown) => {
       // ffmpeg refusing its input fails the same way every time; a killed ffmpeg (no exit code) may be transient.
-      if (error instanceof VideoEncodingError && error.exitCode !== null) throw ApplicationFailure.nonRetryable(error.message, 'VideoEncodingFailed');
+      if (error instanceof VideoEncodingError && error.exitCode !== null) throw ApplicationFailure.nonRetryable(error.message, failureTypes.videoEncodingFailed);
       throw error;
     });
 

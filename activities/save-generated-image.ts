@@ -7,6 +7,7 @@ import type { PostFormat } from '../src/images/post-formats.ts';
 import { describeGeneration } from './generation-text.ts';
 import type { ActivityDeps } from './index.ts';
 import { loadPost } from './load-post.ts';
+import { failureTypes } from '../src/temporal/failure-types.ts';
 
 export type SaveGeneratedImageInput = {
   postId: string;
@@ -32,7 +33,7 @@ export async function saveGeneratedImage(deps: ActivityDeps, input: SaveGenerate
     if (done) return { versionNumber: done.versionNumber, respond };
 
     if (!(await claimObjectKey(em, input.artworkKey))) {
-      throw ApplicationFailure.nonRetryable('The generated artwork expired before it could be saved; generate again.', 'ArtworkExpired');
+      throw ApplicationFailure.nonRetryable('The generated artwork expired before it could be saved; generate again.', failureTypes.artworkExpired);
     }
     Object.assign(post, {
       imageKey: input.artworkKey,

@@ -5,6 +5,7 @@ import { claimObjectKey } from '../src/domain/storage/orphaned-objects.ts';
 import { recordUsage } from '../src/domain/usage/record-usage.ts';
 import type { ActivityDeps } from './index.ts';
 import { loadPost } from './load-post.ts';
+import { failureTypes } from '../src/temporal/failure-types.ts';
 
 export type SavePostVideoInput = { jobId: string; videoKey: string; bytes: number };
 
@@ -12,12 +13,12 @@ export type SavePostVideoInput = { jobId: string; videoKey: string; bytes: numbe
 export async function savePostVideo(deps: ActivityDeps, input: SavePostVideoInput): Promise<{ videoKey: string }> {
   return deps.orm.em.fork().transactional(async (em) => {
     const job = await em.findOne(VideoJob, input.jobId, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (!job) throw ApplicationFailure.nonRetryable(`Video job ${input.jobId} no longer exists (its post was deleted).`, 'JobDeleted');
+    if (!job) throw ApplicationFailure.nonRetryable(`Video job ${input.jobId} no longer exists (its post was deleted).`, failureTypes.jobDeleted);
     if (job.videoKey) return { videoKey: job.videoKey };
 
     const { post } = await loadPost(em, job.postId, { lock: true });
     if (!(await claimObjectKey(em, input.videoKey))) {
-      throw ApplicationFailure.nonRetryable('The video expired before it could be saved; start it again.', 'VideoExpired');
+      throw ApplicationFailure.nonRetryable('The video expired before it could be saved; start it again.', failureTypes.videoExpired);
     }
     // Done wins over an end recorded meanwhile (a cancel that came after the video was stored): the video exists.
     Object.assign(job, { videoKey: input.videoKey, status: 'done', progress: 100, error: null, completedAt: new Date() });

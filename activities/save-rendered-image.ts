@@ -5,6 +5,7 @@ import { recordUsage } from '../src/domain/usage/record-usage.ts';
 import { appendVersion } from '../src/domain/versions/append-version.ts';
 import type { ActivityDeps } from './index.ts';
 import { loadPost } from './load-post.ts';
+import { failureTypes } from '../src/temporal/failure-types.ts';
 
 export type SaveRenderedImageInput = { postId: string; renderId: string; imageKey: string; notes: string[] };
 export type RenderResult = { versionNumber: number; notes: string[] };
@@ -17,7 +18,7 @@ export async function saveRenderedImage(deps: ActivityDeps, input: SaveRenderedI
     if (done) return { versionNumber: done.versionNumber, notes: input.notes };
 
     if (!(await claimObjectKey(em, input.imageKey))) {
-      throw ApplicationFailure.nonRetryable('The rendered image expired before it could be saved; render again.', 'RenderExpired');
+      throw ApplicationFailure.nonRetryable('The rendered image expired before it could be saved; render again.', failureTypes.renderExpired);
     }
     Object.assign(post, { imageKey: input.imageKey, status: 'draft', failureReason: null, updatedAt: new Date() });
     const version = await appendVersion(em, post, { kind: 'rendered', label: `Rendered ${post.format} post image`, sourceId: input.renderId });

@@ -4,6 +4,7 @@ import type { GenerationResult } from '../activities/save-generated-image.ts';
 import type { PostFormat } from '../src/images/post-formats.ts';
 import { databaseWork, localDatabaseWork } from './activity-options.ts';
 import { handOver } from './hand-over-event.ts';
+import { failureTypes } from '../src/temporal/failure-types.ts';
 
 // The provider call, bounded because a customer's generate waits for it: heartbeats while it waits (so a dead worker is noticed in 15 s, not at the timeout); an
 // outage is retried at 5 s, 10 s, 20 s ... up to 2 min apart, 8 attempts in all (about 8 minutes); a rate limit
@@ -39,7 +40,7 @@ export async function generatePost(input: GeneratePostInput): Promise<Generation
     const reason = failureReason(error);
     const { eventId } = await markPostFailed({ postId: input.postId, reason, sourceId: `generation-${input.generationId}` });
     if (eventId) await handOver(eventId);
-    throw ApplicationFailure.nonRetryable(reason, 'GenerationFailed');
+    throw ApplicationFailure.nonRetryable(reason, failureTypes.generationFailed);
   }
   const save = patched(localGenerationSavePatch) ? local.saveGeneratedImage : saveGeneratedImage;
   return save({ ...input, artworkKey: artwork.artworkKey, madeBy: artwork.madeBy, seed: artwork.seed });
@@ -47,7 +48,7 @@ export async function generatePost(input: GeneratePostInput): Promise<Generation
 
 function failureReason(error: unknown): string {
   const cause = error instanceof ActivityFailure ? error.cause : error;
-  if (cause instanceof ApplicationFailure && cause.type === 'ImageRejected') return cause.message;
+  if (cause instanceof ApplicationFailure && cause.type === failureTypes.imageRejected) return cause.message;
   const detail = cause instanceof Error ? cause.message : String(cause);
   return `The image provider could not generate the image after several attempts: ${detail}`;
 }

@@ -12,6 +12,7 @@ import {
 import type { Activities } from '../activities/index.ts';
 import { taskQueues } from '../src/temporal/task-queues.ts';
 import { databaseWork } from './activity-options.ts';
+import { failureTypes } from '../src/temporal/failure-types.ts';
 
 // Encoding takes seconds to a minute; the heartbeat (every progress step) shows a dead worker within 10 s, and
 // the video is then made again from the start on another attempt. A refusal (no image, ffmpeg rejecting the
@@ -59,6 +60,6 @@ export async function generateVideo(input: GenerateVideoInput): Promise<Generate
     const cause = error instanceof ActivityFailure ? error.cause : error;
     const reason = cause instanceof Error ? cause.message : String(cause);
     if (durable) await recordVideoJobEnd({ jobId: input.jobId, status: 'failed', error: reason });
-    throw ApplicationFailure.nonRetryable(reason, 'VideoFailed');
+    throw ApplicationFailure.nonRetryable(reason, failureTypes.videoFailed);
   }
 }

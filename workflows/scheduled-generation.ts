@@ -6,6 +6,7 @@ import { postSearchAttributes } from '../src/domain/posts/post-workflow-options.
 import { workflowIds } from '../src/temporal/workflow-ids.ts';
 import { databaseWork } from './activity-options.ts';
 import { generatePost } from './generate-post.ts';
+import { failureTypes } from '../src/temporal/failure-types.ts';
 
 // Database work: unbounded only while the database is down (anything else fails at once, see databaseWork). No
 // customer waits for a run; overlap policy "skip" means a run held up by an outage skips firings, never piles them up.
@@ -35,7 +36,7 @@ export async function scheduledGeneration({ scheduleId }: { scheduleId: string }
   } catch (error) {
     const reason = reasonOf(error);
     await recordScheduleRun({ scheduleId, error: reason });
-    throw ApplicationFailure.nonRetryable(reason, 'ScheduledRunFailed');
+    throw ApplicationFailure.nonRetryable(reason, failureTypes.scheduledRunFailed);
   }
 }
 

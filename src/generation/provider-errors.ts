@@ -1,13 +1,20 @@
 import { RemoteRateLimitedError, RemoteRejectedError, RemoteUnavailableError } from '../net/remote-errors.ts';
+import { failureTypes } from '../temporal/failure-types.ts';
 
 // What can go wrong with an image provider, in terms the generation activity acts on: permanent refusals fail
 // the generation at once (the user sees `reason`), rate limits and outages are retried by Temporal.
 
 /** The provider refused this request and will refuse it again (bad input, content moderation, too large...). */
-export class ImageRejectedError extends RemoteRejectedError {}
+export class ImageRejectedError extends RemoteRejectedError {
+  readonly failureType = failureTypes.imageRejected;
+}
 
 /** The provider asked us to slow down; retry no sooner than `retryAfterMs`. */
-export class ImageRateLimitedError extends RemoteRateLimitedError {}
+export class ImageRateLimitedError extends RemoteRateLimitedError {
+  readonly failureType = failureTypes.imageRateLimited;
+}
 
 /** A transient failure (5xx, timeout, connection error): retry on the normal ladder. */
-export class ImageProviderUnavailableError extends RemoteUnavailableError {}
+export class ImageProviderUnavailableError extends RemoteUnavailableError {
+  readonly failureType = failureTypes.imageProviderUnavailable;
+}

@@ -1,16 +1,16 @@
+import type { FailureType } from '../temporal/failure-types.ts';
+
 // How a call to a service at the network edge (image provider, social platform) can fail, in the three kinds the
 // activities treat differently: a refusal fails the work at once (the user sees `reason`), a rate limit is retried
 // no sooner than the service asked, an outage is retried on the normal ladder. Each service names its own
-// subclasses; `failureType` (the class name without "Error") becomes the Temporal failure's type.
+// subclasses, each with the Temporal failure type it becomes (from the one table, src/temporal/failure-types.ts,
+// so that renaming a class never changes what workflows and the api match on).
 
 abstract class RemoteError extends Error {
+  abstract readonly failureType: FailureType;
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = new.target.name;
-  }
-
-  get failureType(): string {
-    return this.name.replace(/Error$/, '');
   }
 }
 

@@ -1,4 +1,5 @@
 import { RemoteRateLimitedError, RemoteRejectedError, RemoteUnavailableError } from '../net/remote-errors.ts';
+import { failureTypes } from '../temporal/failure-types.ts';
 
 // Publishing to a customer's social account. One connector per platform, speaking the platform's real API; the
 // publish activity picks one by platform and never knows the difference.
@@ -41,6 +42,7 @@ export type SocialConnector = {
 
 /** The platform refused and will refuse again (bad credentials, invalid content...); `reason` is shown to the user. */
 export class SocialRejectedError extends RemoteRejectedError {
+  readonly failureType = failureTypes.socialRejected;
   /** What the platform (or we, before asking it) refused: the account's credentials, or the server URL itself. */
   readonly about: 'credentials' | 'server';
   constructor(reason: string, about: 'credentials' | 'server' = 'credentials') {
@@ -50,7 +52,11 @@ export class SocialRejectedError extends RemoteRejectedError {
 }
 
 /** The platform asked us to slow down; retry no sooner than `retryAfterMs`. */
-export class SocialRateLimitedError extends RemoteRateLimitedError {}
+export class SocialRateLimitedError extends RemoteRateLimitedError {
+  readonly failureType = failureTypes.socialRateLimited;
+}
 
 /** A transient failure (5xx, timeout, connection error): retry on the normal ladder. */
-export class SocialUnavailableError extends RemoteUnavailableError {}
+export class SocialUnavailableError extends RemoteUnavailableError {
+  readonly failureType = failureTypes.socialUnavailable;
+}

@@ -1,6 +1,7 @@
 import { ActivityFailure, ApplicationFailure, WorkflowFailedError } from '@temporalio/client';
 import type { Post } from '../../data/entities/post.ts';
 import { AppError } from '../../errors/app-error.ts';
+import { failureTypes } from '../../temporal/failure-types.ts';
 
 /** What an action that runs a workflow answers: its outcome, or the post as it is while the workflow goes on. */
 export type ActionOutcome<T> = { state: 'completed'; post: Post; result: T } | { state: 'running'; post: Post };
@@ -17,9 +18,9 @@ export async function failuresAsProblems<T>(action: string, run: () => Promise<T
     if (!(error instanceof WorkflowFailedError)) throw error;
     const reason = error.cause?.message ?? error.message;
     const failures = causes(error);
-    if (failures.some((failure) => failure instanceof ApplicationFailure && failure.type === 'PostDeleted')) throw new AppError('not-found', reason);
+    if (failures.some((failure) => failure instanceof ApplicationFailure && failure.type === failureTypes.postDeleted)) throw new AppError('not-found', reason);
     const imageFailed =
-      (error.cause instanceof ApplicationFailure && error.cause.type === 'GenerationFailed') ||
+      (error.cause instanceof ApplicationFailure && error.cause.type === failureTypes.generationFailed) ||
       (error.cause instanceof ActivityFailure && imageWork.has(error.cause.activityType));
     if (imageFailed) throw new AppError('generation-failed', `${action} failed: ${reason}`);
     throw error;
