@@ -7,6 +7,7 @@ import { Workspace } from '../../src/data/entities/workspace.ts';
 import { openDatabase, type Database } from '../../src/data/orm.ts';
 import { createWorkspace } from '../../src/domain/workspaces/create-workspace.ts';
 import { createTestDatabase } from '../support/test-database.ts';
+import { failureTypes } from '../../src/temporal/failure-types.ts';
 
 // The rule behind the unbounded retries of database work, against a real PostgreSQL: only "the database is down"
 // may be retried; bad data and bugs become final failures.
@@ -31,10 +32,10 @@ describe('finalUnlessDependencyDown', () => {
   it.each([
     ['a TypeError', () => Promise.resolve(new URL('https://').host), 'TypeError'],
     ['a RangeError', () => Promise.resolve(new Date(Number.NaN).toISOString()), 'RangeError'],
-  ])('when the work throws %s, then the failure is final and keeps its type', async (_case, work, type) => {
+  ])('when the work throws %s, then the failure is final, typed from the table, and keeps the error as its cause', async (_case, work, name) => {
     const failure = await failureOf(work);
     expect(failure).toBeInstanceOf(ApplicationFailure);
-    expect(failure).toMatchObject({ type, nonRetryable: true });
+    expect(failure).toMatchObject({ type: failureTypes.unexpected, nonRetryable: true, cause: { name } });
   });
 
   it('when the work violates a constraint, then the failure is final', async () => {
@@ -44,7 +45,7 @@ describe('finalUnlessDependencyDown', () => {
       em.create(Workspace, { id: workspace.id, name: 'Again', plan: 'growth' });
       await em.flush();
     });
-    expect(failure).toMatchObject({ type: 'UniqueConstraintViolationException', nonRetryable: true });
+    expect(failure).toMatchObject({ type: failureTypes.unexpected, nonRetryable: true, cause: { name: 'UniqueConstraintViolationException' } });
   });
 
   it('when the work chose its own failure, then it passes unchanged', async () => {
