@@ -1,10 +1,4 @@
-import type { Client } from '@temporalio/client';
-import type { SecretBox } from '../src/crypto/secret-box.ts';
-import type { Database } from '../src/data/orm.ts';
-import type { ImageProvider } from '../src/generation/image-provider.ts';
-import type { Logger } from '../src/logger.ts';
-import type { SocialConnector, SocialPlatform } from '../src/social/social-connector.ts';
-import type { ObjectStorage } from '../src/storage/object-storage.ts';
+import type { Deps } from '../src/domain/deps.ts';
 import { attemptWebhookDelivery, type AttemptWebhookDeliveryInput } from './attempt-webhook-delivery.ts';
 import { cancelPublication } from './cancel-publication.ts';
 import { createScheduledPost } from './create-scheduled-post.ts';
@@ -27,21 +21,8 @@ import { saveRenderedImage, type SaveRenderedImageInput } from './save-rendered-
 import { settlePublication, type SettlePublicationInput } from './settle-publication.ts';
 import { startEventDelivery } from './start-event-delivery.ts';
 
-export type ActivityDeps = {
-  orm: Database;
-  storage: ObjectStorage;
-  logger: Logger;
-  images: ImageProvider;
-  logoFetch: { allowPrivateNetworks: boolean };
-  video: { ffmpegPath: string };
-  /** Opens webhook secrets and social credentials, which are sealed at rest. */
-  secrets: SecretBox;
-  social: Record<SocialPlatform, SocialConnector>;
-  webhooks: { allowPrivateNetworks: boolean; timeoutMs: number };
-  /** Starts webhook deliveries (workflows of their own) on this task queue. */
-  temporal: Client;
-  taskQueue: string;
-};
+/** The activities' deps are the process's deps (src/services.ts), the same that use cases take. */
+export type ActivityDeps = Deps;
 
 /**
  * The worker injects real clients; tests inject what they need (e.g. a storage that fails on purpose). Activities

@@ -1,7 +1,6 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliverToWebhooks, type RoundResult } from '../../activities/deliver-to-webhooks.ts';
-import { activityDeps } from '../../worker/create-worker.ts';
 import type { Schemas } from '../../src/api/schemas.ts';
 import type { Webhook } from '../../src/data/entities/webhook.ts';
 import { WebhookDelivery } from '../../src/data/entities/webhook-delivery.ts';
@@ -84,7 +83,7 @@ describe('a webhook row with an unusable URL', () => {
     expect(log).toEqual([expect.objectContaining({ attempt: 1, succeeded: false, statusCode: null, error: expect.stringContaining('not a valid URL') })]);
 
     // The same round run again (a retried activity) reads its answer from the log: still unusable, not put on the ladder.
-    const deps = activityDeps(app.config, app.api.services);
+    const deps = app.api.services;
     const again: RoundResult = await new MockActivityEnvironment().run(() => deliverToWebhooks(deps, { eventId: event.id, attempt: 1 }));
     expect(again.find((result) => result.webhookId === unusable.id)?.outcome).toBe('unusable');
     expect(await app.api.services.orm.em.fork().count(WebhookDelivery, { webhookId: unusable.id, eventId: event.id })).toBe(1);

@@ -1,4 +1,6 @@
-import { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
+import { connectTemporalClient } from '../../src/temporal/connect.ts';
+import { loadConfig } from '../../src/config.ts';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Post } from '../../src/data/entities/post.ts';
@@ -28,7 +30,7 @@ beforeAll(async () => {
   orm = await openDatabase(database.url);
   stability = await startStabilityServer();
   env = { ...testConfigEnv(database.url), STABILITY_API_KEY: stability.apiKey, STABILITY_API_URL: stability.url };
-  client = new Client({ connection: await Connection.connect({ address: env.TEMPORAL_ADDRESS! }) });
+  client = await connectTemporalClient(loadConfig(env).temporal);
 });
 afterAll(async () => {
   await client?.connection.close();

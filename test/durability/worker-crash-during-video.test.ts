@@ -1,4 +1,5 @@
-import { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
+import { connectTemporalClient } from '../../src/temporal/connect.ts';
 import { once } from 'node:events';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,7 +31,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   orm = await openDatabase(database.url);
   env = testConfigEnv(database.url);
-  client = new Client({ connection: await Connection.connect({ address: env.TEMPORAL_ADDRESS! }) });
+  client = await connectTemporalClient(loadConfig(env).temporal);
 });
 afterAll(async () => {
   await client?.connection.close();

@@ -1,18 +1,16 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Schedule } from '../../src/data/entities/schedule.ts';
 import { reconcileSchedules } from '../../src/domain/schedules/reconcile-schedules.ts';
 import { temporalScheduleOptions } from '../../src/domain/schedules/temporal-schedule.ts';
 import { scheduleIds } from '../../src/temporal/workflow-ids.ts';
 import { newId } from '../../src/data/new-id.ts';
+import { runAdmin } from '../support/admin-cli.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
 
 // Drift between the database and Temporal, as a crash half-way through a change would leave it, repaired by the
 // reconcile step (the database wins), both as a function and as the operators' command.
 
-const run = promisify(execFile);
 let app: TestApp;
 let workspace: TestWorkspace;
 
@@ -60,9 +58,7 @@ describe('reconcile', () => {
   it('when operators run the command, then it repairs the drift and says what it did', async () => {
     const lost = await schedule('Lost');
     await handleOf(lost).delete();
-    const { stdout } = await run('npm', ['run', '--silent', 'admin', '--', 'schedules', 'reconcile'], {
-      env: { ...process.env, DATABASE_URL: app.config.database.url, TEMPORAL_ADDRESS: app.config.temporal.address, TEMPORAL_TASK_QUEUE: app.config.temporal.taskQueue },
-    });
+    const { stdout } = await runAdmin(app, ['schedules', 'reconcile']);
     expect(stdout).toContain(`created in Temporal: ${lost}`);
     expect((await handleOf(lost).describe()).state.paused).toBe(false);
   });

@@ -6,7 +6,6 @@ import { workflowIds } from '../../src/temporal/workflow-ids.ts';
 import { deliveryIdOf } from '../../src/webhooks/delivery-id.ts';
 import { deliverToWebhooks, type RoundResult } from '../../activities/deliver-to-webhooks.ts';
 import { startEventDelivery } from '../../activities/start-event-delivery.ts';
-import { activityDeps } from '../../worker/create-worker.ts';
 import type { deliverEvent } from '../../workflows/deliver-event.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';
 import { eventually } from '../support/eventually.ts';
@@ -47,7 +46,7 @@ describe('an event dispatched again after its delivery ended', () => {
     ]);
     const first = await delivery.describe();
 
-    const deps = activityDeps(app.config, app.api.services);
+    const deps = app.api.services;
     await startEventDelivery(deps, { eventId: event.id });
     const round: RoundResult = await new MockActivityEnvironment().run(() => deliverToWebhooks(deps, { eventId: event.id, attempt: 1 }));
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { createActivities } from '../../activities/index.ts';
-import { activityDeps } from '../../worker/create-worker.ts';
+import { assembleDeps } from '../../src/services.ts';
 import type { Config } from '../../src/config.ts';
 import { testConfig } from '../support/test-config.ts';
 import { OrphanedObject } from '../../src/data/entities/orphaned-object.ts';
@@ -61,7 +61,7 @@ function workerWith(objectStorage: ObjectStorage, taskQueue: string) {
     taskQueue,
     workflowBundle: { codePath: inject('workflowBundlePath') },
     sinks: workflowSpanSink(),
-    activities: createActivities({ ...activityDeps(config, { orm, storage: objectStorage, logger, temporal: env.client }) }),
+    activities: createActivities({ ...assembleDeps(config, { orm, storage: objectStorage, logger, temporal: env.client }) }),
   });
 }
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createActivities } from '../../activities/index.ts';
-import { activityDeps } from '../../worker/create-worker.ts';
+import { assembleDeps } from '../../src/services.ts';
 import { testConfig } from '../support/test-config.ts';
 import { Post } from '../../src/data/entities/post.ts';
 import { PostVersion } from '../../src/data/entities/post-version.ts';
@@ -50,7 +50,7 @@ beforeAll(async () => {
     workflowBundle: { codePath: inject('workflowBundlePath') },
     sinks: workflowSpanSink(),
     activities: createActivities(
-      activityDeps(testConfig(database.url, { STABILITY_API_KEY: stability.apiKey, STABILITY_API_URL: stability.url, TEMPORAL_TASK_QUEUE: taskQueue }), {
+      assembleDeps(testConfig(database.url, { STABILITY_API_KEY: stability.apiKey, STABILITY_API_URL: stability.url, TEMPORAL_TASK_QUEUE: taskQueue }), {
         orm,
         storage,
         logger: createLogger({ level: 'silent', name: 'test' }),

@@ -18,7 +18,7 @@ import { createFilesystemStorage } from '../../src/storage/filesystem-storage.ts
 import { workflowIds } from '../../src/temporal/workflow-ids.ts';
 import type { deliverEvent } from '../../workflows/deliver-event.ts';
 import { cancelUpdate, planUpdate, plansPerRun, type postPublication } from '../../workflows/post-publication.ts';
-import { activityDeps } from '../../worker/create-worker.ts';
+import { assembleDeps } from '../../src/services.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';
 import { eventually } from '../support/eventually.ts';
 import { createPostFixture } from '../support/post-fixtures.ts';
@@ -56,7 +56,7 @@ beforeAll(async () => {
     taskQueue,
     workflowBundle: { codePath: inject('workflowBundlePath') },
     sinks: workflowSpanSink(),
-    activities: createActivities(activityDeps(config, { orm, storage, logger: createLogger({ level: 'silent', name: 'test' }), temporal: env.client })),
+    activities: createActivities(assembleDeps(config, { orm, storage, logger: createLogger({ level: 'silent', name: 'test' }), temporal: env.client })),
   });
   running = worker.run();
 });
