@@ -1,6 +1,6 @@
 import { ActivityFailure, ApplicationFailure, patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
-import type { GenerationResult } from '../activities/save-generated-image.ts';
+import type { GenerationResult } from '../src/domain/generation/save-generated-image.ts';
 import type { PostFormat } from '../src/images/post-formats.ts';
 import { databaseWork, localDatabaseWork } from './activity-options.ts';
 import { handOver } from './hand-over-event.ts';

@@ -14,7 +14,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
-import type { PublicationPlan } from '../activities/plan-publication.ts';
+import type { PublicationPlan } from '../src/domain/publishing/record-publication-plan.ts';
 import { databaseWork, localDatabaseWork } from './activity-options.ts';
 import { utc } from './current-details.ts';
 import { handOver } from './hand-over-event.ts';

@@ -1,6 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
-import type { RenderResult } from '../activities/save-rendered-image.ts';
+import type { RenderResult } from '../src/domain/generation/save-rendered-image.ts';
 import { databaseWork } from './activity-options.ts';
 
 // Composing reads storage and fetches the brand logo (a missing logo is a note, not a failure); bounded at 5

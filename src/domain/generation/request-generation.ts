@@ -3,7 +3,7 @@ import { newId } from '../../data/new-id.ts';
 import { seedFromId } from '../../generation/seed.ts';
 import { startAndWait } from '../../temporal/start-and-wait.ts';
 import { workflowIds } from '../../temporal/workflow-ids.ts';
-import type { GenerationResult } from '../../../activities/save-generated-image.ts';
+import type { GenerationResult } from './save-generated-image.ts';
 import type { generatePost } from '../../../workflows/generate-post.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';

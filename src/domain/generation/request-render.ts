@@ -2,7 +2,7 @@ import { newId } from '../../data/new-id.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { startAndWait } from '../../temporal/start-and-wait.ts';
 import { workflowIds } from '../../temporal/workflow-ids.ts';
-import type { RenderResult } from '../../../activities/save-rendered-image.ts';
+import type { RenderResult } from './save-rendered-image.ts';
 import type { renderPost } from '../../../workflows/render-post.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';

@@ -4,7 +4,7 @@ import { newId } from '../../data/new-id.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { inTemporal } from '../../temporal/in-temporal.ts';
 import { workflowIds } from '../../temporal/workflow-ids.ts';
-import type { PublicationPlan } from '../../../activities/plan-publication.ts';
+import type { PublicationPlan } from './record-publication-plan.ts';
 import { cancelUpdate, planUpdate, type PublicationRequest, type postPublication } from '../../../workflows/post-publication.ts';
 import type { Deps } from '../deps.ts';
 import { postSearchAttributes } from '../posts/post-workflow-options.ts';

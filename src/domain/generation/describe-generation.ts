@@ -1,6 +1,6 @@
-import type { BrandKit } from '../src/data/entities/brand-kit.ts';
-import { colorRoles, inRoleOrder } from '../src/domain/brand-kits/brand-roles.ts';
-import { postFormats, type PostFormat } from '../src/images/post-formats.ts';
+import type { BrandKit } from '../../data/entities/brand-kit.ts';
+import { colorRoles, inRoleOrder } from '../brand-kits/brand-roles.ts';
+import { postFormats, type PostFormat } from '../../images/post-formats.ts';
 
 /** The `respond` of a generation: what was made, by whom, from which prompt and with which brand kit. */
 export function describeGeneration(input: {
