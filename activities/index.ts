@@ -1,17 +1,19 @@
 import type { Deps } from '../src/domain/deps.ts';
-import { markPostFailed, type MarkPostFailedInput } from '../src/domain/posts/mark-post-failed.ts';
 import { saveGeneratedImage, type SaveGeneratedImageInput } from '../src/domain/generation/save-generated-image.ts';
 import { saveRenderedImage, type SaveRenderedImageInput } from '../src/domain/generation/save-rendered-image.ts';
+import { markPostFailed, type MarkPostFailedInput } from '../src/domain/posts/mark-post-failed.ts';
 import { markTargetFailed } from '../src/domain/publishing/mark-target-failed.ts';
 import { recordPublicationCancelled, type PublicationRef } from '../src/domain/publishing/record-publication-cancelled.ts';
 import { recordPublicationPlan, type PublicationPlanInput } from '../src/domain/publishing/record-publication-plan.ts';
 import { settlePublication, type SettlePublicationInput } from '../src/domain/publishing/settle-publication.ts';
 import { createScheduledPost, type ScheduledRun } from '../src/domain/schedules/create-scheduled-post.ts';
+import type { DeleteOrphansInput } from '../src/domain/storage/purge-orphaned-objects.ts';
 import { recordVideoJobEnd, type VideoJobEnd } from '../src/domain/video/record-video-job-end.ts';
 import { savePostVideo, type SavePostVideoInput } from '../src/domain/video/save-post-video.ts';
-import { attemptWebhookDelivery, type AttemptWebhookDeliveryInput } from './attempt-webhook-delivery.ts';
+import type { DeliveryAttemptInput } from '../src/domain/webhooks/delivery-attempt.ts';
+import { attemptWebhookDelivery } from './attempt-webhook-delivery.ts';
 import { finalUnlessDependencyDown, inOneStatement, inTransaction } from './database-work.ts';
-import { deleteOrphanedObjects, type DeleteOrphansInput } from './delete-orphaned-objects.ts';
+import { deleteOrphanedObjects } from './delete-orphaned-objects.ts';
 import { deliverToWebhooks, type DeliverToWebhooksInput } from './deliver-to-webhooks.ts';
 import { dispatchEvent } from './dispatch-event.ts';
 import { generatePostImage, type GeneratePostImageInput } from './generate-post-image.ts';
@@ -55,7 +57,7 @@ export function createActivities(deps: ActivityDeps) {
     createScheduledPost: (input: ScheduledRun) => inTransaction(deps.orm, (em) => createScheduledPost(em, input)),
     recordScheduleRun: (input: { scheduleId: string; error: string | null }) => recordScheduleRunAtItsFiring(deps, input),
     deliverToWebhooks: (input: DeliverToWebhooksInput) => finalUnlessDependencyDown(() => deliverToWebhooks(deps, input)),
-    attemptWebhookDelivery: (input: AttemptWebhookDeliveryInput) => attemptWebhookDelivery(deps, input),
+    attemptWebhookDelivery: (input: DeliveryAttemptInput) => attemptWebhookDelivery(deps, input),
   };
 }
 
