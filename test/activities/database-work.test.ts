@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finalUnlessDependencyDown } from '../../activities/database-work.ts';
 import { Workspace } from '../../src/data/entities/workspace.ts';
 import { openDatabase, type Database } from '../../src/data/orm.ts';
+import { WorkRefused } from '../../src/domain/work-refused.ts';
 import { createWorkspace } from '../../src/domain/workspaces/create-workspace.ts';
 import { createTestDatabase } from '../support/test-database.ts';
 import { failureTypes } from '../../src/temporal/failure-types.ts';
@@ -46,6 +47,12 @@ describe('finalUnlessDependencyDown', () => {
       await em.flush();
     });
     expect(failure).toMatchObject({ type: failureTypes.unexpected, nonRetryable: true, cause: { name: 'UniqueConstraintViolationException' } });
+  });
+
+  it('when the domain refused the work, then the failure is final with the refusal\'s type and words', async () => {
+    const failure = await failureOf(() => Promise.reject(new WorkRefused(failureTypes.postDeleted, 'Post p was deleted while the work was running.')));
+    expect(failure).toBeInstanceOf(ApplicationFailure);
+    expect(failure).toMatchObject({ type: failureTypes.postDeleted, nonRetryable: true, message: 'Post p was deleted while the work was running.' });
   });
 
   it('when the work chose its own failure, then it passes unchanged', async () => {
