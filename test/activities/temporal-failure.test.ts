@@ -7,7 +7,7 @@ import { failureTypes } from '../../src/temporal/failure-types.ts';
 
 // The boundary of activities that call services at the network edge: how each failure reaches Temporal's retry policy.
 
-async function failureOf(error: unknown): Promise<unknown> {
+async function failureOf(error: Error): Promise<unknown> {
   return failingAsTemporal(() => Promise.reject(error)).then(() => undefined, (failure: unknown) => failure);
 }
 
