@@ -7,6 +7,7 @@ import { callerOf } from '../caller-of.ts';
 import { authenticate } from '../middleware/authenticate.ts';
 import { pathFormats } from '../middleware/path-formats.ts';
 import { rateLimit, type RateLimiter } from '../middleware/rate-limit.ts';
+import { presentStartedVideoJob } from '../presenters/video.ts';
 
 const publicDir = fileURLToPath(new URL('../../dashboard/public/', import.meta.url));
 
@@ -32,7 +33,7 @@ export function dashboardRoutes({ deps, lastUsed, rateLimiter }: DashboardOption
   router.use('/dashboard/api', authenticate(deps.orm, lastUsed, rateLimiter), rateLimit(rateLimiter));
   router.post('/dashboard/api/posts/:postId/video', pathFormats({ postId: 'uuid' }), async (req, res) => {
     const job = await startVideo(deps, callerOf(res), req.params.postId);
-    res.status(202).location(`/api/v1/video/jobs/${job.id}`).json({ jobId: job.id });
+    res.status(202).location(`/api/v1/video/jobs/${job.id}`).json(presentStartedVideoJob(job));
   });
 
   router.use('/dashboard', express.static(publicDir, { index: 'index.html', redirect: true, fallthrough: true }));
