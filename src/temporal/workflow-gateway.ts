@@ -52,31 +52,39 @@ export async function inTemporal<T>(client: Client, purpose: string, call: () =>
  * <work>", and 409 when a run with the same ID is still going.
  */
 export async function startWorkflow<W extends Workflow>(client: Client, workflow: W, options: WorkflowStartOptions<W>, work: string): Promise<WorkflowHandle<W>> {
-  const started = await tryStartWorkflow(client, workflow, options, work, { askWhetherRunning: false });
-  if (started.state === 'started') return started.handle;
-  throw new AppError('conflict', `There is already ${work} running (workflow ${options.workflowId}); wait for it to finish.`);
+  return inTemporal(client, `start ${work}`, async () => {
+    const handle = await startUnlessTaken(client, workflow, options);
+    if (handle) return handle;
+    throw new AppError('conflict', `There is already ${work} running (workflow ${options.workflowId}); wait for it to finish.`);
+  });
 }
 
 /**
  * Starts `workflow` unless its ID is taken: by a run still going, or, when the ID may not be reused
- * (`workflowIdReusePolicy: 'REJECT_DUPLICATE'`), by one that has ended. For work whose IDs are numbered (attempts).
+ * (`workflowIdReusePolicy: 'REJECT_DUPLICATE'`), by one that has ended. For work whose IDs are numbered (attempts),
+ * whose caller goes on to the next number or answers in its own words.
  */
 export async function tryStartWorkflow<W extends Workflow>(
   client: Client,
   workflow: W,
   options: WorkflowStartOptions<W>,
   work: string,
-  { askWhetherRunning = true } = {},
 ): Promise<{ state: 'started'; handle: WorkflowHandle<W> } | { state: 'running' | 'ended' }> {
   return inTemporal(client, `start ${work}`, async () => {
-    try {
-      return { state: 'started', handle: await client.workflow.start(workflow, options) };
-    } catch (error) {
-      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-      if (!askWhetherRunning) return { state: 'running' };
-      return (await describe(client, options.workflowId))?.status.name === 'RUNNING' ? { state: 'running' } : { state: 'ended' };
-    }
+    const handle = await startUnlessTaken(client, workflow, options);
+    if (handle) return { state: 'started', handle };
+    return (await describe(client, options.workflowId))?.status.name === 'RUNNING' ? { state: 'running' } : { state: 'ended' };
   });
+}
+
+/** The new run's handle, or undefined when Temporal refused the start because the ID is taken. */
+async function startUnlessTaken<W extends Workflow>(client: Client, workflow: W, options: WorkflowStartOptions<W>): Promise<WorkflowHandle<W> | undefined> {
+  try {
+    return await client.workflow.start(workflow, options);
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) return undefined;
+    throw error;
+  }
 }
 
 /**
@@ -136,20 +144,19 @@ export async function updateWithStart<W extends Workflow, Ret, Args extends unkn
   return { result, handle: await operation.workflowHandle() };
 }
 
-/** Sends `update` (one without arguments) to the workflow's run if one is going; false when none is. */
+/** Sends `update` (one without arguments) to the workflow's run if one is going; with none going, there is nothing to do. */
 export async function updateIfRunning(
   client: Client,
   workflowId: string,
   update: UpdateDefinition<unknown, []>,
   words: { purpose: string; subject: string },
-): Promise<boolean> {
-  return inTemporal(client, words.purpose, async () => {
+): Promise<void> {
+  await inTemporal(client, words.purpose, async () => {
     try {
-      if ((await describe(client, workflowId))?.status.name !== 'RUNNING') return false;
+      if ((await describe(client, workflowId))?.status.name !== 'RUNNING') return;
       await client.workflow.getHandle(workflowId).executeUpdate(update);
-      return true;
     } catch (error) {
-      if (error instanceof WorkflowNotFoundError) return false;
+      if (error instanceof WorkflowNotFoundError) return;
       throw updateFailureAsProblem(error, words.subject);
     }
   });
