@@ -1,92 +1,49 @@
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
 import { WorkflowFailedError } from '@temporalio/client';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { createActivities } from '../../activities/index.ts';
-import { assembleDeps } from '../../src/services.ts';
-import { testConfig } from '../support/test-config.ts';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Post } from '../../src/data/entities/post.ts';
 import { PostVersion } from '../../src/data/entities/post-version.ts';
 import { UsageActivity } from '../../src/data/entities/usage-activity.ts';
 import { WorkspaceEvent } from '../../src/data/entities/workspace-event.ts';
-import { openDatabase, type Database } from '../../src/data/orm.ts';
 import { newId } from '../../src/data/new-id.ts';
-import { createLogger } from '../../src/logger.ts';
-import { createFilesystemStorage } from '../../src/storage/filesystem-storage.ts';
 import { workflowIds } from '../../src/temporal/workflow-ids.ts';
-import type { generatePost } from '../../workflows/generate-post.ts';
+import { generatePost } from '../../workflows/generate-post.ts';
 import { startStabilityServer, type StabilityServer } from '../fakes/stability-server.ts';
 import { createPostFixture } from '../support/post-fixtures.ts';
-import { createTestDatabase } from '../support/test-database.ts';
-import { startTimeSkippingEnvironment } from '../support/time-skipping.ts';
-import { workflowSpanSink } from '../../worker/workflow-span-sink.ts';
+import { startWorkflowTestBed, type WorkflowTestBed } from '../support/workflow-test-bed.ts';
 
 // The generation workflow against a local server speaking Stability AI's API, on the time-skipping test server:
 // retry ladders that take minutes in real life complete at once, and their timing is read from server time.
 
-let env: TestWorkflowEnvironment;
-let orm: Database;
-let dropDatabase: () => Promise<void>;
+let bed: WorkflowTestBed;
 let stability: StabilityServer;
-let worker: Worker;
-let running: Promise<void>;
-const taskQueue = `generate-${randomBytes(4).toString('hex')}`;
-const directory = mkdtempSync(join(tmpdir(), 'generate-test-'));
 
 beforeAll(async () => {
-  env = await startTimeSkippingEnvironment();
-  const database = await createTestDatabase();
-  dropDatabase = database.drop;
-  orm = await openDatabase(database.url);
   stability = await startStabilityServer();
-  const storage = createFilesystemStorage({ directory, urlSigningSecret: 'x'.repeat(32), defaultTtlSeconds: 60, baseUrl: () => 'http://test' });
-  worker = await Worker.create({
-    connection: env.nativeConnection,
-    taskQueue,
-    workflowBundle: { codePath: inject('workflowBundlePath') },
-    sinks: workflowSpanSink(),
-    activities: createActivities(
-      assembleDeps(testConfig(database.url, { STABILITY_API_KEY: stability.apiKey, STABILITY_API_URL: stability.url, TEMPORAL_TASK_QUEUE: taskQueue }), {
-        orm,
-        storage,
-        logger: createLogger({ level: 'silent', name: 'test' }),
-        temporal: env.client,
-      }),
-    ),
-  });
-  running = worker.run();
+  bed = await startWorkflowTestBed({ STABILITY_API_KEY: stability.apiKey, STABILITY_API_URL: stability.url });
+  await bed.startWorker();
 });
 afterAll(async () => {
-  worker?.shutdown();
-  await running;
-  await env?.teardown();
+  await bed?.stop();
   await stability?.close();
-  await orm?.close();
-  await dropDatabase?.();
-  rmSync(directory, { recursive: true, force: true });
 });
 beforeEach(() => {
   stability.requests.length = 0;
 });
 
 async function runGeneration(post: Post) {
-  const startedAt = await env.currentTimeMs();
-  const outcome = await env.client.workflow
-    .execute<typeof generatePost>('generatePost', {
+  const startedAt = await bed.env.currentTimeMs();
+  const outcome = await bed.client.workflow
+    .execute(generatePost, {
       workflowId: workflowIds.postGenerate(post.id),
-      taskQueue,
+      taskQueue: bed.taskQueue,
       args: [{ postId: post.id, generationId: newId(), prompt: post.prompt, promptWasNew: false, format: '16:9', seed: 7 }],
     })
     .then((result) => ({ result, error: undefined }), (error: unknown) => ({ result: undefined, error }));
-  return { ...outcome, serverTimeMs: (await env.currentTimeMs()) - startedAt };
+  return { ...outcome, serverTimeMs: (await bed.env.currentTimeMs()) - startedAt };
 }
 
 async function stateOf(postId: string) {
-  const em = orm.em.fork();
+  const em = bed.orm.em.fork();
   return {
     post: await em.findOneOrFail(Post, postId),
     versions: await em.count(PostVersion, { postId }),
@@ -97,7 +54,7 @@ async function stateOf(postId: string) {
 
 describe('generatePost with Stability AI', () => {
   it('when the provider answers at once, then the post gets a 1920×1080 image, one version and one usage item', async () => {
-    const post = await createPostFixture(orm, { withBrandKit: true });
+    const post = await createPostFixture(bed.orm, { withBrandKit: true });
     const { result, error } = await runGeneration(post);
     expect(error).toBeUndefined();
     expect(result?.respond).toContain('Stability AI');
@@ -112,7 +69,7 @@ describe('generatePost with Stability AI', () => {
 
   it('when the provider answers 429 twice, then each retry waits at least 60 s and the third attempt succeeds', async () => {
     stability.script([{ status: 429 }, { status: 429 }]);
-    const post = await createPostFixture(orm);
+    const post = await createPostFixture(bed.orm);
     const { error, serverTimeMs } = await runGeneration(post);
     expect(error).toBeUndefined();
     expect(stability.requests).toHaveLength(3);
@@ -122,7 +79,7 @@ describe('generatePost with Stability AI', () => {
 
   it('when the provider fails with 500 twice, then it is retried on the ladder (5 s, then 10 s) and succeeds', async () => {
     stability.script([{ status: 500 }, { status: 500 }]);
-    const post = await createPostFixture(orm);
+    const post = await createPostFixture(bed.orm);
     const { error, serverTimeMs } = await runGeneration(post);
     expect(error).toBeUndefined();
     expect(stability.requests).toHaveLength(3);
@@ -138,7 +95,7 @@ describe('generatePost with Stability AI', () => {
     ['CONTENT_FILTERED', { kind: 'content-filtered' as const }, 'CONTENT_FILTERED'],
   ])('when the provider refuses with %s, then nothing is retried and the post is failed with the reason', async (_case, response, reason) => {
     stability.script([response]);
-    const post = await createPostFixture(orm);
+    const post = await createPostFixture(bed.orm);
     const { error } = await runGeneration(post);
     expect(error).toBeInstanceOf(WorkflowFailedError);
     expect(stability.requests).toHaveLength(1);
@@ -153,7 +110,7 @@ describe('generatePost with Stability AI', () => {
 
   it('when the provider stays down, then after 8 attempts the post is failed saying so', async () => {
     stability.script(Array.from({ length: 8 }, () => ({ status: 503 })));
-    const post = await createPostFixture(orm);
+    const post = await createPostFixture(bed.orm);
     const { error } = await runGeneration(post);
     expect(error).toBeInstanceOf(WorkflowFailedError);
     expect(stability.requests).toHaveLength(8);
