@@ -1,13 +1,19 @@
 import { WorkflowFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Activities } from '../../activities/index.ts';
 import { Post } from '../../src/data/entities/post.ts';
 import { PostVersion } from '../../src/data/entities/post-version.ts';
 import { UsageActivity } from '../../src/data/entities/usage-activity.ts';
 import { WorkspaceEvent } from '../../src/data/entities/workspace-event.ts';
 import { newId } from '../../src/data/new-id.ts';
+import type { MarkPostFailedInput } from '../../src/domain/posts/mark-post-failed.ts';
+import { failureTypes } from '../../src/temporal/failure-types.ts';
 import { workflowIds } from '../../src/temporal/workflow-ids.ts';
 import { generatePost } from '../../workflows/generate-post.ts';
 import { startStabilityServer, type StabilityServer } from '../fakes/stability-server.ts';
+import { failureOf } from '../support/failure-of.ts';
 import { createPostFixture } from '../support/post-fixtures.ts';
 import { startWorkflowTestBed, type WorkflowTestBed } from '../support/workflow-test-bed.ts';
 
@@ -115,5 +121,54 @@ describe('generatePost with Stability AI', () => {
     expect(error).toBeInstanceOf(WorkflowFailedError);
     expect(stability.requests).toHaveLength(8);
     expect((await stateOf(post.id)).post.failureReason).toContain('could not generate the image after several attempts');
+  });
+});
+
+describe('generatePost branches, with stub activities', () => {
+  const refusal = 'Stability AI refused the prompt (403 content_moderation): flagged';
+
+  /** Generates for a made-up post on a worker with `stubs`; returns how the workflow failed. */
+  async function failedGeneration(stubs: Partial<Activities>) {
+    const generation = bed.runWith(stubs, (taskQueue) =>
+      bed.client.workflow.execute(generatePost, {
+        workflowId: `generate-${randomUUID()}`,
+        taskQueue,
+        args: [{ postId: randomUUID(), generationId: newId(), prompt: 'A lighthouse', promptWasNew: false, format: '1:1', seed: 1 }],
+      }),
+    );
+    return (await failureOf(generation, WorkflowFailedError)).cause;
+  }
+
+  it('when the provider refuses, then the post is marked failed with its reason, the event handed over, nothing saved, and the workflow fails saying why', async () => {
+    const called: string[] = [];
+    let marked: MarkPostFailedInput | undefined;
+    const stubs: Partial<Activities> = {
+      generatePostImage: () => {
+        called.push('generatePostImage');
+        return Promise.reject(ApplicationFailure.nonRetryable(refusal, failureTypes.imageRejected));
+      },
+      markPostFailed: (input) => {
+        marked = input;
+        return Promise.resolve({ eventId: 'event' });
+      },
+      startEventDelivery: ({ eventId }) => {
+        called.push(`startEventDelivery ${eventId}`);
+        return Promise.resolve({ started: true });
+      },
+      saveGeneratedImage: () => Promise.reject(new Error('a refused generation saves nothing')),
+    };
+    const cause = await failedGeneration(stubs);
+    expect(cause).toMatchObject({ type: failureTypes.generationFailed, message: refusal });
+    expect(marked?.reason).toBe(refusal);
+    expect(called).toEqual(['generatePostImage', 'startEventDelivery event']);
+  });
+
+  it('when the event cannot be handed over, then the generation still fails with the provider\'s reason', async () => {
+    const stubs: Partial<Activities> = {
+      generatePostImage: () => Promise.reject(ApplicationFailure.nonRetryable(refusal, failureTypes.imageRejected)),
+      markPostFailed: () => Promise.resolve({ eventId: 'event' }),
+      startEventDelivery: () => Promise.reject(ApplicationFailure.nonRetryable('the event row is gone', failureTypes.unexpected)),
+    };
+    expect(await failedGeneration(stubs)).toMatchObject({ type: failureTypes.generationFailed, message: refusal });
   });
 });

@@ -1,13 +1,17 @@
-import { WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Activities } from '../../activities/index.ts';
 import { Post } from '../../src/data/entities/post.ts';
 import { Webhook } from '../../src/data/entities/webhook.ts';
 import { WebhookDelivery } from '../../src/data/entities/webhook-delivery.ts';
 import { WorkspaceEvent } from '../../src/data/entities/workspace-event.ts';
+import type { SettlePublicationInput } from '../../src/domain/publishing/settle-publication.ts';
+import { failureTypes } from '../../src/temporal/failure-types.ts';
 import { workflowIds } from '../../src/temporal/workflow-ids.ts';
 import type { deliverEvent } from '../../workflows/deliver-event.ts';
-import { cancelUpdate, planUpdate, plansPerRun, postPublication } from '../../workflows/post-publication.ts';
+import { cancelUpdate, planUpdate, plansPerRun, postPublication, type PublicationRequest } from '../../workflows/post-publication.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';
 import { eventually } from '../support/eventually.ts';
 import { createPostFixture } from '../support/post-fixtures.ts';
@@ -144,6 +148,72 @@ describe('scheduled publication', () => {
     expect(await handle.result()).toEqual({ outcome: 'cancelled', publishedAt: null });
     expect(await reload(post.id)).toMatchObject({ status: 'draft', scheduledAt: null, publishedAt: null });
     expect(await bed.orm.em.fork().count(WorkspaceEvent, { postId: post.id })).toBe(0);
+  });
+});
+
+describe('postPublication branches, with stub activities', () => {
+  /** Runs a publication of a made-up post on a worker with `stubs`, planned by `request` (and steered by `then`). */
+  async function publicationWith(stubs: Partial<Activities>, request: PublicationRequest, then?: (handle: WorkflowHandle<typeof postPublication>) => Promise<void>) {
+    return bed.runWith(stubs, async (taskQueue) => {
+      const handle = await bed.client.workflow.start(postPublication, { workflowId: `publication-${randomUUID()}`, taskQueue, args: [{ postId: randomUUID() }] });
+      await handle.executeUpdate(planUpdate, { args: [request] });
+      await then?.(handle);
+      const result = await handle.result();
+      const { startTime, closeTime } = await handle.describe();
+      return { result, serverTimeMs: closeTime!.getTime() - startTime.getTime() };
+    });
+  }
+
+  it('when the publication is cancelled while it sleeps, then nothing is published, settled or handed over', async () => {
+    const called: string[] = [];
+    const record = <T>(name: string, value: T) => {
+      called.push(name);
+      return Promise.resolve(value);
+    };
+    const stubs: Partial<Activities> = {
+      planPublication: (input) => Promise.resolve({ publishAt: input.publishAt, scheduled: true, targetIds: ['target'] }),
+      cancelPublication: () => record('cancelPublication', undefined),
+      publishToTarget: () => record('publishToTarget', undefined),
+      settlePublication: () => record('settlePublication', { outcome: 'published' as const, eventId: 'event' }),
+      startEventDelivery: () => record('startEventDelivery', { started: true }),
+    };
+    const publishAt = new Date((await bed.env.currentTimeMs()) + 3 * day).toISOString();
+    const { result, serverTimeMs } = await publicationWith(stubs, { publishAt, connectionIds: ['connection'] }, (handle) => handle.executeUpdate(cancelUpdate));
+    expect(result).toEqual({ outcome: 'cancelled', publishedAt: null });
+    expect(called).toEqual(['cancelPublication']);
+    // It ends when cancelled, not when its timer would have fired.
+    expect(serverTimeMs).toBeLessThan(day);
+  });
+
+  it('when one target is refused and another stays unreachable, then each is marked failed with its reason and the post is settled with all of them', async () => {
+    const reasons = new Map<string, string>();
+    let unreachableAttempts = 0;
+    let settled: SettlePublicationInput | undefined;
+    const stubs: Partial<Activities> = {
+      planPublication: (input) => Promise.resolve({ publishAt: input.publishAt, scheduled: false, targetIds: ['published', 'refused', 'unreachable'] }),
+      publishToTarget: ({ targetId }) => {
+        if (targetId === 'refused') return Promise.reject(ApplicationFailure.nonRetryable('Mastodon rejected the post (422): Text too long', failureTypes.socialRejected));
+        if (targetId !== 'unreachable') return Promise.resolve();
+        unreachableAttempts += 1;
+        return Promise.reject(ApplicationFailure.retryable('Bluesky could not be reached (ECONNREFUSED)', failureTypes.socialUnavailable));
+      },
+      markTargetFailed: ({ targetId, reason }) => {
+        reasons.set(targetId, reason);
+        return Promise.resolve();
+      },
+      settlePublication: (input) => {
+        settled = input;
+        return Promise.resolve({ outcome: 'published', eventId: null });
+      },
+    };
+    const { result } = await publicationWith(stubs, { publishAt: null, connectionIds: ['a', 'b', 'c'] });
+    expect(result.outcome).toBe('published');
+    expect(Object.fromEntries(reasons)).toEqual({
+      refused: 'Mastodon rejected the post (422): Text too long',
+      unreachable: 'The platform could not be reached after several attempts: Bluesky could not be reached (ECONNREFUSED)',
+    });
+    expect(unreachableAttempts).toBe(10);
+    expect(settled).toMatchObject({ targetIds: ['published', 'refused', 'unreachable'], publishedAt: result.publishedAt });
   });
 });
 
