@@ -10,9 +10,10 @@ import type { deliverEvent } from '../../workflows/deliver-event.ts';
 import { startStabilityServer, type StabilityServer } from '../fakes/stability-server.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';
 import { eventually } from '../support/eventually.ts';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
+import type { TestApp } from '../support/test-app.ts';
 import { createWebhookFixture } from '../support/webhook-fixtures.ts';
-import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
+import type { TestWorkspace } from '../support/workspaces.ts';
 
 // A webhook row whose URL cannot be used (written before the API checked URLs well, or by hand): it must cost its own
 // delivery one logged attempt and nothing else. Publishing and generating answer as usual, the post can be changed
@@ -31,9 +32,7 @@ let unusable: Webhook;
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
   stability = await startStabilityServer();
-  app = await startTestApp({ WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true', STABILITY_API_KEY: stability.apiKey, STABILITY_API_URL: stability.url, API_WAIT_SECONDS: '10' });
-  workspace = await createTestWorkspace(app, 'growth');
-  projectId = (await workspace.client.post<{ id: string }>('/projects', { name: 'Jam' })).body.id;
+  ({ app, workspace, projectId } = await startAppWithWorkspace({ env: { WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true', STABILITY_API_KEY: stability.apiKey, STABILITY_API_URL: stability.url, API_WAIT_SECONDS: '10' }, project: 'Jam' }));
   // Older than the good webhook, so it comes first wherever webhooks are taken in order.
   unusable = await createWebhookFixture(app.api.services.orm, app.config, { workspaceId: workspace.id, url: 'https://' });
   expect((await workspace.client.post('/webhooks', { url: receiver.url, events: 'post.published,post.failed' })).status).toBe(201);

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OrphanedObject } from '../../src/data/entities/orphaned-object.ts';
-import { uploadProjectCover } from '../../src/domain/projects/upload-project-cover.ts';
-import { makeImage } from '../support/images.ts';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
-import { createTestWorkspace } from '../support/workspaces.ts';
+import { OrphanedObject } from '../../../src/data/entities/orphaned-object.ts';
+import { uploadProjectCover } from '../../../src/domain/projects/upload-project-cover.ts';
+import { makeImage } from '../../support/images.ts';
+import { startTestApp, type TestApp } from '../../support/test-app.ts';
+import { createTestWorkspace } from '../../support/workspaces.ts';
 
 // A cover upload records its new object as orphaned before storing the bytes and claims it when it commits, so an
 // upload that dies in between leaves a record behind for the sweep instead of an object nobody knows about.

@@ -8,8 +8,9 @@ import { startTemporalDevServer, type TemporalDevServer } from '../../src/embedd
 import { startMastodonServer, type MastodonServer } from '../fakes/mastodon-server.ts';
 import { eventually } from '../support/eventually.ts';
 import type { ApiResponse } from '../support/http.ts';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
-import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
+import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
+import type { TestApp } from '../support/test-app.ts';
+import type { TestWorkspace } from '../support/workspaces.ts';
 import { answerWithin } from '../support/answer-within.ts';
 
 // A hung Temporal (its process suspended with SIGSTOP: connections stay open, nothing answers) is the worst outage
@@ -30,9 +31,7 @@ let suspended = false;
 beforeAll(async () => {
   mastodon = await startMastodonServer();
   temporal = await startTemporalDevServer({ headless: true });
-  app = await startTestApp({ TEMPORAL_ADDRESS: temporal.address, SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true' });
-  workspace = await createTestWorkspace(app, 'growth');
-  projectId = (await workspace.client.post<{ id: string }>('/projects', { name: 'Hung Temporal' })).body.id;
+  ({ app, workspace, projectId } = await startAppWithWorkspace({ env: { TEMPORAL_ADDRESS: temporal.address, SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true' }, project: 'Hung Temporal' }));
   connectionId = (await workspace.client.post<{ id: string }>('/social-connections', { platform: 'mastodon', instanceUrl: mastodon.url, accessToken: mastodon.token })).body.id;
 });
 afterAll(async () => {

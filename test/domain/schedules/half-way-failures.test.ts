@@ -2,14 +2,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Schemas } from '../../src/api/schemas.ts';
-import { Schedule } from '../../src/data/entities/schedule.ts';
-import { reconcileSchedules, type ReconcileReport } from '../../src/domain/schedules/reconcile-schedules.ts';
-import { startTemporalDevServer, type TemporalDevServer } from '../../src/embedded/temporal-dev-server.ts';
-import { scheduleIds } from '../../src/temporal/workflow-ids.ts';
-import { eventually } from '../support/eventually.ts';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
-import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
+import type { Schemas } from '../../../src/api/schemas.ts';
+import { Schedule } from '../../../src/data/entities/schedule.ts';
+import { reconcileSchedules, type ReconcileReport } from '../../../src/domain/schedules/reconcile-schedules.ts';
+import { startTemporalDevServer, type TemporalDevServer } from '../../../src/embedded/temporal-dev-server.ts';
+import { scheduleIds } from '../../../src/temporal/workflow-ids.ts';
+import { eventually } from '../../support/eventually.ts';
+import { startAppWithWorkspace } from '../../support/app-with-workspace.ts';
+import type { TestApp } from '../../support/test-app.ts';
+import type { TestWorkspace } from '../../support/workspaces.ts';
 
 // A change to a schedule touches two systems. These tests break it half-way, for real: Temporal stopped before it
 // is asked, and PostgreSQL refusing the commit after Temporal said yes (a deferred constraint trigger). Neither may
@@ -23,8 +24,7 @@ let workspace: TestWorkspace;
 beforeAll(async () => {
   temporalData = await mkdtemp(join(tmpdir(), 'half-way-'));
   temporal = await startTemporalDevServer({ headless: true, databaseFile: join(temporalData, 'temporal.sqlite') });
-  app = await startTestApp({ TEMPORAL_ADDRESS: temporal.address });
-  workspace = await createTestWorkspace(app, 'growth');
+  ({ app, workspace } = await startAppWithWorkspace({ env: { TEMPORAL_ADDRESS: temporal.address } }));
 });
 afterAll(async () => {
   await app?.stop();

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Schedule } from '../../src/data/entities/schedule.ts';
-import { reconcileSchedules } from '../../src/domain/schedules/reconcile-schedules.ts';
-import { temporalScheduleOptions } from '../../src/domain/schedules/temporal-schedule.ts';
-import { scheduleIds } from '../../src/temporal/workflow-ids.ts';
-import { newId } from '../../src/data/new-id.ts';
-import { runAdmin } from '../support/admin-cli.ts';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
-import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
+import { Schedule } from '../../../src/data/entities/schedule.ts';
+import { reconcileSchedules } from '../../../src/domain/schedules/reconcile-schedules.ts';
+import { temporalScheduleOptions } from '../../../src/domain/schedules/temporal-schedule.ts';
+import { scheduleIds } from '../../../src/temporal/workflow-ids.ts';
+import { newId } from '../../../src/data/new-id.ts';
+import { runAdmin } from '../../support/admin-cli.ts';
+import { startAppWithWorkspace } from '../../support/app-with-workspace.ts';
+import type { TestApp } from '../../support/test-app.ts';
+import type { TestWorkspace } from '../../support/workspaces.ts';
 
 // Drift between the database and Temporal, as a crash half-way through a change would leave it, repaired by the
 // reconcile step (the database wins), both as a function and as the operators' command.
@@ -15,8 +16,7 @@ let app: TestApp;
 let workspace: TestWorkspace;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  workspace = await createTestWorkspace(app, 'growth');
+  ({ app, workspace } = await startAppWithWorkspace());
 });
 afterAll(() => app?.stop());
 

@@ -16,7 +16,8 @@ import { answerWithin } from '../support/answer-within.ts';
 // serves again within 10 s of the database coming back; and every create it acknowledged (201) is still there.
 // A cluster of this file's own: stopping the run's shared one would break every other test.
 
-// Generous bounds where the issue names them: no request hangs, recovery within 10 s.
+// Generous bounds for what README's "When a dependency is down" promises: no request hangs (given up on within
+// 20 s), served again within seconds of the database coming back.
 const answerBoundMs = 20_000;
 const recoveryBoundMs = 10_000;
 const clients = 6;

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Schemas } from '../../src/api/schemas.ts';
-import { Post } from '../../src/data/entities/post.ts';
-import { scheduleIds } from '../../src/temporal/workflow-ids.ts';
-import { eventually } from '../support/eventually.ts';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
-import { createTestWorkspace } from '../support/workspaces.ts';
+import type { Schemas } from '../../../src/api/schemas.ts';
+import { Post } from '../../../src/data/entities/post.ts';
+import { scheduleIds } from '../../../src/temporal/workflow-ids.ts';
+import { eventually } from '../../support/eventually.ts';
+import { startTestApp, type TestApp } from '../../support/test-app.ts';
+import { createTestWorkspace } from '../../support/workspaces.ts';
 
 // A real cron firing on the Temporal dev server (the time-skipping server has no Schedules): two schedules on
 // `* * * * *`, one paused. Within about a minute the active one has run and made a generated post; the paused one
