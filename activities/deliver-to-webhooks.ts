@@ -3,7 +3,7 @@ import { WorkspaceEvent } from '../src/data/entities/workspace-event.ts';
 import type { TargetAttempt } from '../src/domain/webhooks/delivery-attempt.ts';
 import { deliveryIdOf } from '../src/webhooks/delivery-id.ts';
 import { subscribedWebhooks } from '../src/webhooks/subscribed-webhooks.ts';
-import type { ActivityDeps } from './index.ts';
+import type { Deps } from '../src/domain/deps.ts';
 import { attemptDeliveries } from './webhook-attempts.ts';
 
 export type DeliverToWebhooksInput = {
@@ -23,7 +23,7 @@ export type RoundResult = Array<TargetAttempt | SkippedWebhook>;
  * the given ones), all at once, under the delivery id derived from (event, webhook). What failed in a way that may
  * work later comes back as `failed`, for the workflow's retry ladder.
  */
-export async function deliverToWebhooks(deps: ActivityDeps, input: DeliverToWebhooksInput): Promise<RoundResult> {
+export async function deliverToWebhooks(deps: Deps, input: DeliverToWebhooksInput): Promise<RoundResult> {
   const em = deps.orm.em.fork();
   const event = await em.findOne(WorkspaceEvent, input.eventId);
   if (!event) return (input.webhookIds ?? []).map((webhookId) => ({ webhookId, outcome: 'skipped' }));

@@ -5,9 +5,9 @@ import { searchAttributes } from '../src/temporal/search-attributes.ts';
 import { workflowIds } from '../src/temporal/workflow-ids.ts';
 import { deliveryIdOf } from '../src/webhooks/delivery-id.ts';
 import { subscribedWebhooks } from '../src/webhooks/subscribed-webhooks.ts';
-import type { deliverWebhook } from '../workflows/deliver-webhook.ts';
+import { deliverWebhook } from '../workflows/deliver-webhook.ts';
 import { isDependencyDown } from './dependency-down.ts';
-import type { ActivityDeps } from './index.ts';
+import type { Deps } from '../src/domain/deps.ts';
 
 /**
  * Legacy: only replays of `deliverEvent` runs started before the fan-out (workflows/deliver-event.ts) schedule this;
@@ -16,7 +16,7 @@ import type { ActivityDeps } from './index.ts';
  * nothing twice. One webhook never stops the others: a start that fails for a reason of its own is logged and
  * skipped; when Temporal is down, the others are still tried and the dispatch is then retried as a whole.
  */
-export async function dispatchEvent(deps: ActivityDeps, input: { eventId: string }): Promise<{ deliveries: number }> {
+export async function dispatchEvent(deps: Deps, input: { eventId: string }): Promise<{ deliveries: number }> {
   const em = deps.orm.em.fork();
   const event = await em.findOne(WorkspaceEvent, input.eventId);
   if (!event) return { deliveries: 0 };
@@ -24,7 +24,7 @@ export async function dispatchEvent(deps: ActivityDeps, input: { eventId: string
   let unavailable: Error | undefined;
   for (const webhook of webhooks) {
     try {
-      await deps.temporal.workflow.start<typeof deliverWebhook>('deliverWebhook', {
+      await deps.temporal.workflow.start(deliverWebhook, {
         workflowId: workflowIds.webhookDelivery(webhook.id, event.id),
         taskQueue: deps.taskQueue,
         args: [{ webhookId: webhook.id, eventId: event.id, deliveryId: deliveryIdOf(event.id, webhook.id) }],

@@ -5,7 +5,7 @@ import { reserveObjectKey } from '../src/domain/storage/orphaned-objects.ts';
 import { countOutcome } from '../src/metrics/remote-call-outcome.ts';
 import { postGenerations } from '../src/metrics/worker-metrics.ts';
 import { objectKeys } from '../src/storage/object-keys.ts';
-import type { ActivityDeps } from './index.ts';
+import type { Deps } from '../src/domain/deps.ts';
 
 export type GeneratePostImageInput = { postId: string; generationId: string; prompt: string; format: PostFormat; seed: number };
 export type GeneratedArtwork = { artworkKey: string; madeBy: string; seed: number; width: number; height: number };
@@ -18,7 +18,7 @@ const artworkGraceMs = 24 * 60 * 60 * 1000;
  * overwrites the same object. Provider errors become Temporal failures: refusals are final, rate limits wait as
  * long as the provider asked, outages follow the activity's retry ladder (activities/temporal-failure.ts).
  */
-export async function generatePostImage(deps: ActivityDeps, input: GeneratePostImageInput): Promise<GeneratedArtwork> {
+export async function generatePostImage(deps: Deps, input: GeneratePostImageInput): Promise<GeneratedArtwork> {
   const em = deps.orm.em.fork();
   const { post, brandKit } = await loadPost(em, input.postId);
   const artworkKey = objectKeys.postArtwork(post.workspaceId, post.id, input.generationId);

@@ -24,9 +24,6 @@ import { renderPostVideo, type RenderPostVideoInput } from './render-post-video.
 import { startEventDelivery } from './start-event-delivery.ts';
 import { failingAsTemporal } from './temporal-failure.ts';
 
-/** The activities' deps are the process's deps (src/services.ts), the same that use cases take. */
-export type ActivityDeps = Deps;
-
 /**
  * The worker injects real clients; tests inject what they need (e.g. a storage that fails on purpose). Each activity
  * is an adapter: the state changes it makes are domain functions (src/domain/<resource>/), which it runs in a
@@ -34,9 +31,9 @@ export type ActivityDeps = Deps;
  * work on our own database pass through `finalUnlessDependencyDown`, which decides what their unbounded retry may
  * retry; the ones that call outside services pass through `failingAsTemporal` and have bounded retries. Both make
  * work the domain refused (`WorkRefused`) final, with its failure type. The keys are activity types, recorded in
- * workflow histories: never rename one.
+ * workflow histories: never rename one. `deps` are the process's (src/services.ts), the same that use cases take.
  */
-export function createActivities(deps: ActivityDeps) {
+export function createActivities(deps: Deps) {
   return {
     deleteOrphanedObjects: (input: DeleteOrphansInput) => deleteOrphanedObjects(deps, input),
     generatePostImage: (input: GeneratePostImageInput) => failingAsTemporal(() => generatePostImage(deps, input)),

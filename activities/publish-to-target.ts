@@ -5,13 +5,13 @@ import { recordTargetPublished } from '../src/domain/publishing/record-target-pu
 import { countOutcome } from '../src/metrics/remote-call-outcome.ts';
 import { socialPublishAttempts } from '../src/metrics/worker-metrics.ts';
 import type { SocialCredentials, SocialPost } from '../src/social/social-connector.ts';
-import type { ActivityDeps } from './index.ts';
+import type { Deps } from '../src/domain/deps.ts';
 
 /**
  * Publishes the post's title and image to one connection. Every attempt sends the target's idempotency key, so an
  * attempt retried after the platform already accepted the post finds that post instead of making a second one.
  */
-export async function publishToTarget(deps: ActivityDeps, input: { targetId: string; publishedAt: string }): Promise<void> {
+export async function publishToTarget(deps: Deps, input: { targetId: string; publishedAt: string }): Promise<void> {
   const em = deps.orm.em.fork();
   const publication = await beginTargetPublication(em, input.targetId);
   if (!publication) return;

@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { recordScheduleRun } from '../src/domain/schedules/record-schedule-run.ts';
 import { workflowIds } from '../src/temporal/workflow-ids.ts';
-import type { ActivityDeps } from './index.ts';
+import type { Deps } from '../src/domain/deps.ts';
 import { inOneStatement } from './database-work.ts';
 
 /**
@@ -10,7 +10,7 @@ import { inOneStatement } from './database-work.ts';
  * whatever the generation took or however long this activity waited out a database outage. A run started some other
  * way (no time in its ID) counts from now.
  */
-export function recordScheduleRunAtItsFiring(deps: ActivityDeps, input: { scheduleId: string; error: string | null }): Promise<void> {
+export function recordScheduleRunAtItsFiring(deps: Deps, input: { scheduleId: string; error: string | null }): Promise<void> {
   const workflowId = Context.current().info.workflowExecution?.workflowId;
   const firing = workflowId === undefined ? undefined : workflowIds.scheduledGenerationFiringOf(input.scheduleId, workflowId);
   return inOneStatement(deps.orm, (em) => recordScheduleRun(em, { ...input, firing }));

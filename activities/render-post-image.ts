@@ -6,7 +6,7 @@ import { reserveObjectKey } from '../src/domain/storage/orphaned-objects.ts';
 import { composePostImage } from '../src/images/compose-post-image.ts';
 import { fetchPublicResource, PublicFetchError } from '../src/net/public-fetch.ts';
 import { objectKeys } from '../src/storage/object-keys.ts';
-import type { ActivityDeps } from './index.ts';
+import type { Deps } from '../src/domain/deps.ts';
 import { failureTypes } from '../src/temporal/failure-types.ts';
 
 export type RenderPostImageInput = { postId: string; renderId: string };
@@ -19,7 +19,7 @@ const logoLimits = { maxBytes: 2 * 1024 * 1024, timeoutMs: 5000 };
  * Composes the final post image from the generated artwork, the title, the brand kit's colours and fonts and its
  * logo, and stores it. A logo that cannot be fetched does not fail the render: it is left out and said so.
  */
-export async function renderPostImage(deps: ActivityDeps, input: RenderPostImageInput): Promise<RenderedImage> {
+export async function renderPostImage(deps: Deps, input: RenderPostImageInput): Promise<RenderedImage> {
   const em = deps.orm.em.fork();
   const { post, brandKit } = await loadPost(em, input.postId);
   const artwork = post.artworkKey ? await deps.storage.get(post.artworkKey) : null;

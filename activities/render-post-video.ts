@@ -10,7 +10,7 @@ import { objectKeys } from '../src/storage/object-keys.ts';
 import { encodePostVideo, VideoEncodingError } from '../src/video/encode-post-video.ts';
 import type { VideoProgress } from '../src/video/video-progress.ts';
 import { videoWorkDir } from '../src/video/video-work-dir.ts';
-import type { ActivityDeps } from './index.ts';
+import type { Deps } from '../src/domain/deps.ts';
 import { videoJobProgress } from './video-job-progress.ts';
 import { failureTypes } from '../src/temporal/failure-types.ts';
 
@@ -24,7 +24,7 @@ const videoGraceMs = 24 * 60 * 60 * 1000;
  * `GET /video/jobs/{jobId}` and the Temporal UI read it from, and which also tells Temporal the worker is alive and
  * brings back a cancellation (the job's workflow cancelled, or this worker shutting down): ffmpeg is then killed.
  */
-export async function renderPostVideo(deps: ActivityDeps, input: RenderPostVideoInput): Promise<RenderedVideo> {
+export async function renderPostVideo(deps: Deps, input: RenderPostVideoInput): Promise<RenderedVideo> {
   const context = Context.current();
   const recorded = videoJobProgress(deps, input.jobId);
   const report = (progress: VideoProgress) => {

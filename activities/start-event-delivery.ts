@@ -2,8 +2,8 @@ import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { WorkspaceEvent } from '../src/data/entities/workspace-event.ts';
 import { workflowIds } from '../src/temporal/workflow-ids.ts';
 import { subscribedWebhooks } from '../src/webhooks/subscribed-webhooks.ts';
-import type { deliverEvent } from '../workflows/deliver-event.ts';
-import type { ActivityDeps } from './index.ts';
+import { deliverEvent } from '../workflows/deliver-event.ts';
+import type { Deps } from '../src/domain/deps.ts';
 
 /**
  * Hands an event to its own workflow (`event-<eventId>`) and returns once Temporal has it: the workflow that
@@ -12,13 +12,13 @@ import type { ActivityDeps } from './index.ts';
  * takes starts nothing: most workspaces have no webhooks, and their publishes should cost no delivery workflow.
  * Returns whether a delivery was started.
  */
-export async function startEventDelivery(deps: ActivityDeps, input: { eventId: string }): Promise<{ started: boolean }> {
+export async function startEventDelivery(deps: Deps, input: { eventId: string }): Promise<{ started: boolean }> {
   const em = deps.orm.em.fork();
   const event = await em.findOne(WorkspaceEvent, input.eventId);
   if (!event) return { started: false };
   if ((await subscribedWebhooks(em, event)).length === 0) return { started: false };
   try {
-    await deps.temporal.workflow.start<typeof deliverEvent>('deliverEvent', {
+    await deps.temporal.workflow.start(deliverEvent, {
       workflowId: workflowIds.eventDelivery(input.eventId),
       taskQueue: deps.taskQueue,
       args: [{ eventId: input.eventId }],

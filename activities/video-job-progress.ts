@@ -1,6 +1,6 @@
 import { log } from '@temporalio/activity';
 import { recordVideoJobProgress } from '../src/domain/video/record-video-job-progress.ts';
-import type { ActivityDeps } from './index.ts';
+import type { Deps } from '../src/domain/deps.ts';
 
 const stepPercent = 10;
 
@@ -9,7 +9,7 @@ const stepPercent = 10;
  * time and in order: live progress is the heartbeat (read from Temporal while the job runs). A write that fails is
  * logged and skipped: progress is not worth failing a video for.
  */
-export function videoJobProgress(deps: Pick<ActivityDeps, 'orm'>, jobId: string) {
+export function videoJobProgress(deps: Pick<Deps, 'orm'>, jobId: string) {
   const em = deps.orm.em.fork();
   let recordedStep = 0;
   let writes = Promise.resolve();

@@ -10,7 +10,7 @@ import { hasFeature, stoppedByPlan } from '../src/domain/workspaces/plans.ts';
 import { webhookDeliveryAttempts } from '../src/metrics/worker-metrics.ts';
 import { sendWebhook } from '../src/webhooks/send-webhook.ts';
 import { webhookBody } from '../src/webhooks/webhook-body.ts';
-import type { ActivityDeps } from './index.ts';
+import type { Deps } from '../src/domain/deps.ts';
 
 // One attempt of one event to several webhooks at once: the HTTP requests run concurrently, and the whole round is
 // logged in one transaction (src/domain/webhooks/record-delivery-round.ts). Used by the event's fan-out (all its
@@ -29,7 +29,7 @@ const concurrentRequests = 32;
  * logged answer stands. `sent` is called after each request, for heartbeats.
  */
 export async function attemptDeliveries(
-  deps: ActivityDeps,
+  deps: Deps,
   em: EntityManager,
   event: WorkspaceEvent,
   targets: readonly DeliveryTarget[],

@@ -9,7 +9,7 @@ const startByName = /(?:workflow\.(?:start|execute|signalWithStart)|WithStartWor
 
 describe('workflow types', () => {
   it('when the service starts or schedules a workflow, then it names the workflow by its function', () => {
-    const offenders = ['src', 'worker', 'workflows'].flatMap(sources).flatMap((file) => {
+    const offenders = ['src', 'activities', 'worker', 'workflows'].flatMap(sources).flatMap((file) => {
       const text = readFileSync(file, 'utf8');
       return [...text.matchAll(startByName)].map((match) => `${file.slice(root.length)}: ${match[0]}`);
     });
