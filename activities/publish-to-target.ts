@@ -6,6 +6,7 @@ import { SocialConnection } from '../src/data/entities/social-connection.ts';
 import { recordUsage } from '../src/domain/usage/record-usage.ts';
 import { countOutcome } from '../src/metrics/remote-call-outcome.ts';
 import { socialPublishAttempts } from '../src/metrics/worker-metrics.ts';
+import { connectionSessions } from '../src/social/connection-sessions.ts';
 import type { SocialCredentials, SocialPost } from '../src/social/social-connector.ts';
 import type { ActivityDeps } from './index.ts';
 import { asTemporalFailure } from './remote-failure.ts';
@@ -37,7 +38,7 @@ export async function publishToTarget(deps: ActivityDeps, input: { targetId: str
   };
   let published;
   try {
-    published = await countOutcome(deps.social[connection.platform].publish(credentials, socialPost), (outcome) =>
+    published = await countOutcome(deps.social[connection.platform].publish(credentials, socialPost, connectionSessions(deps.orm, deps.secrets, connection.id)), (outcome) =>
       socialPublishAttempts.inc({ platform: connection.platform, outcome }),
     );
   } catch (error) {
