@@ -1,4 +1,4 @@
-import tlds from 'tlds';
+import tlds from 'tlds' with { type: 'json' };
 
 // Bluesky shows links, hashtags and mentions only where a post's `facets` say so: each facet names a range of the
 // text in UTF-8 bytes and what it is (app.bsky.richtext.facet). Found by Bluesky's own rules, ported from
