@@ -32,6 +32,7 @@ export async function publishToTarget(deps: ActivityDeps, input: { targetId: str
   const stored = post.imageKey ? await deps.storage.get(post.imageKey) : null;
   const socialPost: SocialPost = {
     text: post.title,
+    language: connection.postLanguage ?? undefined,
     image: stored ? { bytes: await buffer(stored.body), contentType: 'image/png', alt: post.prompt.slice(0, 1000) } : undefined,
     idempotencyKey: target.idempotencyKey,
     onProgress: () => Context.current().heartbeat(),

@@ -12,6 +12,7 @@ import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.t
 type Target = Schemas['PublishTarget'];
 type PostRecord = {
   text: string;
+  langs: string[];
   createdAt: string;
   facets: { index: { byteStart: number; byteEnd: number }; features: Record<string, string>[] }[];
   embed: { images: { alt: string; aspectRatio: { width: number; height: number }; image: { ref: { $link: string }; mimeType: string; size: number } }[] };
@@ -33,8 +34,9 @@ beforeAll(async () => {
   [maker, alice] = await Promise.all([pds.createAccount('maker.test'), pds.createAccount('alice.test')]);
   workspace = await createTestWorkspace(app, 'growth');
   projectId = (await workspace.client.post<{ id: string }>('/projects', { name: 'Launches' })).body.id;
-  const created = await workspace.client.post<{ id: string }>('/social-connections', { platform: 'bluesky', serviceUrl: pds.url, handle: maker.handle, appPassword: maker.appPassword });
+  const created = await workspace.client.post<Schemas['SocialConnection']>('/social-connections', { platform: 'bluesky', serviceUrl: pds.url, handle: maker.handle, appPassword: maker.appPassword, postLanguage: 'es' });
   expect(created.status).toBe(201);
+  expect(created.body).toMatchObject({ accountName: maker.handle, postLanguage: 'es' });
   connectionId = created.body.id;
 });
 afterAll(async () => {
@@ -56,7 +58,7 @@ async function recordOf(uri: string): Promise<PostRecord> {
 }
 
 describe('publish-social to Bluesky on a real PDS', () => {
-  it('when a post with an image is published, then the record read back has its text, facets, image, alt text, aspect ratio and time', async () => {
+  it("when a post with an image is published, then the record read back has its text, facets, the connection's language, image, alt text, aspect ratio and time", async () => {
     const title = 'Launch 🚀 día #lanzamiento → https://example.com/a?b=c @alice.test';
     const id = await newPost(title, true);
     const before = Date.now();
@@ -71,6 +73,7 @@ describe('publish-social to Bluesky on a real PDS', () => {
       ['https://example.com/a?b=c', [{ $type: 'app.bsky.richtext.facet#link', uri: 'https://example.com/a?b=c' }]],
       ['@alice.test', [{ $type: 'app.bsky.richtext.facet#mention', did: alice.did }]],
     ]);
+    expect(record.langs).toEqual(['es']);
     expect(Date.parse(record.createdAt)).toBeGreaterThanOrEqual(before - 1000);
     expect(Date.parse(record.createdAt)).toBeLessThanOrEqual(Date.now());
 

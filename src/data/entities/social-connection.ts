@@ -23,6 +23,8 @@ export const SocialConnection = defineEntity({
      * like the credentials; null until there is one. Written only under the row's lock (src/social/connection-sessions.ts).
      */
     sessionSealed: p.text().nullable(),
+    /** Bluesky: the BCP 47 tag its posts are marked with (`langs`), when the customer gave one. */
+    postLanguage: p.string().length(35).nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
   indexes: [{ properties: ['workspaceId', 'createdAt'] }],

@@ -5,11 +5,11 @@ export class Migration20261123202632_social_connection_sessions extends Migratio
   override name = 'Migration20261123202632_social_connection_sessions';
 
   override up(): void | Promise<void> {
-    this.addSql(`alter table "social_connections" add "session_sealed" text null;`);
+    this.addSql(`alter table "social_connections" add "session_sealed" text null, add "post_language" varchar(35) null;`);
   }
 
   override down(): void | Promise<void> {
-    this.addSql(`alter table "social_connections" drop column "session_sealed";`);
+    this.addSql(`alter table "social_connections" drop column "session_sealed", drop column "post_language";`);
   }
 
 }

@@ -7,7 +7,7 @@ import type { Deps } from '../deps.ts';
 /** One shape per platform; openapi.yaml holds the same union, so the validator has refused anything else. */
 export type CreateSocialConnectionInput =
   | { platform: 'mastodon'; instanceUrl: string; accessToken: string }
-  | { platform: 'bluesky'; serviceUrl?: string; handle: string; appPassword: string };
+  | { platform: 'bluesky'; serviceUrl?: string; handle: string; appPassword: string; postLanguage?: string };
 
 const blueskyDefaultService = 'https://bsky.social';
 
@@ -39,6 +39,7 @@ export async function createSocialConnection(deps: Deps, caller: Caller, input: 
         credentialsSealed: deps.secrets.seal(JSON.stringify(credentials)),
         // The check's session (Bluesky) is the connection's first: publishing reuses it.
         sessionSealed: account.session ? deps.secrets.seal(account.session) : null,
+        postLanguage: input.platform === 'bluesky' ? (input.postLanguage ?? null) : null,
       }),
     ),
   );
