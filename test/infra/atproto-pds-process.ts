@@ -5,6 +5,9 @@ import { TestNetworkNoAppView } from '@atproto/dev-env';
 // its own sharp) never share a process with ours, and a crash of it fails the tests that use it, not the runner.
 // It reports its URLs over IPC, and stops when told to or when its parent goes away.
 
+// dev-env puts the PDS's database and blobs in the temporary directory and leaves them there: this makes it the
+// directory the parent removes (after the import, so the port locks dev-env shares between processes stay shared).
+process.env.TMPDIR = process.env.ATPROTO_PDS_DATA_DIR;
 const network = await TestNetworkNoAppView.create({});
 
 async function stop(): Promise<void> {

@@ -1,9 +1,11 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // A real atproto Personal Data Server (the reference implementation, from @atproto/dev-env) for one test file or
@@ -31,8 +33,8 @@ export type AtprotoPds = {
 
 const processEntry = fileURLToPath(new URL('./atproto-pds-process.ts', import.meta.url));
 
-async function startChild(): Promise<{ child: ChildProcess; pdsUrl: string }> {
-  const child = fork(processEntry, [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+async function startChild(dataDir: string): Promise<{ child: ChildProcess; pdsUrl: string }> {
+  const child = fork(processEntry, [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], env: { ...process.env, ATPROTO_PDS_DATA_DIR: dataDir } });
   const ready = new Promise<{ pdsUrl: string }>((resolveReady, rejectReady) => {
     child.once('message', (message) => resolveReady(message as { pdsUrl: string }));
     child.once('exit', (code, signal) => rejectReady(new Error(`the atproto PDS exited before it was ready (${signal ?? code})`)));
@@ -42,7 +44,11 @@ async function startChild(): Promise<{ child: ChildProcess; pdsUrl: string }> {
 
 /** Starts the PDS and its proxy; `tls` is the dev certificate the proxy serves (trusted by the caller's process). */
 export async function startAtprotoPds(tls: { certPath: string; keyPath: string }): Promise<AtprotoPds> {
-  const { child, pdsUrl } = await startChild();
+  const dataDir = mkdtempSync(join(tmpdir(), 'atproto-pds-'));
+  const { child, pdsUrl } = await startChild(dataDir).catch((error: unknown) => {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  });
   const upstream = new URL(pdsUrl);
   const counts = new Map<string, number>();
 
@@ -96,10 +102,12 @@ export async function startAtprotoPds(tls: { certPath: string; keyPath: string }
         proxy.close(() => resolveClose());
         proxy.closeAllConnections();
       });
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = once(child, 'exit');
-      child.send('stop');
-      await exited;
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = once(child, 'exit');
+        child.send('stop');
+        await exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
