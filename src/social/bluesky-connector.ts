@@ -72,7 +72,7 @@ function resetAtOf(headers: IncomingHttpHeaders): number {
   return typeof reset === 'string' && /^\d+$/.test(reset.trim()) ? Number(reset) * 1000 : Number.NaN;
 }
 
-/** A session of one call, for callers without a store (verify, some tests). */
+/** A session that lasts one call, for callers without a store (tests of the connector alone). */
 function callStore(): SessionStore {
   let stored: string | undefined;
   return {
