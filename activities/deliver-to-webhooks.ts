@@ -1,9 +1,10 @@
 import { Context } from '@temporalio/activity';
 import { WorkspaceEvent } from '../src/data/entities/workspace-event.ts';
+import type { TargetAttempt } from '../src/domain/webhooks/delivery-attempt.ts';
 import { deliveryIdOf } from '../src/webhooks/delivery-id.ts';
 import { subscribedWebhooks } from '../src/webhooks/subscribed-webhooks.ts';
 import type { ActivityDeps } from './index.ts';
-import { attemptDeliveries, type TargetAttempt } from './webhook-attempts.ts';
+import { attemptDeliveries } from './webhook-attempts.ts';
 
 export type DeliverToWebhooksInput = {
   eventId: string;

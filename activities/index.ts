@@ -1,75 +1,63 @@
-import type { Client } from '@temporalio/client';
-import type { SecretBox } from '../src/crypto/secret-box.ts';
-import type { Database } from '../src/data/orm.ts';
-import type { ImageProvider } from '../src/generation/image-provider.ts';
-import type { Logger } from '../src/logger.ts';
-import type { SocialConnector, SocialPlatform } from '../src/social/social-connector.ts';
-import type { ObjectStorage } from '../src/storage/object-storage.ts';
-import { attemptWebhookDelivery, type AttemptWebhookDeliveryInput } from './attempt-webhook-delivery.ts';
-import { cancelPublication } from './cancel-publication.ts';
-import { createScheduledPost } from './create-scheduled-post.ts';
-import { finalUnlessDependencyDown } from './database-work.ts';
-import { deleteOrphanedObjects, type DeleteOrphansInput } from './delete-orphaned-objects.ts';
+import type { Deps } from '../src/domain/deps.ts';
+import { saveGeneratedImage, type SaveGeneratedImageInput } from '../src/domain/generation/save-generated-image.ts';
+import { saveRenderedImage, type SaveRenderedImageInput } from '../src/domain/generation/save-rendered-image.ts';
+import { markPostFailed, type MarkPostFailedInput } from '../src/domain/posts/mark-post-failed.ts';
+import { markTargetFailed } from '../src/domain/publishing/mark-target-failed.ts';
+import { recordPublicationCancelled, type PublicationRef } from '../src/domain/publishing/record-publication-cancelled.ts';
+import { recordPublicationPlan, type PublicationPlanInput } from '../src/domain/publishing/record-publication-plan.ts';
+import { settlePublication, type SettlePublicationInput } from '../src/domain/publishing/settle-publication.ts';
+import { createScheduledPost, type ScheduledRun } from '../src/domain/schedules/create-scheduled-post.ts';
+import type { DeleteOrphansInput } from '../src/domain/storage/purge-orphaned-objects.ts';
+import { recordVideoJobEnd, type VideoJobEnd } from '../src/domain/video/record-video-job-end.ts';
+import { savePostVideo, type SavePostVideoInput } from '../src/domain/video/save-post-video.ts';
+import type { DeliveryAttemptInput } from '../src/domain/webhooks/delivery-attempt.ts';
+import { attemptWebhookDelivery } from './attempt-webhook-delivery.ts';
+import { finalUnlessDependencyDown, inOneStatement, inTransaction } from './database-work.ts';
+import { deleteOrphanedObjects } from './delete-orphaned-objects.ts';
 import { deliverToWebhooks, type DeliverToWebhooksInput } from './deliver-to-webhooks.ts';
 import { dispatchEvent } from './dispatch-event.ts';
 import { generatePostImage, type GeneratePostImageInput } from './generate-post-image.ts';
-import { markPostFailed, type MarkPostFailedInput } from './mark-post-failed.ts';
-import { markTargetFailed } from './mark-target-failed.ts';
-import { planPublication, type PlanPublicationInput } from './plan-publication.ts';
 import { publishToTarget } from './publish-to-target.ts';
-import { recordScheduleRun } from './record-schedule-run.ts';
-import { recordVideoJobEnd, type RecordVideoJobEndInput } from './record-video-job-end.ts';
+import { recordScheduleRunAtItsFiring } from './record-schedule-run.ts';
 import { renderPostImage, type RenderPostImageInput } from './render-post-image.ts';
 import { renderPostVideo, type RenderPostVideoInput } from './render-post-video.ts';
-import { saveGeneratedImage, type SaveGeneratedImageInput } from './save-generated-image.ts';
-import { savePostVideo, type SavePostVideoInput } from './save-post-video.ts';
-import { saveRenderedImage, type SaveRenderedImageInput } from './save-rendered-image.ts';
-import { settlePublication, type SettlePublicationInput } from './settle-publication.ts';
 import { startEventDelivery } from './start-event-delivery.ts';
+import { failingAsTemporal } from './temporal-failure.ts';
 
-export type ActivityDeps = {
-  orm: Database;
-  storage: ObjectStorage;
-  logger: Logger;
-  images: ImageProvider;
-  logoFetch: { allowPrivateNetworks: boolean };
-  video: { ffmpegPath: string };
-  /** Opens webhook secrets and social credentials, which are sealed at rest. */
-  secrets: SecretBox;
-  social: Record<SocialPlatform, SocialConnector>;
-  webhooks: { allowPrivateNetworks: boolean; timeoutMs: number };
-  /** Starts webhook deliveries (workflows of their own) on this task queue. */
-  temporal: Client;
-  taskQueue: string;
-};
+/** The activities' deps are the process's deps (src/services.ts), the same that use cases take. */
+export type ActivityDeps = Deps;
 
 /**
- * The worker injects real clients; tests inject what they need (e.g. a storage that fails on purpose). Activities
- * that only work on our own database pass through `finalUnlessDependencyDown`, which decides what their unbounded retry may
- * retry; the others map their failures themselves and have bounded retries.
+ * The worker injects real clients; tests inject what they need (e.g. a storage that fails on purpose). Each activity
+ * is an adapter: the state changes it makes are domain functions (src/domain/<resource>/), which it runs in a
+ * transaction of its own (`inTransaction`) or as the one statement they are (`inOneStatement`). Activities that only
+ * work on our own database pass through `finalUnlessDependencyDown`, which decides what their unbounded retry may
+ * retry; the ones that call outside services pass through `failingAsTemporal` and have bounded retries. Both make
+ * work the domain refused (`WorkRefused`) final, with its failure type. The keys are activity types, recorded in
+ * workflow histories: never rename one.
  */
 export function createActivities(deps: ActivityDeps) {
   return {
     deleteOrphanedObjects: (input: DeleteOrphansInput) => deleteOrphanedObjects(deps, input),
-    generatePostImage: (input: GeneratePostImageInput) => generatePostImage(deps, input),
-    saveGeneratedImage: (input: SaveGeneratedImageInput) => finalUnlessDependencyDown(() => saveGeneratedImage(deps, input)),
-    markPostFailed: (input: MarkPostFailedInput) => finalUnlessDependencyDown(() => markPostFailed(deps, input)),
-    renderPostImage: (input: RenderPostImageInput) => renderPostImage(deps, input),
-    saveRenderedImage: (input: SaveRenderedImageInput) => finalUnlessDependencyDown(() => saveRenderedImage(deps, input)),
-    renderPostVideo: (input: RenderPostVideoInput) => renderPostVideo(deps, input),
-    savePostVideo: (input: SavePostVideoInput) => finalUnlessDependencyDown(() => savePostVideo(deps, input)),
-    recordVideoJobEnd: (input: RecordVideoJobEndInput) => finalUnlessDependencyDown(() => recordVideoJobEnd(deps, input)),
-    planPublication: (input: PlanPublicationInput) => finalUnlessDependencyDown(() => planPublication(deps, input)),
-    cancelPublication: (input: { postId: string; publicationId: string }) => finalUnlessDependencyDown(() => cancelPublication(deps, input)),
-    publishToTarget: (input: { targetId: string; publishedAt: string }) => publishToTarget(deps, input),
-    markTargetFailed: (input: { targetId: string; reason: string }) => finalUnlessDependencyDown(() => markTargetFailed(deps, input)),
-    settlePublication: (input: SettlePublicationInput) => finalUnlessDependencyDown(() => settlePublication(deps, input)),
+    generatePostImage: (input: GeneratePostImageInput) => failingAsTemporal(() => generatePostImage(deps, input)),
+    saveGeneratedImage: (input: SaveGeneratedImageInput) => inTransaction(deps.orm, (em) => saveGeneratedImage(em, input)),
+    markPostFailed: (input: MarkPostFailedInput) => inTransaction(deps.orm, (em) => markPostFailed(em, input)),
+    renderPostImage: (input: RenderPostImageInput) => failingAsTemporal(() => renderPostImage(deps, input)),
+    saveRenderedImage: (input: SaveRenderedImageInput) => inTransaction(deps.orm, (em) => saveRenderedImage(em, input)),
+    renderPostVideo: (input: RenderPostVideoInput) => failingAsTemporal(() => renderPostVideo(deps, input)),
+    savePostVideo: (input: SavePostVideoInput) => inTransaction(deps.orm, (em) => savePostVideo(em, input)),
+    recordVideoJobEnd: (input: VideoJobEnd) => inOneStatement(deps.orm, (em) => recordVideoJobEnd(em, input)),
+    planPublication: (input: PublicationPlanInput) => inTransaction(deps.orm, (em) => recordPublicationPlan(em, input)),
+    cancelPublication: (input: PublicationRef) => inTransaction(deps.orm, (em) => recordPublicationCancelled(em, input)),
+    publishToTarget: (input: { targetId: string; publishedAt: string }) => failingAsTemporal(() => publishToTarget(deps, input)),
+    markTargetFailed: (input: { targetId: string; reason: string }) => inOneStatement(deps.orm, (em) => markTargetFailed(em, input)),
+    settlePublication: (input: SettlePublicationInput) => inTransaction(deps.orm, (em) => settlePublication(em, input)),
     startEventDelivery: (input: { eventId: string }) => finalUnlessDependencyDown(() => startEventDelivery(deps, input)),
     dispatchEvent: (input: { eventId: string }) => finalUnlessDependencyDown(() => dispatchEvent(deps, input)),
-    createScheduledPost: (input: { scheduleId: string; postId: string; runAt: string }) => finalUnlessDependencyDown(() => createScheduledPost(deps, input)),
-    recordScheduleRun: (input: { scheduleId: string; error: string | null }) => finalUnlessDependencyDown(() => recordScheduleRun(deps, input)),
+    createScheduledPost: (input: ScheduledRun) => inTransaction(deps.orm, (em) => createScheduledPost(em, input)),
+    recordScheduleRun: (input: { scheduleId: string; error: string | null }) => recordScheduleRunAtItsFiring(deps, input),
     deliverToWebhooks: (input: DeliverToWebhooksInput) => finalUnlessDependencyDown(() => deliverToWebhooks(deps, input)),
-    attemptWebhookDelivery: (input: AttemptWebhookDeliveryInput) => attemptWebhookDelivery(deps, input),
+    attemptWebhookDelivery: (input: DeliveryAttemptInput) => attemptWebhookDelivery(deps, input),
   };
 }
 

@@ -1,12 +1,12 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { buffer } from 'node:stream/consumers';
 import type { BrandKit } from '../src/data/entities/brand-kit.ts';
+import { loadPost } from '../src/domain/posts/load-post.ts';
 import { reserveObjectKey } from '../src/domain/storage/orphaned-objects.ts';
 import { composePostImage } from '../src/images/compose-post-image.ts';
 import { fetchPublicResource, PublicFetchError } from '../src/net/public-fetch.ts';
 import { objectKeys } from '../src/storage/object-keys.ts';
 import type { ActivityDeps } from './index.ts';
-import { loadPost } from './load-post.ts';
 import { failureTypes } from '../src/temporal/failure-types.ts';
 
 export type RenderPostImageInput = { postId: string; renderId: string };

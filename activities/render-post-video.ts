@@ -2,15 +2,15 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { buffer } from 'node:stream/consumers';
 import { join } from 'node:path';
-import { VideoJob } from '../src/data/entities/video-job.ts';
+import { loadPost } from '../src/domain/posts/load-post.ts';
 import { reserveObjectKey } from '../src/domain/storage/orphaned-objects.ts';
+import { beginVideoAttempt } from '../src/domain/video/begin-video-attempt.ts';
 import { composeTitleOverlay } from '../src/images/compose-post-image.ts';
 import { objectKeys } from '../src/storage/object-keys.ts';
 import { encodePostVideo, VideoEncodingError } from '../src/video/encode-post-video.ts';
 import type { VideoProgress } from '../src/video/video-progress.ts';
 import { videoWorkDir } from '../src/video/video-work-dir.ts';
 import type { ActivityDeps } from './index.ts';
-import { loadPost } from './load-post.ts';
 import { videoJobProgress } from './video-job-progress.ts';
 import { failureTypes } from '../src/temporal/failure-types.ts';
 
@@ -34,10 +34,7 @@ export async function renderPostVideo(deps: ActivityDeps, input: RenderPostVideo
   context.heartbeat({ stage: 'preparing', percent: 0 } satisfies VideoProgress);
 
   const em = deps.orm.em.fork();
-  const job = await em.findOne(VideoJob, input.jobId);
-  if (!job) throw ApplicationFailure.nonRetryable(`Video job ${input.jobId} no longer exists (its post was deleted).`, failureTypes.jobDeleted);
-  // Each attempt makes the video from the start.
-  await em.nativeUpdate(VideoJob, { id: job.id, status: { $in: ['queued', 'running'] } }, { status: 'running', progress: 0 });
+  const job = await beginVideoAttempt(em, input.jobId);
   const { post, brandKit } = await loadPost(em, job.postId);
   const sourceKey = post.artworkKey ?? post.imageKey;
   const source = sourceKey ? await deps.storage.get(sourceKey) : null;

@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { Worker } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,7 @@ import { createWorkspace } from '../src/domain/workspaces/create-workspace.ts';
 import { startPostgresCluster } from '../src/embedded/postgres-cluster.ts';
 import { startTemporalDevServer } from '../src/embedded/temporal-dev-server.ts';
 import { createLogger } from '../src/logger.ts';
+import { connectWorkerConnection } from '../src/temporal/connect.ts';
 import { createVideoWorker } from '../worker/create-video-worker.ts';
 import { createWorker } from '../worker/create-worker.ts';
 import { runWorkers, shutDownWorkers } from '../worker/run-workers.ts';
@@ -93,9 +94,9 @@ export async function startBenchStack(): Promise<BenchStack> {
     installTemporalRuntime(createLogger({ level: 'silent', name: 'bench' }));
     const api = await startApiServer(config);
     stops.push(() => api.stop());
-    const connection = await NativeConnection.connect({ address: temporal.address });
+    const connection = await connectWorkerConnection(config.temporal);
     stops.push(() => connection.close());
-    const workers: Worker[] = [await createWorker({ connection, config, clients: api.services }), await createVideoWorker({ connection, config, clients: api.services })];
+    const workers: Worker[] = [await createWorker({ connection, config, deps: api.services }), await createVideoWorker({ connection, config, deps: api.services })];
     const running = runWorkers(workers);
     stops.push(async () => {
       shutDownWorkers(workers);

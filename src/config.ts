@@ -67,6 +67,10 @@ const schema = z
     RATE_LIMIT_AUTH_FAILURES: z.coerce.number().int().positive().default(60),
     API_KEY_LAST_USED_FLUSH_SECONDS: seconds.default(30),
 
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url().optional(),
+    OTEL_SERVICE_NAME: z.string().min(1).optional(),
+
     METRICS_HOST: z.string().min(1).default('127.0.0.1'),
     METRICS_PORT: port.default(9464),
     WORKER_METRICS_PORT: port.default(9465),
@@ -100,6 +104,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   }
   return toConfig(parsed.data);
+}
+
+/**
+ * The base URL of links the service hands out (signed file URLs, the dev stack's banner): PUBLIC_URL, else this
+ * machine on the api's port. A server started on port 0 passes the port it got.
+ */
+export function publicBaseUrl(http: Config['http'], port: number = http.port): string {
+  return http.publicUrl ?? `http://localhost:${port}`;
 }
 
 function toConfig(env: z.infer<typeof schema>) {
@@ -163,6 +175,14 @@ function toConfig(env: z.infer<typeof schema>) {
       authFailuresPerAddress: env.RATE_LIMIT_AUTH_FAILURES,
     },
     apiKeys: { lastUsedFlushSeconds: env.API_KEY_LAST_USED_FLUSH_SECONDS },
+    /**
+     * OpenTelemetry traces, on when an OTLP endpoint is set. The exporter reads the other standard `OTEL_*`
+     * variables (headers, timeouts, resource attributes) itself, as every OpenTelemetry SDK does.
+     */
+    tracing: {
+      enabled: Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT),
+      serviceName: env.OTEL_SERVICE_NAME,
+    },
     /**
      * Prometheus endpoints, each on a port of its own and never on the API's: the api's, the worker's own counters,
      * and the Temporal SDK's in the worker (its exporter binds its own port). Loopback unless told otherwise.

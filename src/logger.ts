@@ -2,14 +2,16 @@ import { pino, type Logger } from 'pino';
 
 export type { Logger };
 
-// Structured JSON logs on stdout. Secrets never reach them: authorization headers, signed-URL signatures and any
-// field named like a secret are censored here, once, for every logger in the process.
-export function createLogger(options: { level: string; name: string; format?: 'json' | 'pretty' }): Logger {
+// Structured JSON logs on stdout (stderr for a command-line tool, whose stdout is its result). Secrets never reach
+// them: authorization headers, signed-URL signatures and any field named like a secret are censored here, once, for
+// every logger in the process.
+export function createLogger(options: { level: string; name: string; format?: 'json' | 'pretty'; stderr?: boolean }): Logger {
+  const fd = options.stderr ? 2 : 1;
   return pino({
     name: options.name,
     level: options.level,
     // Human-readable lines for `npm run dev` (pino-pretty is a development dependency).
-    ...(options.format === 'pretty' ? { transport: { target: 'pino-pretty', options: { ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss.l' } } } : {}),
+    ...(options.format === 'pretty' ? { transport: { target: 'pino-pretty', options: { ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss.l', destination: fd } } } : {}),
     redact: {
       paths: [
         'req.headers.authorization',
@@ -22,5 +24,5 @@ export function createLogger(options: { level: string; name: string; format?: 'j
       ],
       censor: '[redacted]',
     },
-  });
+  }, options.stderr && options.format !== 'pretty' ? pino.destination({ fd, sync: true }) : undefined);
 }

@@ -1,43 +1,70 @@
-import type { Config } from './config.ts';
+import { publicBaseUrl, type Config } from './config.ts';
 import { createSecretBox } from './crypto/secret-box.ts';
-import { createSocialConnectors } from './social/create-social-connectors.ts';
 import { openDatabase } from './data/orm.ts';
-import type { Deps } from './domain/deps.ts';
+import type { Clients, Deps } from './domain/deps.ts';
+import { createImageProvider } from './generation/create-image-provider.ts';
 import { createLogger } from './logger.ts';
 import { logRefusedAddresses } from './net/public-fetch.ts';
+import { createSocialConnectors } from './social/create-social-connectors.ts';
 import { createStorage } from './storage/create-storage.ts';
-import { connectTemporalClient } from './temporal/connect.ts';
+import { connectTemporalClient, lazyTemporalClient } from './temporal/connect.ts';
+
+// The composition root: the one place that turns configuration into the `deps` every use case and activity takes.
+// The api, the worker, the admin CLI, tests and benchmarks all build their deps here; what differs between them is
+// only which clients they open themselves and which they are given.
 
 export type Services = Deps & { close(): Promise<void> };
 
-/**
- * Builds the long-lived clients a process needs (database pool, object storage, Temporal client, logger). The
- * public base URL is a function because a server started on port 0 learns its address only after listening.
- */
-export async function createServices(config: Config, options: { name: string; publicUrl: () => string }): Promise<Services> {
-  const logger = createLogger({ level: config.logLevel, name: options.name, format: config.logFormat });
+export type ServicesOptions = {
+  /** The process's name in its log lines (api, worker, admin). */
+  name: string;
+  /** The base URL of signed links; a function because a server started on port 0 learns its port after listening. */
+  publicUrl?: () => string;
+  /**
+   * `cli`: a command-line tool (the admin CLI): logs go to stderr (stdout is the command's result), Temporal is
+   * reached on first use and storage is not prepared, since most commands need neither.
+   */
+  role?: 'service' | 'cli';
+};
+
+/** Opens the process's clients (database pool, object storage, Temporal client, logger) and builds its deps. */
+export async function createServices(config: Config, options: ServicesOptions): Promise<Services> {
+  const cli = options.role === 'cli';
+  const logger = createLogger({ level: config.logLevel, name: options.name, format: config.logFormat, stderr: cli });
   const orm = await openDatabase(config.database.url, config.database.poolMax);
-  const temporal = await connectTemporalClient(config.temporal).catch(async (error: unknown) => {
-    await orm.close();
-    throw error;
-  });
-  const storage = createStorage(config.storage, options.publicUrl);
-  await storage.prepare();
+  const temporal = cli
+    ? lazyTemporalClient(config.temporal)
+    : await connectTemporalClient(config.temporal).catch(async (error: unknown) => {
+        await orm.close();
+        throw error;
+      });
+  const storage = createStorage(config.storage, options.publicUrl ?? (() => publicBaseUrl(config.http)));
+  if (!cli) await storage.prepare();
   const stopLoggingRefusedAddresses = logRefusedAddresses(logger);
   return {
-    orm,
-    temporal,
-    logger,
-    taskQueue: config.temporal.taskQueue,
-    actionWaitMs: config.apiWaitSeconds * 1000,
-    secrets: createSecretBox(config.secrets.encryptionKey),
-    social: createSocialConnectors(config.social),
-    webhooks: config.webhooks,
-    storage,
+    ...assembleDeps(config, { orm, temporal, logger, storage }),
     async close() {
       stopLoggingRefusedAddresses();
       await temporal.connection.close();
       await orm.close();
     },
+  };
+}
+
+/**
+ * Deps from clients that are already open: what createServices does after opening its own, and what a test does
+ * with clients of its own (the time-skipping server's client, a storage that fails on purpose).
+ */
+export function assembleDeps(config: Config, clients: Clients): Deps {
+  return {
+    ...clients,
+    taskQueue: config.temporal.taskQueue,
+    actionWaitMs: config.apiWaitSeconds * 1000,
+    secrets: createSecretBox(config.secrets.encryptionKey),
+    social: createSocialConnectors(config.social),
+    webhooks: config.webhooks,
+    images: createImageProvider(config.generation),
+    logoFetch: config.generation.logoFetch,
+    video: config.video,
   };
 }

@@ -2,14 +2,14 @@ import { Worker } from '@temporalio/worker';
 import { createActivities } from '../activities/index.ts';
 import { taskQueues } from '../src/temporal/task-queues.ts';
 import { activityInterceptors } from './activity-interceptors.ts';
-import { activityDeps, type WorkerOptions } from './create-worker.ts';
+import type { WorkerOptions } from './create-worker.ts';
 
 /**
  * The worker of the video task queue: activities only (ffmpeg), at most `VIDEO_CONCURRENCY` at once, so encodes
  * queue up here instead of taking the slots of the main worker's generations and deliveries.
  */
-export function createVideoWorker({ connection, config, clients }: Omit<WorkerOptions, 'workflowBundlePath'>): Promise<Worker> {
-  const { renderPostVideo } = createActivities(activityDeps(config, clients));
+export function createVideoWorker({ connection, config, deps }: Omit<WorkerOptions, 'workflowBundlePath'>): Promise<Worker> {
+  const { renderPostVideo } = createActivities(deps);
   return Worker.create({
     connection,
     namespace: config.temporal.namespace,

@@ -1,6 +1,7 @@
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
 import { scheduleIds, workflowIds } from '../src/temporal/workflow-ids.ts';
 import type { Logger } from '../src/logger.ts';
+import { sweepOrphanedObjects } from '../workflows/clean-up-orphaned-objects.ts';
 
 /**
  * The Temporal Schedules the service relies on, created at worker start-up when missing. Today: the storage sweep,
@@ -13,7 +14,7 @@ export async function ensureServiceSchedules(client: Client, taskQueue: string, 
       spec: { intervals: [{ every: '15 minutes' }] },
       action: {
         type: 'startWorkflow',
-        workflowType: 'sweepOrphanedObjects',
+        workflowType: sweepOrphanedObjects,
         workflowId: workflowIds.storageSweep(),
         taskQueue,
         args: [],

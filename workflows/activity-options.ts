@@ -1,5 +1,8 @@
 import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow';
 
+// Every activity option set the workflows use, named once with the reason for its timeouts and retries. A workflow
+// picks a preset (and may add what only it knows, such as a task queue); it never writes a retry policy of its own.
+
 /**
  * Work on our own database (and, for dispatching, our own Temporal). Unbounded, because the only failures that reach
  * a retry are "the dependency is down" ones: the activity boundary (activities/database-work.ts) makes every other
@@ -13,6 +16,28 @@ export const databaseWork: ActivityOptions = {
 };
 
 /**
+ * The same database work as a local activity: it runs in the worker inside the workflow task that asks for it, so
+ * it costs Temporal one marker instead of an activity task's three events and a workflow task of its own. For short
+ * transactions whose only retries are outages; a retry after a longer backoff than the threshold waits on a
+ * durable timer, so an outage of any length is still outlasted.
+ */
+export const localDatabaseWork: LocalActivityOptions = { ...databaseWork };
+
+/**
+ * A round of an event's delivery (deliverToWebhooks): database work, unbounded while the database or Temporal is
+ * down, when nothing waits for it but the event's deliveries. A round sends to twenty slow receivers at once, so its
+ * budget is a few request timeouts; heartbeats after each request notice a dead worker within the heartbeat timeout.
+ */
+export const webhookRound: ActivityOptions = { ...databaseWork, startToCloseTimeout: '10 minutes', heartbeatTimeout: '1 minute' };
+
+/**
+ * The first round of an event's delivery, as a local activity inside the workflow's first task. A local activity
+ * has no heartbeat: the SDK keeps the workflow task alive while the round waits, and a worker that dies mid-round
+ * loses the task, so the next worker runs the round again.
+ */
+export const localWebhookRound: LocalActivityOptions = { ...localDatabaseWork, startToCloseTimeout: '10 minutes' };
+
+/**
  * One HTTP attempt to a customer's endpoint (attemptWebhookDelivery). The receiver's failure is a result, not an
  * exception; only our own trouble (database, storage) is retried here, bounded at 5 attempts over about half a
  * minute: a failure that persists ends the run, visibly in the Temporal UI, and touches no other webhook.
@@ -23,9 +48,58 @@ export const webhookAttempt: ActivityOptions = {
 };
 
 /**
- * The same database work as a local activity: it runs in the worker inside the workflow task that asks for it, so
- * it costs Temporal one marker instead of an activity task's three events and a workflow task of its own. For short
- * transactions whose only retries are outages; a retry after a longer backoff than the threshold waits on a
- * durable timer, so an outage of any length is still outlasted.
+ * The image provider call (generatePostImage), bounded because a customer's generate waits for it: heartbeats while
+ * it waits (so a dead worker is noticed in 15 s, not at the timeout); an outage is retried at 5 s, 10 s, 20 s ... up
+ * to 2 min apart, 8 attempts in all (about 8 minutes); a rate limit waits as long as the provider asks (at least
+ * 60 s for Stability AI); a refusal is final.
  */
-export const localDatabaseWork: LocalActivityOptions = { ...databaseWork };
+export const imageGeneration: ActivityOptions = {
+  startToCloseTimeout: '3 minutes',
+  heartbeatTimeout: '15 seconds',
+  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 8 },
+};
+
+/**
+ * Composing the post image (renderPostImage) reads storage and fetches the brand logo (a missing logo is a note, not
+ * a failure); bounded at 5 attempts over about a minute because a customer's render waits for it.
+ */
+export const imageRender: ActivityOptions = {
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
+};
+
+/**
+ * One post to one platform (publishToTarget). Bounded, because the publication waits for it: outages retry at 5 s,
+ * 10 s, 20 s ... up to 5 min apart, 10 attempts (about half an hour); a rate limit waits as long as the platform asks;
+ * a refusal (bad credentials, invalid content) is final. Heartbeats while media is processed, so a dead worker's
+ * attempt moves on within 30 s.
+ */
+export const socialPublish: ActivityOptions = {
+  startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '30 seconds',
+  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 10 },
+};
+
+/**
+ * Encoding a video (renderPostVideo) takes seconds to a minute; the heartbeat (every progress step) shows a dead
+ * worker within 10 s, and the video is then made again from the start on another attempt. A refusal (no image,
+ * ffmpeg rejecting the input) is final. Bounded (3 attempts): a job that cannot be made says so instead of running
+ * for ever.
+ */
+export const videoEncoding: ActivityOptions = {
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '10 seconds',
+  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 3 },
+};
+
+/**
+ * Deleting orphaned objects from storage (deleteOrphanedObjects). Storage outages end; deleting a missing object
+ * succeeds. So the activity is retried with a backoff that settles at one attempt every ten minutes, 50 attempts
+ * (about seven hours). Bounded, so that a failure that repeats (a bug, a bucket policy refusing deletes) ends instead
+ * of retrying for ever; nothing is lost when it does, because the batch's rows stay in orphaned_objects and the
+ * storage-sweep schedule (every 15 minutes) tries them again. Nothing and nobody waits for a cleanup.
+ */
+export const storageCleanup: ActivityOptions = {
+  startToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes', maximumAttempts: 50 },
+};

@@ -1,16 +1,10 @@
 import { continueAsNew, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
-import type { DeleteOrphansInput } from '../activities/delete-orphaned-objects.ts';
+import type { DeleteOrphansInput } from '../src/domain/storage/purge-orphaned-objects.ts';
+import { storageCleanup } from './activity-options.ts';
 
-// Storage outages end; deleting a missing object succeeds. So the activity is retried with a backoff that settles
-// at one attempt every ten minutes, 50 attempts (about seven hours). Bounded, so that a failure that repeats (a bug,
-// a bucket policy refusing deletes) ends instead of retrying for ever; nothing is lost when it does, because the
-// batch's rows stay in orphaned_objects and the storage-sweep schedule (every 15 minutes) tries them again. Nothing
-// and nobody waits for a cleanup.
-const { deleteOrphanedObjects } = proxyActivities<Activities>({
-  startToCloseTimeout: '2 minutes',
-  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes', maximumAttempts: 50 },
-});
+// Retried for about seven hours, then left to the storage sweep (see storageCleanup).
+const { deleteOrphanedObjects } = proxyActivities<Activities>(storageCleanup);
 
 // A page is one activity (three history events). A project deleted with a hundred thousand images is a thousand
 // pages: past this many in one run (or when Temporal suggests it sooner), the run continues as new with its count,

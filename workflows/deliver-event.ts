@@ -1,8 +1,8 @@
 import { defineQuery, patched, proxyActivities, proxyLocalActivities, setCurrentDetails, setHandler, sleep } from '@temporalio/workflow';
 import { msToNumber } from '@temporalio/common/lib/time.js';
 import type { Activities } from '../activities/index.ts';
-import type { DeliveryOutcome } from '../activities/webhook-attempts.ts';
-import { databaseWork, localDatabaseWork } from './activity-options.ts';
+import type { DeliveryOutcome } from '../src/domain/webhooks/delivery-attempt.ts';
+import { localWebhookRound, webhookRound } from './activity-options.ts';
 import { utc } from './current-details.ts';
 import { retryWaits } from './webhook-retry-waits.ts';
 
@@ -10,15 +10,13 @@ import { retryWaits } from './webhook-retry-waits.ts';
 // replaying such a run must schedule that activity again. Once no such run is left, deprecatePatch() it.
 export const eventFanOutPatch = 'event-fan-out';
 
-// Unbounded while the database or Temporal is down (see databaseWork); nothing waits for this workflow, so a long
-// outage delays the event's deliveries and nothing else. A round sends to twenty slow receivers at once, so its
-// budget is a few request timeouts; heartbeats after each request notice a dead worker within the heartbeat timeout.
-const { deliverToWebhooks, dispatchEvent } = proxyActivities<Activities>({ ...databaseWork, startToCloseTimeout: '10 minutes', heartbeatTimeout: '1 minute' });
+// Unbounded while the database or Temporal is down (see webhookRound); nothing waits for this workflow, so a long
+// outage delays the event's deliveries and nothing else.
+const { deliverToWebhooks, dispatchEvent } = proxyActivities<Activities>(webhookRound);
 // The first round runs as a local activity, inside the workflow's first task: on the success path an event costs
-// Temporal one workflow task and no activity task, which is what lets delivery keep pace with publishing. A round
-// waits at most a few request timeouts, and the SDK keeps the workflow task alive meanwhile; a worker that dies
-// mid-round loses the task, and the next worker runs the round again (what the log holds is not sent twice).
-const local = proxyLocalActivities<Activities>({ ...localDatabaseWork, startToCloseTimeout: '10 minutes' });
+// Temporal one workflow task and no activity task, which is what lets delivery keep pace with publishing. A worker
+// that dies mid-round loses the task, and the next worker runs the round again (what the log holds is not sent twice).
+const local = proxyLocalActivities<Activities>(localWebhookRound);
 
 /** The webhooks whose delivery failed and waits for its next rung of the ladder (the Temporal UI's Queries tab). */
 export const retryingWebhooksQuery = defineQuery<string[]>('retryingWebhooks');

@@ -1,6 +1,6 @@
 import { proxyActivities, sleep, uuid4 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
-import type { DeliveryAttempt } from '../activities/attempt-webhook-delivery.ts';
+import type { DeliveryAttempt } from '../src/domain/webhooks/delivery-attempt.ts';
 import { webhookAttempt } from './activity-options.ts';
 import { retryWaits } from './webhook-retry-waits.ts';
 

@@ -1,19 +1,13 @@
 import { ActivityFailure, ApplicationFailure, patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
-import type { GenerationResult } from '../activities/save-generated-image.ts';
+import type { GenerationResult } from '../src/domain/generation/save-generated-image.ts';
 import type { PostFormat } from '../src/images/post-formats.ts';
-import { databaseWork, localDatabaseWork } from './activity-options.ts';
+import { databaseWork, imageGeneration, localDatabaseWork } from './activity-options.ts';
 import { handOver } from './hand-over-event.ts';
 import { failureTypes } from '../src/temporal/failure-types.ts';
 
-// The provider call, bounded because a customer's generate waits for it: heartbeats while it waits (so a dead worker is noticed in 15 s, not at the timeout); an
-// outage is retried at 5 s, 10 s, 20 s ... up to 2 min apart, 8 attempts in all (about 8 minutes); a rate limit
-// waits as long as the provider asks (at least 60 s for Stability AI); a refusal is final.
-const { generatePostImage } = proxyActivities<Activities>({
-  startToCloseTimeout: '3 minutes',
-  heartbeatTimeout: '15 seconds',
-  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 8 },
-});
+// The provider call, bounded because a customer's generate waits for it (see imageGeneration).
+const { generatePostImage } = proxyActivities<Activities>(imageGeneration);
 
 // Database work: unbounded only while the database is down (anything else fails at once, see databaseWork).
 const { saveGeneratedImage, markPostFailed } = proxyActivities<Activities>(databaseWork);

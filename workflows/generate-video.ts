@@ -7,22 +7,14 @@ import {
   patched,
   proxyActivities,
   workflowInfo,
-  type ActivityOptions,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
 import { taskQueues } from '../src/temporal/task-queues.ts';
-import { databaseWork } from './activity-options.ts';
+import { databaseWork, videoEncoding } from './activity-options.ts';
 import { failureTypes } from '../src/temporal/failure-types.ts';
 
-// Encoding takes seconds to a minute; the heartbeat (every progress step) shows a dead worker within 10 s, and
-// the video is then made again from the start on another attempt. A refusal (no image, ffmpeg rejecting the
-// input) is final. Bounded (3 attempts): a job that cannot be made says so instead of running for ever.
-const encoding: ActivityOptions = {
-  startToCloseTimeout: '10 minutes',
-  heartbeatTimeout: '10 seconds',
-  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 3 },
-};
-const { renderPostVideo } = proxyActivities<Activities>(encoding);
+// Bounded: a job that cannot be made says so instead of running for ever (see videoEncoding).
+const { renderPostVideo } = proxyActivities<Activities>(videoEncoding);
 
 // Database work: unbounded only while the database is down (anything else fails at once, see databaseWork).
 const { savePostVideo, recordVideoJobEnd } = proxyActivities<Activities>(databaseWork);
@@ -46,7 +38,7 @@ export async function generateVideo(input: GenerateVideoInput): Promise<Generate
   // On the video queue, whose workers bound how many encodes run at once; a cancellation waits until the activity
   // has killed ffmpeg, so "cancelled" is recorded only once nothing is encoding any more.
   const encode = durable
-    ? proxyActivities<Activities>({ ...encoding, taskQueue: taskQueues.video(workflowInfo().taskQueue), cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED }).renderPostVideo
+    ? proxyActivities<Activities>({ ...videoEncoding, taskQueue: taskQueues.video(workflowInfo().taskQueue), cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED }).renderPostVideo
     : renderPostVideo;
   try {
     const video = await encode(input);

@@ -14,8 +14,8 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
-import type { PublicationPlan } from '../activities/plan-publication.ts';
-import { databaseWork, localDatabaseWork } from './activity-options.ts';
+import type { PublicationPlan } from '../src/domain/publishing/record-publication-plan.ts';
+import { databaseWork, localDatabaseWork, socialPublish } from './activity-options.ts';
 import { utc } from './current-details.ts';
 import { handOver } from './hand-over-event.ts';
 
@@ -32,14 +32,8 @@ const local = proxyLocalActivities<Activities>(localDatabaseWork);
 // deprecatePatch() it.
 export const localPublicationWorkPatch = 'publication-local-database-work';
 
-// One post to one platform. Bounded, because the publication waits for it: outages retry at 5 s, 10 s, 20 s ... up to 5 min apart, 10 attempts (about half an
-// hour); a rate limit waits as long as the platform asks; a refusal (bad credentials, invalid content) is final.
-// Heartbeats while media is processed, so a dead worker's attempt moves on within 30 s.
-const { publishToTarget } = proxyActivities<Activities>({
-  startToCloseTimeout: '5 minutes',
-  heartbeatTimeout: '30 seconds',
-  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 10 },
-});
+// One post to one platform, bounded because the publication waits for it (see socialPublish).
+const { publishToTarget } = proxyActivities<Activities>(socialPublish);
 
 export type PublicationRequest = {
   /** When to publish (ISO 8601); null or in the past: now. */

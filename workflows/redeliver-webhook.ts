@@ -1,13 +1,13 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
-import type { AttemptWebhookDeliveryInput, DeliveryAttempt } from '../activities/attempt-webhook-delivery.ts';
+import type { DeliveryAttempt, DeliveryAttemptInput } from '../src/domain/webhooks/delivery-attempt.ts';
 import { webhookAttempt } from './activity-options.ts';
 
 // The customer asked for one more attempt, so it is tried once: no ladder. Our own trouble is retried (bounded) by
 // the preset; a receiver's failure is logged and the customer redelivers again if they want.
 const { attemptWebhookDelivery } = proxyActivities<Activities>(webhookAttempt);
 
-export type RedeliverWebhookInput = AttemptWebhookDeliveryInput;
+export type RedeliverWebhookInput = DeliveryAttemptInput;
 
 /**
  * Sends a logged delivery again (`POST /webhooks/{id}/deliveries/{deliveryId}/redeliver`) under its own delivery id,

@@ -1,14 +1,10 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
-import type { RenderResult } from '../activities/save-rendered-image.ts';
-import { databaseWork } from './activity-options.ts';
+import type { RenderResult } from '../src/domain/generation/save-rendered-image.ts';
+import { databaseWork, imageRender } from './activity-options.ts';
 
-// Composing reads storage and fetches the brand logo (a missing logo is a note, not a failure); bounded at 5
-// attempts over about a minute because a customer's render waits for it.
-const { renderPostImage } = proxyActivities<Activities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
-});
+// Bounded because a customer's render waits for it (see imageRender).
+const { renderPostImage } = proxyActivities<Activities>(imageRender);
 
 // Database work: unbounded only while the database is down (anything else fails at once, see databaseWork).
 const { saveRenderedImage } = proxyActivities<Activities>(databaseWork);

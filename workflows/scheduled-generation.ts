@@ -1,6 +1,6 @@
 import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, executeChild, proxyActivities, uuid4 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
-import type { GenerationResult } from '../activities/save-generated-image.ts';
+import type { GenerationResult } from '../src/domain/generation/save-generated-image.ts';
 import { seedFromId } from '../src/generation/seed.ts';
 import { postSearchAttributes } from '../src/domain/posts/post-workflow-options.ts';
 import { workflowIds } from '../src/temporal/workflow-ids.ts';

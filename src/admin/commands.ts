@@ -2,18 +2,16 @@ import type { ParseArgsConfig } from 'node:util';
 import { ApiKey } from '../data/entities/api-key.ts';
 import { plans, Workspace, type Plan } from '../data/entities/workspace.ts';
 import type { Database } from '../data/orm.ts';
+import type { Deps } from '../domain/deps.ts';
 import { issueApiKey } from '../domain/api-keys/issue-api-key.ts';
 import { changePlan } from '../domain/workspaces/change-plan.ts';
 import { describeReport, reconcileSchedules } from '../domain/schedules/reconcile-schedules.ts';
 import { createWorkspace } from '../domain/workspaces/create-workspace.ts';
-import { localTemporal } from '../embedded/local-temporal.ts';
-import { connectTemporalClient } from '../temporal/connect.ts';
-import { defaultTaskQueue } from '../config.ts';
 import { isDateTime, isUuid } from '../validation/formats.ts';
 
 type Values = Record<string, string | boolean | undefined>;
 type Result = { json: unknown; text: string };
-type Command = { options: NonNullable<ParseArgsConfig['options']>; run(orm: Database, values: Values): Promise<Result> };
+type Command = { options: NonNullable<ParseArgsConfig['options']>; run(deps: Deps, values: Values): Promise<Result> };
 
 const json = { type: 'boolean' } as const;
 const text = { type: 'string' } as const;
@@ -34,7 +32,7 @@ TEMPORAL_ADDRESS, or the dev stack's.`;
 export const adminCommands: Record<string, Command> = {
   'workspace create': {
     options: { name: text, plan: text, json },
-    async run(orm, values) {
+    async run({ orm }, values) {
       const { workspace, apiKey } = await createWorkspace(orm, { name: name(values), plan: plan(values) });
       return {
         json: { workspaceId: workspace.id, apiKey },
@@ -44,14 +42,14 @@ export const adminCommands: Record<string, Command> = {
   },
   'workspace set-plan': {
     options: { id: text, plan: text, json },
-    async run(orm, values) {
+    async run({ orm }, values) {
       const workspace = await changePlan(orm, id(values, 'id'), plan(values));
       return { json: { workspaceId: workspace.id, plan: workspace.plan }, text: `Workspace ${workspace.id} is now on ${workspace.plan}.` };
     },
   },
   'workspace list': {
     options: { json },
-    async run(orm) {
+    async run({ orm }) {
       const workspaces = await orm.em.fork().find(Workspace, {}, { orderBy: { createdAt: 'asc' } });
       const rows = workspaces.map((w) => ({ workspaceId: w.id, name: w.name, plan: w.plan, createdAt: w.createdAt.toISOString() }));
       return { json: rows, text: rows.map((row) => `${row.workspaceId}  ${row.plan.padEnd(7)}  ${row.name}`).join('\n') || '(none)' };
@@ -59,7 +57,7 @@ export const adminCommands: Record<string, Command> = {
   },
   'api-key create': {
     options: { workspace: text, name: text, 'expires-at': text, json },
-    async run(orm, values) {
+    async run({ orm }, values) {
       const expiresAt = typeof values['expires-at'] === 'string' ? new Date(dateTime(values, 'expires-at')) : null;
       const workspaceId = id(values, 'workspace');
       const keyName = name(values);
@@ -73,18 +71,13 @@ export const adminCommands: Record<string, Command> = {
   },
   'schedules reconcile': {
     options: { json },
-    async run(orm) {
-      const temporal = await connectTemporalClient({ ...localTemporal(), namespace: process.env.TEMPORAL_NAMESPACE ?? 'default' });
-      try {
-        const report = await reconcileSchedules(orm, temporal, process.env.TEMPORAL_TASK_QUEUE ?? defaultTaskQueue);
-        return { json: report, text: describeReport(report) };
-      } finally {
-        await temporal.connection.close();
-      }
+    async run({ orm, temporal, taskQueue }) {
+      const report = await reconcileSchedules(orm, temporal, taskQueue);
+      return { json: report, text: describeReport(report) };
     },
   },
-  'api-key deactivate': { options: { id: text, json }, run: (orm, values) => setKeyActive(orm, id(values, 'id'), false) },
-  'api-key activate': { options: { id: text, json }, run: (orm, values) => setKeyActive(orm, id(values, 'id'), true) },
+  'api-key deactivate': { options: { id: text, json }, run: ({ orm }, values) => setKeyActive(orm, id(values, 'id'), false) },
+  'api-key activate': { options: { id: text, json }, run: ({ orm }, values) => setKeyActive(orm, id(values, 'id'), true) },
 };
 
 async function setKeyActive(orm: Database, id: string, isActive: boolean): Promise<Result> {

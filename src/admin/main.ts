@@ -1,6 +1,9 @@
 import { parseArgs } from 'node:util';
-import { migrateDatabase, openDatabase, type Database } from '../data/orm.ts';
+import { loadConfig } from '../config.ts';
+import { migrateDatabase } from '../data/orm.ts';
 import { resolveLocalDatabase } from '../embedded/local-database.ts';
+import { localStackEnv } from '../embedded/local-stack-env.ts';
+import { createServices, type Services } from '../services.ts';
 import { adminCommands, usage } from './commands.ts';
 
 // `npm run --silent admin -- <command>`: operator commands against DATABASE_URL, or, like `npm run dev`, the
@@ -22,18 +25,18 @@ try {
 }
 
 const database = await resolveLocalDatabase((message) => console.error(message));
-let orm: Database | undefined;
+let deps: Services | undefined;
 let exitCode = 0;
 try {
-  orm = await openDatabase(database.url);
-  await migrateDatabase(orm);
-  const result = await command.run(orm, parsed as Record<string, string | boolean | undefined>);
+  deps = await createServices(loadConfig(localStackEnv(database)), { name: 'admin', role: 'cli' });
+  await migrateDatabase(deps.orm);
+  const result = await command.run(deps, parsed as Record<string, string | boolean | undefined>);
   console.log(parsed.json ? JSON.stringify(result.json) : result.text);
 } catch (error) {
   console.error(`error: ${(error as Error).message}`);
   exitCode = 1;
 } finally {
-  await orm?.close();
+  await deps?.close();
   if (database.cluster?.started) await database.cluster.stop();
 }
 process.exit(exitCode);

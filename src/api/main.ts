@@ -4,8 +4,9 @@ import { startTracing } from '../telemetry/start-tracing.ts';
 import { startApiServer } from './server.ts';
 
 // `npm run api`: the HTTP API on its own (production, or beside `npm run worker`).
-const tracing = startTracing('content-service-api');
-const server = await startApiServer(loadConfig());
+const config = loadConfig();
+const tracing = startTracing('content-service-api', config.tracing);
+const server = await startApiServer(config);
 await runUntilSignal(async () => {
   await server.stop();
   await tracing?.shutdown();

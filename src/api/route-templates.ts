@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { parse } from 'yaml';
 
 type Template = { template: string; pattern: RegExp; literalSegments: number };
@@ -11,8 +11,10 @@ export const unmatchedRoute = 'unmatched';
  * Names the route a request was for, as a metric label with a bounded set of values: the OpenAPI path template for
  * the API (`/api/v1/posts/{id}`, also for requests refused before any route ran, e.g. 401 or 429), the Express
  * route for the few paths outside the contract (`/health`, `/dashboard/api/posts/{postId}/video`), else `unmatched`.
+ * Asked once the answer is done (Express knows the route only after routing), by the metrics and the span; worked
+ * out once per request and kept in `res.locals.routeTemplate`.
  */
-export function routeTemplates(specPath: string): (req: Request) => string {
+export function routeTemplates(specPath: string): (req: Request, res: Response) => string {
   const spec = parse(readFileSync(specPath, 'utf8')) as { servers: Array<{ url: string }>; paths: Record<string, unknown> };
   const base = spec.servers[0]!.url.replace(/\/$/, '');
   const templates: Template[] = Object.keys(spec.paths)
@@ -27,7 +29,7 @@ export function routeTemplates(specPath: string): (req: Request) => string {
     // Literal segments win over parameters (`/webhooks/{id}/test` before a template that would take "test" as an id).
     .sort((a, b) => b.literalSegments - a.literalSegments);
 
-  return (req) => {
+  const templateOf = (req: Request): string => {
     const path = req.originalUrl.split('?')[0]!;
     const api = templates.find(({ pattern }) => pattern.test(path));
     if (api) return api.template;
@@ -35,5 +37,10 @@ export function routeTemplates(specPath: string): (req: Request) => string {
     const route = (req.route as { path?: unknown } | undefined)?.path;
     if (typeof route === 'string') return `${req.baseUrl}${route}`.replace(/[:*](\w+)/g, '{$1}');
     return unmatchedRoute;
+  };
+  return (req, res) => {
+    const locals = res.locals as { routeTemplate?: string };
+    locals.routeTemplate ??= templateOf(req);
+    return locals.routeTemplate;
   };
 }

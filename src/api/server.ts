@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Config } from '../config.ts';
+import { publicBaseUrl, type Config } from '../config.ts';
 import { LastUsedTracker } from '../domain/api-keys/last-used-tracker.ts';
 import { apiRegistry } from '../metrics/api-metrics.ts';
 import { startMetricsServer } from '../metrics/metrics-server.ts';
@@ -20,7 +20,7 @@ export type ApiServer = { url: string; metricsUrl: string; services: Services; l
  * ones are in `url` and `metricsUrl`.
  */
 export async function startApiServer(config: Config, options: { validateResponses?: boolean } = {}): Promise<ApiServer> {
-  let publicUrl = config.http.publicUrl ?? `http://localhost:${config.http.port}`;
+  let publicUrl = publicBaseUrl(config.http);
   const services = await createServices(config, { name: 'api', publicUrl: () => publicUrl });
   const lastUsed = new LastUsedTracker(services.orm, services.logger);
   const app = createApp({
@@ -35,7 +35,7 @@ export async function startApiServer(config: Config, options: { validateResponse
   const server: Server = app.listen(config.http.port, config.http.host);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
-  publicUrl = config.http.publicUrl ?? `http://localhost:${port}`;
+  publicUrl = publicBaseUrl(config.http, port);
   lastUsed.start(config.apiKeys.lastUsedFlushSeconds);
   const idempotencyKeys = new IdempotencyKeySweeper(services.orm, services.logger);
   idempotencyKeys.start(idempotencyKeySweepSeconds);

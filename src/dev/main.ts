@@ -1,12 +1,12 @@
-import { Connection } from '@temporalio/client';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { loadConfig } from '../config.ts';
+import { loadConfig, publicBaseUrl, type Config } from '../config.ts';
 import { migrateDatabase, openDatabase } from '../data/orm.ts';
-import { devSecrets } from '../embedded/dev-secrets.ts';
 import { dataDir, resolveLocalDatabase } from '../embedded/local-database.ts';
 import { rememberLocalTemporal } from '../embedded/local-temporal.ts';
+import { localStackEnv } from '../embedded/local-stack-env.ts';
+import { connectTemporalClient } from '../temporal/connect.ts';
 import { preferPort } from '../embedded/ports.ts';
 import { startTemporalDevServer, type TemporalDevServer } from '../embedded/temporal-dev-server.ts';
 import { ensureDevApiKey } from './dev-api-key.ts';
@@ -38,10 +38,7 @@ if (!process.env.TEMPORAL_ADDRESS) {
 
 const port = process.env.PORT ?? String(await preferPort(3000));
 const env: NodeJS.ProcessEnv = {
-  ...process.env,
-  ...devSecrets(),
-  DATABASE_URL: database.url,
-  TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS ?? temporal?.address,
+  ...localStackEnv(database),
   PORT: port,
   // The Prometheus endpoints' usual ports, or free ones when another stack holds them.
   METRICS_PORT: process.env.METRICS_PORT ?? String(await preferPort(9464)),
@@ -61,9 +58,9 @@ await orm.close();
 
 children.push(run('worker', 'worker/main.ts'), run('api', 'src/api/main.ts'));
 await waitForReady(`http://127.0.0.1:${port}/ready`);
-await waitForWorker(config.temporal.address, config.temporal.namespace, config.temporal.taskQueue);
+await waitForWorker(config);
 
-const apiUrl = config.http.publicUrl ?? `http://localhost:${port}`;
+const apiUrl = publicBaseUrl(config.http);
 console.log(`
   Content service is running (ready in ${Math.round((Date.now() - started) / 1000)} s)
 
@@ -122,16 +119,16 @@ async function waitForReady(url: string): Promise<void> {
   throw new Error(`The api did not become ready at ${url}`);
 }
 
-async function waitForWorker(address: string, namespace: string, taskQueue: string): Promise<void> {
-  const connection = await Connection.connect({ address });
+async function waitForWorker({ temporal: settings }: Config): Promise<void> {
+  const { connection } = await connectTemporalClient(settings);
   try {
     const deadline = Date.now() + 120_000;
     while (Date.now() < deadline) {
-      const { pollers } = await connection.workflowService.describeTaskQueue({ namespace, taskQueue: { name: taskQueue } });
+      const { pollers } = await connection.workflowService.describeTaskQueue({ namespace: settings.namespace, taskQueue: { name: settings.taskQueue } });
       if (pollers.length > 0) return;
       await new Promise((resolveWait) => setTimeout(resolveWait, 250));
     }
-    throw new Error(`No worker polls the task queue ${taskQueue}`);
+    throw new Error(`No worker polls the task queue ${settings.taskQueue}`);
   } finally {
     await connection.close();
   }

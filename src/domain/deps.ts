@@ -1,22 +1,34 @@
 import type { Client } from '@temporalio/client';
 import type { SecretBox } from '../crypto/secret-box.ts';
+import type { ImageProvider } from '../generation/image-provider.ts';
 import type { SocialConnector, SocialPlatform } from '../social/social-connector.ts';
 import type { Database } from '../data/orm.ts';
 import type { Logger } from '../logger.ts';
 import type { ObjectStorage } from '../storage/object-storage.ts';
 
-/** What use cases need from the outside world, built once per process (see src/services.ts). */
-export type Deps = {
+/** The long-lived clients of a process: opened once, closed at shutdown (see src/services.ts). */
+export type Clients = {
   orm: Database;
   storage: ObjectStorage;
   temporal: Client;
-  taskQueue: string;
   logger: Logger;
+};
+
+/**
+ * What use cases and activities need from the outside world: the process's clients and what the configuration
+ * says. One shape for the api, the worker, the admin CLI, tests and benchmarks, built by src/services.ts.
+ */
+export type Deps = Clients & {
+  /** The task queue of this deployment's workflows (video encodes go to its `-video` sibling). */
+  taskQueue: string;
   /** How long an action (generate, render, publish) waits for its workflow before answering 202. */
   actionWaitMs: number;
   /** Seals webhook secrets and social credentials at rest. */
   secrets: SecretBox;
   social: Record<SocialPlatform, SocialConnector>;
-  /** The rules of a webhook delivery, for the test event the API sends itself (POST /webhooks/{id}/test). */
+  /** The rules of a webhook delivery: the worker's deliveries and the test event the api sends itself. */
   webhooks: { allowPrivateNetworks: boolean; timeoutMs: number };
+  images: ImageProvider;
+  logoFetch: { allowPrivateNetworks: boolean };
+  video: { ffmpegPath: string };
 };

@@ -6,7 +6,7 @@ import { ResponseTooLargeError, withResponseSizeLimit } from '../net/response-si
 import type { ImageProvider, ImageRequest } from './image-provider.ts';
 import { ImageProviderUnavailableError, ImageRateLimitedError, ImageRejectedError } from './provider-errors.ts';
 
-// Stability AI's v2beta stable-image REST API (see DESIGN.md). One attempt per call: got's own retries are off
+// Stability AI's v2beta stable-image REST API. One attempt per call: got's own retries are off
 // because Temporal's retry policy owns retrying, with the delays the errors below ask for.
 
 export type StabilityOptions = {

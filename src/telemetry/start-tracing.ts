@@ -4,6 +4,7 @@ import { NodeSDK } from '@opentelemetry/sdk-node';
 import { BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { createRequire } from 'node:module';
+import type { Config } from '../config.ts';
 
 export type Tracing = {
   /** Where the worker sends the spans its workflows make (they are made inside the workflow sandbox). */
@@ -23,9 +24,9 @@ const untracedPaths = new Set(['/health', '/ready', '/metrics']);
  * Traces HTTP in and out (`node:http`, `node:https`: Express, got, the S3 client); Temporal's interceptors
  * (src/temporal/client-interceptors.ts, worker/) carry the context through workflows and activities.
  */
-export function startTracing(defaultServiceName: string, env: NodeJS.ProcessEnv = process.env): Tracing | undefined {
-  if (!env.OTEL_EXPORTER_OTLP_ENDPOINT && !env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return undefined;
-  const resource = envDetectorSync.detect().merge(new Resource({ 'service.name': env.OTEL_SERVICE_NAME || defaultServiceName }));
+export function startTracing(defaultServiceName: string, settings: Config['tracing']): Tracing | undefined {
+  if (!settings.enabled) return undefined;
+  const resource = envDetectorSync.detect().merge(new Resource({ 'service.name': settings.serviceName ?? defaultServiceName }));
   const spanProcessor = new BatchSpanProcessor(new OTLPTraceExporter());
   const sdk = new NodeSDK({
     resource,

@@ -1,9 +1,57 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, type TLSConfig } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import { readFileSync } from 'node:fs';
 import type { Config } from '../config.ts';
 import { workflowClientInterceptors } from './client-interceptors.ts';
-import { temporalConnectionOptions } from './connection-options.ts';
 
-export async function connectTemporalClient(config: Pick<Config['temporal'], 'address' | 'namespace'> & Partial<Pick<Config['temporal'], 'tls' | 'apiKey'>>): Promise<Client> {
-  const connection = await Connection.connect(temporalConnectionOptions({ tls: null, apiKey: undefined, ...config }));
-  return new Client({ connection, namespace: config.namespace, interceptors: { workflow: workflowClientInterceptors() } });
+// The one place that connects to Temporal. Every process goes through here (the api's and the admin CLI's client,
+// the worker's native connection and its client), so TLS, mutual TLS and API keys work the same for all of them.
+
+export type TemporalSettings = Config['temporal'];
+
+/** A client that connects now: a process that cannot reach Temporal stops at start-up, naming the reason. */
+export async function connectTemporalClient(settings: TemporalSettings): Promise<Client> {
+  return clientOn(await Connection.connect(connectionOptions(settings)), settings);
+}
+
+/** A client that connects on its first call: for the admin CLI, whose commands mostly never call Temporal. */
+export function lazyTemporalClient(settings: TemporalSettings): Client {
+  return clientOn(Connection.lazy(connectionOptions(settings)), settings);
+}
+
+/** The worker's connection (the Rust core's own), with the same settings as the clients'. */
+export function connectWorkerConnection(settings: TemporalSettings): Promise<NativeConnection> {
+  return NativeConnection.connect(connectionOptions(settings));
+}
+
+function clientOn(connection: Connection, settings: TemporalSettings): Client {
+  return new Client({ connection, namespace: settings.namespace, interceptors: { workflow: workflowClientInterceptors() } });
+}
+
+/**
+ * Plain on the dev server; TLS, mutual TLS and/or an API key on a cluster or Temporal Cloud. Certificate files are
+ * read here, once, so a wrong path stops start-up naming its variable.
+ */
+function connectionOptions(settings: TemporalSettings): { address: string; tls?: TLSConfig; apiKey?: string } {
+  return {
+    address: settings.address,
+    ...(settings.tls ? { tls: tlsConfig(settings.tls) } : {}),
+    ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
+  };
+}
+
+function tlsConfig(tls: NonNullable<TemporalSettings['tls']>): TLSConfig {
+  return {
+    ...(tls.serverName ? { serverNameOverride: tls.serverName } : {}),
+    ...(tls.caPath ? { serverRootCACertificate: readSetting('TEMPORAL_TLS_CA_PATH', tls.caPath) } : {}),
+    ...(tls.certPath && tls.keyPath ? { clientCertPair: { crt: readSetting('TEMPORAL_TLS_CERT_PATH', tls.certPath), key: readSetting('TEMPORAL_TLS_KEY_PATH', tls.keyPath) } } : {}),
+  };
+}
+
+function readSetting(variable: string, path: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    throw new Error(`${variable}: cannot read ${path} (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+  }
 }

@@ -4,7 +4,7 @@
  * never changes once shipped; the keys may. No `ApplicationFailure` is made with a type from anywhere else.
  */
 export const failureTypes = {
-  // A service at the network edge answered (activities/remote-failure.ts): refused for good, asked us to slow down,
+  // A service at the network edge answered (activities/temporal-failure.ts): refused for good, asked us to slow down,
   // or could not be reached.
   imageRejected: 'ImageRejected',
   imageRateLimited: 'ImageRateLimited',

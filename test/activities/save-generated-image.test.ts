@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createActivities } from '../../activities/index.ts';
-import { activityDeps } from '../../worker/create-worker.ts';
+import { assembleDeps } from '../../src/services.ts';
 import { testConfig } from '../support/test-config.ts';
 import { OrphanedObject } from '../../src/data/entities/orphaned-object.ts';
 import { PostVersion } from '../../src/data/entities/post-version.ts';
@@ -40,7 +40,7 @@ afterAll(async () => {
 describe('saveGeneratedImage', () => {
   it('when it runs twice for the same generation, then there is one version, one usage item and the artwork is claimed', async () => {
     const activities = createActivities(
-      activityDeps(testConfig(databaseUrl), {
+      assembleDeps(testConfig(databaseUrl), {
         orm,
         storage: createFilesystemStorage({ directory, urlSigningSecret: 'x'.repeat(32), defaultTtlSeconds: 60, baseUrl: () => 'http://test' }),
         logger: createLogger({ level: 'silent', name: 'test' }),

@@ -1,11 +1,9 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schemas } from '../../src/api/schemas.ts';
+import { runAdmin } from '../support/admin-cli.ts';
 import { apiClient } from '../support/http.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
-const run = promisify(execFile);
 let app: TestApp;
 
 beforeAll(async () => {
@@ -13,9 +11,8 @@ beforeAll(async () => {
 });
 afterAll(() => app?.stop());
 
-/** Runs the admin CLI exactly as the README tells operators to. */
-async function admin(...args: string[]): Promise<{ stdout: string; stderr: string }> {
-  return run('npm', ['run', '--silent', 'admin', '--', ...args], { env: { ...process.env, DATABASE_URL: app.config.database.url } });
+function admin(...args: string[]): Promise<{ stdout: string; stderr: string }> {
+  return runAdmin(app, args);
 }
 
 describe('npm run admin', () => {

@@ -3,7 +3,8 @@ import type { Schemas } from '../../src/api/schemas.ts';
 import { ApiKey } from '../../src/data/entities/api-key.ts';
 import { hashApiKey } from '../../src/domain/api-keys/api-key-secret.ts';
 import { apiClient } from '../support/http.ts';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
+import type { TestApp } from '../support/test-app.ts';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
 
 type Problem = Schemas['Problem'];
@@ -12,8 +13,7 @@ let app: TestApp;
 let growth: TestWorkspace;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  growth = await createTestWorkspace(app, 'growth');
+  ({ app, workspace: growth } = await startAppWithWorkspace());
 });
 afterAll(() => app?.stop());
 

@@ -4,7 +4,8 @@ import type { Schemas } from '../../src/api/schemas.ts';
 import { ApiKey } from '../../src/data/entities/api-key.ts';
 import { issueApiKey } from '../../src/domain/api-keys/issue-api-key.ts';
 import { apiClient } from '../support/http.ts';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
+import type { TestApp } from '../support/test-app.ts';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
 
 type Problem = Schemas['Problem'];
@@ -13,8 +14,7 @@ let app: TestApp;
 let workspace: TestWorkspace;
 
 beforeAll(async () => {
-  app = await startTestApp({ RATE_LIMIT_REQUESTS: '5', RATE_LIMIT_WINDOW_SECONDS: '60', RATE_LIMIT_AUTH_FAILURES: '10' });
-  workspace = await createTestWorkspace(app, 'growth');
+  ({ app, workspace } = await startAppWithWorkspace({ env: { RATE_LIMIT_REQUESTS: '5', RATE_LIMIT_WINDOW_SECONDS: '60', RATE_LIMIT_AUTH_FAILURES: '10' } }));
 });
 afterAll(() => app?.stop());
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schemas } from '../../src/api/schemas.ts';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
+import type { TestApp } from '../support/test-app.ts';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
 
 type Problem = Schemas['Problem'];
@@ -11,8 +12,7 @@ let growth: TestWorkspace;
 let other: TestWorkspace;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  growth = await createTestWorkspace(app, 'growth');
+  ({ app, workspace: growth } = await startAppWithWorkspace());
   other = await createTestWorkspace(app, 'growth');
 });
 afterAll(() => app?.stop());

@@ -12,7 +12,8 @@ import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-rec
 import { eventually } from '../support/eventually.ts';
 import type { ApiResponse } from '../support/http.ts';
 import { makeImage } from '../support/images.ts';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
+import type { TestApp } from '../support/test-app.ts';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
 
 // Idempotency-Key on every POST: a retry with the same key and request gets the first answer again and runs nothing;
@@ -33,16 +34,17 @@ beforeAll(async () => {
   stability = await startStabilityServer();
   mastodon = await startMastodonServer();
   receiver = await startWebhookReceiver();
-  app = await startTestApp({
-    STABILITY_API_KEY: stability.apiKey,
-    STABILITY_API_URL: stability.url,
-    // Room for a loaded machine; a held provider request outlasts it.
-    API_WAIT_SECONDS: '8',
-    SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true',
-    WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true',
-  });
-  workspace = await createTestWorkspace(app, 'growth');
-  projectId = (await workspace.client.post<{ id: string }>('/projects', { name: 'Idempotency' })).body.id;
+  ({ app, workspace, projectId } = await startAppWithWorkspace({
+    env: {
+      STABILITY_API_KEY: stability.apiKey,
+      STABILITY_API_URL: stability.url,
+      // Room for a loaded machine; a held provider request outlasts it.
+      API_WAIT_SECONDS: '8',
+      SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true',
+      WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true',
+    },
+    project: 'Idempotency',
+  }));
 });
 afterAll(async () => {
   await app?.stop();

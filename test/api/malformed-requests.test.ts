@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schemas } from '../../src/api/schemas.ts';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
-import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
+import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
+import type { TestApp } from '../support/test-app.ts';
+import type { TestWorkspace } from '../support/workspaces.ts';
 
 // Requests broken below the level of a schema: bad percent-encoding, bodies that are not objects, odd JSON. Each
 // answers a 4xx problem document, never a 500.
@@ -10,8 +11,7 @@ let app: TestApp;
 let workspace: TestWorkspace;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  workspace = await createTestWorkspace(app, 'growth');
+  ({ app, workspace } = await startAppWithWorkspace());
 });
 afterAll(() => app?.stop());
 

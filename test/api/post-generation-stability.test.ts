@@ -3,8 +3,9 @@ import type { Schemas } from '../../src/api/schemas.ts';
 import { WorkspaceEvent } from '../../src/data/entities/workspace-event.ts';
 import { startStabilityServer, type StabilityServer } from '../fakes/stability-server.ts';
 import { eventually } from '../support/eventually.ts';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
-import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
+import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
+import type { TestApp } from '../support/test-app.ts';
+import type { TestWorkspace } from '../support/workspaces.ts';
 
 // Generation through the API with Stability AI configured (a local server speaking its API), and an api that waits
 // eight seconds (room for a loaded machine; a held provider request outlasts it): slow generations answer 202,
@@ -20,9 +21,7 @@ let projectId: string;
 
 beforeAll(async () => {
   stability = await startStabilityServer();
-  app = await startTestApp({ STABILITY_API_KEY: stability.apiKey, STABILITY_API_URL: stability.url, API_WAIT_SECONDS: '8' });
-  workspace = await createTestWorkspace(app, 'growth');
-  projectId = (await workspace.client.post<{ id: string }>('/projects', { name: 'Stability' })).body.id;
+  ({ app, workspace, projectId } = await startAppWithWorkspace({ env: { STABILITY_API_KEY: stability.apiKey, STABILITY_API_URL: stability.url, API_WAIT_SECONDS: '8' }, project: 'Stability' }));
 });
 afterAll(async () => {
   await app?.stop();

@@ -3,7 +3,8 @@ import type { Schemas } from '../../src/api/schemas.ts';
 import { Post } from '../../src/data/entities/post.ts';
 import { eventually } from '../support/eventually.ts';
 import { fetchImage, makeImage } from '../support/images.ts';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
+import type { TestApp } from '../support/test-app.ts';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
 import { startHttpsServer } from '../fakes/https-server.ts';
 
@@ -24,9 +25,7 @@ beforeAll(async () => {
     if (req.url === '/logo.png') res.writeHead(200, { 'content-type': 'image/png' }).end(logo);
     else res.writeHead(404).end();
   });
-  app = await startTestApp({ LOGO_FETCH_ALLOW_PRIVATE_NETWORKS: 'true' });
-  workspace = await createTestWorkspace(app, 'growth');
-  projectId = (await workspace.client.post<{ id: string }>('/projects', { name: 'Generated' })).body.id;
+  ({ app, workspace, projectId } = await startAppWithWorkspace({ env: { LOGO_FETCH_ALLOW_PRIVATE_NETWORKS: 'true' }, project: 'Generated' }));
 });
 afterAll(async () => {
   await app?.stop();

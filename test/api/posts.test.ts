@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schemas } from '../../src/api/schemas.ts';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
+import type { TestApp } from '../support/test-app.ts';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
 
 type Problem = Schemas['Problem'];
@@ -12,10 +13,8 @@ let other: TestWorkspace;
 let projectId: string;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  workspace = await createTestWorkspace(app, 'growth');
+  ({ app, workspace, projectId } = await startAppWithWorkspace({ project: 'Posts' }));
   other = await createTestWorkspace(app, 'growth');
-  projectId = (await workspace.client.post<{ id: string }>('/projects', { name: 'Posts' })).body.id;
 });
 afterAll(() => app?.stop());
 

@@ -3,7 +3,8 @@ import type { Schemas } from '../../src/api/schemas.ts';
 import { Project } from '../../src/data/entities/project.ts';
 import { eventually } from '../support/eventually.ts';
 import { makeBlankPng, makeImage } from '../support/images.ts';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
+import type { TestApp } from '../support/test-app.ts';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
 
 type Problem = Schemas['Problem'];
@@ -12,8 +13,7 @@ let app: TestApp;
 let workspace: TestWorkspace;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  workspace = await createTestWorkspace(app, 'growth');
+  ({ app, workspace } = await startAppWithWorkspace());
 });
 afterAll(() => app?.stop());
 

@@ -6,7 +6,8 @@ import { workflowIds } from '../../src/temporal/workflow-ids.ts';
 import { startBlueskyServer, type BlueskyServer } from '../fakes/bluesky-server.ts';
 import { startMastodonServer, type MastodonServer } from '../fakes/mastodon-server.ts';
 import { eventually } from '../support/eventually.ts';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
+import type { TestApp } from '../support/test-app.ts';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
 
 // Publish now, schedule, PUT-driven changes and publishing to Mastodon and Bluesky (local servers speaking their
@@ -26,9 +27,7 @@ let blueskyId: string;
 beforeAll(async () => {
   mastodon = await startMastodonServer();
   bluesky = await startBlueskyServer();
-  app = await startTestApp({ SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true', API_WAIT_SECONDS: '10' });
-  workspace = await createTestWorkspace(app, 'growth');
-  projectId = (await workspace.client.post<{ id: string }>('/projects', { name: 'Publishing' })).body.id;
+  ({ app, workspace, projectId } = await startAppWithWorkspace({ env: { SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true', API_WAIT_SECONDS: '10' }, project: 'Publishing' }));
   mastodonId = (await workspace.client.post<{ id: string }>('/social-connections', { platform: 'mastodon', instanceUrl: mastodon.url, accessToken: mastodon.token })).body.id;
   blueskyId = (await workspace.client.post<{ id: string }>('/social-connections', { platform: 'bluesky', serviceUrl: bluesky.url, handle: bluesky.handle, appPassword: bluesky.appPassword })).body.id;
 });

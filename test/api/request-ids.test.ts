@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schemas } from '../../src/api/schemas.ts';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
-import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
+import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
+import type { TestApp } from '../support/test-app.ts';
+import type { TestWorkspace } from '../support/workspaces.ts';
 
 // Request ids do not depend on logging: with logs off (LOG_LEVEL=silent) as with logs on, every
 // answer still carries one, and a problem body names it.
@@ -10,8 +11,7 @@ describe.each(['error', 'silent'])('with LOG_LEVEL=%s', (level) => {
   let workspace: TestWorkspace;
 
   beforeAll(async () => {
-    app = await startTestApp({ LOG_LEVEL: level });
-    workspace = await createTestWorkspace(app, 'growth');
+    ({ app, workspace } = await startAppWithWorkspace({ env: { LOG_LEVEL: level } }));
   });
   afterAll(() => app?.stop());
 

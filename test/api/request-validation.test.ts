@@ -4,8 +4,9 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schemas } from '../../src/api/schemas.ts';
 import { specPath } from '../../src/api/app.ts';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
-import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
+import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
+import type { TestApp } from '../support/test-app.ts';
+import type { TestWorkspace } from '../support/workspaces.ts';
 
 // Inputs a hostile or careless client sends, each of which once answered 500 or was stored and broke something
 // later. Every one must be a 400 naming the field, and leave nothing behind.
@@ -16,9 +17,7 @@ let projectId: string;
 let postId: string;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  workspace = await createTestWorkspace(app, 'growth');
-  projectId = (await workspace.client.post<{ id: string }>('/projects', { name: 'Hostile' })).body.id;
+  ({ app, workspace, projectId } = await startAppWithWorkspace({ project: 'Hostile' }));
   postId = (await workspace.client.post<{ id: string }>('/posts', { title: 'Draft', prompt: 'A lake', projectId })).body.id;
 });
 afterAll(() => app?.stop());

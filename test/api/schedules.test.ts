@@ -10,7 +10,8 @@ import { changePlan } from '../../src/domain/workspaces/change-plan.ts';
 import { searchAttributes } from '../../src/temporal/search-attributes.ts';
 import { scheduleIds, workflowIds } from '../../src/temporal/workflow-ids.ts';
 import { eventually } from '../support/eventually.ts';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
+import type { TestApp } from '../support/test-app.ts';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
 
 type Problem = Schemas['Problem'];
@@ -21,9 +22,7 @@ let workspace: TestWorkspace;
 let projectId: string;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  workspace = await createTestWorkspace(app, 'growth');
-  projectId = (await workspace.client.post<{ id: string }>('/projects', { name: 'Scheduled' })).body.id;
+  ({ app, workspace, projectId } = await startAppWithWorkspace({ project: 'Scheduled' }));
 });
 afterAll(() => app?.stop());
 

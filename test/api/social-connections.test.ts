@@ -3,7 +3,8 @@ import type { Schemas } from '../../src/api/schemas.ts';
 import { SocialConnection } from '../../src/data/entities/social-connection.ts';
 import { startBlueskyServer, type BlueskyServer } from '../fakes/bluesky-server.ts';
 import { startMastodonServer, type MastodonServer } from '../fakes/mastodon-server.ts';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
+import type { TestApp } from '../support/test-app.ts';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
 
 type Problem = Schemas['Problem'];
@@ -17,8 +18,7 @@ let workspace: TestWorkspace;
 beforeAll(async () => {
   mastodon = await startMastodonServer();
   bluesky = await startBlueskyServer();
-  app = await startTestApp({ SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true' });
-  workspace = await createTestWorkspace(app, 'starter');
+  ({ app, workspace } = await startAppWithWorkspace({ env: { SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true' }, plan: 'starter' }));
 });
 afterAll(async () => {
   await app?.stop();

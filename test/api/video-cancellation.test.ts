@@ -5,9 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schemas } from '../../src/api/schemas.ts';
 import { VideoJob as VideoJobRow } from '../../src/data/entities/video-job.ts';
 import { eventually } from '../support/eventually.ts';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
+import type { TestApp } from '../support/test-app.ts';
 import { deleteWorkflowHistory, ffmpegChildren, pacedFfmpeg } from '../support/videos.ts';
-import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
+import type { TestWorkspace } from '../support/workspaces.ts';
 
 // Stopping a video stops ffmpeg: a cancelled job's workflow cancels the encoding activity, whose heartbeat brings the
 // cancellation back and kills ffmpeg; a worker shutting down does the same once its grace time is over. ffmpeg is the
@@ -22,9 +23,7 @@ let workspace: TestWorkspace;
 let projectId: string;
 
 beforeAll(async () => {
-  app = await startTestApp({ FFMPEG_PATH: pacedFfmpeg(scratch), WORKER_SHUTDOWN_GRACE_SECONDS: '0' });
-  workspace = await createTestWorkspace(app, 'growth');
-  projectId = (await workspace.client.post<{ id: string }>('/projects', { name: 'Videos' })).body.id;
+  ({ app, workspace, projectId } = await startAppWithWorkspace({ env: { FFMPEG_PATH: pacedFfmpeg(scratch), WORKER_SHUTDOWN_GRACE_SECONDS: '0' }, project: 'Videos' }));
 });
 afterAll(async () => {
   await app?.stop();

@@ -3,7 +3,8 @@ import type { Schemas } from '../../src/api/schemas.ts';
 import { Post } from '../../src/data/entities/post.ts';
 import { VideoJob as VideoJobRow } from '../../src/data/entities/video-job.ts';
 import { eventually } from '../support/eventually.ts';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
+import type { TestApp } from '../support/test-app.ts';
 import { deleteWorkflowHistory, probeVideo } from '../support/videos.ts';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
 
@@ -19,10 +20,8 @@ let other: TestWorkspace;
 let projectId: string;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  workspace = await createTestWorkspace(app, 'growth');
+  ({ app, workspace, projectId } = await startAppWithWorkspace({ project: 'Videos' }));
   other = await createTestWorkspace(app, 'growth', 'another workspace');
-  projectId = (await workspace.client.post<{ id: string }>('/projects', { name: 'Videos' })).body.id;
 });
 afterAll(() => app?.stop());
 

@@ -1,7 +1,6 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliverToWebhooks, type RoundResult } from '../../activities/deliver-to-webhooks.ts';
-import { activityDeps } from '../../worker/create-worker.ts';
 import type { Schemas } from '../../src/api/schemas.ts';
 import type { Webhook } from '../../src/data/entities/webhook.ts';
 import { WebhookDelivery } from '../../src/data/entities/webhook-delivery.ts';
@@ -11,9 +10,10 @@ import type { deliverEvent } from '../../workflows/deliver-event.ts';
 import { startStabilityServer, type StabilityServer } from '../fakes/stability-server.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';
 import { eventually } from '../support/eventually.ts';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
+import type { TestApp } from '../support/test-app.ts';
 import { createWebhookFixture } from '../support/webhook-fixtures.ts';
-import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
+import type { TestWorkspace } from '../support/workspaces.ts';
 
 // A webhook row whose URL cannot be used (written before the API checked URLs well, or by hand): it must cost its own
 // delivery one logged attempt and nothing else. Publishing and generating answer as usual, the post can be changed
@@ -32,9 +32,7 @@ let unusable: Webhook;
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
   stability = await startStabilityServer();
-  app = await startTestApp({ WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true', STABILITY_API_KEY: stability.apiKey, STABILITY_API_URL: stability.url, API_WAIT_SECONDS: '10' });
-  workspace = await createTestWorkspace(app, 'growth');
-  projectId = (await workspace.client.post<{ id: string }>('/projects', { name: 'Jam' })).body.id;
+  ({ app, workspace, projectId } = await startAppWithWorkspace({ env: { WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true', STABILITY_API_KEY: stability.apiKey, STABILITY_API_URL: stability.url, API_WAIT_SECONDS: '10' }, project: 'Jam' }));
   // Older than the good webhook, so it comes first wherever webhooks are taken in order.
   unusable = await createWebhookFixture(app.api.services.orm, app.config, { workspaceId: workspace.id, url: 'https://' });
   expect((await workspace.client.post('/webhooks', { url: receiver.url, events: 'post.published,post.failed' })).status).toBe(201);
@@ -84,7 +82,7 @@ describe('a webhook row with an unusable URL', () => {
     expect(log).toEqual([expect.objectContaining({ attempt: 1, succeeded: false, statusCode: null, error: expect.stringContaining('not a valid URL') })]);
 
     // The same round run again (a retried activity) reads its answer from the log: still unusable, not put on the ladder.
-    const deps = activityDeps(app.config, app.api.services);
+    const deps = app.api.services;
     const again: RoundResult = await new MockActivityEnvironment().run(() => deliverToWebhooks(deps, { eventId: event.id, attempt: 1 }));
     expect(again.find((result) => result.webhookId === unusable.id)?.outcome).toBe('unusable');
     expect(await app.api.services.orm.em.fork().count(WebhookDelivery, { webhookId: unusable.id, eventId: event.id })).toBe(1);

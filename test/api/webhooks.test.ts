@@ -8,7 +8,8 @@ import { workflowIds } from '../../src/temporal/workflow-ids.ts';
 import type { deliverEvent } from '../../workflows/deliver-event.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';
 import { eventually } from '../support/eventually.ts';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
+import type { TestApp } from '../support/test-app.ts';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
 
 type Problem = Schemas['Problem'];
@@ -22,9 +23,7 @@ let projectId: string;
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver({ secret });
-  app = await startTestApp({ WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true' });
-  workspace = await createTestWorkspace(app, 'growth');
-  projectId = (await workspace.client.post<{ id: string }>('/projects', { name: 'Hooks' })).body.id;
+  ({ app, workspace, projectId } = await startAppWithWorkspace({ env: { WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true' }, project: 'Hooks' }));
 });
 afterAll(async () => {
   await app?.stop();

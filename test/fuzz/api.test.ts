@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureSchemathesis, type SchemathesisCommand } from '../infra/schemathesis.ts';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
-import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
+import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
+import type { TestApp } from '../support/test-app.ts';
+import type { TestWorkspace } from '../support/workspaces.ts';
 
 // schemathesis against the real service (responses validated against openapi.yaml inside it as well), with every
 // check, both its generated phases (examples, coverage, fuzzing) and its stateful phase (openapi.yaml's links), a
@@ -31,8 +32,7 @@ beforeAll(async () => {
   schemathesis = await ensureSchemathesis((message) => console.log(`[schemathesis] ${message}`));
   // The rate limit is per key; the fuzzer sends thousands of requests a minute.
   // Limits high enough that the fuzzer's own volume never turns into 429s (its unknown keys are failed logins).
-  app = await startTestApp({ RATE_LIMIT_REQUESTS: '1000000', RATE_LIMIT_WORKSPACE_REQUESTS: '1000000', RATE_LIMIT_AUTH_FAILURES: '1000000' });
-  workspace = await createTestWorkspace(app, 'growth');
+  ({ app, workspace } = await startAppWithWorkspace({ env: { RATE_LIMIT_REQUESTS: '1000000', RATE_LIMIT_WORKSPACE_REQUESTS: '1000000', RATE_LIMIT_AUTH_FAILURES: '1000000' } }));
   reports = mkdtempSync(join(tmpdir(), 'schemathesis-'));
 }, 180_000);
 

@@ -1,26 +1,17 @@
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ImageProvider, ImageRequest } from '../../src/generation/image-provider.ts';
 import { ImageProviderUnavailableError, ImageRateLimitedError, ImageRejectedError } from '../../src/generation/provider-errors.ts';
 import { createStabilityImageProvider } from '../../src/generation/stability-provider.ts';
 import { postFormats, type PostFormat } from '../../src/images/post-formats.ts';
+import { closedPort } from '../fakes/closed-port.ts';
 import { startStabilityServer, type StabilityServer } from '../fakes/stability-server.ts';
+import { failureOf } from '../support/failure-of.ts';
 
 let stability: StabilityServer;
 let provider: ImageProvider;
 
 const request: ImageRequest = { prompt: 'A lighthouse at dawn', format: '1:1', seed: 1234, colors: {} };
-
-async function failureOf(promise: Promise<unknown>): Promise<Error> {
-  const error = await promise.then(
-    () => expect.fail('expected the generation to fail'),
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(Error);
-  return error as Error;
-}
 
 async function sizeOf(png: Buffer) {
   const { width, height, format } = await sharp(png).metadata();
@@ -148,12 +139,7 @@ describe('Stability AI image provider', () => {
   });
 
   it('when nothing listens at the base URL, then it reports the provider unavailable', async () => {
-    const closed = createServer();
-    await new Promise<void>((resolveListen) => closed.listen(0, '127.0.0.1', resolveListen));
-    const { port } = closed.address() as AddressInfo;
-    await new Promise<void>((resolveClose) => closed.close(() => resolveClose()));
-
-    const error = await failureOf(createStabilityImageProvider({ apiKey: 'k', baseUrl: `http://127.0.0.1:${port}`, engine: 'core' }).generate(request));
+    const error = await failureOf(createStabilityImageProvider({ apiKey: 'k', baseUrl: `http://127.0.0.1:${await closedPort()}`, engine: 'core' }).generate(request));
     expect(error).toBeInstanceOf(ImageProviderUnavailableError);
     expect(error.message).toBe('Stability AI could not be reached (ECONNREFUSED)');
   });

@@ -1,19 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { failureTypes } from '../../src/temporal/failure-types.ts';
+import { root, sources } from './source-files.ts';
 
 // Temporal failure types are matched by workflows and the api and written into histories: they come from one
 // table (src/temporal/failure-types.ts), never from a string at the throw site or a class name.
-
-const root = fileURLToPath(new URL('../../', import.meta.url));
-
-function sources(directory: string): string[] {
-  return readdirSync(join(root, directory), { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
-    .map((entry) => join(entry.parentPath, entry.name));
-}
 
 describe('failure types', () => {
   it('when the code makes an ApplicationFailure, then its type comes from the table', () => {

@@ -1,10 +1,6 @@
 import { lookup } from 'node:dns';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer as createHttpServer, type RequestListener, type Server } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
-import { createServer as createTcpServer, type AddressInfo, type LookupFunction } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { createServer as createHttpServer, type RequestListener } from 'node:http';
+import type { AddressInfo, LookupFunction } from 'node:net';
 import got from 'got';
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -17,47 +13,17 @@ import {
   PublicFetchError,
   toPublicFetchError,
 } from '../../src/net/public-fetch.ts';
-import { runCommand } from '../../src/embedded/run-command.ts';
-import { startHttpsServer, type HttpsServer } from '../fakes/https-server.ts';
+import { closedPort } from '../fakes/closed-port.ts';
+import { startConnectionCounter, type ConnectionCounter } from '../fakes/connection-counter.ts';
+import { startHttpsServer, startSelfSignedHttpsServer, type HttpsServer } from '../fakes/https-server.ts';
+import { failureOf } from '../support/failure-of.ts';
 import { makeImage } from '../support/images.ts';
 
 const logo = { maxBytes: 64 * 1024, timeoutMs: 5_000, what: 'logo' };
 
-/** A TCP listener on loopback that only counts connections: proof that a refused request sent nothing. */
-async function startConnectionCounter() {
-  let connections = 0;
-  const server = createTcpServer((socket) => {
-    connections += 1;
-    socket.destroy();
-  });
-  await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', resolveListen));
-  return {
-    port: (server.address() as AddressInfo).port,
-    connections: () => connections,
-    reset: () => {
-      connections = 0;
-    },
-    close: () => new Promise<void>((resolveClose) => server.close(() => resolveClose())),
-  };
-}
-
-async function listen(server: Server): Promise<number> {
-  await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', resolveListen));
-  return (server.address() as AddressInfo).port;
-}
-
-async function failureOf(promise: Promise<unknown>): Promise<PublicFetchError> {
-  const error = await promise.then(
-    () => expect.fail('expected the fetch to fail'),
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(PublicFetchError);
-  return error as PublicFetchError;
-}
-
 let png: Buffer;
 let https: HttpsServer;
-let counter: Awaited<ReturnType<typeof startConnectionCounter>>;
+let counter: ConnectionCounter;
 let endlessBodyClosed: Promise<void>;
 let closeEndlessBody: () => void;
 /** What the log received about refused addresses: the only place they are named. */
@@ -168,13 +134,13 @@ describe('fetchPublicResource', () => {
   });
 
   it('when private networks are not allowed, then the loopback server is refused without connecting', async () => {
-    const failure = await failureOf(fetchPublicResource(`https://127.0.0.1:${counter.port}/logo.png`, { ...logo, allowPrivateNetworks: false }));
+    const failure = await failureOf(fetchPublicResource(`https://127.0.0.1:${counter.port}/logo.png`, { ...logo, allowPrivateNetworks: false }), PublicFetchError);
     expect(failure.reason).toBe('logo host is a private address');
     expect(counter.connections()).toBe(0);
   });
 
   it('when a hostname resolves to loopback (localhost) and that is not allowed, then it is refused without connecting and only the log names the address', async () => {
-    const failure = await failureOf(fetchPublicResource(`https://localhost:${counter.port}/logo.png`, { ...logo, allowPrivateNetworks: false }));
+    const failure = await failureOf(fetchPublicResource(`https://localhost:${counter.port}/logo.png`, { ...logo, allowPrivateNetworks: false }), PublicFetchError);
     expect(failure.reason).toBe('logo host resolves to a private address');
     expect(refusals.at(-1)).toMatchObject({ hostname: 'localhost', address: expect.stringMatching(/^(127\.0\.0\.1|::1)$/) });
     expect(counter.connections()).toBe(0);
@@ -183,12 +149,12 @@ describe('fetchPublicResource', () => {
   it('when an unguarded request left a kept-alive connection to loopback, then a guarded request does not reuse it', async () => {
     const localhost = https.url.replace('127.0.0.1', 'localhost');
     await fetchPublicResource(`${localhost}/logo.png`, { ...logo, allowPrivateNetworks: true });
-    const failure = await failureOf(fetchPublicResource(`${localhost}/logo.png`, { ...logo, allowPrivateNetworks: false }));
+    const failure = await failureOf(fetchPublicResource(`${localhost}/logo.png`, { ...logo, allowPrivateNetworks: false }), PublicFetchError);
     expect(failure.reason).toMatch(/^logo host resolves to a private address/);
   });
 
   it('when the URL uses http, then it is refused before anything is sent, even with private networks allowed', async () => {
-    const failure = await failureOf(fetchPublicResource(`http://127.0.0.1:${counter.port}/logo.png`, { ...logo, allowPrivateNetworks: true }));
+    const failure = await failureOf(fetchPublicResource(`http://127.0.0.1:${counter.port}/logo.png`, { ...logo, allowPrivateNetworks: true }), PublicFetchError);
     expect(failure.reason).toBe('logo URL must use https');
     expect(counter.connections()).toBe(0);
   });
@@ -205,7 +171,7 @@ describe('fetchPublicResource', () => {
     ['https://2130706433/logo.png', '127.0.0.1'],
   ])('when the URL is the literal address %s, then it is refused without a connection attempt and only the log names it', async (url, address) => {
     const started = Date.now();
-    const failure = await failureOf(fetchPublicResource(url, { ...logo, allowPrivateNetworks: false }));
+    const failure = await failureOf(fetchPublicResource(url, { ...logo, allowPrivateNetworks: false }), PublicFetchError);
     expect(failure.reason).toBe('logo host is a private address');
     expect(refusals.at(-1)).toMatchObject({ hostname: address, address, msg: 'refused a connection to a non-public address' });
     expect(Date.now() - started).toBeLessThan(1_000);
@@ -217,78 +183,66 @@ describe('fetchPublicResource', () => {
   });
 
   it('when the server redirects more than 3 times, then it fails', async () => {
-    const failure = await failureOf(fetchPublicResource(`${https.url}/redirect/4`, { ...logo, allowPrivateNetworks: true }));
+    const failure = await failureOf(fetchPublicResource(`${https.url}/redirect/4`, { ...logo, allowPrivateNetworks: true }), PublicFetchError);
     expect(failure.reason).toBe('logo server redirected more than 3 times');
   });
 
   it('when the server redirects to an http URL, then the redirect is refused without connecting', async () => {
-    const failure = await failureOf(fetchPublicResource(`${https.url}/to-http`, { ...logo, allowPrivateNetworks: true }));
+    const failure = await failureOf(fetchPublicResource(`${https.url}/to-http`, { ...logo, allowPrivateNetworks: true }), PublicFetchError);
     expect(failure.reason).toBe('logo server redirected to a URL that is not https');
     expect(counter.connections()).toBe(0);
   });
 
   it('when Content-Length is over the limit, then it fails at once without waiting for the body', async () => {
-    const failure = await failureOf(fetchPublicResource(`${https.url}/declared-large`, { ...logo, allowPrivateNetworks: true }));
+    const failure = await failureOf(fetchPublicResource(`${https.url}/declared-large`, { ...logo, allowPrivateNetworks: true }), PublicFetchError);
     expect(failure.reason).toBe('logo is larger than 64 KB');
   });
 
   it('when an undeclared body grows past the limit, then it stops reading and fails', async () => {
-    const failure = await failureOf(fetchPublicResource(`${https.url}/endless`, { ...logo, allowPrivateNetworks: true }));
+    const failure = await failureOf(fetchPublicResource(`${https.url}/endless`, { ...logo, allowPrivateNetworks: true }), PublicFetchError);
     expect(failure.reason).toBe('logo is larger than 64 KB');
     await endlessBodyClosed;
   });
 
   it('when the server does not answer in time, then it fails with the timeout', async () => {
     const started = Date.now();
-    const failure = await failureOf(fetchPublicResource(`${https.url}/silent`, { ...logo, timeoutMs: 300, allowPrivateNetworks: true }));
+    const failure = await failureOf(fetchPublicResource(`${https.url}/silent`, { ...logo, timeoutMs: 300, allowPrivateNetworks: true }), PublicFetchError);
     expect(failure.reason).toBe('logo server did not answer within 0.3 s');
     expect(Date.now() - started).toBeLessThan(3_000);
   });
 
   it('when the server answers an error status, then the reason names it', async () => {
-    const failure = await failureOf(fetchPublicResource(`${https.url}/missing.png`, { ...logo, allowPrivateNetworks: true }));
+    const failure = await failureOf(fetchPublicResource(`${https.url}/missing.png`, { ...logo, allowPrivateNetworks: true }), PublicFetchError);
     expect(failure.reason).toBe('logo server answered 404');
   });
 
   it('when the host does not exist, then the reason says so', async () => {
     // .invalid never resolves (RFC 6761).
-    const failure = await failureOf(fetchPublicResource('https://logo.example.invalid/logo.png', { ...logo, allowPrivateNetworks: false }));
+    const failure = await failureOf(fetchPublicResource('https://logo.example.invalid/logo.png', { ...logo, allowPrivateNetworks: false }), PublicFetchError);
     expect(failure.reason).toBe('logo host does not exist');
   });
 
   it('when nothing listens on the port, then the reason says the connection was refused', async () => {
-    const closed = await startConnectionCounter();
-    await closed.close();
-    const failure = await failureOf(fetchPublicResource(`https://127.0.0.1:${closed.port}/logo.png`, { ...logo, allowPrivateNetworks: true }));
+    const failure = await failureOf(fetchPublicResource(`https://127.0.0.1:${await closedPort()}/logo.png`, { ...logo, allowPrivateNetworks: true }), PublicFetchError);
     expect(failure.reason).toBe('logo server refused the connection');
   });
 
   it('when the server has an untrusted self-signed certificate, then TLS verification fails', async () => {
-    const directory = await mkdtemp(join(tmpdir(), 'self-signed-'));
-    const [certPath, keyPath] = [join(directory, 'cert.pem'), join(directory, 'key.pem')];
-    await runCommand('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-noenc', '-days', '1',
-      '-keyout', keyPath, '-out', certPath, '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1',
-    ]);
-    const server = createHttpsServer({ cert: await readFile(certPath), key: await readFile(keyPath) }, (_request, response) => {
+    const server = await startSelfSignedHttpsServer((_request, response) => {
       response.end(png);
     });
-    await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', resolveListen));
     try {
-      const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/logo.png`;
-      const failure = await failureOf(fetchPublicResource(url, { ...logo, allowPrivateNetworks: true }));
+      const failure = await failureOf(fetchPublicResource(`${server.url}/logo.png`, { ...logo, allowPrivateNetworks: true }), PublicFetchError);
       expect(failure.reason).toBe("logo server's TLS certificate could not be verified (DEPTH_ZERO_SELF_SIGNED_CERT)");
     } finally {
-      server.closeAllConnections();
-      server.close();
-      await rm(directory, { recursive: true, force: true });
+      await server.close();
     }
   });
 
   it('when no `what` is given, then the reasons speak of "the URL" generically', async () => {
-    const insecure = await failureOf(fetchPublicResource('http://example.com/logo.png', { ...logo, what: undefined, allowPrivateNetworks: false }));
+    const insecure = await failureOf(fetchPublicResource('http://example.com/logo.png', { ...logo, what: undefined, allowPrivateNetworks: false }), PublicFetchError);
     expect(insecure.reason).toBe('the URL must use https');
-    const invalid = await failureOf(fetchPublicResource('not a url', { ...logo, what: undefined, allowPrivateNetworks: false }));
+    const invalid = await failureOf(fetchPublicResource('not a url', { ...logo, what: undefined, allowPrivateNetworks: false }), PublicFetchError);
     expect(invalid.reason).toBe('the URL is not a valid URL');
   });
 });
@@ -307,7 +261,8 @@ describe('addressPolicy', () => {
     response.writeHead(302, { location: redirectTo }).end();
   });
   beforeAll(async () => {
-    cdnPort = await listen(cdn);
+    await new Promise<void>((resolveListen) => cdn.listen(0, '127.0.0.1', resolveListen));
+    cdnPort = (cdn.address() as AddressInfo).port;
   });
   afterAll(() => {
     cdn.closeAllConnections();
@@ -320,7 +275,7 @@ describe('addressPolicy', () => {
   ])('when a public host redirects to %s, then the redirect is refused without connecting', async (_case, target, hostname) => {
     redirectTo = target();
     const request = got(`http://cdn.example:${cdnPort}/logo.png`, { ...addressPolicy(false), dnsLookup: publicCdnDns, retry: { limit: 0 } });
-    const error: unknown = await request.then(() => expect.fail('expected the redirect to be refused'), (caught: unknown) => caught);
+    const error = await failureOf(request);
     expect(toPublicFetchError(error, { what: 'logo', timeoutMs: 5_000 }).reason).toBe('logo server redirected to a private address');
     expect(refusals.at(-1)).toMatchObject({ hostname });
     expect(counter.connections()).toBe(0);

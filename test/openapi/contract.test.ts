@@ -20,7 +20,7 @@ const operations = Object.entries(spec.paths).flatMap(([path, item]) =>
     .map(([method, operation]) => ({ key: `${method.toUpperCase()} ${path}`, operation })),
 );
 
-// The 43 endpoints of the product specification (content-service-api.md), plus documented extensions.
+// The 43 endpoints of the product specification, plus documented extensions.
 const specified = [
   'GET /posts', 'POST /posts', 'GET /posts/{id}', 'GET /posts/project/{projectId}', 'PUT /posts/{id}', 'DELETE /posts/{id}',
   'POST /posts/{id}/generate', 'POST /posts/{id}/render', 'POST /posts/{id}/publish', 'POST /posts/{id}/schedule',

@@ -10,21 +10,13 @@ import {
   type SocialPost,
 } from '../../src/social/social-connector.ts';
 import { startMastodonServer, type MastodonServer } from '../fakes/mastodon-server.ts';
+import { failureOf } from '../support/failure-of.ts';
 import { makeImage } from '../support/images.ts';
 
 let mastodon: MastodonServer;
 let connector: SocialConnector;
 let credentials: MastodonCredentials;
 let png: Buffer;
-
-async function failureOf(promise: Promise<unknown>): Promise<Error> {
-  const error = await promise.then(
-    () => expect.fail('expected the call to fail'),
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(Error);
-  return error as Error;
-}
 
 function postWith(overrides: Partial<SocialPost> = {}): SocialPost {
   return { text: 'Spring collection is here', image: { bytes: png, contentType: 'image/png', alt: 'Three jackets on a rail' }, idempotencyKey: randomUUID(), ...overrides };

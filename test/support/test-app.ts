@@ -1,10 +1,10 @@
-import { NativeConnection, type Worker } from '@temporalio/worker';
+import type { Worker } from '@temporalio/worker';
 import { rmSync } from 'node:fs';
 import { inject } from 'vitest';
 import type { Config } from '../../src/config.ts';
 import { startApiServer, type ApiServer } from '../../src/api/server.ts';
 import type { ObjectStorage } from '../../src/storage/object-storage.ts';
-import { temporalConnectionOptions } from '../../src/temporal/connection-options.ts';
+import { connectWorkerConnection } from '../../src/temporal/connect.ts';
 import { createVideoWorker } from '../../worker/create-video-worker.ts';
 import { createWorker } from '../../worker/create-worker.ts';
 import { runWorkers, shutDownWorkers } from '../../worker/run-workers.ts';
@@ -30,10 +30,10 @@ export async function startTestApp(overrides: Record<string, string> = {}, optio
   const config = testConfig(database.url, overrides);
   const api = await startApiServer(config, { validateResponses: true });
   installTemporalRuntime(api.services.logger);
-  const connection = await NativeConnection.connect(temporalConnectionOptions(config.temporal));
+  const connection = await connectWorkerConnection(config.temporal);
   const workers: Worker[] = [
-    await createWorker({ connection, config, clients: api.services, workflowBundlePath: inject('workflowBundlePath') }),
-    await createVideoWorker({ connection, config, clients: api.services }),
+    await createWorker({ connection, config, deps: api.services, workflowBundlePath: inject('workflowBundlePath') }),
+    await createVideoWorker({ connection, config, deps: api.services }),
   ];
   const running = runWorkers(workers);
   return {

@@ -1,33 +1,13 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer as createHttpsServer } from 'node:https';
-import { createServer as createTcpServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runCommand } from '../../src/embedded/run-command.ts';
 import { postWebhook, type WebhookPost } from '../../src/webhooks/post-webhook.ts';
 import { signWebhook } from '../../src/webhooks/webhook-signature.ts';
-import { startHttpsServer, type HttpsServer } from '../fakes/https-server.ts';
+import { startConnectionCounter, type ConnectionCounter } from '../fakes/connection-counter.ts';
+import { startHttpsServer, startSelfSignedHttpsServer, type HttpsServer } from '../fakes/https-server.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';
 
 const secret = 'whsec-post-webhook-test';
 const event = { event: 'post.published', workspaceId: '7d0c5a9e-3f1b-4c2e-9a8d-1b2c3d4e5f60', data: { title: 'Launch' } };
 const body = JSON.stringify(event);
-
-/** A TCP listener on loopback that only counts connections: proof that a refused request sent nothing. */
-async function startConnectionCounter() {
-  let connections = 0;
-  const server = createTcpServer((socket) => {
-    connections += 1;
-    socket.destroy();
-  });
-  await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', resolveListen));
-  return {
-    port: (server.address() as AddressInfo).port,
-    connections: () => connections,
-    close: () => new Promise<void>((resolveClose) => server.close(() => resolveClose())),
-  };
-}
 
 function attempt(url: string, overrides: Partial<WebhookPost> = {}) {
   const headers = signWebhook({ secret, deliveryId: 'dlv_1', timestamp: Math.floor(Date.now() / 1000), body });
@@ -36,7 +16,7 @@ function attempt(url: string, overrides: Partial<WebhookPost> = {}) {
 
 let receiver: WebhookReceiver;
 let endpoint: HttpsServer;
-let counter: Awaited<ReturnType<typeof startConnectionCounter>>;
+let counter: ConnectionCounter;
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver({ secret });
@@ -167,26 +147,17 @@ describe('postWebhook', () => {
   });
 
   it('when the endpoint has an untrusted certificate, then TLS verification refuses it', async () => {
-    const directory = await mkdtemp(join(tmpdir(), 'webhook-self-signed-'));
-    const [certPath, keyPath] = [join(directory, 'cert.pem'), join(directory, 'key.pem')];
-    await runCommand('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-noenc', '-days', '1',
-      '-keyout', keyPath, '-out', certPath, '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1',
-    ]);
     let received = 0;
-    const server = createHttpsServer({ cert: await readFile(certPath), key: await readFile(keyPath) }, (_request, response) => {
+    const server = await startSelfSignedHttpsServer((_request, response) => {
       received += 1;
       response.end();
     });
-    await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', resolveListen));
     try {
-      const result = await attempt(`https://127.0.0.1:${(server.address() as AddressInfo).port}/webhook`);
+      const result = await attempt(`${server.url}/webhook`);
       expect(result).toMatchObject({ statusCode: null, error: "webhook server's TLS certificate could not be verified (DEPTH_ZERO_SELF_SIGNED_CERT)" });
       expect(received).toBe(0);
     } finally {
-      server.closeAllConnections();
-      server.close();
-      await rm(directory, { recursive: true, force: true });
+      await server.close();
     }
   });
 });

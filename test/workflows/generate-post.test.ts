@@ -1,92 +1,55 @@
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
 import { WorkflowFailedError } from '@temporalio/client';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { createActivities } from '../../activities/index.ts';
-import { activityDeps } from '../../worker/create-worker.ts';
-import { testConfig } from '../support/test-config.ts';
+import { ApplicationFailure } from '@temporalio/common';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Activities } from '../../activities/index.ts';
 import { Post } from '../../src/data/entities/post.ts';
 import { PostVersion } from '../../src/data/entities/post-version.ts';
 import { UsageActivity } from '../../src/data/entities/usage-activity.ts';
 import { WorkspaceEvent } from '../../src/data/entities/workspace-event.ts';
-import { openDatabase, type Database } from '../../src/data/orm.ts';
 import { newId } from '../../src/data/new-id.ts';
-import { createLogger } from '../../src/logger.ts';
-import { createFilesystemStorage } from '../../src/storage/filesystem-storage.ts';
+import type { MarkPostFailedInput } from '../../src/domain/posts/mark-post-failed.ts';
+import { failureTypes } from '../../src/temporal/failure-types.ts';
 import { workflowIds } from '../../src/temporal/workflow-ids.ts';
-import type { generatePost } from '../../workflows/generate-post.ts';
+import { generatePost } from '../../workflows/generate-post.ts';
 import { startStabilityServer, type StabilityServer } from '../fakes/stability-server.ts';
+import { failureOf } from '../support/failure-of.ts';
 import { createPostFixture } from '../support/post-fixtures.ts';
-import { createTestDatabase } from '../support/test-database.ts';
-import { startTimeSkippingEnvironment } from '../support/time-skipping.ts';
-import { workflowSpanSink } from '../../worker/workflow-span-sink.ts';
+import { startWorkflowTestBed, type WorkflowTestBed } from '../support/workflow-test-bed.ts';
 
 // The generation workflow against a local server speaking Stability AI's API, on the time-skipping test server:
 // retry ladders that take minutes in real life complete at once, and their timing is read from server time.
 
-let env: TestWorkflowEnvironment;
-let orm: Database;
-let dropDatabase: () => Promise<void>;
+let bed: WorkflowTestBed;
 let stability: StabilityServer;
-let worker: Worker;
-let running: Promise<void>;
-const taskQueue = `generate-${randomBytes(4).toString('hex')}`;
-const directory = mkdtempSync(join(tmpdir(), 'generate-test-'));
 
 beforeAll(async () => {
-  env = await startTimeSkippingEnvironment();
-  const database = await createTestDatabase();
-  dropDatabase = database.drop;
-  orm = await openDatabase(database.url);
   stability = await startStabilityServer();
-  const storage = createFilesystemStorage({ directory, urlSigningSecret: 'x'.repeat(32), defaultTtlSeconds: 60, baseUrl: () => 'http://test' });
-  worker = await Worker.create({
-    connection: env.nativeConnection,
-    taskQueue,
-    workflowBundle: { codePath: inject('workflowBundlePath') },
-    sinks: workflowSpanSink(),
-    activities: createActivities(
-      activityDeps(testConfig(database.url, { STABILITY_API_KEY: stability.apiKey, STABILITY_API_URL: stability.url, TEMPORAL_TASK_QUEUE: taskQueue }), {
-        orm,
-        storage,
-        logger: createLogger({ level: 'silent', name: 'test' }),
-        temporal: env.client,
-      }),
-    ),
-  });
-  running = worker.run();
+  bed = await startWorkflowTestBed({ STABILITY_API_KEY: stability.apiKey, STABILITY_API_URL: stability.url });
+  await bed.startWorker();
 });
 afterAll(async () => {
-  worker?.shutdown();
-  await running;
-  await env?.teardown();
+  await bed?.stop();
   await stability?.close();
-  await orm?.close();
-  await dropDatabase?.();
-  rmSync(directory, { recursive: true, force: true });
 });
 beforeEach(() => {
   stability.requests.length = 0;
 });
 
 async function runGeneration(post: Post) {
-  const startedAt = await env.currentTimeMs();
-  const outcome = await env.client.workflow
-    .execute<typeof generatePost>('generatePost', {
+  const startedAt = await bed.env.currentTimeMs();
+  const outcome = await bed.client.workflow
+    .execute(generatePost, {
       workflowId: workflowIds.postGenerate(post.id),
-      taskQueue,
+      taskQueue: bed.taskQueue,
       args: [{ postId: post.id, generationId: newId(), prompt: post.prompt, promptWasNew: false, format: '16:9', seed: 7 }],
     })
     .then((result) => ({ result, error: undefined }), (error: unknown) => ({ result: undefined, error }));
-  return { ...outcome, serverTimeMs: (await env.currentTimeMs()) - startedAt };
+  return { ...outcome, serverTimeMs: (await bed.env.currentTimeMs()) - startedAt };
 }
 
 async function stateOf(postId: string) {
-  const em = orm.em.fork();
+  const em = bed.orm.em.fork();
   return {
     post: await em.findOneOrFail(Post, postId),
     versions: await em.count(PostVersion, { postId }),
@@ -97,7 +60,7 @@ async function stateOf(postId: string) {
 
 describe('generatePost with Stability AI', () => {
   it('when the provider answers at once, then the post gets a 1920×1080 image, one version and one usage item', async () => {
-    const post = await createPostFixture(orm, { withBrandKit: true });
+    const post = await createPostFixture(bed.orm, { withBrandKit: true });
     const { result, error } = await runGeneration(post);
     expect(error).toBeUndefined();
     expect(result?.respond).toContain('Stability AI');
@@ -112,7 +75,7 @@ describe('generatePost with Stability AI', () => {
 
   it('when the provider answers 429 twice, then each retry waits at least 60 s and the third attempt succeeds', async () => {
     stability.script([{ status: 429 }, { status: 429 }]);
-    const post = await createPostFixture(orm);
+    const post = await createPostFixture(bed.orm);
     const { error, serverTimeMs } = await runGeneration(post);
     expect(error).toBeUndefined();
     expect(stability.requests).toHaveLength(3);
@@ -122,7 +85,7 @@ describe('generatePost with Stability AI', () => {
 
   it('when the provider fails with 500 twice, then it is retried on the ladder (5 s, then 10 s) and succeeds', async () => {
     stability.script([{ status: 500 }, { status: 500 }]);
-    const post = await createPostFixture(orm);
+    const post = await createPostFixture(bed.orm);
     const { error, serverTimeMs } = await runGeneration(post);
     expect(error).toBeUndefined();
     expect(stability.requests).toHaveLength(3);
@@ -138,7 +101,7 @@ describe('generatePost with Stability AI', () => {
     ['CONTENT_FILTERED', { kind: 'content-filtered' as const }, 'CONTENT_FILTERED'],
   ])('when the provider refuses with %s, then nothing is retried and the post is failed with the reason', async (_case, response, reason) => {
     stability.script([response]);
-    const post = await createPostFixture(orm);
+    const post = await createPostFixture(bed.orm);
     const { error } = await runGeneration(post);
     expect(error).toBeInstanceOf(WorkflowFailedError);
     expect(stability.requests).toHaveLength(1);
@@ -153,10 +116,59 @@ describe('generatePost with Stability AI', () => {
 
   it('when the provider stays down, then after 8 attempts the post is failed saying so', async () => {
     stability.script(Array.from({ length: 8 }, () => ({ status: 503 })));
-    const post = await createPostFixture(orm);
+    const post = await createPostFixture(bed.orm);
     const { error } = await runGeneration(post);
     expect(error).toBeInstanceOf(WorkflowFailedError);
     expect(stability.requests).toHaveLength(8);
     expect((await stateOf(post.id)).post.failureReason).toContain('could not generate the image after several attempts');
+  });
+});
+
+describe('generatePost branches, with stub activities', () => {
+  const refusal = 'Stability AI refused the prompt (403 content_moderation): flagged';
+
+  /** Generates for a made-up post on a worker with `stubs`; returns how the workflow failed. */
+  async function failedGeneration(stubs: Partial<Activities>) {
+    const generation = bed.runWith(stubs, (taskQueue) =>
+      bed.client.workflow.execute(generatePost, {
+        workflowId: `generate-${randomUUID()}`,
+        taskQueue,
+        args: [{ postId: randomUUID(), generationId: newId(), prompt: 'A lighthouse', promptWasNew: false, format: '1:1', seed: 1 }],
+      }),
+    );
+    return (await failureOf(generation, WorkflowFailedError)).cause;
+  }
+
+  it('when the provider refuses, then the post is marked failed with its reason, the event handed over, nothing saved, and the workflow fails saying why', async () => {
+    const called: string[] = [];
+    let marked: MarkPostFailedInput | undefined;
+    const stubs: Partial<Activities> = {
+      generatePostImage: () => {
+        called.push('generatePostImage');
+        return Promise.reject(ApplicationFailure.nonRetryable(refusal, failureTypes.imageRejected));
+      },
+      markPostFailed: (input) => {
+        marked = input;
+        return Promise.resolve({ eventId: 'event' });
+      },
+      startEventDelivery: ({ eventId }) => {
+        called.push(`startEventDelivery ${eventId}`);
+        return Promise.resolve({ started: true });
+      },
+      saveGeneratedImage: () => Promise.reject(new Error('a refused generation saves nothing')),
+    };
+    const cause = await failedGeneration(stubs);
+    expect(cause).toMatchObject({ type: failureTypes.generationFailed, message: refusal });
+    expect(marked?.reason).toBe(refusal);
+    expect(called).toEqual(['generatePostImage', 'startEventDelivery event']);
+  });
+
+  it('when the event cannot be handed over, then the generation still fails with the provider\'s reason', async () => {
+    const stubs: Partial<Activities> = {
+      generatePostImage: () => Promise.reject(ApplicationFailure.nonRetryable(refusal, failureTypes.imageRejected)),
+      markPostFailed: () => Promise.resolve({ eventId: 'event' }),
+      startEventDelivery: () => Promise.reject(ApplicationFailure.nonRetryable('the event row is gone', failureTypes.unexpected)),
+    };
+    expect(await failedGeneration(stubs)).toMatchObject({ type: failureTypes.generationFailed, message: refusal });
   });
 });

@@ -1,73 +1,39 @@
-import { WorkflowNotFoundError } from '@temporalio/client';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { createActivities } from '../../activities/index.ts';
-import type { Config } from '../../src/config.ts';
+import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Activities } from '../../activities/index.ts';
 import { Post } from '../../src/data/entities/post.ts';
 import { Webhook } from '../../src/data/entities/webhook.ts';
 import { WebhookDelivery } from '../../src/data/entities/webhook-delivery.ts';
 import { WorkspaceEvent } from '../../src/data/entities/workspace-event.ts';
-import { openDatabase, type Database } from '../../src/data/orm.ts';
-import { createLogger } from '../../src/logger.ts';
-import { createFilesystemStorage } from '../../src/storage/filesystem-storage.ts';
+import type { SettlePublicationInput } from '../../src/domain/publishing/settle-publication.ts';
+import { failureTypes } from '../../src/temporal/failure-types.ts';
 import { workflowIds } from '../../src/temporal/workflow-ids.ts';
 import type { deliverEvent } from '../../workflows/deliver-event.ts';
-import { cancelUpdate, planUpdate, plansPerRun, type postPublication } from '../../workflows/post-publication.ts';
-import { activityDeps } from '../../worker/create-worker.ts';
+import { cancelUpdate, planUpdate, plansPerRun, postPublication, type PublicationRequest } from '../../workflows/post-publication.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';
 import { eventually } from '../support/eventually.ts';
 import { createPostFixture } from '../support/post-fixtures.ts';
-import { testConfig } from '../support/test-config.ts';
-import { createTestDatabase } from '../support/test-database.ts';
-import { startTimeSkippingEnvironment } from '../support/time-skipping.ts';
 import { createWebhookFixture } from '../support/webhook-fixtures.ts';
-import { workflowSpanSink } from '../../worker/workflow-span-sink.ts';
+import { startWorkflowTestBed, type WorkflowTestBed } from '../support/workflow-test-bed.ts';
 
 // Scheduled publishing and webhook delivery on the time-skipping server: days of durable timers and a retry ladder
 // over hours pass in seconds, and what happened is read from server time.
 
 const day = 24 * 60 * 60 * 1000;
 const secret = 'a-webhook-signing-secret';
-let env: TestWorkflowEnvironment;
-let orm: Database;
-let config: Config;
-let dropDatabase: () => Promise<void>;
+let bed: WorkflowTestBed;
 let receiver: WebhookReceiver;
-let worker: Worker;
-let running: Promise<void>;
-const taskQueue = `publication-${randomBytes(4).toString('hex')}`;
-const directory = mkdtempSync(join(tmpdir(), 'publication-test-'));
 
 beforeAll(async () => {
-  env = await startTimeSkippingEnvironment();
-  const database = await createTestDatabase();
-  dropDatabase = database.drop;
-  orm = await openDatabase(database.url);
-  config = testConfig(database.url, { WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true', TEMPORAL_TASK_QUEUE: taskQueue });
   receiver = await startWebhookReceiver({ secret });
-  const storage = createFilesystemStorage({ directory, urlSigningSecret: 'x'.repeat(32), defaultTtlSeconds: 60, baseUrl: () => 'http://test' });
-  worker = await Worker.create({
-    connection: env.nativeConnection,
-    taskQueue,
-    workflowBundle: { codePath: inject('workflowBundlePath') },
-    sinks: workflowSpanSink(),
-    activities: createActivities(activityDeps(config, { orm, storage, logger: createLogger({ level: 'silent', name: 'test' }), temporal: env.client })),
-  });
-  running = worker.run();
+  bed = await startWorkflowTestBed({ WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true' });
+  await bed.startWorker();
 });
 afterAll(async () => {
-  worker?.shutdown();
-  await running;
-  await env?.teardown();
+  await bed?.stop();
   await receiver?.close();
-  await orm?.close();
-  await dropDatabase?.();
-  rmSync(directory, { recursive: true, force: true });
 });
 beforeEach(() => {
   receiver.deliveries.length = 0;
@@ -75,23 +41,23 @@ beforeEach(() => {
 });
 
 async function postWithWebhook() {
-  const post = await createPostFixture(orm);
-  const webhook = await createWebhookFixture(orm, config, { workspaceId: post.workspaceId, url: receiver.url, secret });
+  const post = await createPostFixture(bed.orm);
+  const webhook = await createWebhookFixture(bed.orm, bed.config, { workspaceId: post.workspaceId, url: receiver.url, secret });
   return { post, webhook };
 }
 
 async function startPublication(postId: string) {
-  return env.client.workflow.start<typeof postPublication>('postPublication', {
+  return bed.client.workflow.start(postPublication, {
     workflowId: workflowIds.postPublication(postId),
-    taskQueue,
+    taskQueue: bed.taskQueue,
     args: [{ postId }],
   });
 }
 
 /** The delivery workflow of the post's event (the publication starts it and does not wait for it). */
 async function eventDeliveryOf(postId: string) {
-  const event = await orm.em.fork().findOneOrFail(WorkspaceEvent, { postId });
-  return { event, eventDelivery: env.client.workflow.getHandle<typeof deliverEvent>(workflowIds.eventDelivery(event.id)) };
+  const event = await bed.orm.em.fork().findOneOrFail(WorkspaceEvent, { postId });
+  return { event, eventDelivery: bed.client.workflow.getHandle<typeof deliverEvent>(workflowIds.eventDelivery(event.id)) };
 }
 
 /** Publishes the post now; returns its event's delivery workflow. */
@@ -108,12 +74,12 @@ async function deliveryResult(eventDelivery: Awaited<ReturnType<typeof eventDeli
   return webhooks.find((delivery) => delivery.webhookId === webhookId)!;
 }
 
-const reload = (postId: string) => orm.em.fork().findOneOrFail(Post, postId);
+const reload = (postId: string) => bed.orm.em.fork().findOneOrFail(Post, postId);
 
 describe('scheduled publication', () => {
   it('when a post is scheduled three days ahead, then it is published at that time and its signed webhook delivered', async () => {
     const { post, webhook } = await postWithWebhook();
-    const publishAt = new Date((await env.currentTimeMs()) + 3 * day);
+    const publishAt = new Date((await bed.env.currentTimeMs()) + 3 * day);
     const handle = await startPublication(post.id);
     const plan = await handle.executeUpdate(planUpdate, { args: [{ publishAt: publishAt.toISOString(), connectionIds: [] }] });
     expect(plan).toMatchObject({ scheduled: true, targetIds: [] });
@@ -144,7 +110,7 @@ describe('scheduled publication', () => {
 
   it('when the publication is moved earlier and then later, then it happens at the last time given', async () => {
     const { post } = await postWithWebhook();
-    const now = await env.currentTimeMs();
+    const now = await bed.env.currentTimeMs();
     const handle = await startPublication(post.id);
     await handle.executeUpdate(planUpdate, { args: [{ publishAt: new Date(now + 3 * day).toISOString(), connectionIds: [] }] });
     await handle.executeUpdate(planUpdate, { args: [{ publishAt: new Date(now + day).toISOString(), connectionIds: [] }] });
@@ -157,9 +123,9 @@ describe('scheduled publication', () => {
 
   it('when the publication is re-planned more times than one run keeps, then it continues as new, stays the same publication and publishes once at the last time given', async () => {
     const { post } = await postWithWebhook();
-    const now = await env.currentTimeMs();
+    const now = await bed.env.currentTimeMs();
     const publicationId = randomUUID();
-    const handle = await env.client.workflow.start<typeof postPublication>('postPublication', { workflowId: workflowIds.postPublication(post.id), taskQueue, args: [{ postId: post.id, publicationId }] });
+    const handle = await bed.client.workflow.start(postPublication, { workflowId: workflowIds.postPublication(post.id), taskQueue: bed.taskQueue, args: [{ postId: post.id, publicationId }] });
     for (let plan = 1; plan <= plansPerRun + 1; plan += 1) {
       await handle.executeUpdate(planUpdate, { args: [{ publishAt: new Date(now + day + plan * 60_000).toISOString(), connectionIds: [] }] });
     }
@@ -168,20 +134,86 @@ describe('scheduled publication', () => {
 
     const result = await handle.result();
     expect(Math.abs(Date.parse(result.publishedAt!) - final.getTime())).toBeLessThan(5_000);
-    const firstRun = await env.client.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId).describe();
+    const firstRun = await bed.client.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId).describe();
     expect(firstRun.status.name).toBe('CONTINUED_AS_NEW');
-    const events = await orm.em.fork().find(WorkspaceEvent, { postId: post.id });
+    const events = await bed.orm.em.fork().find(WorkspaceEvent, { postId: post.id });
     expect(events.map((event) => event.sourceId)).toEqual([`publication-${publicationId}`]);
   });
 
   it('when the publication is cancelled, then nothing is published and the post is a draft again', async () => {
     const { post } = await postWithWebhook();
     const handle = await startPublication(post.id);
-    await handle.executeUpdate(planUpdate, { args: [{ publishAt: new Date((await env.currentTimeMs()) + 3 * day).toISOString(), connectionIds: [] }] });
+    await handle.executeUpdate(planUpdate, { args: [{ publishAt: new Date((await bed.env.currentTimeMs()) + 3 * day).toISOString(), connectionIds: [] }] });
     await handle.executeUpdate(cancelUpdate);
     expect(await handle.result()).toEqual({ outcome: 'cancelled', publishedAt: null });
     expect(await reload(post.id)).toMatchObject({ status: 'draft', scheduledAt: null, publishedAt: null });
-    expect(await orm.em.fork().count(WorkspaceEvent, { postId: post.id })).toBe(0);
+    expect(await bed.orm.em.fork().count(WorkspaceEvent, { postId: post.id })).toBe(0);
+  });
+});
+
+describe('postPublication branches, with stub activities', () => {
+  /** Runs a publication of a made-up post on a worker with `stubs`, planned by `request` (and steered by `then`). */
+  async function publicationWith(stubs: Partial<Activities>, request: PublicationRequest, then?: (handle: WorkflowHandle<typeof postPublication>) => Promise<void>) {
+    return bed.runWith(stubs, async (taskQueue) => {
+      const handle = await bed.client.workflow.start(postPublication, { workflowId: `publication-${randomUUID()}`, taskQueue, args: [{ postId: randomUUID() }] });
+      await handle.executeUpdate(planUpdate, { args: [request] });
+      await then?.(handle);
+      const result = await handle.result();
+      const { startTime, closeTime } = await handle.describe();
+      return { result, serverTimeMs: closeTime!.getTime() - startTime.getTime() };
+    });
+  }
+
+  it('when the publication is cancelled while it sleeps, then nothing is published, settled or handed over', async () => {
+    const called: string[] = [];
+    const record = <T>(name: string, value: T) => {
+      called.push(name);
+      return Promise.resolve(value);
+    };
+    const stubs: Partial<Activities> = {
+      planPublication: (input) => Promise.resolve({ publishAt: input.publishAt, scheduled: true, targetIds: ['target'] }),
+      cancelPublication: () => record('cancelPublication', undefined),
+      publishToTarget: () => record('publishToTarget', undefined),
+      settlePublication: () => record('settlePublication', { outcome: 'published' as const, eventId: 'event' }),
+      startEventDelivery: () => record('startEventDelivery', { started: true }),
+    };
+    const publishAt = new Date((await bed.env.currentTimeMs()) + 3 * day).toISOString();
+    const { result, serverTimeMs } = await publicationWith(stubs, { publishAt, connectionIds: ['connection'] }, (handle) => handle.executeUpdate(cancelUpdate));
+    expect(result).toEqual({ outcome: 'cancelled', publishedAt: null });
+    expect(called).toEqual(['cancelPublication']);
+    // It ends when cancelled, not when its timer would have fired.
+    expect(serverTimeMs).toBeLessThan(day);
+  });
+
+  it('when one target is refused and another stays unreachable, then each is marked failed with its reason and the post is settled with all of them', async () => {
+    const reasons = new Map<string, string>();
+    let unreachableAttempts = 0;
+    let settled: SettlePublicationInput | undefined;
+    const stubs: Partial<Activities> = {
+      planPublication: (input) => Promise.resolve({ publishAt: input.publishAt, scheduled: false, targetIds: ['published', 'refused', 'unreachable'] }),
+      publishToTarget: ({ targetId }) => {
+        if (targetId === 'refused') return Promise.reject(ApplicationFailure.nonRetryable('Mastodon rejected the post (422): Text too long', failureTypes.socialRejected));
+        if (targetId !== 'unreachable') return Promise.resolve();
+        unreachableAttempts += 1;
+        return Promise.reject(ApplicationFailure.retryable('Bluesky could not be reached (ECONNREFUSED)', failureTypes.socialUnavailable));
+      },
+      markTargetFailed: ({ targetId, reason }) => {
+        reasons.set(targetId, reason);
+        return Promise.resolve();
+      },
+      settlePublication: (input) => {
+        settled = input;
+        return Promise.resolve({ outcome: 'published', eventId: null });
+      },
+    };
+    const { result } = await publicationWith(stubs, { publishAt: null, connectionIds: ['a', 'b', 'c'] });
+    expect(result.outcome).toBe('published');
+    expect(Object.fromEntries(reasons)).toEqual({
+      refused: 'Mastodon rejected the post (422): Text too long',
+      unreachable: 'The platform could not be reached after several attempts: Bluesky could not be reached (ECONNREFUSED)',
+    });
+    expect(unreachableAttempts).toBe(10);
+    expect(settled).toMatchObject({ targetIds: ['published', 'refused', 'unreachable'], publishedAt: result.publishedAt });
   });
 });
 
@@ -191,18 +223,18 @@ describe('webhook delivery', () => {
     await receiver.down();
     const { eventDelivery } = await publishNow(post.id);
 
-    const downSince = await env.currentTimeMs();
-    await env.sleep('6 hours');
+    const downSince = await bed.env.currentTimeMs();
+    await bed.env.sleep('6 hours');
     await receiver.up();
     const outcome = await deliveryResult(eventDelivery, webhook.id);
 
     expect(outcome.outcome).toBe('delivered');
-    expect((await env.currentTimeMs()) - downSince).toBeGreaterThanOrEqual(6 * 60 * 60 * 1000);
+    expect((await bed.env.currentTimeMs()) - downSince).toBeGreaterThanOrEqual(6 * 60 * 60 * 1000);
     expect(receiver.deliveries).toHaveLength(1);
     expect(receiver.deliveries[0]!.deliveryId).toBe(outcome.deliveryId);
     expect(receiver.deliveries[0]!.signatureValid).toBe(true);
 
-    const log = await orm.em.fork().find(WebhookDelivery, { webhookId: webhook.id }, { orderBy: { attempt: 'asc' } });
+    const log = await bed.orm.em.fork().find(WebhookDelivery, { webhookId: webhook.id }, { orderBy: { attempt: 'asc' } });
     expect(log.length).toBe(outcome.attempts);
     expect(log.length).toBeGreaterThanOrEqual(6);
     expect(new Set(log.map((attempt) => attempt.deliveryId))).toEqual(new Set([outcome.deliveryId]));
@@ -215,10 +247,10 @@ describe('webhook delivery', () => {
     receiver.respondWith(410);
     const { eventDelivery } = await publishNow(post.id);
     expect(await deliveryResult(eventDelivery, webhook.id)).toMatchObject({ outcome: 'gone', attempts: 1 });
-    expect((await orm.em.fork().findOneOrFail(Webhook, webhook.id)).isActive).toBe(false);
+    expect((await bed.orm.em.fork().findOneOrFail(Webhook, webhook.id)).isActive).toBe(false);
 
-    const second = await createPostFixture(orm);
-    await orm.em.fork().nativeUpdate(Post, { id: second.id }, { workspaceId: post.workspaceId });
+    const second = await createPostFixture(bed.orm);
+    await bed.orm.em.fork().nativeUpdate(Post, { id: second.id }, { workspaceId: post.workspaceId });
     // No active webhook takes the second event, so no delivery workflow starts for it.
     const { eventDelivery: none } = await publishNow(second.id);
     await expect(none.describe()).rejects.toThrow(WorkflowNotFoundError);
@@ -231,20 +263,20 @@ describe('webhook delivery', () => {
     const { eventDelivery } = await publishNow(post.id);
     expect(await deliveryResult(eventDelivery, webhook.id)).toMatchObject({ outcome: 'delivered', attempts: 3 });
     expect(new Set(receiver.deliveries.map((received) => received.deliveryId)).size).toBe(1);
-    const log = await orm.em.fork().find(WebhookDelivery, { webhookId: webhook.id }, { orderBy: { attempt: 'asc' } });
+    const log = await bed.orm.em.fork().find(WebhookDelivery, { webhookId: webhook.id }, { orderBy: { attempt: 'asc' } });
     expect(log.map((attempt) => attempt.statusCode)).toEqual([500, 503, 200]);
   });
 
   it('when an event goes to three webhooks, one failing twice and one answering 410, then one workflow sends to all three at once and only the failing one waits on the ladder', async () => {
-    const post = await createPostFixture(orm);
+    const post = await createPostFixture(bed.orm);
     const flaky = await startWebhookReceiver({ secret });
     const leaving = await startWebhookReceiver({ secret });
     try {
       flaky.script([500, 503]);
       leaving.respondWith(410);
-      const steady = await createWebhookFixture(orm, config, { workspaceId: post.workspaceId, url: receiver.url, secret });
-      const failing = await createWebhookFixture(orm, config, { workspaceId: post.workspaceId, url: flaky.url, secret });
-      const gone = await createWebhookFixture(orm, config, { workspaceId: post.workspaceId, url: leaving.url, secret });
+      const steady = await createWebhookFixture(bed.orm, bed.config, { workspaceId: post.workspaceId, url: receiver.url, secret });
+      const failing = await createWebhookFixture(bed.orm, bed.config, { workspaceId: post.workspaceId, url: flaky.url, secret });
+      const gone = await createWebhookFixture(bed.orm, bed.config, { workspaceId: post.workspaceId, url: leaving.url, secret });
       const { eventDelivery } = await publishNow(post.id);
       const { webhooks } = await eventDelivery.result();
 
@@ -257,7 +289,7 @@ describe('webhook delivery', () => {
       expect([receiver.deliveries.length, flaky.deliveries.length, leaving.deliveries.length]).toEqual([1, 3, 1]);
       expect(new Set(flaky.deliveries.map((received) => received.deliveryId)).size).toBe(1);
       expect([...receiver.deliveries, ...flaky.deliveries, ...leaving.deliveries].every((received) => received.signatureValid)).toBe(true);
-      expect((await orm.em.fork().findOneOrFail(Webhook, gone.id)).isActive).toBe(false);
+      expect((await bed.orm.em.fork().findOneOrFail(Webhook, gone.id)).isActive).toBe(false);
 
       // Three rounds (all three webhooks as a local activity, then the failing one twice as activities), two timers,
       // and no other workflow.
@@ -278,7 +310,7 @@ describe('webhook delivery', () => {
     // Time may skip ahead while the test waits for the publication, so the ladder can be a rung further on by now:
     // whatever was sent before the webhook is deactivated (and a round already under way), nothing is sent after.
     await eventually(() => Promise.resolve(expect(receiver.deliveries.length).toBeGreaterThan(0)));
-    await orm.em.fork().nativeUpdate(Webhook, { id: webhook.id }, { isActive: false });
+    await bed.orm.em.fork().nativeUpdate(Webhook, { id: webhook.id }, { isActive: false });
     const sentBefore = receiver.deliveries.length;
     const { webhooks } = await eventDelivery.result();
     const sent = receiver.deliveries.length;

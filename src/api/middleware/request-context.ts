@@ -1,5 +1,5 @@
 import { trace } from '@opentelemetry/api';
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { unmatchedRoute } from '../route-templates.ts';
 import { runForRequest } from '../../telemetry/request-id-context.ts';
 import { requestIdKey } from '../../temporal/request-id.ts';
@@ -9,7 +9,7 @@ import { requestIdKey } from '../../temporal/request-id.ts';
  * it, and names the request's span (started by the HTTP instrumentation, a no-op while tracing is off) after its
  * route template (the one the metrics use), `POST /api/v1/posts/{id}/generate`, rather than the bare method.
  */
-export function requestContext(routeOf: (req: Request) => string): RequestHandler {
+export function requestContext(routeOf: (req: Request, res: Response) => string): RequestHandler {
   return (req, res, next) => {
     // requestLogging's genReqId makes it a string.
     const requestId = req.id as string;
@@ -17,7 +17,7 @@ export function requestContext(routeOf: (req: Request) => string): RequestHandle
     if (span) {
       span.setAttribute(requestIdKey, requestId);
       res.once('finish', () => {
-        const route = routeOf(req);
+        const route = routeOf(req, res);
         if (route === unmatchedRoute) return;
         span.updateName(`${req.method} ${route}`);
         span.setAttribute('http.route', route);

@@ -1,4 +1,4 @@
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { httpRequestDuration, httpRequestsInFlight } from '../../metrics/api-metrics.ts';
 
 /**
@@ -6,13 +6,13 @@ import { httpRequestDuration, httpRequestsInFlight } from '../../metrics/api-met
  * label per id would grow Prometheus' series without bound. A client that leaves before the whole answer was sent
  * is recorded with status `aborted`.
  */
-export function requestMetrics(routeOf: (req: Request) => string): RequestHandler {
+export function requestMetrics(routeOf: (req: Request, res: Response) => string): RequestHandler {
   return (req, res, next) => {
     const end = httpRequestDuration.startTimer();
     httpRequestsInFlight.inc();
     res.once('close', () => {
       httpRequestsInFlight.dec();
-      end({ route: routeOf(req), method: req.method, status: res.writableFinished ? String(res.statusCode) : 'aborted' });
+      end({ route: routeOf(req, res), method: req.method, status: res.writableFinished ? String(res.statusCode) : 'aborted' });
     });
     next();
   };

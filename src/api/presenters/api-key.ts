@@ -12,3 +12,20 @@ export function presentApiKey(apiKey: ApiKey): Schemas['ApiKeyListItem'] {
     createdAt: apiKey.createdAt.toISOString(),
   };
 }
+
+/** The only answer that carries the secret: it is shown once, at creation. */
+export function presentCreatedApiKey(apiKey: ApiKey, key: string): Schemas['CreateApiKeyResponse'] {
+  return {
+    id: apiKey.id,
+    key,
+    prefix: apiKey.keyPrefix,
+    name: apiKey.name,
+    expiresAt: apiKey.expiresAt?.toISOString() ?? null,
+    createdAt: apiKey.createdAt.toISOString(),
+  };
+}
+
+/** The new secret, shown once. */
+export function presentRegeneratedApiKey(regenerated: { id: string; key: string; prefix: string }): Schemas['RegenerateApiKeyResponse'] {
+  return { id: regenerated.id, key: regenerated.key, prefix: regenerated.prefix };
+}

@@ -33,3 +33,12 @@ export async function presentPost(post: Post, storage: ObjectStorage): Promise<S
     updatedAt: post.updatedAt.toISOString(),
   };
 }
+
+export async function presentCreatedPost(post: Post, storage: ObjectStorage): Promise<Schemas['CreatePostResponse']> {
+  const { id, title, status, imageUrl, hasVideo, createdAt } = await presentPostListItem(post, storage);
+  return { id, title, status, imageUrl, hasVideo, createdAt };
+}
+
+export function presentUpdatedPost(post: Post): Schemas['UpdatePostResponse'] {
+  return { id: post.id, title: post.title, status: post.status, updatedAt: post.updatedAt.toISOString() };
+}

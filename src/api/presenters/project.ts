@@ -20,3 +20,15 @@ export async function presentProject(project: Project, storage: ObjectStorage): 
     coverUrl: project.coverKey ? await storage.signedUrl(project.coverKey) : null,
   };
 }
+
+export function presentCreatedProject(project: Project): Schemas['CreateProjectResponse'] {
+  return { id: project.id, name: project.name, status: project.status, createdAt: project.createdAt.toISOString() };
+}
+
+export function presentUpdatedProject(project: Project): Schemas['UpdateProjectResponse'] {
+  return { id: project.id, name: project.name, status: project.status };
+}
+
+export async function presentProjectCover(project: Project, coverKey: string, storage: ObjectStorage): Promise<Schemas['UploadProjectCoverResponse']> {
+  return { id: project.id, coverUrl: await storage.signedUrl(coverKey), name: project.name };
+}

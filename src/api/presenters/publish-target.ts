@@ -1,3 +1,4 @@
+import type { Post } from '../../data/entities/post.ts';
 import type { PublishTarget } from '../../data/entities/publish-target.ts';
 import type { Schemas } from '../schemas.ts';
 
@@ -14,4 +15,13 @@ export function presentPublishTarget(target: PublishTarget): Schemas['PublishTar
     publishedAt: target.publishedAt?.toISOString() ?? null,
     createdAt: target.createdAt.toISOString(),
   };
+}
+
+export function presentPublishedPost(post: Post): Schemas['PublishPostResponse'] {
+  return { id: post.id, status: post.status, publishedAt: post.publishedAt?.toISOString() ?? null };
+}
+
+/** `scheduledAt`: the time asked for, shown while the post's row does not have it yet. */
+export function presentScheduledPost(post: Post, scheduledAt: string): Schemas['SchedulePostResponse'] {
+  return { id: post.id, status: post.status, scheduledAt: post.scheduledAt?.toISOString() ?? scheduledAt };
 }

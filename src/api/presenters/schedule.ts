@@ -16,3 +16,13 @@ export function presentSchedule({ schedule, nextRunAt }: ScheduleView): Schemas[
     createdAt: schedule.createdAt.toISOString(),
   };
 }
+
+export function presentScheduleListItem(view: ScheduleView): Schemas['ScheduleListItem'] {
+  const { id, name, cronExpression, isActive, promptTemplate, nextRunAt } = presentSchedule(view);
+  return { id, name, cronExpression, isActive, promptTemplate, nextRunAt };
+}
+
+export function presentCreatedSchedule(view: ScheduleView): Schemas['CreateScheduleResponse'] {
+  const { id, name, cronExpression, isActive, nextRunAt } = presentSchedule(view);
+  return { id, name, cronExpression, isActive, nextRunAt };
+}

@@ -7,7 +7,7 @@ import { regenerateApiKey } from '../../domain/api-keys/regenerate-api-key.ts';
 import type { Deps } from '../../domain/deps.ts';
 import { callerOf } from '../caller-of.ts';
 import { pageRequestOf, sendPage } from '../paging.ts';
-import { presentApiKey } from '../presenters/api-key.ts';
+import { presentApiKey, presentCreatedApiKey, presentRegeneratedApiKey } from '../presenters/api-key.ts';
 import type { Schemas } from '../schemas.ts';
 
 export function apiKeyRoutes(deps: Deps & { lastUsed: LastUsedTracker }): Router {
@@ -20,15 +20,7 @@ export function apiKeyRoutes(deps: Deps & { lastUsed: LastUsedTracker }): Router
 
   router.post('/api-keys', async (req, res) => {
     const { apiKey, key } = await createApiKey(deps, callerOf(res), req.body as Schemas['CreateApiKeyRequest']);
-    const body: Schemas['CreateApiKeyResponse'] = {
-      id: apiKey.id,
-      key,
-      prefix: apiKey.keyPrefix,
-      name: apiKey.name,
-      expiresAt: apiKey.expiresAt?.toISOString() ?? null,
-      createdAt: apiKey.createdAt.toISOString(),
-    };
-    res.status(201).location(`/api/v1/api-keys/${apiKey.id}`).json(body);
+    res.status(201).location(`/api/v1/api-keys/${apiKey.id}`).json(presentCreatedApiKey(apiKey, key));
   });
 
   router.delete('/api-keys/:id', async (req, res) => {
@@ -37,8 +29,7 @@ export function apiKeyRoutes(deps: Deps & { lastUsed: LastUsedTracker }): Router
   });
 
   router.post('/api-keys/:id/regenerate', async (req, res) => {
-    const body: Schemas['RegenerateApiKeyResponse'] = await regenerateApiKey(deps, callerOf(res), req.params.id);
-    res.json(body);
+    res.json(presentRegeneratedApiKey(await regenerateApiKey(deps, callerOf(res), req.params.id)));
   });
 
   return router;

@@ -3,11 +3,11 @@ import { fileURLToPath } from 'node:url';
 import type { LastUsedTracker } from '../../domain/api-keys/last-used-tracker.ts';
 import type { Deps } from '../../domain/deps.ts';
 import { startVideo } from '../../domain/video/start-video.ts';
-import { AppError } from '../../errors/app-error.ts';
-import { isUuid } from '../../validation/formats.ts';
 import { callerOf } from '../caller-of.ts';
 import { authenticate } from '../middleware/authenticate.ts';
+import { pathFormats } from '../middleware/path-formats.ts';
 import { rateLimit, type RateLimiter } from '../middleware/rate-limit.ts';
+import { presentStartedVideoJob } from '../presenters/video.ts';
 
 const publicDir = fileURLToPath(new URL('../../dashboard/public/', import.meta.url));
 
@@ -31,13 +31,9 @@ export function dashboardRoutes({ deps, lastUsed, rateLimiter }: DashboardOption
   });
 
   router.use('/dashboard/api', authenticate(deps.orm, lastUsed, rateLimiter), rateLimit(rateLimiter));
-  router.post('/dashboard/api/posts/:postId/video', async (req, res) => {
-    const { postId } = req.params;
-    if (!isUuid(postId)) {
-      throw new AppError('validation-failed', 'postId must be a UUID.', { errors: [{ location: 'path', path: 'postId', message: 'must match format "uuid"' }] });
-    }
-    const job = await startVideo(deps, callerOf(res), postId);
-    res.status(202).location(`/api/v1/video/jobs/${job.id}`).json({ jobId: job.id });
+  router.post('/dashboard/api/posts/:postId/video', pathFormats({ postId: 'uuid' }), async (req, res) => {
+    const job = await startVideo(deps, callerOf(res), req.params.postId);
+    res.status(202).location(`/api/v1/video/jobs/${job.id}`).json(presentStartedVideoJob(job));
   });
 
   router.use('/dashboard', express.static(publicDir, { index: 'index.html', redirect: true, fallthrough: true }));

@@ -5,7 +5,7 @@ import { publishPost } from '../../domain/publishing/publish-post.ts';
 import { publishToSocial } from '../../domain/publishing/publish-to-social.ts';
 import { schedulePost } from '../../domain/publishing/schedule-post.ts';
 import { callerOf } from '../caller-of.ts';
-import { presentPublishTarget } from '../presenters/publish-target.ts';
+import { presentPublishedPost, presentPublishTarget, presentScheduledPost } from '../presenters/publish-target.ts';
 import type { Schemas } from '../schemas.ts';
 
 /** Publish now, schedule, publish to social connections, and the publish targets. */
@@ -14,16 +14,14 @@ export function postPublishingRoutes(deps: Deps): Router {
 
   router.post('/posts/:id/publish', async (req, res) => {
     const { post, completed } = await publishPost(deps, callerOf(res), req.params.id);
-    const body: Schemas['PublishPostResponse'] = { id: post.id, status: post.status, publishedAt: post.publishedAt?.toISOString() ?? null };
     if (!completed) res.status(202).location(`/api/v1/posts/${post.id}`);
-    res.json(body);
+    res.json(presentPublishedPost(post));
   });
 
   router.post('/posts/:id/schedule', async (req, res) => {
     const { scheduledAt } = req.body as Schemas['SchedulePostRequest'];
     const post = await schedulePost(deps, callerOf(res), req.params.id, scheduledAt);
-    const body: Schemas['SchedulePostResponse'] = { id: post.id, status: post.status, scheduledAt: post.scheduledAt?.toISOString() ?? scheduledAt };
-    res.json(body);
+    res.json(presentScheduledPost(post, scheduledAt));
   });
 
   router.post('/posts/:id/publish-social', async (req, res) => {

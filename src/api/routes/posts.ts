@@ -8,7 +8,7 @@ import { listPosts, listProjectPosts, type PostListQuery } from '../../domain/po
 import { updatePost } from '../../domain/posts/update-post.ts';
 import { callerOf } from '../caller-of.ts';
 import { pageRequestOf, sendPage } from '../paging.ts';
-import { postImageUrl, presentPost, presentPostListItem } from '../presenters/post.ts';
+import { presentCreatedPost, presentPost, presentPostListItem, presentUpdatedPost } from '../presenters/post.ts';
 import type { Schemas } from '../schemas.ts';
 
 export function postRoutes(deps: Deps): Router {
@@ -27,15 +27,7 @@ export function postRoutes(deps: Deps): Router {
 
   router.post('/posts', async (req, res) => {
     const post = await createPost(deps, callerOf(res), req.body as Schemas['CreatePostRequest']);
-    const body: Schemas['CreatePostResponse'] = {
-      id: post.id,
-      title: post.title,
-      status: post.status,
-      imageUrl: await postImageUrl(post, deps.storage),
-      hasVideo: post.hasVideo,
-      createdAt: post.createdAt.toISOString(),
-    };
-    res.status(201).location(`/api/v1/posts/${post.id}`).json(body);
+    res.status(201).location(`/api/v1/posts/${post.id}`).json(await presentCreatedPost(post, deps.storage));
   });
 
   router.get('/posts/:id', async (req, res) => {
@@ -44,8 +36,7 @@ export function postRoutes(deps: Deps): Router {
 
   router.put('/posts/:id', async (req, res) => {
     const post = await updatePost(deps, callerOf(res), req.params.id, req.body as Schemas['UpdatePostRequest']);
-    const body: Schemas['UpdatePostResponse'] = { id: post.id, title: post.title, status: post.status, updatedAt: post.updatedAt.toISOString() };
-    res.json(body);
+    res.json(presentUpdatedPost(post));
   });
 
   router.delete('/posts/:id', async (req, res) => {

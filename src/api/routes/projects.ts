@@ -10,7 +10,7 @@ import { uploadProjectCover } from '../../domain/projects/upload-project-cover.t
 import { AppError } from '../../errors/app-error.ts';
 import { callerOf } from '../caller-of.ts';
 import { pageRequestOf, sendPage } from '../paging.ts';
-import { presentProject, presentProjectListItem } from '../presenters/project.ts';
+import { presentCreatedProject, presentProject, presentProjectCover, presentProjectListItem, presentUpdatedProject } from '../presenters/project.ts';
 import type { Schemas } from '../schemas.ts';
 
 export function projectRoutes(deps: Deps): Router {
@@ -24,13 +24,7 @@ export function projectRoutes(deps: Deps): Router {
 
   router.post('/projects', async (req, res) => {
     const project = await createProject(deps, callerOf(res), req.body as Schemas['CreateProjectRequest']);
-    const body: Schemas['CreateProjectResponse'] = {
-      id: project.id,
-      name: project.name,
-      status: project.status,
-      createdAt: project.createdAt.toISOString(),
-    };
-    res.status(201).location(`/api/v1/projects/${project.id}`).json(body);
+    res.status(201).location(`/api/v1/projects/${project.id}`).json(presentCreatedProject(project));
   });
 
   router.get('/projects/:id', async (req, res) => {
@@ -39,10 +33,8 @@ export function projectRoutes(deps: Deps): Router {
   });
 
   router.put('/projects/:id', async (req, res) => {
-    const input = req.body as Schemas['UpdateProjectRequest'];
-    const project = await updateProject(deps, callerOf(res), req.params.id, input);
-    const body: Schemas['UpdateProjectResponse'] = { id: project.id, name: project.name, status: project.status };
-    res.json(body);
+    const project = await updateProject(deps, callerOf(res), req.params.id, req.body as Schemas['UpdateProjectRequest']);
+    res.json(presentUpdatedProject(project));
   });
 
   router.delete('/projects/:id', async (req, res) => {
@@ -52,8 +44,7 @@ export function projectRoutes(deps: Deps): Router {
 
   router.post('/projects/:id/cover', async (req, res) => {
     const { project, coverKey } = await uploadProjectCover(deps, callerOf(res), req.params.id, uploadedFile(req.files));
-    const body: Schemas['UploadProjectCoverResponse'] = { id: project.id, coverUrl: await deps.storage.signedUrl(coverKey), name: project.name };
-    res.json(body);
+    res.json(await presentProjectCover(project, coverKey, deps.storage));
   });
 
   router.delete('/projects/:id/cover', async (req, res) => {

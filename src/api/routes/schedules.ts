@@ -6,7 +6,7 @@ import { getSchedule } from '../../domain/schedules/get-schedule.ts';
 import { listSchedules } from '../../domain/schedules/list-schedules.ts';
 import { updateSchedule } from '../../domain/schedules/update-schedule.ts';
 import { callerOf } from '../caller-of.ts';
-import { presentSchedule } from '../presenters/schedule.ts';
+import { presentCreatedSchedule, presentSchedule, presentScheduleListItem } from '../presenters/schedule.ts';
 import { pageRequestOf, sendPage } from '../paging.ts';
 import type { Schemas } from '../schemas.ts';
 
@@ -15,18 +15,12 @@ export function scheduleRoutes(deps: Deps): Router {
 
   router.get('/schedules', async (req, res) => {
     const page = await listSchedules(deps, callerOf(res), pageRequestOf(req));
-    const body: Schemas['ScheduleListItem'][] = page.items.map((view) => {
-      const { id, name, cronExpression, isActive, promptTemplate, nextRunAt } = presentSchedule(view);
-      return { id, name, cronExpression, isActive, promptTemplate, nextRunAt };
-    });
-    sendPage(req, res, page, body);
+    sendPage(req, res, page, page.items.map(presentScheduleListItem));
   });
 
   router.post('/schedules', async (req, res) => {
     const view = await createSchedule(deps, callerOf(res), req.body as Schemas['CreateScheduleRequest']);
-    const { id, name, cronExpression, isActive, nextRunAt } = presentSchedule(view);
-    const body: Schemas['CreateScheduleResponse'] = { id, name, cronExpression, isActive, nextRunAt };
-    res.status(201).location(`/api/v1/schedules/${id}`).json(body);
+    res.status(201).location(`/api/v1/schedules/${view.schedule.id}`).json(presentCreatedSchedule(view));
   });
 
   router.get('/schedules/:id', async (req, res) => {

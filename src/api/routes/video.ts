@@ -3,8 +3,7 @@ import type { Deps } from '../../domain/deps.ts';
 import { getVideoJob } from '../../domain/video/get-video-job.ts';
 import { presignPostVideo } from '../../domain/video/presign-post-video.ts';
 import { callerOf } from '../caller-of.ts';
-import { presentVideoJob } from '../presenters/video-job.ts';
-import type { Schemas } from '../schemas.ts';
+import { presentVideoJob, presentVideoUrl } from '../presenters/video.ts';
 
 /** Polling video jobs (started from the dashboard) and fetching a post's video. */
 export function videoRoutes(deps: Deps): Router {
@@ -15,9 +14,7 @@ export function videoRoutes(deps: Deps): Router {
   });
 
   router.get('/video/presign/:postId', async (req, res) => {
-    const { url, expiresAt } = await presignPostVideo(deps, callerOf(res), req.params.postId);
-    const body: Schemas['VideoPresignedUrl'] = { url, expiresAt: expiresAt.toISOString() };
-    res.json(body);
+    res.json(presentVideoUrl(await presignPostVideo(deps, callerOf(res), req.params.postId)));
   });
 
   return router;

@@ -8,7 +8,7 @@ import { redeliverWebhookDelivery } from '../../domain/webhooks/redeliver-webhoo
 import { testWebhook } from '../../domain/webhooks/test-webhook.ts';
 import { updateWebhook } from '../../domain/webhooks/update-webhook.ts';
 import { callerOf } from '../caller-of.ts';
-import { presentWebhook } from '../presenters/webhook.ts';
+import { presentCreatedWebhook, presentRedelivery, presentWebhook, presentWebhookDelivery, presentWebhookTest } from '../presenters/webhook.ts';
 import { pageRequestOf, sendPage } from '../paging.ts';
 import type { Schemas } from '../schemas.ts';
 
@@ -22,14 +22,7 @@ export function webhookRoutes(deps: Deps): Router {
 
   router.post('/webhooks', async (req, res) => {
     const webhook = await createWebhook(deps, callerOf(res), req.body as Schemas['CreateWebhookRequest']);
-    const body: Schemas['CreateWebhookResponse'] = {
-      id: webhook.id,
-      url: webhook.url,
-      events: webhook.events,
-      isActive: webhook.isActive,
-      createdAt: webhook.createdAt.toISOString(),
-    };
-    res.status(201).location(`/api/v1/webhooks/${webhook.id}`).json(body);
+    res.status(201).location(`/api/v1/webhooks/${webhook.id}`).json(presentCreatedWebhook(webhook));
   });
 
   router.put('/webhooks/:id', async (req, res) => {
@@ -43,29 +36,16 @@ export function webhookRoutes(deps: Deps): Router {
 
   router.get('/webhooks/:id/deliveries', async (req, res) => {
     const page = await listWebhookDeliveries(deps, callerOf(res), req.params.id, pageRequestOf(req));
-    const body: Schemas['WebhookDelivery'][] = page.items.map((delivery) => ({
-      id: delivery.id,
-      eventId: delivery.eventId,
-      eventType: delivery.eventType as Schemas['WebhookDelivery']['eventType'],
-      deliveryId: delivery.deliveryId,
-      attempt: delivery.attempt,
-      attemptedAt: delivery.attemptedAt.toISOString(),
-      statusCode: delivery.statusCode ?? null,
-      durationMs: delivery.durationMs,
-      succeeded: delivery.succeeded,
-      error: delivery.error ?? null,
-    }));
-    sendPage(req, res, page, body);
+    sendPage(req, res, page, page.items.map(presentWebhookDelivery));
   });
 
   router.post('/webhooks/:id/test', async (req, res) => {
-    const body: Schemas['TestWebhookResponse'] = await testWebhook(deps, callerOf(res), req.params.id);
-    res.json(body);
+    res.json(presentWebhookTest(await testWebhook(deps, callerOf(res), req.params.id)));
   });
 
   router.post('/webhooks/:id/deliveries/:deliveryId/redeliver', async (req, res) => {
-    const body: Schemas['RedeliverWebhookDeliveryResponse'] = await redeliverWebhookDelivery(deps, callerOf(res), req.params.id, req.params.deliveryId);
-    res.status(202).location(`/api/v1/webhooks/${req.params.id}/deliveries`).json(body);
+    const redelivery = await redeliverWebhookDelivery(deps, callerOf(res), req.params.id, req.params.deliveryId);
+    res.status(202).location(`/api/v1/webhooks/${req.params.id}/deliveries`).json(presentRedelivery(redelivery));
   });
 
   return router;

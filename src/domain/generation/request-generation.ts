@@ -1,15 +1,15 @@
 import { defaultPostFormat, type PostFormat } from '../../images/post-formats.ts';
 import { newId } from '../../data/new-id.ts';
 import { seedFromId } from '../../generation/seed.ts';
-import { startAndWait } from '../../temporal/start-and-wait.ts';
+import { startAndWait } from '../../temporal/workflow-gateway.ts';
 import { workflowIds } from '../../temporal/workflow-ids.ts';
-import type { GenerationResult } from '../../../activities/save-generated-image.ts';
-import type { generatePost } from '../../../workflows/generate-post.ts';
+import type { GenerationResult } from './save-generated-image.ts';
+import { generatePost } from '../../../workflows/generate-post.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { findPost } from '../posts/find-post.ts';
 import { postSearchAttributes } from '../posts/post-workflow-options.ts';
-import { failuresAsProblems, type ActionOutcome } from './action-outcome.ts';
+import type { ActionOutcome } from './action-outcome.ts';
 
 export type GenerationRequest = { prompt?: string; format?: PostFormat; seed?: number };
 
@@ -27,21 +27,17 @@ export async function requestGeneration(
   const generationId = newId();
   const format = request.format ?? defaultPostFormat;
   const prompt = request.prompt ?? post.prompt;
-  const outcome = await failuresAsProblems('Generation', () =>
-    startAndWait<typeof generatePost>(
-      deps.temporal,
-      'generatePost',
-      {
-        workflowId: workflowIds.postGenerate(post.id),
-        taskQueue: deps.taskQueue,
-        args: [{ postId: post.id, generationId, prompt, promptWasNew: prompt !== post.prompt, format, seed: request.seed ?? seedFromId(generationId) }],
-        staticSummary: `Generate a ${format} image for "${post.title}"`,
-        typedSearchAttributes: postSearchAttributes(post),
-      },
-      deps.actionWaitMs,
-      `a generation of post ${post.id}`,
-    ),
+  const outcome = await startAndWait(
+    deps.temporal,
+    generatePost,
+    {
+      workflowId: workflowIds.postGenerate(post.id),
+      taskQueue: deps.taskQueue,
+      args: [{ postId: post.id, generationId, prompt, promptWasNew: prompt !== post.prompt, format, seed: request.seed ?? seedFromId(generationId) }],
+      staticSummary: `Generate a ${format} image for "${post.title}"`,
+      typedSearchAttributes: postSearchAttributes(post),
+    },
+    { description: `a generation of post ${post.id}`, name: 'Generation', waitMs: deps.actionWaitMs },
   );
-  const current = await findPost(deps.orm.em.fork(), caller.workspaceId, postId);
-  return outcome.state === 'completed' ? { state: 'completed', post: current, result: outcome.result } : { state: 'running', post: current };
+  return { ...outcome, post: await findPost(deps.orm.em.fork(), caller.workspaceId, postId) };
 }

@@ -3,8 +3,7 @@ import { AppError } from '../../errors/app-error.ts';
 import { findBrandKit } from '../brand-kits/find-brand-kit.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
-import { cancelPublication, planPublication } from '../publishing/publication-workflow.ts';
-import { waitFor } from '../publishing/publish-post.ts';
+import { cancelPublication, planPublication, publicationCompleted } from '../publishing/publication-workflow.ts';
 import { requireFuture } from '../publishing/schedule-post.ts';
 import { findPost } from './find-post.ts';
 
@@ -49,7 +48,7 @@ export async function updatePost(deps: Deps, caller: Caller, id: string, input: 
 async function actOnPublication(deps: Deps, post: Post, input: UpdatePostInput): Promise<void> {
   if (input.status === 'published') {
     const { handle } = await planPublication(deps, post, { publishAt: null, connectionIds: [] });
-    await waitFor(deps, () => handle.result());
+    await publicationCompleted(deps, handle);
     return;
   }
   if (input.status === 'scheduled' || (input.status === undefined && post.status === 'scheduled' && input.scheduledAt)) {

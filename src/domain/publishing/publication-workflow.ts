@@ -1,11 +1,10 @@
-import { WithStartWorkflowOperation, WorkflowNotFoundError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import type { WorkflowHandle } from '@temporalio/client';
 import type { Post } from '../../data/entities/post.ts';
 import { newId } from '../../data/new-id.ts';
-import { AppError } from '../../errors/app-error.ts';
-import { inTemporal } from '../../temporal/in-temporal.ts';
+import { updateIfRunning, updateWithStart, waitForOutcome } from '../../temporal/workflow-gateway.ts';
 import { workflowIds } from '../../temporal/workflow-ids.ts';
-import type { PublicationPlan } from '../../../activities/plan-publication.ts';
-import { cancelUpdate, planUpdate, type PublicationRequest, type postPublication } from '../../../workflows/post-publication.ts';
+import type { PublicationPlan } from './record-publication-plan.ts';
+import { cancelUpdate, planUpdate, postPublication, type PublicationRequest } from '../../../workflows/post-publication.ts';
 import type { Deps } from '../deps.ts';
 import { postSearchAttributes } from '../posts/post-workflow-options.ts';
 
@@ -21,43 +20,36 @@ export async function planPublication(
   post: Post,
   request: PublicationRequest,
 ): Promise<{ plan: PublicationPlan; handle: WorkflowHandle<typeof postPublication> }> {
-  const start = new WithStartWorkflowOperation<typeof postPublication>('postPublication', {
-    workflowId: workflowIds.postPublication(post.id),
-    taskQueue: deps.taskQueue,
-    // Used only when this starts the workflow; a publication already running keeps its own.
-    args: [{ postId: post.id, publicationId: newId() }],
-    workflowIdConflictPolicy: 'USE_EXISTING',
-    staticSummary: `Publish "${post.title}"`,
-    typedSearchAttributes: postSearchAttributes(post),
-  });
-  const plan = await inTemporal(deps.temporal, 'accept the publication', async () => {
-    try {
-      return await deps.temporal.workflow.executeUpdateWithStart(planUpdate, { args: [request], startWorkflowOperation: start });
-    } catch (error) {
-      throw asProblem(error, post.id);
-    }
-  });
-  return { plan, handle: await start.workflowHandle() };
+  const { result, handle } = await updateWithStart(
+    deps.temporal,
+    planUpdate,
+    [request],
+    {
+      workflow: postPublication,
+      options: {
+        workflowId: workflowIds.postPublication(post.id),
+        taskQueue: deps.taskQueue,
+        // Used only when this starts the workflow; a publication already running keeps its own.
+        args: [{ postId: post.id, publicationId: newId() }],
+        workflowIdConflictPolicy: 'USE_EXISTING',
+        staticSummary: `Publish "${post.title}"`,
+        typedSearchAttributes: postSearchAttributes(post),
+      },
+    },
+    { purpose: 'accept the publication', subject: `Post ${post.id}` },
+  );
+  return { plan: result, handle };
 }
 
 /** Cancels the post's pending publication, if there is one (503 when Temporal does not answer). */
 export async function cancelPublication(deps: Deps, postId: string): Promise<void> {
-  const handle = deps.temporal.workflow.getHandle<typeof postPublication>(workflowIds.postPublication(postId));
-  await inTemporal(deps.temporal, 'cancel the publication', async () => {
-    try {
-      const { status } = await handle.describe();
-      if (status.name !== 'RUNNING') return;
-      await handle.executeUpdate(cancelUpdate);
-    } catch (error) {
-      if (error instanceof WorkflowNotFoundError) return;
-      throw asProblem(error, postId);
-    }
-  });
+  await updateIfRunning(deps.temporal, workflowIds.postPublication(postId), cancelUpdate, { purpose: 'cancel the publication', subject: `Post ${postId}` });
 }
 
-function asProblem(error: unknown, postId: string): unknown {
-  if (!(error instanceof WorkflowUpdateFailedError)) return error;
-  const reason = error.cause?.message ?? error.message;
-  if (/no longer exists/.test(reason)) return new AppError('not-found', reason);
-  return new AppError('conflict', `Post ${postId}: ${reason}`);
+/**
+ * True when the publication finished within the action wait limit; the workflow goes on either way. A publication
+ * that failed (the post deleted meanwhile: 404) reads as the generation and render actions do.
+ */
+export async function publicationCompleted(deps: Deps, handle: WorkflowHandle<typeof postPublication>): Promise<boolean> {
+  return (await waitForOutcome(deps.temporal, handle, { name: 'Publishing', waitMs: deps.actionWaitMs })).state === 'completed';
 }

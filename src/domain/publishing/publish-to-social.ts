@@ -4,9 +4,8 @@ import { notFound } from '../../errors/app-error.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { findPost } from '../posts/find-post.ts';
-import { planPublication } from './publication-workflow.ts';
+import { planPublication, publicationCompleted } from './publication-workflow.ts';
 import { requireFuture } from './schedule-post.ts';
-import { waitFor } from './publish-post.ts';
 
 /**
  * Publishes the post to social connections, now or at `scheduledAt`. Answers the publication's targets: after
@@ -28,7 +27,7 @@ export async function publishToSocial(
   if (missing) throw notFound(`Social connection ${missing}`);
 
   const { plan, handle } = await planPublication(deps, post, { publishAt: request.scheduledAt ?? null, connectionIds });
-  const completed = plan.scheduled || (await waitFor(deps, () => handle.result()));
+  const completed = plan.scheduled || (await publicationCompleted(deps, handle));
   const targets = await deps.orm.em.fork().find(PublishTarget, { id: { $in: plan.targetIds } }, { orderBy: { createdAt: 'asc' } });
   return { targets, completed };
 }

@@ -5,7 +5,7 @@ import type { Deps } from '../deps.ts';
 import { findProject } from '../projects/find-project.ts';
 import { requireFeature } from '../workspaces/plans.ts';
 import { validateCronExpression } from './cron-expression.ts';
-import { inTemporal } from '../../temporal/in-temporal.ts';
+import { inTemporal } from '../../temporal/workflow-gateway.ts';
 import { validatePromptTemplate } from './prompt-template.ts';
 import { viewOf, type ScheduleView } from './schedule-view.ts';
 import { createTemporalSchedule, deleteTemporalSchedule } from './temporal-schedule.ts';

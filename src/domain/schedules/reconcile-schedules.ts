@@ -2,6 +2,7 @@ import { ScheduleAlreadyRunning, type Client } from '@temporalio/client';
 import { Schedule } from '../../data/entities/schedule.ts';
 import type { Database } from '../../data/orm.ts';
 import { scheduleIds } from '../../temporal/workflow-ids.ts';
+import { scheduledGeneration } from '../../../workflows/scheduled-generation.ts';
 import { createTemporalSchedule, deleteTemporalSchedule, isOwnedSchedule, temporalScheduleOptions, updateTemporalSchedule } from './temporal-schedule.ts';
 
 export type ReconcileReport = { checked: number; created: string[]; updated: string[]; deleted: string[] };
@@ -53,7 +54,7 @@ async function differs(temporal: Client, row: Schedule, taskQueue: string): Prom
   return (
     current.state.note !== wanted.state?.note ||
     current.state.paused !== (wanted.state?.paused ?? false) ||
-    action?.workflowType !== 'scheduledGeneration' ||
+    action?.workflowType !== scheduledGeneration.name ||
     action.taskQueue !== taskQueue ||
     JSON.stringify(action.args) !== JSON.stringify(wanted.action.args)
   );

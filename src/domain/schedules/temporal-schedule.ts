@@ -7,7 +7,7 @@ import {
 import type { Schedule } from '../../data/entities/schedule.ts';
 import { searchAttributes } from '../../temporal/search-attributes.ts';
 import { scheduleIds, workflowIds } from '../../temporal/workflow-ids.ts';
-import type { scheduledGeneration } from '../../../workflows/scheduled-generation.ts';
+import { scheduledGeneration } from '../../../workflows/scheduled-generation.ts';
 
 // The Temporal side of a schedule: `schedule-<id>`, its cron in UTC, one `scheduledGeneration` run per firing.
 // Overlap policy SKIP: a firing while the previous run still works is skipped, not queued, so a slow provider never
@@ -24,7 +24,7 @@ export function temporalScheduleOptions(schedule: Schedule, taskQueue: string): 
     spec: { cronExpressions: [schedule.cronExpression], timezone: 'UTC' },
     action: {
       type: 'startWorkflow',
-      workflowType: 'scheduledGeneration',
+      workflowType: scheduledGeneration,
       workflowId: workflowIds.scheduledGeneration(schedule.id),
       taskQueue,
       args: [{ scheduleId: schedule.id }] satisfies Parameters<typeof scheduledGeneration>,

@@ -3,7 +3,7 @@ import type { Deps } from '../deps.ts';
 import { requireFeature } from '../workspaces/plans.ts';
 import { validateCronExpression } from './cron-expression.ts';
 import { findSchedule } from './find-schedule.ts';
-import { inTemporal } from '../../temporal/in-temporal.ts';
+import { inTemporal } from '../../temporal/workflow-gateway.ts';
 import { validatePromptTemplate } from './prompt-template.ts';
 import { viewOf, type ScheduleView } from './schedule-view.ts';
 import { updateTemporalSchedule } from './temporal-schedule.ts';

@@ -3,10 +3,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { OrphanedObject } from '../../data/entities/orphaned-object.ts';
 import { newId } from '../../data/new-id.ts';
 import type { Logger } from '../../logger.ts';
-import { inTemporal } from '../../temporal/in-temporal.ts';
 import { searchAttributes } from '../../temporal/search-attributes.ts';
+import { startWorkflow } from '../../temporal/workflow-gateway.ts';
 import { workflowIds } from '../../temporal/workflow-ids.ts';
-import type { cleanUpOrphanedObjects } from '../../../workflows/clean-up-orphaned-objects.ts';
+import { cleanUpOrphanedObjects } from '../../../workflows/clean-up-orphaned-objects.ts';
 
 export type OrphanBatch = { batchId: string; deleteAfter: Date; reason: string; count: number; workspaceId: string; projectId?: string | undefined };
 
@@ -44,8 +44,10 @@ export async function startStorageCleanup(
 ): Promise<void> {
   if (!batch) return;
   try {
-    await inTemporal(deps.temporal, 'start the storage cleanup', () =>
-      deps.temporal.workflow.start<typeof cleanUpOrphanedObjects>('cleanUpOrphanedObjects', {
+    await startWorkflow(
+      deps.temporal,
+      cleanUpOrphanedObjects,
+      {
         workflowId: workflowIds.storageCleanup(batch.batchId),
         taskQueue: deps.taskQueue,
         args: [{ batchId: batch.batchId, deleteAfter: batch.deleteAfter.toISOString() }],
@@ -54,7 +56,8 @@ export async function startStorageCleanup(
           { key: searchAttributes.workspaceId, value: batch.workspaceId },
           ...(batch.projectId ? [{ key: searchAttributes.projectId, value: batch.projectId }] : []),
         ],
-      }),
+      },
+      'the storage cleanup',
     );
   } catch (error) {
     deps.logger.warn({ err: error, batchId: batch.batchId }, 'storage cleanup not started; the storage sweep will delete these objects');

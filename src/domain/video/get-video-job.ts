@@ -1,6 +1,5 @@
 import { VideoJob } from '../../data/entities/video-job.ts';
 import { notFound } from '../../errors/app-error.ts';
-import { inTemporal } from '../../temporal/in-temporal.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { readJobState, type VideoJobState } from './video-job-state.ts';
@@ -11,7 +10,7 @@ export type VideoJobView = VideoJobState & { jobId: string; postId: string; vide
 export async function getVideoJob(deps: Deps, caller: Caller, jobId: string): Promise<VideoJobView> {
   const job = await deps.orm.em.fork().findOne(VideoJob, { id: jobId, workspaceId: caller.workspaceId });
   if (!job) throw notFound(`Video job ${jobId}`);
-  const state = await inTemporal(deps.temporal, 'report the video job', () => readJobState(deps.temporal, job));
+  const state = await readJobState(deps.temporal, job);
   // A job Temporal reports done a moment before our record shows the video is read again for its key.
   const videoKey = state.status === 'done' ? (job.videoKey ?? (await deps.orm.em.fork().findOne(VideoJob, job.id))?.videoKey) : null;
   return { ...state, jobId: job.id, postId: job.postId, videoUrl: videoKey ? await deps.storage.signedUrl(videoKey) : null };

@@ -1,8 +1,8 @@
 import { VideoJob } from '../../data/entities/video-job.ts';
 import { AppError } from '../../errors/app-error.ts';
-import { inTemporal } from '../../temporal/in-temporal.ts';
+import { startWorkflow } from '../../temporal/workflow-gateway.ts';
 import { workflowIds } from '../../temporal/workflow-ids.ts';
-import type { generateVideo } from '../../../workflows/generate-video.ts';
+import { generateVideo } from '../../../workflows/generate-video.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { findPost } from '../posts/find-post.ts';
@@ -20,7 +20,7 @@ export async function startVideo(deps: Deps, caller: Caller, postId: string): Pr
     if (!found.artworkKey && !found.imageKey) throw new AppError('conflict', `Post ${found.id} has no image yet; generate it before making a video.`);
     const previous = await em.findOne(VideoJob, { postId: found.id, status: { $in: ['queued', 'running'] } }, { orderBy: { createdAt: 'desc' } });
     if (previous) {
-      const state = await inTemporal(deps.temporal, 'report the running video job', () => readJobState(deps.temporal, previous));
+      const state = await readJobState(deps.temporal, previous, 'report the running video job');
       if (state.status === 'queued' || state.status === 'running') {
         throw new AppError('conflict', `A video of post ${found.id} is already being made (job ${previous.id}); wait for it to finish.`);
       }
@@ -29,14 +29,17 @@ export async function startVideo(deps: Deps, caller: Caller, postId: string): Pr
   });
 
   try {
-    await inTemporal(deps.temporal, 'start the video', () =>
-      deps.temporal.workflow.start<typeof generateVideo>('generateVideo', {
+    await startWorkflow(
+      deps.temporal,
+      generateVideo,
+      {
         workflowId: workflowIds.videoJob(job.id),
         taskQueue: deps.taskQueue,
         args: [{ jobId: job.id }],
         staticSummary: `Video of "${post.title}" (${post.format})`,
         typedSearchAttributes: postSearchAttributes(post),
-      }),
+      },
+      'the video',
     );
   } catch (error) {
     await deps.orm.em.fork().nativeDelete(VideoJob, { id: job.id });

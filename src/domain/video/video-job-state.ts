@@ -1,9 +1,10 @@
-import { WorkflowFailedError, WorkflowNotFoundError, type Client, type WorkflowExecutionDescription } from '@temporalio/client';
+import { WorkflowFailedError, type Client, type WorkflowExecutionDescription } from '@temporalio/client';
 import { defaultPayloadConverter } from '@temporalio/common';
 // A CommonJS module: Node's ESM loader offers it as a default export only.
 import proto from '@temporalio/proto';
 import type { VideoJob } from '../../data/entities/video-job.ts';
 import { postFormats } from '../../images/post-formats.ts';
+import { describeWorkflow, inTemporal } from '../../temporal/workflow-gateway.ts';
 import { workflowIds } from '../../temporal/workflow-ids.ts';
 import { describeProgress, type VideoProgress } from '../../video/video-progress.ts';
 import { videoSeconds } from '../../video/encode-post-video.ts';
@@ -22,15 +23,12 @@ const { PENDING_ACTIVITY_STATE_SCHEDULED } = proto.temporal.api.enums.v1.Pending
  * timed-out run, which runs no code of ours). A row that never says how the job ended, whose workflow Temporal no
  * longer keeps, is a job that failed without a word: `failed`, saying so.
  */
-export async function readJobState(client: Client, job: VideoJob): Promise<VideoJobState> {
+export async function readJobState(client: Client, job: VideoJob, purpose = 'report the video job'): Promise<VideoJobState> {
   const recorded = recordedEnd(job);
   if (recorded) return recorded;
-  const handle = client.workflow.getHandle(workflowIds.videoJob(job.id));
-  let description: WorkflowExecutionDescription;
-  try {
-    description = await handle.describe();
-  } catch (error) {
-    if (!(error instanceof WorkflowNotFoundError)) throw error;
+  const workflowId = workflowIds.videoJob(job.id);
+  const description = await describeWorkflow(client, workflowId, purpose);
+  if (!description) {
     const never = job.status === 'queued' ? 'was never started, or ' : '';
     return ended(job, 'failed', 'The job ended without a video.', `Its workflow ${never}ended without recording how, and is no longer kept by Temporal.`, null);
   }
@@ -49,7 +47,7 @@ export async function readJobState(client: Client, job: VideoJob): Promise<Video
     case 'TIMED_OUT':
       return ended(job, 'failed', 'The job took too long.', 'The workflow timed out.', closedAt);
     default:
-      return ended(job, 'failed', 'The video could not be made.', await failureOf(handle), closedAt);
+      return ended(job, 'failed', 'The video could not be made.', await inTemporal(client, purpose, () => failureOf(client.workflow.getHandle(workflowId))), closedAt);
   }
 }
 

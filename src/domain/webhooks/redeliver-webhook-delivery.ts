@@ -1,15 +1,14 @@
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { WebhookDelivery } from '../../data/entities/webhook-delivery.ts';
 import { WorkspaceEvent } from '../../data/entities/workspace-event.ts';
 import { AppError, notFound } from '../../errors/app-error.ts';
-import { inTemporal } from '../../temporal/in-temporal.ts';
 import { searchAttributes } from '../../temporal/search-attributes.ts';
+import { tryStartWorkflow } from '../../temporal/workflow-gateway.ts';
 import { workflowIds } from '../../temporal/workflow-ids.ts';
-import type { redeliverWebhook } from '../../../workflows/redeliver-webhook.ts';
+import { redeliverWebhook } from '../../../workflows/redeliver-webhook.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { requireFeature } from '../workspaces/plans.ts';
-import { isDeliveryRetrying, isRunning } from './delivery-retries.ts';
+import { isDeliveryRetrying } from './delivery-retries.ts';
 import { findWebhook } from './find-webhook.ts';
 
 export type Redelivery = { deliveryId: string; attempt: number };
@@ -31,39 +30,37 @@ export async function redeliverWebhookDelivery(deps: Deps, caller: Caller, webho
   }
   const event = await em.findOne(WorkspaceEvent, latest.eventId);
 
-  if (await inTemporal(deps.temporal, "report the delivery's retries", () => isDeliveryRetrying(deps.temporal, latest.eventId, webhook.id))) {
+  if (await isDeliveryRetrying(deps.temporal, latest.eventId, webhook.id)) {
     throw new AppError(
       'conflict',
       `Delivery ${deliveryId} is still on its automatic retry schedule: its next attempt is already scheduled. Redeliver once it has succeeded or its retries have ended.`,
     );
   }
 
-  return inTemporal(deps.temporal, 'start the redelivery', async () => {
-    // Each pass meets a run of that number that has ended; the loop ends at the first free number.
-    for (let attempt = latest.attempt + 1; ; attempt += 1) {
-      const workflowId = workflowIds.webhookRedelivery(deliveryId, attempt);
-      try {
-        await deps.temporal.workflow.start<typeof redeliverWebhook>('redeliverWebhook', {
-          workflowId,
-          taskQueue: deps.taskQueue,
-          args: [{ webhookId: webhook.id, eventId: latest.eventId, deliveryId, attempt }],
-          // An attempt that has been sent stays sent: its number can never be started again.
-          workflowIdReusePolicy: 'REJECT_DUPLICATE',
-          staticSummary: `Redeliver ${latest.eventType} as attempt ${attempt} of delivery ${deliveryId}`,
-          typedSearchAttributes: [
-            { key: searchAttributes.workspaceId, value: webhook.workspaceId },
-            ...(event?.postId ? [{ key: searchAttributes.postId, value: event.postId }] : []),
-          ],
-        });
-        return { deliveryId, attempt };
-      } catch (error) {
-        if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-        if (await isRunning(deps.temporal, workflowId)) {
-          throw new AppError('conflict', `A redelivery of delivery ${deliveryId} is already under way (attempt ${attempt}); wait for it in the delivery log.`);
-        }
-        // That attempt has ended: it is in the log by now (a redelivery that raced this one), or it could not be
-        // made (the webhook was switched off meanwhile) and its number stays used. Either way the next one is free.
-      }
+  // Each pass meets a run of that number that has ended; the loop ends at the first free number.
+  for (let attempt = latest.attempt + 1; ; attempt += 1) {
+    const started = await tryStartWorkflow(
+      deps.temporal,
+      redeliverWebhook,
+      {
+        workflowId: workflowIds.webhookRedelivery(deliveryId, attempt),
+        taskQueue: deps.taskQueue,
+        args: [{ webhookId: webhook.id, eventId: latest.eventId, deliveryId, attempt }],
+        // An attempt that has been sent stays sent: its number can never be started again.
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        staticSummary: `Redeliver ${latest.eventType} as attempt ${attempt} of delivery ${deliveryId}`,
+        typedSearchAttributes: [
+          { key: searchAttributes.workspaceId, value: webhook.workspaceId },
+          ...(event?.postId ? [{ key: searchAttributes.postId, value: event.postId }] : []),
+        ],
+      },
+      'the redelivery',
+    );
+    if (started.state === 'started') return { deliveryId, attempt };
+    if (started.state === 'running') {
+      throw new AppError('conflict', `A redelivery of delivery ${deliveryId} is already under way (attempt ${attempt}); wait for it in the delivery log.`);
     }
-  });
+    // That attempt has ended: it is in the log by now (a redelivery that raced this one), or it could not be made
+    // (the webhook was switched off meanwhile) and its number stays used. Either way the next one is free.
+  }
 }

@@ -1,0 +1,27 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { WorkRefused } from '../src/domain/work-refused.ts';
+import { RemoteRateLimitedError, RemoteRejectedError, RemoteUnavailableError } from '../src/net/remote-errors.ts';
+
+/**
+ * A failure as Temporal should treat it. Work the domain refused is final, typed from the failure table. Of a
+ * service at the network edge, a refusal is final, a rate limit waits as long as the service asked, an outage
+ * follows the activity's retry policy. Anything else passes through.
+ */
+export function asTemporalFailure(error: unknown): unknown {
+  if (error instanceof WorkRefused) return ApplicationFailure.nonRetryable(error.message, error.failureType);
+  if (error instanceof RemoteRejectedError) return ApplicationFailure.nonRetryable(error.reason, error.failureType);
+  if (error instanceof RemoteRateLimitedError) {
+    return ApplicationFailure.create({ message: error.message, type: error.failureType, nextRetryDelay: error.retryAfterMs });
+  }
+  if (error instanceof RemoteUnavailableError) return ApplicationFailure.retryable(error.message, error.failureType);
+  return error;
+}
+
+/** The boundary of an activity that calls services at the network edge (bounded retries): failures as above. */
+export async function failingAsTemporal<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw asTemporalFailure(error);
+  }
+}

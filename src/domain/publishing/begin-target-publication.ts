@@ -1,0 +1,25 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Post } from '../../data/entities/post.ts';
+import { PublishTarget } from '../../data/entities/publish-target.ts';
+import { SocialConnection } from '../../data/entities/social-connection.ts';
+import { failureTypes } from '../../temporal/failure-types.ts';
+import { WorkRefused } from '../work-refused.ts';
+
+export type TargetPublication = { target: PublishTarget; connection: SocialConnection; post: Post };
+
+/**
+ * Marks one target `Publishing` and returns what its post to the platform needs; null when there is nothing to do
+ * (the target is gone, already published, or cancelled). A deleted connection or post ends the target for good.
+ */
+export async function beginTargetPublication(em: EntityManager, targetId: string): Promise<TargetPublication | null> {
+  const target = await em.findOne(PublishTarget, targetId);
+  if (!target || target.status === 'Published' || target.status === 'Cancelled') return null;
+  const connection = await em.findOne(SocialConnection, target.connectionId);
+  if (!connection) throw new WorkRefused(failureTypes.connectionNotFound, 'The social connection was deleted before the post was published.');
+  const post = await em.findOne(Post, target.postId);
+  if (!post) throw new WorkRefused(failureTypes.postDeleted, `Post ${target.postId} was deleted before it was published.`);
+
+  target.status = 'Publishing';
+  await em.flush();
+  return { target, connection, post };
+}

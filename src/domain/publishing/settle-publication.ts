@@ -1,0 +1,33 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { PublishTarget } from '../../data/entities/publish-target.ts';
+import { recordPostEvent } from '../events/post-event.ts';
+import { loadPost } from '../posts/load-post.ts';
+import { recordUsage } from '../usage/record-usage.ts';
+
+export type SettlePublicationInput = { postId: string; publicationId: string; publishedAt: string; targetIds: string[] };
+export type SettledPublication = { outcome: 'published' | 'failed'; eventId: string | null };
+
+/**
+ * Decides what the publication did to the post and records it with its event, in the caller's transaction:
+ * - without social targets the post itself is published;
+ * - with targets, the post is published when at least one target was, and failed when none was (the reasons of
+ *   every target are kept in `failureReason`).
+ */
+export async function settlePublication(em: EntityManager, input: SettlePublicationInput): Promise<SettledPublication> {
+  const { post } = await loadPost(em, input.postId, { lock: true });
+  const targets = input.targetIds.length > 0 ? await em.find(PublishTarget, { id: { $in: input.targetIds } }) : [];
+  const published = targets.length === 0 || targets.some((target) => target.status === 'Published');
+  const sourceId = `publication-${input.publicationId}`;
+  if (published) {
+    Object.assign(post, { status: 'published', publishedAt: new Date(input.publishedAt), failureReason: null, updatedAt: new Date() });
+    if (targets.length === 0) {
+      recordUsage(em, { workspaceId: post.workspaceId, type: 'PostPublish', description: `Published "${post.title}".`, postId: post.id });
+    }
+    const event = await recordPostEvent(em, post, { type: 'post.published', sourceId });
+    return { outcome: 'published', eventId: event.id };
+  }
+  const reason = `Publishing failed on every connection: ${targets.map((target) => `${target.platform}: ${target.errorMessage ?? target.status}`).join('; ')}`;
+  Object.assign(post, { status: 'failed', failureReason: reason, updatedAt: new Date() });
+  const event = await recordPostEvent(em, post, { type: 'post.failed', sourceId, reason });
+  return { outcome: 'failed', eventId: event.id };
+}

@@ -1,0 +1,18 @@
+import { devSecrets } from './dev-secrets.ts';
+import type { LocalDatabase } from './local-database.ts';
+import { localTemporal } from './local-temporal.ts';
+
+/**
+ * The environment of the one-machine stack, for loadConfig: the caller's variables, with what they leave out taken
+ * from the dev stack under DATA_DIR (its PostgreSQL, its Temporal dev server, its secrets). `npm run dev` and the
+ * admin CLI both start from here, so with the same environment they reach the same database and Temporal.
+ */
+export function localStackEnv(database: LocalDatabase, env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return {
+    // Production brings its own secrets; only a stack without them gets (and keeps) the dev stack's.
+    ...(env.URL_SIGNING_SECRET && env.ENCRYPTION_KEY ? {} : devSecrets()),
+    ...env,
+    DATABASE_URL: database.url,
+    TEMPORAL_ADDRESS: env.TEMPORAL_ADDRESS ?? localTemporal().address,
+  };
+}

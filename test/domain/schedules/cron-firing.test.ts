@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Schemas } from '../../../src/api/schemas.ts';
+import { Post } from '../../../src/data/entities/post.ts';
+import { scheduleIds } from '../../../src/temporal/workflow-ids.ts';
+import { eventually } from '../../support/eventually.ts';
+import { startTestApp, type TestApp } from '../../support/test-app.ts';
+import { createTestWorkspace } from '../../support/workspaces.ts';
+
+// A real cron firing on the Temporal dev server (the time-skipping server has no Schedules): two schedules on
+// `* * * * *`, one paused. Within about a minute the active one has run and made a generated post; the paused one
+// has not run at all.
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app?.stop());
+
+describe('a schedule firing on its cron', () => {
+  it('when the minute comes, then the active schedule makes a generated post and the paused one makes none', { timeout: 120_000 }, async () => {
+    const workspace = await createTestWorkspace(app, 'growth');
+    const projectId = (await workspace.client.post<{ id: string }>('/projects', { name: 'Every minute' })).body.id;
+    const create = (name: string) =>
+      workspace.client.post<Schemas['CreateScheduleResponse']>('/schedules', { name, cronExpression: '* * * * *', promptTemplate: `${name} at {{time}}`, projectId });
+    const active = (await create('Ticker')).body;
+    const paused = (await create('Sleeper')).body;
+    expect((await workspace.client.put(`/schedules/${paused.id}`, { isActive: false })).status).toBe(200);
+    expect(Date.parse(active.nextRunAt!) - Date.now()).toBeLessThanOrEqual(60_000);
+
+    const post = await eventually(async () => {
+      const [found] = await app.api.services.orm.em.fork().find(Post, { projectId, title: { $like: 'Ticker — %' } });
+      expect(found?.imageKey).toBeTruthy();
+      return found!;
+    }, 100_000);
+    expect(post.prompt).toMatch(/^Ticker at \d{2}:\d{2}$/);
+    // The run records itself on the schedule after its child generation has saved the image, so a moment later.
+    const schedule = await eventually(async () => {
+      const found = (await workspace.client.get<Schemas['Schedule']>(`/schedules/${active.id}`)).body;
+      expect(found.lastRunAt).toBeTruthy();
+      return found;
+    }, 10_000);
+    expect(Date.parse(schedule.lastRunAt!)).toBeGreaterThanOrEqual(Date.parse(active.nextRunAt!));
+    expect(schedule.lastRunAt).toMatch(/:00\.000Z$/); // the minute it fired for, not when the run ended
+
+    const sleeper = await app.api.services.temporal.schedule.getHandle(scheduleIds.generation(paused.id)).describe();
+    expect(sleeper.info.recentActions).toHaveLength(0);
+    expect(await app.api.services.orm.em.fork().count(Post, { projectId, title: { $like: 'Sleeper — %' } })).toBe(0);
+  });
+});

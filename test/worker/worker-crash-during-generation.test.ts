@@ -1,0 +1,73 @@
+import type { Client } from '@temporalio/client';
+import { connectTemporalClient } from '../../src/temporal/connect.ts';
+import { loadConfig } from '../../src/config.ts';
+import { once } from 'node:events';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Post } from '../../src/data/entities/post.ts';
+import { PostVersion } from '../../src/data/entities/post-version.ts';
+import { UsageActivity } from '../../src/data/entities/usage-activity.ts';
+import { openDatabase, type Database } from '../../src/data/orm.ts';
+import { newId } from '../../src/data/new-id.ts';
+import { workflowIds } from '../../src/temporal/workflow-ids.ts';
+import type { generatePost } from '../../workflows/generate-post.ts';
+import { startStabilityServer, type StabilityServer } from '../fakes/stability-server.ts';
+import { createPostFixture } from '../support/post-fixtures.ts';
+import { testConfigEnv } from '../support/test-config.ts';
+import { createTestDatabase } from '../support/test-database.ts';
+import { startWorkerProcess } from '../support/worker-process.ts';
+
+// A worker is killed (SIGKILL, no goodbye) while the image provider is working on a generation; another worker
+// takes over once the first one's heartbeats stop. The generation completes exactly once.
+
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let orm: Database;
+let stability: StabilityServer;
+let client: Client;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  orm = await openDatabase(database.url);
+  stability = await startStabilityServer();
+  env = { ...testConfigEnv(database.url), STABILITY_API_KEY: stability.apiKey, STABILITY_API_URL: stability.url };
+  client = await connectTemporalClient(loadConfig(env).temporal);
+});
+afterAll(async () => {
+  await client?.connection.close();
+  await stability?.close();
+  await orm?.close();
+  await database?.drop();
+});
+
+describe('a worker killed in the middle of a generation', () => {
+  it('when another worker takes over, then the post gets exactly one new version and one usage item', { timeout: 90_000 }, async () => {
+    const post = await createPostFixture(orm);
+    const first = await startWorkerProcess(env);
+    const held = stability.hold();
+    const handle = await client.workflow.start<typeof generatePost>('generatePost', {
+      workflowId: workflowIds.postGenerate(post.id),
+      taskQueue: env.TEMPORAL_TASK_QUEUE!,
+      args: [{ postId: post.id, generationId: newId(), prompt: post.prompt, promptWasNew: false, format: '1:1', seed: 3 }],
+    });
+    await held.received;
+    first.process.kill('SIGKILL');
+    await once(first.process, 'exit');
+    held.release();
+
+    const second = await startWorkerProcess(env);
+    try {
+      const result = await handle.result();
+      expect(result.versionNumber).toBe(1);
+    } finally {
+      second.process.kill('SIGTERM');
+      await once(second.process, 'exit');
+    }
+
+    expect(stability.requests.length).toBe(2);
+    const em = orm.em.fork();
+    expect(await em.count(PostVersion, { postId: post.id })).toBe(1);
+    expect(await em.count(UsageActivity, { postId: post.id, type: 'PostGeneration' })).toBe(1);
+    const saved = await em.findOneOrFail(Post, post.id);
+    expect(saved.imageKey).toBeTruthy();
+  });
+});

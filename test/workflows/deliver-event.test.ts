@@ -1,0 +1,57 @@
+import { msToNumber } from '@temporalio/common/lib/time.js';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DeliverToWebhooksInput, RoundResult } from '../../activities/deliver-to-webhooks.ts';
+import type { Activities } from '../../activities/index.ts';
+import { deliverEvent } from '../../workflows/deliver-event.ts';
+import { retryWaits } from '../../workflows/webhook-retry-waits.ts';
+import { startWorkflowTestBed, type WorkflowTestBed } from '../support/workflow-test-bed.ts';
+
+// The branches of an event's delivery with stub activities on the time-skipping server: the whole retry ladder
+// (nearly three days) in a second. Delivery against real receivers is in post-publication.test.ts.
+
+let bed: WorkflowTestBed;
+beforeAll(async () => {
+  bed = await startWorkflowTestBed();
+});
+afterAll(() => bed?.stop());
+
+/** Delivers a made-up event on a worker whose deliverToWebhooks answers each round with `answer`. */
+async function deliverWith(answer: (round: DeliverToWebhooksInput) => RoundResult) {
+  const rounds: DeliverToWebhooksInput[] = [];
+  const stubs: Partial<Activities> = {
+    deliverToWebhooks: (round) => {
+      rounds.push(round);
+      return Promise.resolve(answer(round));
+    },
+  };
+  const startedAt = await bed.env.currentTimeMs();
+  const result = await bed.runWith(stubs, (taskQueue) =>
+    bed.client.workflow.execute(deliverEvent, { workflowId: `event-${randomUUID()}`, taskQueue, args: [{ eventId: randomUUID() }] }),
+  );
+  return { result, rounds, serverTimeMs: (await bed.env.currentTimeMs()) - startedAt };
+}
+
+const attempt = (webhookId: string, outcome: 'delivered' | 'failed') =>
+  ({ webhookId, deliveryId: `delivery-${webhookId}`, outcome, statusCode: outcome === 'delivered' ? 200 : 503, error: null }) as const;
+
+describe('deliverEvent branches, with stub activities', () => {
+  it('when a webhook fails on every rung, then it is exhausted after the whole ladder and only it was retried', async () => {
+    const { result, rounds, serverTimeMs } = await deliverWith((round) =>
+      round.attempt === 1 ? [attempt('steady', 'delivered'), attempt('failing', 'failed')] : [attempt('failing', 'failed')],
+    );
+    expect(result.webhooks).toEqual([
+      { webhookId: 'steady', deliveryId: 'delivery-steady', outcome: 'delivered', attempts: 1 },
+      { webhookId: 'failing', deliveryId: 'delivery-failing', outcome: 'exhausted', attempts: retryWaits.length + 1 },
+    ]);
+    expect(rounds.map((round) => round.attempt)).toEqual(Array.from({ length: retryWaits.length + 1 }, (_, index) => index + 1));
+    expect(rounds.slice(1).every((round) => round.webhookIds?.length === 1 && round.webhookIds[0] === 'failing')).toBe(true);
+    expect(serverTimeMs).toBeGreaterThanOrEqual(retryWaits.reduce((total, wait) => total + msToNumber(wait), 0));
+  });
+
+  it('when a failing webhook stops taking the event before its next rung, then it ends skipped with the attempts it had', async () => {
+    const { result, rounds } = await deliverWith((round) => (round.attempt === 1 ? [attempt('leaving', 'failed')] : [{ webhookId: 'leaving', outcome: 'skipped' }]));
+    expect(result.webhooks).toEqual([{ webhookId: 'leaving', deliveryId: 'delivery-leaving', outcome: 'skipped', attempts: 1 }]);
+    expect(rounds).toHaveLength(2);
+  });
+});
