@@ -9,6 +9,7 @@ import { createBlueskyConnector } from '../../src/social/bluesky-connector.ts';
 import { connectionSessions } from '../../src/social/connection-sessions.ts';
 import { SocialRejectedError, type BlueskyCredentials, type SocialPost } from '../../src/social/social-connector.ts';
 import { startAtprotoPds, type AtprotoPds, type PdsAccount } from '../infra/atproto-pds.ts';
+import { failureOf } from '../support/failure-of.ts';
 import { makeImage } from '../support/images.ts';
 import { createTestDatabase } from '../support/test-database.ts';
 
@@ -172,9 +173,8 @@ describe('Bluesky connector on a real PDS: the record', () => {
   });
 
   it("when the app password is wrong, then it is rejected with the PDS's reason", async () => {
-    const error = await connector.verify({ ...credentials, appPassword: 'aaaa-bbbb-cccc-dddd' }).then(() => expect.fail('expected a refusal'), (caught: unknown) => caught);
-    expect(error).toBeInstanceOf(SocialRejectedError);
-    expect((error as SocialRejectedError).reason).toBe('Bluesky rejected the handle or app password (401 AuthenticationRequired): Invalid identifier or password');
+    const error = await failureOf(connector.verify({ ...credentials, appPassword: 'aaaa-bbbb-cccc-dddd' }), SocialRejectedError);
+    expect(error.reason).toBe('Bluesky rejected the handle or app password (401 AuthenticationRequired): Invalid identifier or password');
   });
 });
 

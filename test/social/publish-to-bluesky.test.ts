@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import type { Schemas } from '../../src/api/schemas.ts';
 import { startAtprotoPds, type AtprotoPds, type PdsAccount } from '../infra/atproto-pds.ts';
 import { fetchImage } from '../support/images.ts';
-import { startTestApp, type TestApp } from '../support/test-app.ts';
-import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
+import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
+import type { TestApp } from '../support/test-app.ts';
+import type { TestWorkspace } from '../support/workspaces.ts';
 
 // publish-social end to end (api, worker on the Temporal dev server, PostgreSQL) to a Bluesky account on the
 // reference atproto PDS: what the record holds when read back, and that one connection's session serves many posts
@@ -27,13 +28,13 @@ let projectId: string;
 let connectionId: string;
 
 beforeAll(async () => {
-  [pds, app] = await Promise.all([
+  let started;
+  [pds, started] = await Promise.all([
     startAtprotoPds({ certPath: inject('devCertPath'), keyPath: inject('devKeyPath') }),
-    startTestApp({ SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true', API_WAIT_SECONDS: '20' }),
+    startAppWithWorkspace({ env: { SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true', API_WAIT_SECONDS: '20' }, project: 'Launches' }),
   ]);
+  ({ app, workspace, projectId } = started);
   [maker, alice] = await Promise.all([pds.createAccount('maker.test'), pds.createAccount('alice.test')]);
-  workspace = await createTestWorkspace(app, 'growth');
-  projectId = (await workspace.client.post<{ id: string }>('/projects', { name: 'Launches' })).body.id;
   const created = await workspace.client.post<Schemas['SocialConnection']>('/social-connections', { platform: 'bluesky', serviceUrl: pds.url, handle: maker.handle, appPassword: maker.appPassword, postLanguage: 'es' });
   expect(created.status).toBe(201);
   expect(created.body).toMatchObject({ accountName: maker.handle, postLanguage: 'es' });
