@@ -4,6 +4,7 @@ import { beginTargetPublication } from '../src/domain/publishing/begin-target-pu
 import { recordTargetPublished } from '../src/domain/publishing/record-target-published.ts';
 import { countOutcome } from '../src/metrics/remote-call-outcome.ts';
 import { socialPublishAttempts } from '../src/metrics/worker-metrics.ts';
+import { connectionSessions } from '../src/social/connection-sessions.ts';
 import type { SocialCredentials, SocialPost } from '../src/social/social-connector.ts';
 import type { Deps } from '../src/domain/deps.ts';
 
@@ -21,11 +22,13 @@ export async function publishToTarget(deps: Deps, input: { targetId: string; pub
   const stored = post.imageKey ? await deps.storage.get(post.imageKey) : null;
   const socialPost: SocialPost = {
     text: post.title,
+    language: connection.postLanguage ?? undefined,
     image: stored ? { bytes: await buffer(stored.body), contentType: 'image/png', alt: post.prompt.slice(0, 1000) } : undefined,
     idempotencyKey: target.idempotencyKey,
     onProgress: () => Context.current().heartbeat(),
   };
-  const published = await countOutcome(deps.social[connection.platform].publish(credentials, socialPost), (outcome) =>
+  const sessions = connectionSessions(deps.orm, deps.secrets, connection.id);
+  const published = await countOutcome(deps.social[connection.platform].publish(credentials, socialPost, sessions), (outcome) =>
     socialPublishAttempts.inc({ platform: connection.platform, outcome }),
   );
   await em.transactional((tx) => recordTargetPublished(tx, publication, { ...published, publishedAt: input.publishedAt }));

@@ -50,8 +50,8 @@ export type ApiCall = <T = unknown>(method: string, path: string, body?: unknown
 /**
  * The real service for a benchmark, in this process: a throwaway PostgreSQL cluster, a Temporal dev server, the api
  * and one worker, everything on ports chosen now and removed afterwards; beside them a worker for the floor
- * workflows on the same Temporal. Logs are off so they cost nothing. Webhooks may reach this machine (the
- * benchmark's receiver is local).
+ * workflows on the same Temporal. Logs are off so they cost nothing. Webhooks and social connections may reach this
+ * machine (the benchmark's receiver and PDS are local).
  */
 export async function startBenchStack(): Promise<BenchStack> {
   const workDir = mkdtempSync(join(tmpdir(), 'content-service-bench-'));
@@ -88,6 +88,8 @@ export async function startBenchStack(): Promise<BenchStack> {
       RATE_LIMIT_REQUESTS: '1000000',
       API_WAIT_SECONDS: '120',
       WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true',
+      // The Bluesky benchmark's PDS is on this machine.
+      SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true',
     });
     installTemporalRuntime(createLogger({ level: 'silent', name: 'bench' }));
     const api = await startApiServer(config);

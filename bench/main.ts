@@ -1,5 +1,6 @@
 import { cpus, loadavg } from 'node:os';
 import { startBenchStack } from './bench-stack.ts';
+import { benchBlueskyPublishing } from './bluesky-publishing.ts';
 import { benchGenerate } from './generate-latency.ts';
 import { benchPostsList } from './posts-list.ts';
 import { benchSchedules } from './schedules.ts';
@@ -15,6 +16,7 @@ const sections = {
   generate: benchGenerate,
   video: benchVideo,
   webhooks: benchWebhooks,
+  bluesky: benchBlueskyPublishing,
   schedules: benchSchedules,
   posts: benchPostsList,
 };

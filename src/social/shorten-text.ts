@@ -1,23 +1,57 @@
 // Platforms count post text in different units (grapheme clusters, code points, UTF-8 bytes), often more than one
-// at once; cutting between grapheme clusters keeps emoji and accented letters whole.
+// at once; cutting between grapheme clusters keeps emoji and accented letters whole. Links, hashtags and mentions
+// are never cut: half a URL links elsewhere and half a tag is another tag, so a word that is one of them is kept
+// whole or left out. Mastodon counts every link as 23 characters, however long it is.
 
 /** The most a text may hold, in each unit a platform counts; a unit left out is not limited. */
-export type TextLimits = { graphemes?: number; codePoints?: number; bytes?: number };
+export type TextLimits = {
+  graphemes?: number;
+  codePoints?: number;
+  bytes?: number;
+  /** What one http(s) link counts for in `graphemes`, when the platform counts links at a fixed length (Mastodon: 23). */
+  linkGraphemes?: number;
+};
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+// A word that a platform may turn into a link, tag or mention: a URL, a bare domain, #tag, $cashtag, @handle.
+const wholeWord = /^(?:[a-z][a-z0-9+.-]*:\/\/\S+|[#＃$@]\S+|\S*[a-z0-9]\.[a-z]{2,}\S*)$/i;
+const link = /^https?:\/\/\S+$/i;
+const ellipsis = '…';
 
-function fits(text: string, { graphemes: maxGraphemes, codePoints, bytes }: TextLimits): boolean {
-  if (maxGraphemes !== undefined && Array.from(graphemes.segment(text)).length > maxGraphemes) return false;
+/** The text as pieces that may not be split: each word that must stay whole, and every other grapheme cluster. */
+function piecesOf(text: string): string[] {
+  return text.split(/(\s+)/).flatMap((word) => (wholeWord.test(word) ? [word] : Array.from(graphemes.segment(word), ({ segment }) => segment)));
+}
+
+function graphemeCount(pieces: string[], linkGraphemes: number | undefined): number {
+  let count = 0;
+  for (const piece of pieces) count += linkGraphemes !== undefined && link.test(piece) ? linkGraphemes : Array.from(graphemes.segment(piece)).length;
+  return count;
+}
+
+function fits(pieces: string[], { graphemes: maxGraphemes, codePoints, bytes, linkGraphemes }: TextLimits): boolean {
+  const text = pieces.join('');
+  if (maxGraphemes !== undefined && graphemeCount(pieces, linkGraphemes) > maxGraphemes) return false;
   if (codePoints !== undefined && Array.from(text).length > codePoints) return false;
   return bytes === undefined || Buffer.byteLength(text) <= bytes;
 }
 
+/** The kept pieces with the ellipsis: after a whole word with a space, so that it does not join the link or tag. */
+function cutAt(pieces: string[], kept: number): string[] {
+  const head = pieces.slice(0, kept);
+  while (head.length > 0 && /^\s+$/.test(head.at(-1) ?? '')) head.pop();
+  const last = head.at(-1);
+  return [...head, last !== undefined && wholeWord.test(last) ? ' ' : '', ellipsis];
+}
+
 /** Cuts `text` to what `limits` allow, ending in "…" when it had to cut. */
 export function shortenText(text: string, limits: TextLimits): string {
-  if (fits(text, limits)) return text;
-  const pieces = Array.from(graphemes.segment(text), ({ segment }) => segment);
-  // Every grapheme cluster is at least one code point, so no more of them than either count allows can fit.
-  let kept = Math.min(pieces.length, limits.graphemes ?? Infinity, limits.codePoints ?? Infinity);
-  while (kept > 0 && !fits(`${pieces.slice(0, kept).join('').trimEnd()}…`, limits)) kept -= 1;
-  return `${pieces.slice(0, kept).join('').trimEnd()}…`;
+  const pieces = piecesOf(text);
+  if (fits(pieces, limits)) return text;
+  // Every piece is at least one grapheme cluster and one code point, so no more of them than either count allows
+  // can fit (a link counted at a fixed length may count for less, hence no bound from graphemes then).
+  const graphemeBound = limits.linkGraphemes === undefined ? (limits.graphemes ?? Infinity) : Infinity;
+  let kept = Math.min(pieces.length, graphemeBound, limits.codePoints ?? Infinity);
+  while (kept > 0 && !fits(cutAt(pieces, kept), limits)) kept -= 1;
+  return cutAt(pieces, kept).join('');
 }

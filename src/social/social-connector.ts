@@ -17,11 +17,31 @@ export type VerifiedAccount = {
   accountName: string;
   /** The platform's stable id of the account (Mastodon account id, Bluesky DID). */
   accountId: string;
+  /** The session the check opened, for the connection's SessionStore (Bluesky); none when the platform has none. */
+  session?: string | undefined;
+};
+
+/**
+ * Where a connector keeps a connection's session with its platform (Bluesky's tokens), so that publishing reuses it
+ * instead of logging in every time. The session is the connector's own text (JSON); the store only keeps it.
+ */
+export type SessionStore = {
+  /** Names the connection: renewals of one key within a process are one renewal. */
+  readonly key: string;
+  /** The stored session, if any. */
+  read(): Promise<string | undefined>;
+  /**
+   * Runs `renewal` while no other process runs one for this connection, with the session stored at that moment
+   * (another process may just have renewed it), and stores what it returns.
+   */
+  renew(renewal: (stored: string | undefined) => Promise<string>): Promise<string>;
 };
 
 export type SocialPost = {
   /** The post text; connectors shorten it to the platform's limit. */
   text: string;
+  /** The text's language (BCP 47, e.g. `es`) when known: Bluesky's `langs`, which its feeds filter by. */
+  language?: string | undefined;
   image?: { bytes: Buffer; contentType: 'image/png' | 'image/jpeg'; alt: string } | undefined;
   /**
    * The same for every attempt of one publication, so a retried attempt never creates a second post: Mastodon's
@@ -37,7 +57,8 @@ export type PublishedSocialPost = { externalPostId: string; url?: string | undef
 export type SocialConnector = {
   readonly platform: SocialPlatform;
   verify(credentials: SocialCredentials): Promise<VerifiedAccount>;
-  publish(credentials: SocialCredentials, post: SocialPost): Promise<PublishedSocialPost>;
+  /** `sessions` is the connection's: without one (a platform without sessions, some tests) a session lasts one call. */
+  publish(credentials: SocialCredentials, post: SocialPost, sessions?: SessionStore): Promise<PublishedSocialPost>;
 };
 
 /** The platform refused and will refuse again (bad credentials, invalid content...); `reason` is shown to the user. */

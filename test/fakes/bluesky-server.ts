@@ -2,11 +2,13 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { jsonOf, startScriptedServer, type Received, type Reply, type Route, type ScriptedResponse, type ScriptedServer } from './scripted-server.ts';
 
-// A local stand-in for a Bluesky PDS, speaking the XRPC methods that publishing uses: createSession, uploadBlob,
-// createRecord and getRecord, with the checks a real PDS makes (bearer session, blob size, post record shape, TID
-// record keys, one record per key). Errors are XRPC's JSON `{ error, message }`.
+// A local stand-in for a Bluesky PDS, speaking the XRPC methods that publishing uses: createSession,
+// refreshSession, uploadBlob, createRecord and getRecord, with the checks a real PDS makes (bearer session, blob
+// size, post record shape, TID record keys, one record per key). Errors are XRPC's JSON `{ error, message }`. The
+// tests against the reference PDS (test/social/bluesky-pds.test.ts) cover what that server does; this one is for
+// what it cannot be made to do: rate limits, outages, slow and lost answers, expired tokens on demand.
 
-export type BlueskyEndpoint = 'createSession' | 'uploadBlob' | 'createRecord' | 'getRecord';
+export type BlueskyEndpoint = 'createSession' | 'refreshSession' | 'uploadBlob' | 'createRecord' | 'getRecord';
 
 /** A scripted answer whose error body is `{ error, message }` and whose `rateLimitReset` is ratelimit-reset (epoch seconds). */
 export type BlueskyScriptedResponse = ScriptedResponse & { error?: string; message?: string };
@@ -61,6 +63,13 @@ function cidOf(bytes: Buffer | string): string {
   return `bafkrei${createHash('sha256').update(bytes).digest('hex').slice(0, 52)}`;
 }
 
+/** A token shaped like the PDS's JWTs (unsigned: only this fake checks it), expiring in `lifetimeSeconds`. */
+function tokenOf(kind: 'access' | 'refresh', lifetimeSeconds: number): string {
+  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const exp = Math.floor(Date.now() / 1000) + lifetimeSeconds;
+  return `${part({ alg: 'none', typ: 'JWT' })}.${part({ kind, exp, jti: randomUUID() })}.fake`;
+}
+
 function randomDid(): string {
   const alphabet = 'abcdefghijklmnopqrstuvwxyz234567';
   return `did:plc:${Array.from(randomBytes(24), (byte) => alphabet[byte % 32]).join('')}`;
@@ -69,6 +78,7 @@ function randomDid(): string {
 /** Starts the fake on 127.0.0.1 (port 0) for one account, which logs in with its handle (or DID) and app password. */
 export async function startBlueskyServer(options: { handle?: string; appPassword?: string } = {}): Promise<BlueskyServer> {
   const sessions = new Set<string>();
+  const refreshTokens = new Set<string>();
 
   const scripted = await startScriptedServer<BlueskyEndpoint, BlueskyScriptedResponse, BlueskyRequest>({
     name: 'bluesky',
@@ -97,12 +107,21 @@ export async function startBlueskyServer(options: { handle?: string; appPassword
     }
     const known = identifier.toLowerCase() === server.handle.toLowerCase() || identifier === server.did;
     if (!known || password !== server.appPassword) return failure(401, 'AuthenticationRequired', 'Invalid identifier or password');
-    const accessJwt = `fake-access-${randomUUID()}`;
+    return { status: 200, body: newSession() };
+  }
+
+  function newSession() {
+    const [accessJwt, refreshJwt] = [tokenOf('access', 2 * 3600), tokenOf('refresh', 90 * 86_400)];
     sessions.add(accessJwt);
-    return {
-      status: 200,
-      body: { did: server.did, handle: server.handle, accessJwt, refreshJwt: `fake-refresh-${randomUUID()}`, active: true },
-    };
+    refreshTokens.add(refreshJwt);
+    return { did: server.did, handle: server.handle, accessJwt, refreshJwt, active: true };
+  }
+
+  // The refresh token is rotated: the one used is spent.
+  function refreshSession(received: Received): Reply {
+    const token = /^Bearer (.+)$/.exec(received.request.headers.authorization ?? '')?.[1];
+    if (!token || !refreshTokens.delete(token)) return failure(400, 'ExpiredToken', 'Token has been revoked');
+    return { status: 200, body: newSession() };
   }
 
   function uploadBlob(received: Received): Reply {
@@ -177,6 +196,7 @@ export async function startBlueskyServer(options: { handle?: string; appPassword
 
   const routes: Record<string, { method: string; endpoint: BlueskyEndpoint; handle: (received: Received) => Reply; auth: 'none' | 'required' | 'optional' }> = {
     'com.atproto.server.createSession': { method: 'POST', endpoint: 'createSession', handle: createSession, auth: 'none' },
+    'com.atproto.server.refreshSession': { method: 'POST', endpoint: 'refreshSession', handle: refreshSession, auth: 'none' },
     'com.atproto.repo.uploadBlob': { method: 'POST', endpoint: 'uploadBlob', handle: uploadBlob, auth: 'required' },
     'com.atproto.repo.createRecord': { method: 'POST', endpoint: 'createRecord', handle: createRecord, auth: 'required' },
     // Records are public; a session sent along must still be valid.

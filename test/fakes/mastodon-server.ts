@@ -45,6 +45,12 @@ const defaultErrors: Record<number, string> = {
   503: 'Service Unavailable',
 };
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+// Mastodon counts every http(s) link as 23 characters, whatever its length (its StatusLengthValidator).
+const linkLength = 23;
+
+function statusLength(text: string): number {
+  return Array.from(graphemes.segment(text.replace(/https?:\/\/\S+/g, 'x'.repeat(linkLength)))).length;
+}
 
 function failure(status: number, error = defaultErrors[status] ?? `The fake answered ${status}`): Reply {
   return { status, body: { error } };
@@ -149,7 +155,7 @@ export async function startMastodonServer(options: { token?: string } = {}): Pro
     const mediaIds = Array.isArray(body.media_ids) ? body.media_ids.map(String) : [];
     const visibility = typeof body.visibility === 'string' ? body.visibility : 'public';
     if (!text && mediaIds.length === 0) return failure(422, 'Validation failed: Text can\'t be blank');
-    if (Array.from(graphemes.segment(text)).length > maxStatusGraphemes) {
+    if (statusLength(text) > maxStatusGraphemes) {
       return failure(422, `Validation failed: Text character limit of ${maxStatusGraphemes} exceeded`);
     }
     if (!['public', 'unlisted', 'private', 'direct'].includes(visibility)) return failure(422, 'Validation failed: Visibility is not included in the list');

@@ -124,6 +124,13 @@ describe('Mastodon connector: publish', () => {
     expect(mastodon.statuses[0]?.text).toBe(text);
   });
 
+  it('when the text has links longer than Mastodon counts them (23 characters each), then it is posted whole', async () => {
+    const link = `https://example.com/${'a'.repeat(300)}`;
+    const text = `${'word '.repeat(80)}${link} #spring`;
+    await connector.publish(credentials, postWith({ text }));
+    expect(mastodon.statuses[0]?.text).toBe(text);
+  });
+
   it('when the text is cut after a space, then the space goes before the ellipsis', async () => {
     await connector.publish(credentials, postWith({ text: `${'a'.repeat(498)} bbbbbb` }));
     expect(mastodon.statuses[0]?.text).toBe(`${'a'.repeat(498)}…`);

@@ -8,6 +8,7 @@ export function presentSocialConnection(connection: SocialConnection): Schemas['
     platform: connection.platform,
     serverUrl: connection.serverUrl,
     accountName: connection.accountName,
+    ...(connection.postLanguage ? { postLanguage: connection.postLanguage } : {}),
     createdAt: connection.createdAt.toISOString(),
   };
 }

@@ -18,6 +18,13 @@ export const SocialConnection = defineEntity({
     accountId: p.string().length(300),
     /** The credentials (token or app password), sealed with ENCRYPTION_KEY; never returned. */
     credentialsSealed: p.text(),
+    /**
+     * The platform session the connector keeps between publications (Bluesky's access and refresh tokens), sealed
+     * like the credentials; null until there is one. Written only under the row's lock (src/social/connection-sessions.ts).
+     */
+    sessionSealed: p.text().nullable(),
+    /** Bluesky: the BCP 47 tag its posts are marked with (`langs`), when the customer gave one. */
+    postLanguage: p.string().length(35).nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
   },
   indexes: [{ properties: ['workspaceId', 'createdAt'] }],

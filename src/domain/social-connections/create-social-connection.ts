@@ -7,13 +7,13 @@ import type { Deps } from '../deps.ts';
 /** One shape per platform; openapi.yaml holds the same union, so the validator has refused anything else. */
 export type CreateSocialConnectionInput =
   | { platform: 'mastodon'; instanceUrl: string; accessToken: string }
-  | { platform: 'bluesky'; serviceUrl?: string; handle: string; appPassword: string };
+  | { platform: 'bluesky'; serviceUrl?: string; handle: string; appPassword: string; postLanguage?: string };
 
 const blueskyDefaultService = 'https://bsky.social';
 
 /**
  * Connects a social account: the credentials are checked with the platform first (a refusal answers 400 with the
- * platform's words), then sealed with ENCRYPTION_KEY. They are never returned.
+ * platform's words), then sealed with ENCRYPTION_KEY, with the session the check opened. They are never returned.
  */
 export async function createSocialConnection(deps: Deps, caller: Caller, input: CreateSocialConnectionInput): Promise<SocialConnection> {
   const credentials = credentialsOf(input);
@@ -37,6 +37,9 @@ export async function createSocialConnection(deps: Deps, caller: Caller, input: 
         accountName: account.accountName,
         accountId: account.accountId,
         credentialsSealed: deps.secrets.seal(JSON.stringify(credentials)),
+        // The check's session (Bluesky) is the connection's first: publishing reuses it.
+        sessionSealed: account.session ? deps.secrets.seal(account.session) : null,
+        postLanguage: input.platform === 'bluesky' ? (input.postLanguage ?? null) : null,
       }),
     ),
   );

@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { getCACertificates, setDefaultCACertificates } from 'node:tls';
+import type { Schemas } from '../src/api/schemas.ts';
+import { startAtprotoPds } from '../test/infra/atproto-pds.ts';
+import { createDevCertificates } from '../test/infra/dev-certificates.ts';
+import type { BenchStack } from './bench-stack.ts';
+import { settings } from './settings.ts';
+import { runConcurrently, timed } from './stats.ts';
+import { alone, atLeast, atMost, compared, heading, type Row } from './table.ts';
+
+// publish-social of BENCH_BLUESKY_POSTS posts (100) to ONE Bluesky connection on the reference atproto PDS
+// (@atproto/dev-env, behind an HTTPS proxy that counts calls), 10 at a time: Bluesky allows an account 30
+// createSession calls in five minutes, so all of them must go out on the one session the connection was created
+// with. Floor: the same number of createRecord calls sent to the PDS directly on one session, as many at a time.
+
+const concurrency = 10;
+const fiveMinutesMs = 5 * 60_000;
+
+export async function benchBlueskyPublishing(stack: BenchStack): Promise<Row[]> {
+  const certificateDir = mkdtempSync(join(tmpdir(), 'bench-pds-tls-'));
+  const certificates = await createDevCertificates(certificateDir);
+  setDefaultCACertificates([...getCACertificates('default'), readFileSync(certificates.caCertPath, 'utf8')]);
+  const pds = await startAtprotoPds(certificates);
+  try {
+    const total = settings.blueskyPosts;
+    const account = await pds.createAccount('bench.test');
+    const { body: connection } = await stack.call<{ id: string }>('POST', '/social-connections', {
+      platform: 'bluesky',
+      serviceUrl: pds.url,
+      handle: account.handle,
+      appPassword: account.appPassword,
+    });
+    const { body: project } = await stack.call<{ id: string }>('POST', '/projects', { name: 'Bluesky bench' });
+    const postIds: string[] = [];
+    for (let index = 0; index < total; index += 1) {
+      postIds.push((await stack.call<{ id: string }>('POST', '/posts', { title: `Tip ${index + 1} of the day #tips https://example.com/${index}`, prompt: 'tips', projectId: project.id })).body.id);
+    }
+
+    const floorSession = (await (await pds.procedure('com.atproto.server.createSession', '', { identifier: account.handle, password: account.password })).json()) as { accessJwt: string };
+    const floor = await timed(() =>
+      runConcurrently(total, concurrency, async () => {
+        const record = { $type: 'app.bsky.feed.post', text: `Floor ${randomUUID()}`, createdAt: new Date().toISOString() };
+        const answer = await pds.procedure('com.atproto.repo.createRecord', floorSession.accessJwt, { repo: account.did, collection: 'app.bsky.feed.post', record });
+        if (!answer.ok) throw new Error(`the floor's createRecord answered ${answer.status}`);
+      }),
+    );
+
+    const statuses: string[] = [];
+    const published = await timed(() =>
+      runConcurrently(total, concurrency, async (index) => {
+        const { body } = await stack.call<Schemas['PublishTarget'][]>('POST', `/posts/${postIds[index]}/publish-social`, { connectionIds: [connection.id] });
+        statuses.push(body[0]?.status ?? 'none');
+      }),
+    );
+    const publishedCount = statuses.filter((status) => status === 'Published').length;
+    return [
+      heading('bluesky'),
+      compared(`publish-social to one Bluesky connection, ${concurrency} at a time`, total / (published.ms / 1000), '/s', {
+        value: total / (floor.ms / 1000),
+        name: `createRecord on the PDS alone, ${concurrency} at a time`,
+      }),
+      alone(`${total} Bluesky posts published`, published.ms / 1000, '', atMost(fiveMinutesMs / 1000, ''), 's'),
+      alone('Bluesky targets Published', publishedCount, '', atLeast(total, '')),
+      alone('Bluesky sessions created (createSession)', pds.count('com.atproto.server.createSession'), '', atMost(1, ''), '(the connection check included)'),
+      alone('Bluesky sessions refreshed (refreshSession)', pds.count('com.atproto.server.refreshSession'), ''),
+    ];
+  } finally {
+    await pds.close();
+    rmSync(certificateDir, { recursive: true, force: true });
+  }
+}
