@@ -8,23 +8,18 @@ import { WorkRefused } from '../../src/domain/work-refused.ts';
 import { createWorkspace } from '../../src/domain/workspaces/create-workspace.ts';
 import { closedPort } from '../fakes/closed-port.ts';
 import { failureOf } from '../support/failure-of.ts';
-import { createTestDatabase } from '../support/test-database.ts';
+import { openTestDatabase } from '../support/test-database.ts';
 import { failureTypes } from '../../src/temporal/failure-types.ts';
 
 // The rule behind the unbounded retries of database work, against a real PostgreSQL: only "the database is down"
 // may be retried; bad data and bugs become final failures.
 
 let orm: Database;
-let dropDatabase: () => Promise<void>;
+let closeDatabase: () => Promise<void>;
 beforeAll(async () => {
-  const database = await createTestDatabase();
-  dropDatabase = database.drop;
-  orm = await openDatabase(database.url);
+  ({ orm, close: closeDatabase } = await openTestDatabase());
 });
-afterAll(async () => {
-  await orm?.close();
-  await dropDatabase?.();
-});
+afterAll(() => closeDatabase?.());
 
 describe('finalUnlessDependencyDown', () => {
   it.each([

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
+import { openDatabase, type Database } from '../../src/data/orm.ts';
 
 /** A database of its own for one test file, cloned from the migrated template (fast: a file copy). */
 export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
@@ -23,4 +24,18 @@ async function withAdmin<T>(url: string, action: (client: pg.Client) => Promise<
   } finally {
     await client.end();
   }
+}
+
+/** A database of its own, opened: for test files that work on the database directly. `close` also drops it. */
+export async function openTestDatabase(): Promise<{ url: string; orm: Database; close: () => Promise<void> }> {
+  const database = await createTestDatabase();
+  const orm = await openDatabase(database.url);
+  return {
+    url: database.url,
+    orm,
+    async close() {
+      await orm.close();
+      await database.drop();
+    },
+  };
 }

@@ -4,29 +4,24 @@ import { PublishTarget } from '../../../src/data/entities/publish-target.ts';
 import { SocialConnection } from '../../../src/data/entities/social-connection.ts';
 import { WorkspaceEvent } from '../../../src/data/entities/workspace-event.ts';
 import { newId } from '../../../src/data/new-id.ts';
-import { openDatabase, type Database } from '../../../src/data/orm.ts';
+import type { Database } from '../../../src/data/orm.ts';
 import { recordPublicationCancelled } from '../../../src/domain/publishing/record-publication-cancelled.ts';
 import { recordPublicationPlan, type PublicationPlanInput } from '../../../src/domain/publishing/record-publication-plan.ts';
 import { settlePublication } from '../../../src/domain/publishing/settle-publication.ts';
 import { WorkRefused } from '../../../src/domain/work-refused.ts';
 import { failureTypes } from '../../../src/temporal/failure-types.ts';
 import { createPostFixture } from '../../support/post-fixtures.ts';
-import { createTestDatabase } from '../../support/test-database.ts';
+import { openTestDatabase } from '../../support/test-database.ts';
 
 // The publication's story in the database, told by the domain functions its workflow's activities run: plan (and
 // re-plan), cancel, settle. Against a real PostgreSQL, each in a transaction as the activities run them.
 
 let orm: Database;
-let dropDatabase: () => Promise<void>;
+let closeDatabase: () => Promise<void>;
 beforeAll(async () => {
-  const database = await createTestDatabase();
-  dropDatabase = database.drop;
-  orm = await openDatabase(database.url);
+  ({ orm, close: closeDatabase } = await openTestDatabase());
 });
-afterAll(async () => {
-  await orm?.close();
-  await dropDatabase?.();
-});
+afterAll(() => closeDatabase?.());
 
 async function postWithConnections(count: number) {
   const post = await createPostFixture(orm);
