@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { Connection } from '@temporalio/client';
 import { findFreePort } from './ports.ts';
 import { ensureTemporalCli } from './temporal-cli.ts';
+import { isTemporalServing } from '../temporal/connect.ts';
 import { searchAttributeFlags } from '../temporal/search-attributes.ts';
 
 // `temporal server start-dev`: a complete Temporal server with its Web UI in one process, for `npm run dev` and the
@@ -94,14 +94,8 @@ async function waitForFrontend(address: string, exited: Promise<void>): Promise<
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (hasExited) throw new Error('the process exited');
-    try {
-      const connection = await Connection.connect({ address, connectTimeout: 1000 });
-      await connection.healthService.check({});
-      await connection.close();
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolveWait) => setTimeout(resolveWait, 200));
-    }
+    if (await isTemporalServing(address)) return;
+    if (Date.now() > deadline) throw new Error(`the server did not answer at ${address} within 60 s`);
+    await new Promise((resolveWait) => setTimeout(resolveWait, 200));
   }
 }

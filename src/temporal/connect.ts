@@ -24,6 +24,21 @@ export function connectWorkerConnection(settings: TemporalSettings): Promise<Nat
   return NativeConnection.connect(connectionOptions(settings));
 }
 
+/** Whether a Temporal server answers its health check at `address` within a second (a dev server starting up). */
+export async function isTemporalServing(address: string): Promise<boolean> {
+  try {
+    const connection = await Connection.connect({ address, connectTimeout: 1000 });
+    try {
+      await connection.healthService.check({});
+      return true;
+    } finally {
+      await connection.close();
+    }
+  } catch {
+    return false;
+  }
+}
+
 function clientOn(connection: Connection, settings: TemporalSettings): Client {
   return new Client({ connection, namespace: settings.namespace, interceptors: { workflow: workflowClientInterceptors() } });
 }
