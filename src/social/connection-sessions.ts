@@ -3,10 +3,10 @@ import type { Database } from '../data/orm.ts';
 import { SocialRejectedError, type SessionStore } from './social-connector.ts';
 
 // A connection's platform session lives sealed in its own row (social_connections.session_sealed). A renewal holds
-// the row's lock from reading the stored session to writing the new one, so two workers never renew one
-// connection's session at once: the second waits, then reads what the first stored. The lock is FOR NO KEY UPDATE,
-// which does not block publish targets being inserted for the connection (their foreign key takes a key-share
-// lock). It is held while the platform answers the renewal (seconds, at most the request timeout).
+// a transaction-scoped advisory lock named after the connection from reading the stored session to writing the new
+// one, so two workers never renew one connection's session at once: the second waits, then reads what the first
+// stored. The lock is held while the platform answers the renewal (seconds, at most the request timeout), so it is
+// not the row's lock: nothing a customer does to the connection (deleting it, publishing to it) waits on a platform.
 
 /** The session store of connection `connectionId`. */
 export function connectionSessions(orm: Database, secrets: SecretBox, connectionId: string): SessionStore {
@@ -21,7 +21,8 @@ export function connectionSessions(orm: Database, secrets: SecretBox, connection
 
     renew(renewal) {
       return orm.em.fork().transactional(async (em) => {
-        const [row] = await em.execute<{ session_sealed: string | null }[]>('select session_sealed from social_connections where id = ? for no key update', [connectionId]);
+        await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`social-session:${connectionId}`]);
+        const [row] = await em.execute<{ session_sealed: string | null }[]>('select session_sealed from social_connections where id = ?', [connectionId]);
         if (!row) throw new SocialRejectedError('the social connection was deleted');
         const stored = open(row.session_sealed);
         const renewed = await renewal(stored);

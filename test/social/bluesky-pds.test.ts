@@ -197,13 +197,33 @@ describe("A connection's session store", () => {
       seenBySecond.push(stored);
       return Promise.resolve(stored ?? 'renewed by the second');
     });
-    // The second is blocked on the row's lock: whatever it would see now is not what it is given.
+    // The second waits for the first's lock: whatever it would see now is not what it is given.
     await new Promise((resolveWait) => setTimeout(resolveWait, 300));
     expect(seenBySecond).toEqual([]);
     releaseFirst();
 
     expect(await Promise.all([first, second])).toEqual(['renewed by the first', 'renewed by the first']);
     expect(seenBySecond).toEqual(['renewed by the first']);
+  });
+  it('when the connection is deleted while its session is being renewed, then the delete does not wait for the platform', async () => {
+    const connectionId = await newConnection();
+    let releaseRenewal = () => {};
+    const platformAnswers = new Promise<void>((resolveAnswer) => (releaseRenewal = resolveAnswer));
+    let renewalStarted = () => {};
+    const renewing = new Promise<void>((resolveStarted) => (renewalStarted = resolveStarted));
+    const renewal = connectionSessions(orm, secrets, connectionId).renew(async () => {
+      renewalStarted();
+      await platformAnswers;
+      return 'renewed';
+    });
+    await renewing;
+
+    // The platform has not answered; the delete must finish anyway (it used to wait on the renewal's row lock).
+    const deleted = await otherOrm.em.fork().nativeDelete(SocialConnection, connectionId);
+    expect(deleted).toBe(1);
+    releaseRenewal();
+    expect(await renewal).toBe('renewed');
+    expect(await connectionSessions(orm, secrets, connectionId).read()).toBeUndefined();
   });
 });
 
