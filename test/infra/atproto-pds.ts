@@ -56,7 +56,9 @@ export async function startAtprotoPds(tls: { certPath: string; keyPath: string }
     const nsid = /^\/xrpc\/([^/?]+)/.exec(incoming.url ?? '')?.[1] ?? '';
     counts.set(nsid, (counts.get(nsid) ?? 0) + 1);
     const forwarded = httpRequest(
-      { host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers: { ...incoming.headers, host: upstream.host } },
+      // A connection per request: the PDS closes idle keep-alive sockets after 5 s, and a request sent on one just as it
+      // closes fails as a reset (seen as a flaky "server closed the connection").
+      { host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers: { ...incoming.headers, host: upstream.host }, agent: false },
       (answer) => {
         outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(outgoing);
@@ -65,6 +67,8 @@ export async function startAtprotoPds(tls: { certPath: string; keyPath: string }
     forwarded.on('error', () => outgoing.destroy());
     incoming.pipe(forwarded);
   });
+  // Clients keep their sockets to the proxy; it must not be the side that closes them between a test's requests.
+  proxy.keepAliveTimeout = 120_000;
   proxy.listen(0, '127.0.0.1');
   await once(proxy, 'listening');
   const { port } = proxy.address() as AddressInfo;
