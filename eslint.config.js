@@ -16,7 +16,7 @@ const forbiddenInWorkflows = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/', '.data/', 'coverage/', 'test-results/', 'src/api/openapi-types.ts'] },
+  { ignores: ['node_modules/', '.data/', 'coverage/', 'test-results/', 'dist/', 'test-artifacts/', 'src/api/openapi-types.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

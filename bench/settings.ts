@@ -11,7 +11,7 @@ export const settings = {
   samples: count('BENCH_SAMPLES', 30),
   /** Floor workflows per throughput measurement (8 at a time). */
   workflows: count('BENCH_WORKFLOWS', 160),
-  /** Generate requests per concurrency step (times the concurrency). */
+  /** Generate requests per concurrency step (times the concurrency; at least 3, for a steady-state rate). */
   generatePerSlot: count('BENCH_GENERATE_PER_SLOT', 6),
   /** Published posts, once without webhooks and once with BENCH_WEBHOOKS each. */
   events: count('BENCH_EVENTS', 60),

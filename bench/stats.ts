@@ -25,4 +25,20 @@ export async function runConcurrently(total: number, concurrency: number, action
   return durations;
 }
 
+/**
+ * Steady-state rate (calls per second) of `total` calls with `concurrency` in flight: counted between the
+ * `concurrency`-th completion and the `concurrency`-th from last, while every slot is busy, so neither the ramp-up
+ * nor the last calls draining (when fewer than `concurrency` run and cores idle) enters the figure.
+ */
+export async function steadyRate(total: number, concurrency: number, action: (index: number) => Promise<unknown>): Promise<number> {
+  if (total < 3 * concurrency) throw new Error(`a steady rate needs at least ${3 * concurrency} calls, got ${total}`);
+  const completions: number[] = [];
+  await runConcurrently(total, concurrency, async (index) => {
+    await action(index);
+    completions.push(performance.now());
+  });
+  const [from, to] = [completions[concurrency - 1]!, completions[total - concurrency - 1]!];
+  return (total - 2 * concurrency) / ((to - from) / 1000);
+}
+
 export const ms = (value: number) => `${value.toFixed(1)} ms`;

@@ -1,0 +1,47 @@
+import proto from '@temporalio/proto';
+import type { BenchStack } from './bench-stack.ts';
+import { percentile } from './stats.ts';
+import { alone, type Row } from './table.ts';
+
+// Where a generate's time goes, read from the server's own clock: the history of each sequential generate puts a
+// timestamp on every step of its workflow, and the benchmark's clock (the same machine's) on the request's two ends.
+// Steps are p50s over the samples, so they need not add up to the request's own p50.
+
+const { EventType } = proto.temporal.api.enums.v1;
+
+/** One timed request: when it was sent and answered (epoch ms) and the workflow it ran. */
+export type TimedRun = { workflowId: string; sentAt: number; answeredAt: number };
+
+type Step = { name: string; from: (at: Stamps) => number | undefined; to: (at: Stamps) => number | undefined };
+type Stamps = { sentAt: number; answeredAt: number; events: Array<{ type: number; at: number }> };
+
+const first = (type: number, nth = 0) => (at: Stamps) => at.events.filter((event) => event.type === type)[nth]?.at;
+
+const steps: Step[] = [
+  { name: 'api before the start (HTTP, auth, lookup, start)', from: (at) => at.sentAt, to: first(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED) },
+  { name: 'first workflow task', from: first(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED), to: first(EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED) },
+  { name: 'activity (lookup, image, storage)', from: first(EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED), to: first(EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED) },
+  { name: 'second workflow task (the local save)', from: first(EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED), to: first(EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED, 1) },
+  { name: 'workflow end → answer (reload, respond)', from: first(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED), to: (at) => at.answeredAt },
+];
+
+export async function generateProfile(stack: BenchStack, runs: TimedRun[]): Promise<Row[]> {
+  const stamped: Stamps[] = await Promise.all(
+    runs.map(async (run) => {
+      const history = await stack.temporal.workflow.getHandle(run.workflowId).fetchHistory();
+      const events = (history.events ?? []).map((event) => ({ type: event.eventType ?? 0, at: epochMs(event.eventTime) }));
+      return { sentAt: run.sentAt, answeredAt: run.answeredAt, events };
+    }),
+  );
+  return steps.map((step) => {
+    const durations = stamped.flatMap((at) => {
+      const [from, to] = [step.from(at), step.to(at)];
+      return from === undefined || to === undefined ? [] : [to - from];
+    });
+    return alone(`  ${step.name}, p50`, percentile(durations, 50), 'ms', undefined, `(p90 ${percentile(durations, 90).toFixed(0)} ms)`);
+  });
+}
+
+function epochMs(time: proto.temporal.api.history.v1.IHistoryEvent['eventTime']): number {
+  return Number(time?.seconds ?? 0) * 1000 + Math.floor((time?.nanos ?? 0) / 1e6);
+}
