@@ -54,6 +54,7 @@ const labels: Record<string, string> = {
   MainThread: 'node main thread',
   V8Worker: 'V8 helper threads (GC)',
   WorkerThread: 'workflow thread',
+  receiver: "webhook receiver (the customer's side)",
   'libvips worker': 'libvips',
   'libuv-worker': 'libuv pool',
   'tokio-runtime-w': 'Temporal SDK core',
@@ -66,10 +67,16 @@ export function cpuSpent(before: CpuTime, after: CpuTime): Array<[string, number
   return [...after].map(([group, ms]): [string, number] => [labels[group] ?? group, ms - (before.get(group) ?? 0)]).filter(([, ms]) => ms > 0).sort((a, b) => b[1] - a[1]);
 }
 
+/** Adds one reading's spending to a running total. */
+export function addSpent(total: Map<string, number>, spent: Array<[string, number]>): Map<string, number> {
+  for (const [group, ms] of spent) total.set(group, (total.get(group) ?? 0) + ms);
+  return total;
+}
+
 /** "204 ms: libvips worker 111, temporal 24, …" for `count` operations; the small groups go into "other". */
 export function describeCpu(spent: Array<[string, number]>, count: number, shown = 6): string {
   if (spent.length === 0) return 'not measured (no /proc here)';
-  const each = spent.map(([group, ms]): [string, number] => [group, ms / count]);
+  const each = spent.map(([group, ms]): [string, number] => [group, ms / count]).sort((a, b) => b[1] - a[1]);
   const total = each.reduce((sum, [, ms]) => sum + ms, 0);
   const other = each.slice(shown).reduce((sum, [, ms]) => sum + ms, 0);
   const parts = [...each.slice(0, shown).map(([group, ms]) => `${group} ${ms.toFixed(0)}`), ...(other >= 0.5 ? [`other ${other.toFixed(0)}`] : [])];

@@ -37,6 +37,8 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   setDefaultCACertificates([...getCACertificates('default'), readFileSync(certificates.caCertPath, 'utf8')]);
   const receipts: Receipt[] = [];
   const thread = new Worker(new URL('./webhook-receiver-thread.ts', import.meta.url), {
+    // The thread's name is what the CPU profile (bench/cpu-time.ts) files its time under.
+    name: 'receiver',
     workerData: { certPath: certificates.certPath, keyPath: certificates.keyPath, secret } satisfies ReceiverThreadData,
   });
   const [{ port }] = (await once(thread, 'message')) as [{ port: number }];

@@ -1,4 +1,5 @@
 import { ApiCallError, type ApiCall, type BenchStack } from './bench-stack.ts';
+import { addSpent, cpuSpent, cpuTime, describeCpu } from './cpu-time.ts';
 import { settings } from './settings.ts';
 import { percentile, runConcurrently, timed } from './stats.ts';
 import { alone, atMost, below, compared, heading, ratioAtLeast, type Row } from './table.ts';
@@ -78,6 +79,8 @@ export async function benchWebhooks(stack: BenchStack): Promise<Row[]> {
     const manyWebhooksCost = settings.webhooks > 1 ? await hooked.publishOneCost() : oneWebhookCost;
 
     const rates = { empty: [] as number[], oneActivity: [] as number[], publish: [] as number[], deliveries: [] as number[] };
+    // Where the cores went while the posts were published and their events delivered, until all was quiet.
+    const cpu = { publishOnly: new Map<string, number>(), withWebhooks: new Map<string, number>() };
     const firstReceipts: Receipt[] = [];
     let duplicates = 0;
     let freshIdDuplicates = 0;
@@ -89,10 +92,13 @@ export async function benchWebhooks(stack: BenchStack): Promise<Row[]> {
       await waitUntilQuiet(stack);
       rates.empty.push(await workflowRate(stack, 'emptyWorkflow', settings.workflows, concurrency));
       rates.oneActivity.push(await workflowRate(stack, 'oneActivityWorkflow', settings.workflows, concurrency));
+      let before = cpuTime(stack.serverPids);
       rates.publish.push(await plain.publishAll(plainPosts));
       await waitUntilQuiet(stack);
+      addSpent(cpu.publishOnly, cpuSpent(before, cpuTime(stack.serverPids)));
 
       receiver.receipts.length = 0;
+      before = cpuTime(stack.serverPids);
       const started = Date.now();
       await hooked.publishAll(posts);
       await receiver.waitFor(settings.events * settings.webhooks, deliveryTimeoutMs);
@@ -100,6 +106,7 @@ export async function benchWebhooks(stack: BenchStack): Promise<Row[]> {
       rates.deliveries.push(first.length / ((Math.max(...first.map((receipt) => receipt.at)) - started) / 1000));
       // Late duplicates would arrive after the workflows end.
       await waitUntilQuiet(stack);
+      addSpent(cpu.withWebhooks, cpuSpent(before, cpuTime(stack.serverPids)));
       const arrived = new Set(first.map((receipt) => receipt.delivery));
       lost += posts.flatMap((postId) => webhookIds.map((_id, index) => `${postId} ${new URL(`${receiver.url}/${index}`).pathname}`)).filter((delivery) => !arrived.has(delivery)).length;
       duplicates += receiver.receipts.length - first.length;
@@ -118,6 +125,8 @@ export async function benchWebhooks(stack: BenchStack): Promise<Row[]> {
       compared('publish, posts', median(rates.publish), '/s', { value: median(rates.oneActivity), name: 'one-activity workflows' }, ratioAtLeast(0.5)),
       compared(`${shape}: deliveries`, median(rates.deliveries), '/s', { value: median(rates.publish), name: 'publish-only posts' }, ratioAtLeast(10)),
       alone(`${shape}: deliveries, each round`, rates.deliveries.map((rate) => rate.toFixed(0)).join(' / '), '', undefined, `(publish-only ${rates.publish.map((rate) => rate.toFixed(1)).join(' / ')})`),
+      alone('CPU per post, publish only', describeCpu([...cpu.publishOnly], settings.events * settings.rounds), ''),
+      alone(`CPU per post with ${settings.webhooks} webhooks`, describeCpu([...cpu.withWebhooks], settings.events * settings.rounds), ''),
       alone(`${shape}: lag event→receipt p95`, percentile(lags(firstReceipts), 95), 'ms', below(1000, 'ms'), `(p50 ${Math.round(percentile(lags(firstReceipts), 50))} ms)`),
       alone(`${shape}: lost`, lost, '', atMost(0, '')),
       alone(`${shape}: duplicates`, duplicates, '', atMost(0, ''), `(${freshIdDuplicates} with a delivery id of their own)`),
