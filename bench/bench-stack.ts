@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,7 +65,6 @@ export async function startBenchStack(): Promise<BenchStack> {
   };
   try {
     const cluster = await startPostgresCluster({ directory: join(workDir, 'postgres'), ephemeral: true });
-    const serverPids = [Number(readFileSync(join(workDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0])];
     stops.push(() => cluster.stop());
     const temporal = await startTemporalDevServer({ headless: true });
     stops.push(() => temporal.stop());
@@ -135,7 +134,7 @@ export async function startBenchStack(): Promise<BenchStack> {
       const created = await createWorkspace(api.services.orm, { name, plan: 'growth' });
       return { workspaceId: created.workspace.id, call: callerWith(created.apiKey) };
     };
-    return { config, api, temporal: api.services.temporal, floorTaskQueue, serverPids, apiKey, workspaceId: workspace.id, call: callerWith(apiKey), newWorkspace, stop };
+    return { config, api, temporal: api.services.temporal, floorTaskQueue, serverPids: [cluster.pid], apiKey, workspaceId: workspace.id, call: callerWith(apiKey), newWorkspace, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -15,14 +15,14 @@ export type TimedRun = { workflowId: string; sentAt: number; answeredAt: number 
 type Step = { name: string; from: (at: Stamps) => number | undefined; to: (at: Stamps) => number | undefined };
 type Stamps = { sentAt: number; answeredAt: number; events: Array<{ type: number; at: number }> };
 
-const first = (type: number, nth = 0) => (at: Stamps) => at.events.filter((event) => event.type === type)[nth]?.at;
+const eventAt = (type: number, nth = 0) => (at: Stamps) => at.events.filter((event) => event.type === type)[nth]?.at;
 
 const steps: Step[] = [
-  { name: 'api before the start (HTTP, auth, lookup, start)', from: (at) => at.sentAt, to: first(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED) },
-  { name: 'first workflow task', from: first(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED), to: first(EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED) },
-  { name: 'activity (lookup, image, storage)', from: first(EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED), to: first(EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED) },
-  { name: 'second workflow task (the local save)', from: first(EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED), to: first(EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED, 1) },
-  { name: 'workflow end → answer (reload, respond)', from: first(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED), to: (at) => at.answeredAt },
+  { name: 'api before the start (HTTP, auth, lookup, start)', from: (at) => at.sentAt, to: eventAt(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED) },
+  { name: 'first workflow task', from: eventAt(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED), to: eventAt(EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED) },
+  { name: 'activity (lookup, image, storage)', from: eventAt(EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED), to: eventAt(EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED) },
+  { name: 'second workflow task (the local save)', from: eventAt(EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED), to: eventAt(EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED, 1) },
+  { name: 'workflow end → answer (reload, respond)', from: eventAt(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED), to: (at) => at.answeredAt },
 ];
 
 export async function generateProfile(stack: BenchStack, runs: TimedRun[]): Promise<Row[]> {

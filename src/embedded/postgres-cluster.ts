@@ -11,6 +11,8 @@ export type PostgresCluster = {
   /** Connection URL of the `postgres` maintenance database. */
   adminUrl: string;
   port: number;
+  /** The server's process id: it daemonizes, so it is no child of the process that started it. */
+  pid: number;
   /** Whether this call started the server (and so stop() will stop it). */
   started: boolean;
   stop(): Promise<void>;
@@ -45,8 +47,8 @@ export async function startPostgresCluster(options: ClusterOptions): Promise<Pos
     ]);
   }
 
-  const runningPort = portOfRunningServer(directory);
-  if (runningPort) return clusterHandle(bin, directory, runningPort, false);
+  const running = runningServer(directory);
+  if (running) return clusterHandle(bin, directory, running, false);
 
   const port = options.port ?? (await findFreePort());
   const settings = [
@@ -64,14 +66,17 @@ export async function startPostgresCluster(options: ClusterOptions): Promise<Pos
     { detached: true },
   );
   log(`PostgreSQL is listening on 127.0.0.1:${port}`);
-  return clusterHandle(bin, directory, port, true);
+  const started = runningServer(directory);
+  if (!started) throw new Error(`PostgreSQL started in ${directory} but its postmaster.pid names no live server`);
+  return clusterHandle(bin, directory, started, true);
 }
 
-function clusterHandle(bin: string, directory: string, port: number, started: boolean): PostgresCluster {
+function clusterHandle(bin: string, directory: string, { pid, port }: { pid: number; port: number }, started: boolean): PostgresCluster {
   const urlOf = (database: string) => `postgresql://${superuser}@127.0.0.1:${port}/${database}`;
   return {
     adminUrl: urlOf('postgres'),
     port,
+    pid,
     started,
     urlOf,
     async stop() {
@@ -92,8 +97,8 @@ function clusterHandle(bin: string, directory: string, port: number, started: bo
   };
 }
 
-/** The port of a server already running on this directory (postmaster.pid line 4), if its process is alive. */
-function portOfRunningServer(directory: string): number | undefined {
+/** The server running on this directory, from postmaster.pid (pid on line 1, port on line 4), if it is alive. */
+function runningServer(directory: string): { pid: number; port: number } | undefined {
   const pidFile = join(directory, 'postmaster.pid');
   if (!existsSync(pidFile)) return undefined;
   const [pidLine, , , portLine] = readFileSync(pidFile, 'utf8').split('\n');
@@ -103,7 +108,8 @@ function portOfRunningServer(directory: string): number | undefined {
   } catch {
     return undefined;
   }
-  return Number(portLine) || undefined;
+  const port = Number(portLine);
+  return port ? { pid, port } : undefined;
 }
 
 /** PG_BIN_DIR, else the newest /usr/lib/postgresql/<version>/bin (Debian's layout). */
