@@ -55,6 +55,7 @@ const labels: Record<string, string> = {
   V8Worker: 'V8 helper threads (GC)',
   WorkerThread: 'workflow thread',
   receiver: "webhook receiver (the customer's side)",
+  artwork: 'artwork thread',
   'libvips worker': 'libvips',
   'libuv-worker': 'libuv pool',
   'tokio-runtime-w': 'Temporal SDK core',

@@ -1,4 +1,4 @@
-import { renderLocalArtwork } from '../images/local-artwork.ts';
+import { renderLocalArtworkOffThread } from '../images/off-thread-artwork.ts';
 import { postFormats } from '../images/post-formats.ts';
 import type { ImageProvider } from './image-provider.ts';
 
@@ -7,7 +7,7 @@ export function createLocalImageProvider(): ImageProvider {
   return {
     name: 'local',
     async generate({ prompt, format, seed, colors }) {
-      const png = await renderLocalArtwork({ prompt, seed, format, colors });
+      const png = await renderLocalArtworkOffThread({ prompt, seed, format, colors });
       const { width, height } = postFormats[format];
       return { png, width, height, seed, madeBy: 'the local renderer (deterministic artwork drawn from the prompt, no AI model)' };
     },
