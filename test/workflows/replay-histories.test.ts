@@ -32,6 +32,9 @@ const histories: Record<string, string> = {
   // Before saving a generation became a local activity (patch `generation-local-save`), recorded through the api on
   // the dev server.
   'generate-post-saved-by-activity.json': 'a generation saved by an activity',
+  // Before the image activity saved the generation itself, recorded through the api on the dev server: saved by
+  // the workflow's local activity, which is now only the path after a save inside the activity failed.
+  'generate-post-saved-locally.json': 'a generation saved by a local activity',
 
   // Today's code (after the webhook fan-out), recorded through the api on the dev server.
   'generate-post-refused-by-provider.json': 'a generation refused by the image provider (the post fails, its event is handed over)',
