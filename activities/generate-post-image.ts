@@ -1,5 +1,6 @@
 import { Context } from '@temporalio/activity';
 import type { PostFormat } from '../src/images/post-formats.ts';
+import { saveGeneratedImage, type GenerationResult, type SaveGeneratedImageInput } from '../src/domain/generation/save-generated-image.ts';
 import { loadPost } from '../src/domain/posts/load-post.ts';
 import { reserveObjectKey } from '../src/domain/storage/orphaned-objects.ts';
 import { countOutcome } from '../src/metrics/remote-call-outcome.ts';
@@ -7,16 +8,33 @@ import { postGenerations } from '../src/metrics/worker-metrics.ts';
 import { objectKeys } from '../src/storage/object-keys.ts';
 import type { Deps } from '../src/domain/deps.ts';
 
-export type GeneratePostImageInput = { postId: string; generationId: string; prompt: string; format: PostFormat; seed: number };
-export type GeneratedArtwork = { artworkKey: string; madeBy: string; seed: number; width: number; height: number };
+export type GeneratePostImageInput = {
+  postId: string;
+  generationId: string;
+  prompt: string;
+  format: PostFormat;
+  seed: number;
+  /** Save the artwork as the post's image and newest version once it is stored (absent in runs that began before). */
+  saveToPost?: { promptWasNew: boolean };
+};
+export type GeneratedArtwork = {
+  artworkKey: string;
+  madeBy: string;
+  seed: number;
+  width: number;
+  height: number;
+  /** The generation's result when this activity saved it; absent when it was not asked to or its save failed. */
+  saved?: GenerationResult;
+};
 
 // A generation that never saves (the post was deleted, the workflow failed for good) leaves its artwork to the sweep.
 const artworkGraceMs = 24 * 60 * 60 * 1000;
 
 /**
- * Asks the image provider for the artwork and stores it. The key depends only on the generation, so a retry
- * overwrites the same object. Provider errors become Temporal failures: refusals are final, rate limits wait as
- * long as the provider asked, outages follow the activity's retry ladder (activities/temporal-failure.ts).
+ * Asks the image provider for the artwork, stores it and, when asked, saves it to the post. The key depends only on
+ * the generation, so a retry overwrites the same object. Provider errors become Temporal failures: refusals are
+ * final, rate limits wait as long as the provider asked, outages follow the activity's retry ladder
+ * (activities/temporal-failure.ts).
  */
 export async function generatePostImage(deps: Deps, input: GeneratePostImageInput): Promise<GeneratedArtwork> {
   const em = deps.orm.em.fork();
@@ -33,5 +51,25 @@ export async function generatePostImage(deps: Deps, input: GeneratePostImageInpu
     reserveObjectKey(em, { key: artworkKey, reason: 'generated artwork never saved', graceMs: artworkGraceMs }),
   ]);
   await deps.storage.put(artworkKey, image.png, 'image/png');
-  return { artworkKey, madeBy: image.madeBy, seed: image.seed, width: image.width, height: image.height };
+  const artwork: GeneratedArtwork = { artworkKey, madeBy: image.madeBy, seed: image.seed, width: image.width, height: image.height };
+  if (!input.saveToPost) return artwork;
+  const { promptWasNew } = input.saveToPost;
+  const saved = await trySaving(deps, { postId: post.id, generationId: input.generationId, prompt: input.prompt, promptWasNew, format: input.format, artworkKey, madeBy: image.madeBy, seed: image.seed });
+  return saved ? { ...artwork, saved } : artwork;
+}
+
+/**
+ * Saving here spares the generation a local activity, and the workflow task that runs it, between the image and the
+ * customer's answer. But a failed save must not fail this activity: its retry would ask the (paid) provider again.
+ * So any failure is left to the workflow, which saves on its own path: outages retried without limit, anything else
+ * final with its reason, as before. The save is idempotent (save-generated-image.ts), so one that committed here and
+ * failed on the way back is found there.
+ */
+async function trySaving(deps: Deps, input: SaveGeneratedImageInput): Promise<GenerationResult | undefined> {
+  try {
+    return await deps.orm.em.fork().transactional((em) => saveGeneratedImage(em, input));
+  } catch (error) {
+    Context.current().log.warn('Saving the generated image failed; the workflow saves it again', { error: error instanceof Error ? error.message : String(error) });
+    return undefined;
+  }
 }

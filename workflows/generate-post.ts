@@ -11,8 +11,8 @@ const { generatePostImage } = proxyActivities<Activities>(imageGeneration);
 
 // Database work: unbounded only while the database is down (anything else fails at once, see databaseWork).
 const { saveGeneratedImage, markPostFailed } = proxyActivities<Activities>(databaseWork);
-// Saving, the step every successful generation takes, runs as a local activity: one workflow task and one
-// activity task fewer between the image and the customer's answer.
+// Saving after the image activity, as a local activity. The image activity saves the generation itself; this is
+// the path when its save failed (and of runs that began before it saved, whose activity did not).
 const local = proxyLocalActivities<Activities>(localDatabaseWork);
 
 // Runs that began before saving was a local activity scheduled it as an activity: replaying such a run must
@@ -29,13 +29,22 @@ export type GeneratePostInput = { postId: string; generationId: string; prompt: 
 export async function generatePost(input: GeneratePostInput): Promise<GenerationResult> {
   let artwork;
   try {
-    artwork = await generatePostImage({ postId: input.postId, generationId: input.generationId, prompt: input.prompt, format: input.format, seed: input.seed });
+    artwork = await generatePostImage({
+      postId: input.postId,
+      generationId: input.generationId,
+      prompt: input.prompt,
+      format: input.format,
+      seed: input.seed,
+      saveToPost: { promptWasNew: input.promptWasNew },
+    });
   } catch (error) {
     const reason = failureReason(error);
     const { eventId } = await markPostFailed({ postId: input.postId, reason, sourceId: `generation-${input.generationId}` });
     if (eventId) await handOver(eventId);
     throw ApplicationFailure.nonRetryable(reason, failureTypes.generationFailed);
   }
+  // Saved by the activity: no command follows, so runs whose activity did not save replay the same way below.
+  if (artwork.saved) return artwork.saved;
   const save = patched(localGenerationSavePatch) ? local.saveGeneratedImage : saveGeneratedImage;
   return save({ ...input, artworkKey: artwork.artworkKey, madeBy: artwork.madeBy, seed: artwork.seed });
 }

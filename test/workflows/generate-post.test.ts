@@ -1,5 +1,6 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
+import proto from '@temporalio/proto';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Activities } from '../../activities/index.ts';
@@ -16,6 +17,8 @@ import { startStabilityServer, type StabilityServer } from '../fakes/stability-s
 import { failureOf } from '../support/failure-of.ts';
 import { createPostFixture } from '../support/post-fixtures.ts';
 import { startWorkflowTestBed, type WorkflowTestBed } from '../support/workflow-test-bed.ts';
+
+const { EventType } = proto.temporal.api.enums.v1;
 
 // The generation workflow against a local server speaking Stability AI's API, on the time-skipping test server:
 // retry ladders that take minutes in real life complete at once, and their timing is read from server time.
@@ -48,6 +51,12 @@ async function runGeneration(post: Post) {
   return { ...outcome, serverTimeMs: (await bed.env.currentTimeMs()) - startedAt };
 }
 
+/** The history event types of a finished generation, as the Temporal UI names them. */
+async function eventTypesOf(postId: string): Promise<string[]> {
+  const history = await bed.client.workflow.getHandle(workflowIds.postGenerate(postId)).fetchHistory();
+  return (history.events ?? []).map((event) => EventType[event.eventType ?? 0] ?? String(event.eventType));
+}
+
 async function stateOf(postId: string) {
   const em = bed.orm.em.fork();
   return {
@@ -71,6 +80,38 @@ describe('generatePost with Stability AI', () => {
     expect(state.post).toMatchObject({ status: 'draft', format: '16:9' });
     expect(state.post.imageKey).toBeTruthy();
     expect([state.versions, state.usage]).toEqual([1, 1]);
+    // Saved by the image activity itself: no local activity (a marker) and no activity after it.
+    const events = await eventTypesOf(post.id);
+    expect(events.filter((type) => type.startsWith('EVENT_TYPE_ACTIVITY_TASK_SCHEDULED') || type === 'EVENT_TYPE_MARKER_RECORDED')).toEqual(['EVENT_TYPE_ACTIVITY_TASK_SCHEDULED']);
+  });
+
+  it('when the save inside the image activity fails, then the workflow saves the same artwork and the provider is asked once', async () => {
+    const post = await createPostFixture(bed.orm);
+    // The first version insert fails as a lock timeout would (SQLSTATE 55P03: retryable, "the database is busy"). A
+    // sequence counts the inserts, because the failure rolls back everything transactional.
+    const connection = bed.orm.em.getConnection();
+    await connection.execute(`
+      create sequence version_inserts;
+      create function fail_first_save() returns trigger language plpgsql as $$
+      begin
+        if nextval('version_inserts') = 1 then raise exception 'lock timeout (test fault)' using errcode = '55P03'; end if;
+        return new;
+      end $$;
+      create trigger fail_first_save before insert on post_versions for each row execute function fail_first_save();`);
+    try {
+      const { result, error } = await runGeneration(post);
+      expect(error).toBeUndefined();
+      expect(result?.versionNumber).toBe(1);
+      expect(await connection.execute('select last_value from version_inserts')).toEqual([{ last_value: '2' }]);
+    } finally {
+      await connection.execute('drop trigger fail_first_save on post_versions; drop function fail_first_save(); drop sequence version_inserts;');
+    }
+    expect(stability.requests).toHaveLength(1);
+    const state = await stateOf(post.id);
+    expect(state.post.status).toBe('draft');
+    expect([state.versions, state.usage]).toEqual([1, 1]);
+    // Saved on the workflow's own path, a local activity (recorded as a marker) after the image activity.
+    expect((await eventTypesOf(post.id)).filter((type) => type === 'EVENT_TYPE_MARKER_RECORDED').length).toBeGreaterThanOrEqual(1);
   });
 
   it('when the provider answers 429 twice, then each retry waits at least 60 s and the third attempt succeeds', async () => {
