@@ -1,5 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { WorkspaceEvent } from '../src/data/entities/workspace-event.ts';
+import { startsEagerly } from '../src/temporal/connect.ts';
 import { workflowIds } from '../src/temporal/workflow-ids.ts';
 import { subscribedWebhooks } from '../src/webhooks/subscribed-webhooks.ts';
 import { deliverEvent } from '../workflows/deliver-event.ts';
@@ -25,6 +26,9 @@ export async function startEventDelivery(deps: Deps, input: { eventId: string })
       staticSummary: `Deliver ${event.type} (event ${input.eventId}) to its webhooks`,
       // An event's delivery that has ended stays ended: handing the event over again (a retried activity) starts nothing.
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      // Its first task (the first round of deliveries) then runs on this worker at once, without a trip through the
+      // task queue: what an event's delivery costs Temporal is most of what bounds deliveries per second.
+      requestEagerStart: startsEagerly(deps.temporal),
     });
   } catch (error) {
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;

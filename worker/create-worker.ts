@@ -1,6 +1,7 @@
 import { Worker, type NativeConnection } from '@temporalio/worker';
 import { fileURLToPath } from 'node:url';
 import { createActivities } from '../activities/index.ts';
+import { clientOnWorkerConnection } from '../src/temporal/connect.ts';
 import type { Config } from '../src/config.ts';
 import type { Deps } from '../src/domain/deps.ts';
 import type { Tracing } from '../src/telemetry/start-tracing.ts';
@@ -28,7 +29,9 @@ export function createWorker({ connection, config, deps, workflowBundlePath = co
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
-    activities: createActivities(deps),
+    // Activities start workflows (an event's delivery) through the worker's own connection, so those can start
+    // eagerly on this worker (src/temporal/connect.ts).
+    activities: createActivities({ ...deps, temporal: clientOnWorkerConnection(connection, config.temporal) }),
     // Heartbeats carry progress (a video's encoding) that users watch; by default the SDK sends them only every
     // 80% of the heartbeat timeout, which would make progress jump in steps of many seconds.
     maxHeartbeatThrottleInterval: '1 second',

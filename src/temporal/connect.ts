@@ -24,6 +24,21 @@ export function connectWorkerConnection(settings: TemporalSettings): Promise<Nat
   return NativeConnection.connect(connectionOptions(settings));
 }
 
+/** A client on the worker's own connection: what its activities start workflows with (see startsEagerly). */
+export function clientOnWorkerConnection(connection: NativeConnection, settings: TemporalSettings): Client {
+  return clientOn(connection, settings);
+}
+
+/**
+ * Whether a start through this client may ask Temporal to start eagerly: to answer with the new run's first workflow
+ * task, which the worker sharing the client's connection then runs, instead of queueing it for a poll. Only a
+ * client on a worker's native connection can (the SDK refuses the option otherwise); the server may still decline,
+ * and the run then starts as usual.
+ */
+export function startsEagerly(client: Client): boolean {
+  return client.connection instanceof NativeConnection;
+}
+
 /** Whether a Temporal server answers its health check at `address` within a second (a dev server starting up). */
 export async function isTemporalServing(address: string): Promise<boolean> {
   try {
@@ -39,7 +54,7 @@ export async function isTemporalServing(address: string): Promise<boolean> {
   }
 }
 
-function clientOn(connection: Connection, settings: TemporalSettings): Client {
+function clientOn(connection: Connection | NativeConnection, settings: TemporalSettings): Client {
   return new Client({ connection, namespace: settings.namespace, interceptors: { workflow: workflowClientInterceptors() } });
 }
 
