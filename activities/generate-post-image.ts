@@ -1,4 +1,5 @@
 import { Context } from '@temporalio/activity';
+import { withTimeout } from '../src/async/with-timeout.ts';
 import type { PostFormat } from '../src/images/post-formats.ts';
 import { saveGeneratedImage, type GenerationResult, type SaveGeneratedImageInput } from '../src/domain/generation/save-generated-image.ts';
 import { loadPost } from '../src/domain/posts/load-post.ts';
@@ -26,6 +27,10 @@ export type GeneratedArtwork = {
   /** The generation's result when this activity saved it; absent when it was not asked to or its save failed. */
   saved?: GenerationResult;
 };
+
+// A save here that has not answered by then is left to the workflow: well inside the activity's 15 s heartbeat
+// timeout, which would otherwise end this attempt and start one that pays the provider again.
+const saveWaitMs = 5_000;
 
 // A generation that never saves (the post was deleted, the workflow failed for good) leaves its artwork to the sweep.
 const artworkGraceMs = 24 * 60 * 60 * 1000;
@@ -62,12 +67,15 @@ export async function generatePostImage(deps: Deps, input: GeneratePostImageInpu
  * Saving here spares the generation a local activity, and the workflow task that runs it, between the image and the
  * customer's answer. But a failed save must not fail this activity: its retry would ask the (paid) provider again.
  * So any failure is left to the workflow, which saves on its own path: outages retried without limit, anything else
- * final with its reason, as before. The save is idempotent (save-generated-image.ts), so one that committed here and
- * failed on the way back is found there.
+ * final with its reason, as before. The save is idempotent (save-generated-image.ts), so one that committed here
+ * late, or failed on the way back, is found there.
  */
 async function trySaving(deps: Deps, input: SaveGeneratedImageInput): Promise<GenerationResult | undefined> {
   try {
-    return await deps.orm.em.fork().transactional((em) => saveGeneratedImage(em, input));
+    return await withTimeout(
+      deps.orm.em.fork().transactional((em) => saveGeneratedImage(em, input)),
+      saveWaitMs,
+    );
   } catch (error) {
     Context.current().log.warn('Saving the generated image failed; the workflow saves it again', { error: error instanceof Error ? error.message : String(error) });
     return undefined;

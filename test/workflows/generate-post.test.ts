@@ -2,6 +2,7 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import proto from '@temporalio/proto';
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Activities } from '../../activities/index.ts';
 import { Post } from '../../src/data/entities/post.ts';
@@ -111,6 +112,29 @@ describe('generatePost with Stability AI', () => {
     expect(state.post.status).toBe('draft');
     expect([state.versions, state.usage]).toEqual([1, 1]);
     // Saved on the workflow's own path, a local activity (recorded as a marker) after the image activity.
+    expect((await eventTypesOf(post.id)).filter((type) => type === 'EVENT_TYPE_MARKER_RECORDED').length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('when the save inside the image activity gets no answer for 5 s, then the workflow saves the artwork and the provider is asked once', { timeout: 30_000 }, async () => {
+    const post = await createPostFixture(bed.orm);
+    // Another transaction holds the post's row, so the save waits on its lock until the holder lets go.
+    const holder = new pg.Client({ connectionString: bed.config.database.url });
+    await holder.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('select id from posts where id = $1 for update', [post.id]);
+      const generation = runGeneration(post);
+      await new Promise((resolveWait) => setTimeout(resolveWait, 7_000));
+      await holder.query('commit');
+      const { result, error } = await generation;
+      expect(error).toBeUndefined();
+      expect(result?.versionNumber).toBe(1);
+    } finally {
+      await holder.end();
+    }
+    expect(stability.requests).toHaveLength(1);
+    expect([(await stateOf(post.id)).versions, (await stateOf(post.id)).usage]).toEqual([1, 1]);
+    // The activity gave up waiting and the workflow's own save (a local activity, a marker) took over.
     expect((await eventTypesOf(post.id)).filter((type) => type === 'EVENT_TYPE_MARKER_RECORDED').length).toBeGreaterThanOrEqual(1);
   });
 

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { Deps } from '../../domain/deps.ts';
 import { AppError } from '../../errors/app-error.ts';
+import { withTimeout } from '../../async/with-timeout.ts';
 
 // A key no object ever has: reading it asks the store a real question (the bucket or directory is there and
 // answers) and gets "none" back.
@@ -45,11 +46,4 @@ export function healthRoutes(deps: Deps): Router {
   });
 
   return router;
-}
-
-function withTimeout(promise: Promise<unknown>, ms: number): Promise<unknown> {
-  return Promise.race([
-    promise,
-    new Promise<never>((_resolve, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms).unref()),
-  ]);
 }
