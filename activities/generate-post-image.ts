@@ -1,8 +1,9 @@
 import { Context } from '@temporalio/activity';
 import { withTimeout } from '../src/async/with-timeout.ts';
-import type { PostFormat } from '../src/images/post-formats.ts';
 import { saveGeneratedImage, type GenerationResult, type SaveGeneratedImageInput } from '../src/domain/generation/save-generated-image.ts';
 import { loadPost } from '../src/domain/posts/load-post.ts';
+import { PostVersion } from '../src/data/entities/post-version.ts';
+import { postFormats, type PostFormat } from '../src/images/post-formats.ts';
 import { reserveObjectKey } from '../src/domain/storage/orphaned-objects.ts';
 import { countOutcome } from '../src/metrics/remote-call-outcome.ts';
 import { postGenerations } from '../src/metrics/worker-metrics.ts';
@@ -28,9 +29,13 @@ export type GeneratedArtwork = {
   saved?: GenerationResult;
 };
 
-// A save here that has not answered by then is left to the workflow: well inside the activity's 15 s heartbeat
-// timeout, which would otherwise end this attempt and start one that pays the provider again.
+// A save here that has not answered by then is left to the workflow. Bounded because nothing heartbeats while it
+// waits: a save stuck on a lock would run the attempt into its heartbeat timeout (15 s since the last heartbeat),
+// and the next attempt would pay the provider again.
 const saveWaitMs = 5_000;
+
+// Who made an image, in the words of a generation's `respond`, when the image itself is not at hand (see below).
+const providerWords: Record<Deps['images']['name'], string> = { local: 'the local renderer', stability: 'Stability AI' };
 
 // A generation that never saves (the post was deleted, the workflow failed for good) leaves its artwork to the sweep.
 const artworkGraceMs = 24 * 60 * 60 * 1000;
@@ -45,6 +50,15 @@ export async function generatePostImage(deps: Deps, input: GeneratePostImageInpu
   const em = deps.orm.em.fork();
   const { post, brandKit } = await loadPost(em, input.postId);
   const artworkKey = objectKeys.postArtwork(post.workspaceId, post.id, input.generationId);
+  // An earlier attempt may have saved the generation and then lost its answer (its worker died, or it timed out).
+  // The generation is done: asking the provider again would pay for an image nobody uses and overwrite the post's.
+  const done = input.saveToPost && Context.current().info.attempt > 1 ? await em.findOne(PostVersion, { sourceId: input.generationId }) : null;
+  if (done && input.saveToPost) {
+    const { width, height } = postFormats[input.format];
+    const artwork = { artworkKey, madeBy: providerWords[deps.images.name], seed: done.seed ?? input.seed, width, height };
+    const saved = await trySaving(deps, { ...artwork, postId: post.id, generationId: input.generationId, prompt: input.prompt, promptWasNew: input.saveToPost.promptWasNew, format: input.format });
+    return saved ? { ...artwork, saved } : artwork;
+  }
   const heartbeat = () => Context.current().heartbeat();
   // The key is reserved while the image is made (a database round trip off the customer's wait); both are done
   // before any byte is stored, which is what the reservation must precede.

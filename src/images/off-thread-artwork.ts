@@ -12,48 +12,54 @@ export type ArtworkRequest = { id: number; input: LocalArtworkInput };
 export type ArtworkAnswer = { id: number; png: Uint8Array } | { id: number; error: string };
 
 type Waiter = { resolve: (png: Buffer) => void; reject: (error: Error) => void };
+/** A thread and the renders sent to it: a thread that fails fails its own renders, never its successor's. */
+type ArtworkThread = { worker: Worker; waiting: Map<number, Waiter> };
 
-let thread: Worker | undefined;
-const waiting = new Map<number, Waiter>();
+let current: ArtworkThread | undefined;
 let lastId = 0;
 
 /** renderLocalArtwork on the artwork thread, started on first use and again after it failed. */
 export function renderLocalArtworkOffThread(input: LocalArtworkInput): Promise<Buffer> {
-  const worker = (thread ??= startThread());
+  const thread = (current ??= startThread());
   const id = (lastId += 1);
   return new Promise((resolve, reject) => {
-    waiting.set(id, { resolve, reject });
+    thread.waiting.set(id, { resolve, reject });
     // Only a render under way keeps the process alive: an idle thread never holds up its exit.
-    if (waiting.size === 1) worker.ref();
-    worker.postMessage({ id, input } satisfies ArtworkRequest);
+    if (thread.waiting.size === 1) thread.worker.ref();
+    try {
+      thread.worker.postMessage({ id, input } satisfies ArtworkRequest);
+    } catch (error) {
+      settle(thread, id);
+      reject(error instanceof Error ? error : new Error(String(error)));
+    }
   });
 }
 
-function startThread(): Worker {
+function startThread(): ArtworkThread {
   // The name is the thread's name in the OS, so CPU profiles (bench/cpu-time.ts) can tell it apart.
-  const worker = new Worker(new URL('./local-artwork-thread.ts', import.meta.url), { name: 'artwork' });
-  worker.on('message', (answer: ArtworkAnswer) => {
-    const waiter = waiting.get(answer.id);
+  const thread: ArtworkThread = { worker: new Worker(new URL('./local-artwork-thread.ts', import.meta.url), { name: 'artwork' }), waiting: new Map() };
+  thread.worker.on('message', (answer: ArtworkAnswer) => {
+    const waiter = thread.waiting.get(answer.id);
     if (!waiter) return;
-    settle(answer.id);
+    settle(thread, answer.id);
     if ('error' in answer) waiter.reject(new Error(answer.error));
     else waiter.resolve(Buffer.from(answer.png.buffer, answer.png.byteOffset, answer.png.byteLength));
   });
   const failAll = (error: Error) => {
-    if (thread === worker) thread = undefined;
-    for (const [id, waiter] of waiting) {
-      settle(id);
+    if (current === thread) current = undefined;
+    for (const [id, waiter] of thread.waiting) {
+      settle(thread, id);
       waiter.reject(error);
     }
   };
-  worker.on('error', (error: Error) => failAll(new Error(`the artwork thread failed: ${error.message}`, { cause: error })));
-  worker.on('exit', (code) => failAll(new Error(`the artwork thread exited with code ${code}`)));
+  thread.worker.on('error', (error: Error) => failAll(new Error(`the artwork thread failed: ${error.message}`, { cause: error })));
+  thread.worker.on('exit', (code) => failAll(new Error(`the artwork thread exited with code ${code}`)));
   // Listeners ref a worker again: unref it only after adding them.
-  worker.unref();
-  return worker;
+  thread.worker.unref();
+  return thread;
 }
 
-function settle(id: number): void {
-  waiting.delete(id);
-  if (waiting.size === 0) thread?.unref();
+function settle(thread: ArtworkThread, id: number): void {
+  thread.waiting.delete(id);
+  if (thread.waiting.size === 0) thread.worker.unref();
 }

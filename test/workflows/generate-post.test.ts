@@ -1,11 +1,14 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
+import { MockActivityEnvironment } from '@temporalio/testing';
 import proto from '@temporalio/proto';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { GeneratedArtwork } from '../../activities/generate-post-image.ts';
 import type { Activities } from '../../activities/index.ts';
 import { Post } from '../../src/data/entities/post.ts';
+import { OrphanedObject } from '../../src/data/entities/orphaned-object.ts';
 import { PostVersion } from '../../src/data/entities/post-version.ts';
 import { UsageActivity } from '../../src/data/entities/usage-activity.ts';
 import { WorkspaceEvent } from '../../src/data/entities/workspace-event.ts';
@@ -136,6 +139,22 @@ describe('generatePost with Stability AI', () => {
     expect([(await stateOf(post.id)).versions, (await stateOf(post.id)).usage]).toEqual([1, 1]);
     // The activity gave up waiting and the workflow's own save (a local activity, a marker) took over.
     expect((await eventTypesOf(post.id)).filter((type) => type === 'EVENT_TYPE_MARKER_RECORDED').length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('when an attempt runs after an earlier one saved the generation, then the provider is not asked again and the saved version comes back', async () => {
+    const post = await createPostFixture(bed.orm);
+    const activities = bed.activities();
+    const input = { postId: post.id, generationId: newId(), prompt: post.prompt, format: '1:1' as const, seed: 5, saveToPost: { promptWasNew: false } };
+    const first: GeneratedArtwork = await new MockActivityEnvironment({ attempt: 1 }).run(activities.generatePostImage, input);
+    expect(first.saved?.versionNumber).toBe(1);
+    // The first attempt's answer was lost; Temporal runs the activity again.
+    const second: GeneratedArtwork = await new MockActivityEnvironment({ attempt: 2 }).run(activities.generatePostImage, input);
+    expect(second.saved?.versionNumber).toBe(1);
+    expect(second.saved?.respond).toContain('Stability AI');
+    expect(second.artworkKey).toBe(first.artworkKey);
+    expect(stability.requests).toHaveLength(1);
+    expect([(await stateOf(post.id)).versions, (await stateOf(post.id)).usage]).toEqual([1, 1]);
+    expect(await bed.orm.em.fork().count(OrphanedObject, { objectKey: first.artworkKey })).toBe(0);
   });
 
   it('when the provider answers 429 twice, then each retry waits at least 60 s and the third attempt succeeds', async () => {

@@ -37,6 +37,8 @@ const histories: Record<string, string> = {
   'generate-post-saved-locally.json': 'a generation saved by a local activity',
 
   // Today's code (after the webhook fan-out), recorded through the api on the dev server.
+  // After the image activity saved the generation itself (one activity, no marker).
+  'generate-post-saved-by-its-image-activity.json': 'a generation saved by its image activity',
   'generate-post-refused-by-provider.json': 'a generation refused by the image provider (the post fails, its event is handed over)',
   'render-post-rendered.json': 'a render after a generation',
   'generate-video-done.json': 'a video job that made its video',

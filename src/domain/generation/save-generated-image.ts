@@ -30,7 +30,11 @@ export async function saveGeneratedImage(em: EntityManager, input: SaveGenerated
   const { post, brandKit } = await loadPost(em, input.postId, { lock: true });
   const respond = describeGeneration({ ...input, brandKit });
   const done = await em.findOne(PostVersion, { sourceId: input.generationId });
-  if (done) return { versionNumber: done.versionNumber, respond };
+  if (done) {
+    // A retried generation may have reserved the key again; the version uses it, so it must never be swept.
+    await claimObjectKey(em, input.artworkKey);
+    return { versionNumber: done.versionNumber, respond };
+  }
 
   if (!(await claimObjectKey(em, input.artworkKey))) {
     throw new WorkRefused(failureTypes.artworkExpired, 'The generated artwork expired before it could be saved; generate again.');
