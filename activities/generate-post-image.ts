@@ -1,4 +1,5 @@
 import { Context } from '@temporalio/activity';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { withTimeout } from '../src/async/with-timeout.ts';
 import { saveGeneratedImage, type GenerationResult, type SaveGeneratedImageInput } from '../src/domain/generation/save-generated-image.ts';
 import { loadPost } from '../src/domain/posts/load-post.ts';
@@ -9,6 +10,7 @@ import { countOutcome } from '../src/metrics/remote-call-outcome.ts';
 import { postGenerations } from '../src/metrics/worker-metrics.ts';
 import { objectKeys } from '../src/storage/object-keys.ts';
 import type { Deps } from '../src/domain/deps.ts';
+import type { BrandColors } from '../src/data/entities/brand-kit.ts';
 
 export type GeneratePostImageInput = {
   postId: string;
@@ -34,9 +36,6 @@ export type GeneratedArtwork = {
 // and the next attempt would pay the provider again.
 const saveWaitMs = 5_000;
 
-// Who made an image, in the words of a generation's `respond`, when the image itself is not at hand (see below).
-const providerWords: Record<Deps['images']['name'], string> = { local: 'the local renderer', stability: 'Stability AI' };
-
 // A generation that never saves (the post was deleted, the workflow failed for good) leaves its artwork to the sweep.
 const artworkGraceMs = 24 * 60 * 60 * 1000;
 
@@ -50,31 +49,40 @@ export async function generatePostImage(deps: Deps, input: GeneratePostImageInpu
   const em = deps.orm.em.fork();
   const { post, brandKit } = await loadPost(em, input.postId);
   const artworkKey = objectKeys.postArtwork(post.workspaceId, post.id, input.generationId);
-  // An earlier attempt may have saved the generation and then lost its answer (its worker died, or it timed out).
-  // The generation is done: asking the provider again would pay for an image nobody uses and overwrite the post's.
-  const done = input.saveToPost && Context.current().info.attempt > 1 ? await em.findOne(PostVersion, { sourceId: input.generationId }) : null;
-  if (done && input.saveToPost) {
-    const { width, height } = postFormats[input.format];
-    const artwork = { artworkKey, madeBy: providerWords[deps.images.name], seed: done.seed ?? input.seed, width, height };
-    const saved = await trySaving(deps, { ...artwork, postId: post.id, generationId: input.generationId, prompt: input.prompt, promptWasNew: input.saveToPost.promptWasNew, format: input.format });
-    return saved ? { ...artwork, saved } : artwork;
-  }
+  const artwork = (await artworkSavedEarlier(deps, em, input, artworkKey)) ?? (await newArtwork(deps, em, input, artworkKey, brandKit?.colors ?? {}));
+  if (!input.saveToPost) return artwork;
+  const { promptWasNew } = input.saveToPost;
+  const saved = await trySaving(deps, { postId: post.id, generationId: input.generationId, prompt: input.prompt, promptWasNew, format: input.format, artworkKey, madeBy: artwork.madeBy, seed: artwork.seed });
+  return saved ? { ...artwork, saved } : artwork;
+}
+
+/**
+ * An earlier attempt may have saved the generation and then lost its answer (its worker died, or it timed out). The
+ * generation is done: asking the provider again would pay for an image nobody uses and overwrite the post's. The
+ * save that follows finds its version and answers with it. The image's own `madeBy` (with its seed) is not kept, so
+ * the answer names the provider.
+ */
+async function artworkSavedEarlier(deps: Deps, em: EntityManager, input: GeneratePostImageInput, artworkKey: string): Promise<GeneratedArtwork | undefined> {
+  if (!input.saveToPost || Context.current().info.attempt === 1) return undefined;
+  const version = await em.findOne(PostVersion, { sourceId: input.generationId });
+  if (!version) return undefined;
+  const { width, height } = postFormats[input.format];
+  return { artworkKey, madeBy: deps.images.title, seed: version.seed ?? input.seed, width, height };
+}
+
+async function newArtwork(deps: Deps, em: EntityManager, input: GeneratePostImageInput, artworkKey: string, colors: BrandColors): Promise<GeneratedArtwork> {
   const heartbeat = () => Context.current().heartbeat();
   // The key is reserved while the image is made (a database round trip off the customer's wait); both are done
   // before any byte is stored, which is what the reservation must precede.
   const [image] = await Promise.all([
     countOutcome(
-      deps.images.generate({ prompt: input.prompt, format: input.format, seed: input.seed, colors: brandKit?.colors ?? {}, onProgress: heartbeat }),
+      deps.images.generate({ prompt: input.prompt, format: input.format, seed: input.seed, colors, onProgress: heartbeat }),
       (outcome) => postGenerations.inc({ provider: deps.images.name, outcome }),
     ),
     reserveObjectKey(em, { key: artworkKey, reason: 'generated artwork never saved', graceMs: artworkGraceMs }),
   ]);
   await deps.storage.put(artworkKey, image.png, 'image/png');
-  const artwork: GeneratedArtwork = { artworkKey, madeBy: image.madeBy, seed: image.seed, width: image.width, height: image.height };
-  if (!input.saveToPost) return artwork;
-  const { promptWasNew } = input.saveToPost;
-  const saved = await trySaving(deps, { postId: post.id, generationId: input.generationId, prompt: input.prompt, promptWasNew, format: input.format, artworkKey, madeBy: image.madeBy, seed: image.seed });
-  return saved ? { ...artwork, saved } : artwork;
+  return { artworkKey, madeBy: image.madeBy, seed: image.seed, width: image.width, height: image.height };
 }
 
 /**

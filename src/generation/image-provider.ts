@@ -21,11 +21,13 @@ export type GeneratedImage = {
   width: number;
   height: number;
   seed: number;
-  /** Who made it, in words for the `respond` text, e.g. "the local renderer (deterministic artwork, no AI model)". */
+  /** Who made it, in words for the `respond` text: the provider's title with this image's details. */
   madeBy: string;
 };
 
 export type ImageProvider = {
   readonly name: 'local' | 'stability';
+  /** Who makes the images, in words for the `respond` text, e.g. "Stability AI"; each image's `madeBy` starts with it. */
+  readonly title: string;
   generate(request: ImageRequest): Promise<GeneratedImage>;
 };

@@ -144,8 +144,10 @@ export function createStabilityImageProvider(options: StabilityOptions): ImagePr
     }
   }
 
+  const title = 'Stability AI';
   return {
     name: 'stability',
+    title,
     async generate(request) {
       const answer = await post(request);
       if (answer.status >= 300) throw failureOf(answer, options.apiKey);
@@ -156,7 +158,7 @@ export function createStabilityImageProvider(options: StabilityOptions): ImagePr
       const { width, height } = postFormats[request.format];
       const png = await fitToFormat(generated.bytes, width, height);
       const seed = generated.seed ?? request.seed;
-      return { png, width, height, seed, madeBy: `Stability AI (stable-image ${options.engine}, seed ${seed})` };
+      return { png, width, height, seed, madeBy: `${title} (stable-image ${options.engine}, seed ${seed})` };
     },
   };
 }
