@@ -21,6 +21,8 @@ export type DevServerOptions = {
   /** SQLite file that keeps workflows across restarts; in memory when omitted. */
   databaseFile?: string;
   headless?: boolean;
+  /** Server settings on top of the measured ones below (the test suite's). */
+  dynamicConfig?: Record<string, string | number | boolean>;
   log?: (message: string) => void;
 };
 
@@ -55,7 +57,7 @@ export async function startTemporalDevServer(options: DevServerOptions = {}): Pr
     '--metrics-port', String(await findFreePort()),
     '--log-level', 'warn',
     ...searchAttributeFlags().flatMap((flag) => ['--search-attribute', flag]),
-    ...Object.entries(dynamicConfig).flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${JSON.stringify(value)}`]),
+    ...Object.entries({ ...dynamicConfig, ...options.dynamicConfig }).flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${JSON.stringify(value)}`]),
     ...(options.databaseFile ? ['--db-filename', options.databaseFile] : []),
     ...(options.headless ? ['--headless'] : []),
   ];
