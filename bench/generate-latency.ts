@@ -3,7 +3,7 @@ import type { BenchStack } from './bench-stack.ts';
 import { settings } from './settings.ts';
 import { percentile, runConcurrently, steadyRate, timed } from './stats.ts';
 import { alone, compared, heading, ratioAtLeast, ratioAtMost, type Row } from './table.ts';
-import { cpuSpent, cpuTime, describeCpu } from './cpu-time.ts';
+import { addSpent, cpuSpent, cpuTime, describeCpu } from './cpu-time.ts';
 import { generateProfile, type TimedRun } from './generate-profile.ts';
 import { describeExecutions, executionsOf } from './temporal-cost.ts';
 import { workflowIds } from '../src/temporal/workflow-ids.ts';
@@ -12,7 +12,8 @@ import { roundTrips } from './temporal-floor.ts';
 // POST /posts/{id}/generate with the local image provider. At concurrency 1 its p50 stands next to the parts it
 // cannot avoid: an empty workflow's round trip on the same Temporal plus the local image alone. At concurrency 16
 // its rate stands next to the CPU bound: as many renders in flight as requests, in this process as the worker does
-// them, with nothing else around them; both rates are steady-state ones (bench/stats.ts). Beside each figure, where
+// them, with nothing else around them; both rates are steady-state ones (bench/stats.ts), medians of BENCH_ROUNDS
+// rounds. Floors and figures are measured in turns (see below). Beside each figure, where
 // it goes: the concurrency-1 steps from the workflows' histories (bench/generate-profile.ts), and the CPU that one
 // image costs the whole stack at concurrency 16, by thread and server (bench/cpu-time.ts).
 
@@ -30,12 +31,17 @@ export async function benchGenerate(stack: BenchStack): Promise<Row[]> {
     const { status } = await stack.call(`POST`, `/posts/${postId}/generate`, { format });
     if (status !== 200) throw new Error(`generate answered ${status}`);
   };
+  const timedGenerate = async (postId: string, into: TimedRun[]) => {
+    const sentAt = Date.now();
+    await generate(postId);
+    into.push({ workflowId: workflowIds.postGenerate(postId), sentAt, answeredAt: Date.now() });
+  };
   const provider = createLocalImageProvider();
   let renders = 0;
   const render = () => provider.generate({ prompt: `A calm sea at dusk, floor ${renders}`, format, seed: (renders += 1), colors: {} });
 
   const busyRequests = busyConcurrency * settings.generatePerSlot;
-  await runConcurrently(settings.samples + busyRequests + 5, 8, newPost);
+  await runConcurrently(settings.samples + settings.rounds * busyRequests + 5, 8, newPost);
   // Each request generates a post of its own: a post's second generation while one runs would be refused.
   const posts = [...postIds];
   // Warm up every path once (JIT, connection pools, the workflow bundle's caches).
@@ -44,28 +50,34 @@ export async function benchGenerate(stack: BenchStack): Promise<Row[]> {
   await roundTrips(stack, 'oneActivityWorkflow', 5);
   await render();
 
-  const empty = percentile(await roundTrips(stack, 'emptyWorkflow', settings.samples), 50);
-  const oneActivity = percentile(await roundTrips(stack, 'oneActivityWorkflow', settings.samples), 50);
-  const imageRuns: number[] = [];
-  for (let index = 0; index < settings.samples; index += 1) imageRuns.push((await timed(render)).ms);
-  const image = percentile(imageRuns, 50);
+  // The floors and the figure take turns, one sample of each at a time (and, at concurrency 16, one round of each):
+  // this shared machine's slow and fast spells then fall on both sides of a ratio alike.
+  const runs = { empty: [] as number[], oneActivity: [] as number[], image: [] as number[], generate: [] as number[] };
   const sequentialRuns: TimedRun[] = [];
-  const timedGenerate = async (postId: string) => {
-    const sentAt = Date.now();
-    await generate(postId);
-    sequentialRuns.push({ workflowId: workflowIds.postGenerate(postId), sentAt, answeredAt: Date.now() });
-  };
-  const sequential = percentile(await runConcurrently(settings.samples, 1, () => timedGenerate(posts.pop()!)), 50);
+  for (let index = 0; index < settings.samples; index += 1) {
+    runs.empty.push(...(await roundTrips(stack, 'emptyWorkflow', 1)));
+    runs.oneActivity.push(...(await roundTrips(stack, 'oneActivityWorkflow', 1)));
+    runs.image.push((await timed(render)).ms);
+    runs.generate.push((await timed(() => timedGenerate(posts.pop()!, sequentialRuns))).ms);
+  }
+  const [empty, oneActivity, image, sequential] = [runs.empty, runs.oneActivity, runs.image, runs.generate].map((values) => percentile(values, 50)) as [number, number, number, number];
 
   // Both busy runs also read where the cores went (bench/cpu-time.ts): the render bound is all rendering, so what
   // the generations spend beyond it is the rest of the stack's share.
-  const busy = async (action: () => Promise<unknown>) => {
+  const rates = { renderBound: [] as number[], generate: [] as number[] };
+  const busyRuns: TimedRun[] = [];
+  const cpu = { renderBound: new Map<string, number>(), generate: new Map<string, number>() };
+  const busy = async (action: () => Promise<unknown>, into: number[], spent: Map<string, number>) => {
     const before = cpuTime(stack.serverPids);
-    const rate = await steadyRate(busyRequests, busyConcurrency, action);
-    return { rate, cpu: describeCpu(cpuSpent(before, cpuTime(stack.serverPids)), busyRequests) };
+    into.push(await steadyRate(busyRequests, busyConcurrency, action));
+    addSpent(spent, cpuSpent(before, cpuTime(stack.serverPids)));
   };
-  const renderBound = await busy(render);
-  const busyRate = await busy(() => generate(posts.pop()!));
+  for (let round = 0; round < settings.rounds; round += 1) {
+    await busy(render, rates.renderBound, cpu.renderBound);
+    await busy(() => timedGenerate(posts.pop()!, busyRuns), rates.generate, cpu.generate);
+  }
+  const median = (values: number[]) => percentile(values, 50);
+  const busyCount = settings.rounds * busyRequests;
 
   const cost = await executionsOf(stack, () => generate(postIds[0]!));
 
@@ -73,13 +85,15 @@ export async function benchGenerate(stack: BenchStack): Promise<Row[]> {
     heading('Temporal floors (sequential round trip, p50)'),
     alone('empty workflow', empty, 'ms'),
     alone('one-activity workflow', oneActivity, 'ms'),
-    heading(`generate (local provider, ${format})`),
+    heading(`generate (local provider, ${format}; floors and figures in turns, concurrency 16: median of ${settings.rounds} rounds)`),
     alone('local image alone, p50', image, 'ms'),
     compared('generate, concurrency 1, p50', sequential, 'ms', { value: empty + image, name: 'empty workflow + image' }, ratioAtMost(1.3)),
     ...(await generateProfile(stack, sequentialRuns)),
-    compared(`generate, concurrency ${busyConcurrency}, images`, busyRate.rate, '/s', { value: renderBound.rate, name: `${busyConcurrency} renders in flight` }, ratioAtLeast(0.7)),
-    alone('  CPU per image, rendering alone', renderBound.cpu, ''),
-    alone('  CPU per image, generate', busyRate.cpu, ''),
+    compared(`generate, concurrency ${busyConcurrency}, images`, median(rates.generate), '/s', { value: median(rates.renderBound), name: `${busyConcurrency} renders in flight` }, ratioAtLeast(0.7)),
+    alone(`  each of ${settings.rounds} rounds`, rates.generate.map((rate) => rate.toFixed(1)).join(' / '), '', undefined, `(renders ${rates.renderBound.map((rate) => rate.toFixed(1)).join(' / ')})`),
+    alone('  CPU per image, rendering alone', describeCpu([...cpu.renderBound], busyCount), ''),
+    alone('  CPU per image, generate', describeCpu([...cpu.generate], busyCount), ''),
+    ...(await generateProfile(stack, busyRuns)),
     alone('Temporal cost of one generate', describeExecutions(cost), ''),
   ];
 }

@@ -20,8 +20,8 @@ const eventAt = (type: number, nth = 0) => (at: Stamps) => at.events.filter((eve
 const steps: Step[] = [
   { name: 'api before the start (HTTP, auth, lookup, start)', from: (at) => at.sentAt, to: eventAt(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED) },
   { name: 'first workflow task', from: eventAt(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED), to: eventAt(EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED) },
-  { name: 'activity (lookup, image, storage)', from: eventAt(EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED), to: eventAt(EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED) },
-  { name: 'second workflow task (the local save)', from: eventAt(EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED), to: eventAt(EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED, 1) },
+  { name: 'activity (lookup, image, storage, save)', from: eventAt(EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED), to: eventAt(EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED) },
+  { name: 'second workflow task', from: eventAt(EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED), to: eventAt(EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED, 1) },
   { name: 'workflow end → answer (reload, respond)', from: eventAt(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED), to: (at) => at.answeredAt },
 ];
 

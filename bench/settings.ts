@@ -16,7 +16,8 @@ export const settings = {
   /** Published posts, once without webhooks and once with BENCH_WEBHOOKS each. */
   events: count('BENCH_EVENTS', 60),
   webhooks: count('BENCH_WEBHOOKS', 20),
-  /** Rounds of the webhook benchmark's rates (publish-only and with webhooks, in turns); the table shows medians. */
+  /** Rounds of the rates measured in turns with their floors (publish-only and with webhooks; renders alone and
+   * generate at concurrency 16); the table shows medians. */
   rounds: count('BENCH_ROUNDS', 3),
   schedules: count('BENCH_SCHEDULES', 1000),
   /** Rows in the posts table for GET /posts. */
