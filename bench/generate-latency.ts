@@ -14,8 +14,8 @@ import { roundTrips } from './temporal-floor.ts';
 // its rate stands next to the CPU bound: as many renders in flight as requests, in this process as the worker does
 // them, with nothing else around them; both rates are steady-state ones (bench/stats.ts), medians of BENCH_ROUNDS
 // rounds. Floors and figures are measured in turns (see below). Beside each figure, where
-// it goes: the concurrency-1 steps from the workflows' histories (bench/generate-profile.ts), and the CPU that one
-// image costs the whole stack at concurrency 16, by thread and server (bench/cpu-time.ts).
+// it goes: each step's share from the workflows' histories (bench/generate-profile.ts), at both concurrencies, and
+// the CPU that one image costs the whole stack at concurrency 16, by thread and server (bench/cpu-time.ts).
 
 const format = '1:1';
 const busyConcurrency = 16;
@@ -79,6 +79,9 @@ export async function benchGenerate(stack: BenchStack): Promise<Row[]> {
   const median = (values: number[]) => percentile(values, 50);
   const busyCount = settings.rounds * busyRequests;
 
+  // The profiles read their workflows' latest runs, so they come before the cost probe generates a post again.
+  const sequentialProfile = await generateProfile(stack, 'where it goes (each request)', sequentialRuns);
+  const busyProfile = await generateProfile(stack, `where it goes (all ${busyCount} requests, ramp-up and drain included)`, busyRuns);
   const cost = await executionsOf(stack, () => generate(postIds[0]!));
 
   return [
@@ -88,12 +91,12 @@ export async function benchGenerate(stack: BenchStack): Promise<Row[]> {
     heading(`generate (local provider, ${format}; floors and figures in turns, concurrency 16: median of ${settings.rounds} rounds)`),
     alone('local image alone, p50', image, 'ms'),
     compared('generate, concurrency 1, p50', sequential, 'ms', { value: empty + image, name: 'empty workflow + image' }, ratioAtMost(1.3)),
-    ...(await generateProfile(stack, sequentialRuns)),
+    ...sequentialProfile,
     compared(`generate, concurrency ${busyConcurrency}, images`, median(rates.generate), '/s', { value: median(rates.renderBound), name: `${busyConcurrency} renders in flight` }, ratioAtLeast(0.7)),
     alone(`  each of ${settings.rounds} rounds`, rates.generate.map((rate) => rate.toFixed(1)).join(' / '), '', undefined, `(renders ${rates.renderBound.map((rate) => rate.toFixed(1)).join(' / ')})`),
     alone('  CPU per image, rendering alone', describeCpu([...cpu.renderBound], busyCount), ''),
     alone('  CPU per image, generate', describeCpu([...cpu.generate], busyCount), ''),
-    ...(await generateProfile(stack, busyRuns)),
+    ...busyProfile,
     alone('Temporal cost of one generate', describeExecutions(cost), ''),
   ];
 }

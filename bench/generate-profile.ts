@@ -3,9 +3,9 @@ import type { BenchStack } from './bench-stack.ts';
 import { percentile } from './stats.ts';
 import { alone, type Row } from './table.ts';
 
-// Where a generate's time goes, read from the server's own clock: the history of each sequential generate puts a
-// timestamp on every step of its workflow, and the benchmark's clock (the same machine's) on the request's two ends.
-// Steps are p50s over the samples, so they need not add up to the request's own p50.
+// Where a generate's time goes, read from the server's own clock: the history of each timed generate puts a timestamp
+// on every step of its workflow, and the benchmark's clock (the same machine's) on the request's two ends. Steps are
+// p50s over the requests, so they need not add up to the request's own p50.
 
 const { EventType } = proto.temporal.api.enums.v1;
 
@@ -25,7 +25,8 @@ const steps: Step[] = [
   { name: 'workflow end → answer (reload, respond)', from: eventAt(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED), to: (at) => at.answeredAt },
 ];
 
-export async function generateProfile(stack: BenchStack, runs: TimedRun[]): Promise<Row[]> {
+/** A titled block of rows, one per step; read the histories before anything starts a workflow with the same ID again. */
+export async function generateProfile(stack: BenchStack, title: string, runs: TimedRun[]): Promise<Row[]> {
   const stamped: Stamps[] = await Promise.all(
     runs.map(async (run) => {
       const history = await stack.temporal.workflow.getHandle(run.workflowId).fetchHistory();
@@ -33,13 +34,13 @@ export async function generateProfile(stack: BenchStack, runs: TimedRun[]): Prom
       return { sentAt: run.sentAt, answeredAt: run.answeredAt, events };
     }),
   );
-  return steps.map((step) => {
+  return [alone(`  ${title}`, '', ''), ...steps.map((step) => {
     const durations = stamped.flatMap((at) => {
       const [from, to] = [step.from(at), step.to(at)];
       return from === undefined || to === undefined ? [] : [to - from];
     });
-    return alone(`  ${step.name}, p50`, percentile(durations, 50), 'ms', undefined, `(p90 ${percentile(durations, 90).toFixed(0)} ms)`);
-  });
+    return alone(`    ${step.name}, p50`, percentile(durations, 50), 'ms', undefined, `(p90 ${percentile(durations, 90).toFixed(0)} ms)`);
+  })];
 }
 
 function epochMs(time: proto.temporal.api.history.v1.IHistoryEvent['eventTime']): number {

@@ -29,17 +29,17 @@ declare module 'vitest' {
   }
 }
 
+// Tests that delete a workflow's history (a video job after Temporal no longer keeps it) wait until it is gone. A
+// closed workflow's delete task waits for the transfer queue's ack level, which the server saves every 30 s by
+// default: with 1 s the history is gone in about 4 s instead of about 30.
+const deletedWithinSeconds = { 'history.transferProcessorUpdateAckInterval': '1s' };
+
 /**
  * Starts the real infrastructure once per run, on ports chosen now: a throwaway PostgreSQL cluster (with a migrated
  * template database that each test file clones), a Temporal dev server, and Temporal's time-skipping test server
  * (fetched, not started: each workflow test starts its own); installs Chromium for the dashboard's browser tests
  * when it is missing. Stops all of it in teardown.
  */
-// Tests that delete a workflow's history (a video job after Temporal no longer keeps it) wait until it is gone. A
-// closed workflow's delete task waits for the transfer queue's ack level, which the server saves every 30 s by
-// default: with 1 s the history is gone in about 4 s instead of about 30.
-const deletedWithinSeconds = { 'history.transferProcessorUpdateAckInterval': '1s' };
-
 export default async function setup(project: TestProject) {
   const started = Date.now();
   const log = (message: string) => console.log(`[global-setup] ${message}`);
