@@ -59,8 +59,8 @@ export async function generatePostImage(deps: Deps, input: GeneratePostImageInpu
 /**
  * An earlier attempt may have saved the generation and then lost its answer (its worker died, or it timed out). The
  * generation is done: asking the provider again would pay for an image nobody uses and overwrite the post's. The
- * save that follows finds its version and answers with it. The image's own `madeBy` (with its details, e.g. Stability's seed)
- * is not kept, so the answer names the provider.
+ * save that follows finds its version and answers with it. The image's own `madeBy` (with its details, e.g.
+ * Stability's engine) is not kept, so the answer names the provider.
  */
 async function artworkSavedEarlier(deps: Deps, em: EntityManager, input: GeneratePostImageInput, artworkKey: string): Promise<GeneratedArtwork | undefined> {
   if (!input.saveToPost || Context.current().info.attempt === 1) return undefined;

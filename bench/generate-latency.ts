@@ -13,9 +13,9 @@ import { roundTrips } from './temporal-floor.ts';
 // cannot avoid: an empty workflow's round trip on the same Temporal plus the local image alone. At concurrency 16
 // its rate stands next to the CPU bound: as many renders in flight as requests, in this process as the worker does
 // them, with nothing else around them; both rates are steady-state ones (bench/stats.ts), medians of BENCH_ROUNDS
-// rounds. Floors and figures are measured in turns (see below). Beside each figure, where
-// it goes: each step's share from the workflows' histories (bench/generate-profile.ts), at both concurrencies, and
-// the CPU that one image costs the whole stack at concurrency 16, by thread and server (bench/cpu-time.ts).
+// rounds. Floors and figures are measured in turns (see below). Beside each figure, where it goes: each step's p50
+// from the workflows' histories (bench/generate-profile.ts), at both concurrencies, and the CPU that one image
+// costs the whole stack at concurrency 16, by thread and server (bench/cpu-time.ts).
 
 const format = '1:1';
 const busyConcurrency = 16;
@@ -79,10 +79,8 @@ export async function benchGenerate(stack: BenchStack): Promise<Row[]> {
   const median = (values: number[]) => percentile(values, 50);
   const busyCount = settings.rounds * busyRequests;
 
-  // The profiles read their workflows' latest runs, so they come before the cost probe generates a post again.
-  const sequentialProfile = await generateProfile(stack, 'where it goes (each request)', sequentialRuns);
-  const busyProfile = await generateProfile(stack, `where it goes (all ${busyCount} requests, ramp-up and drain included)`, busyRuns);
-  const cost = await executionsOf(stack, () => generate(postIds[0]!));
+  // A warm-up post's generation again: the profiles read their posts' latest runs, and none reads this one's.
+  const cost = await executionsOf(stack, () => generate(postIds.at(-1)!));
 
   return [
     heading('Temporal floors (sequential round trip, p50)'),
@@ -91,12 +89,12 @@ export async function benchGenerate(stack: BenchStack): Promise<Row[]> {
     heading(`generate (local provider, ${format}; floors and figures in turns, concurrency 16: median of ${settings.rounds} rounds)`),
     alone('local image alone, p50', image, 'ms'),
     compared('generate, concurrency 1, p50', sequential, 'ms', { value: empty + image, name: 'empty workflow + image' }, ratioAtMost(1.3)),
-    ...sequentialProfile,
+    ...(await generateProfile(stack, `where it goes (all ${settings.samples} requests)`, sequentialRuns)),
     compared(`generate, concurrency ${busyConcurrency}, images`, median(rates.generate), '/s', { value: median(rates.renderBound), name: `${busyConcurrency} renders in flight` }, ratioAtLeast(0.7)),
     alone(`  each of ${settings.rounds} rounds`, rates.generate.map((rate) => rate.toFixed(1)).join(' / '), '', undefined, `(renders ${rates.renderBound.map((rate) => rate.toFixed(1)).join(' / ')})`),
     alone('  CPU per image, rendering alone', describeCpu([...cpu.renderBound], busyCount), ''),
     alone('  CPU per image, generate', describeCpu([...cpu.generate], busyCount), ''),
-    ...busyProfile,
+    ...(await generateProfile(stack, `where it goes (all ${busyCount} requests, ramp-up and drain included)`, busyRuns)),
     alone('Temporal cost of one generate', describeExecutions(cost), ''),
   ];
 }

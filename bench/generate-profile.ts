@@ -3,9 +3,9 @@ import type { BenchStack } from './bench-stack.ts';
 import { percentile } from './stats.ts';
 import { alone, type Row } from './table.ts';
 
-// Where a generate's time goes, read from the server's own clock: the history of each timed generate puts a timestamp
-// on every step of its workflow, and the benchmark's clock (the same machine's) on the request's two ends. Steps are
-// p50s over the requests, so they need not add up to the request's own p50.
+// Where a generate's time goes, read from the server's own clock: the history of each timed generate puts a
+// timestamp on every step of its workflow, and the benchmark's clock (the same machine's) on the request's two
+// ends. Steps are p50s over the requests, so at concurrency 1 they need not add up to the requests' p50.
 
 const { EventType } = proto.temporal.api.enums.v1;
 
