@@ -8,6 +8,7 @@ import { generateProfile, type TimedRun } from './generate-profile.ts';
 import { describeExecutions, executionsOf } from './temporal-cost.ts';
 import { workflowIds } from '../src/temporal/workflow-ids.ts';
 import { roundTrips } from './temporal-floor.ts';
+import { sandboxCallCost } from './sandbox-calls.ts';
 
 // POST /posts/{id}/generate with the local image provider. At concurrency 1 its p50 stands next to the parts it
 // cannot avoid: an empty workflow's round trip on the same Temporal plus the local image alone. At concurrency 16
@@ -15,7 +16,8 @@ import { roundTrips } from './temporal-floor.ts';
 // them, with nothing else around them; both rates are steady-state ones (bench/stats.ts), medians of BENCH_ROUNDS
 // rounds. Floors and figures are measured in turns (see below). Beside each figure, where it goes: each step's p50
 // from the workflows' histories (bench/generate-profile.ts), at both concurrencies, and the CPU that one image
-// costs the whole stack at concurrency 16, by thread and server (bench/cpu-time.ts).
+// costs the whole stack at concurrency 16, by thread and server (bench/cpu-time.ts); and what each of the SDK's
+// calls into the workflow sandbox costs (bench/sandbox-calls.ts).
 
 const format = '1:1';
 const busyConcurrency = 16;
@@ -81,6 +83,7 @@ export async function benchGenerate(stack: BenchStack): Promise<Row[]> {
 
   // A warm-up post's generation again: the profiles read their posts' latest runs, and none reads this one's.
   const cost = await executionsOf(stack, () => generate(postIds.at(-1)!));
+  const sandbox = sandboxCallCost();
 
   return [
     heading('Temporal floors (sequential round trip, p50)'),
@@ -96,6 +99,7 @@ export async function benchGenerate(stack: BenchStack): Promise<Row[]> {
     alone('  CPU per image, generate', describeCpu([...cpu.generate], busyCount), ''),
     ...(await generateProfile(stack, `where it goes (all ${busyCount} requests, ramp-up and drain included)`, busyRuns)),
     alone('Temporal cost of one generate', describeExecutions(cost), ''),
+    alone('  a call into the workflow sandbox', `${sandbox.withTimeout.toFixed(0)} µs`, '', undefined, `(${sandbox.without.toFixed(1)} µs without the deadlock timeout: Node's watchdog thread per call)`),
   ];
 }
 
