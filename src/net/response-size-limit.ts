@@ -1,7 +1,9 @@
 import type { Progress } from 'got';
 
-// Answers from services at the network edge (social platforms, Stability AI) are read into memory, so each read has
-// a ceiling: a huge or endless answer is cut off and fails, instead of being buffered until memory runs out.
+// Answers from the network edge (social platforms, Stability AI, customers' logo URLs) are read into memory, so
+// each read has a ceiling: a huge or endless answer is cut off and fails, instead of being buffered until memory
+// runs out. (A webhook endpoint's answer is different: only its first bytes are kept, for the delivery log, and its
+// length never fails a delivery.)
 
 /** The answer was longer than we read; the request was aborted at `maxBytes`. */
 export class ResponseTooLargeError extends Error {
