@@ -99,7 +99,7 @@ export async function benchGenerate(stack: BenchStack): Promise<Row[]> {
     alone('  CPU per image, generate', describeCpu([...cpu.generate], busyCount), ''),
     ...(await generateProfile(stack, `where it goes (all ${busyCount} requests, ramp-up and drain included)`, busyRuns)),
     alone('Temporal cost of one generate', describeExecutions(cost), ''),
-    alone('  a call into the workflow sandbox', `${sandbox.withTimeout.toFixed(0)} µs`, '', undefined, `(${sandbox.without.toFixed(1)} µs without the deadlock timeout: Node's watchdog thread per call)`),
+    alone('a no-op call into a workflow sandbox, per call', `${sandbox.withTimeout.toFixed(0)} µs`, '', undefined, `(${sandbox.without.toFixed(1)} µs without the deadlock timeout; the difference is Node's watchdog thread)`),
   ];
 }
 

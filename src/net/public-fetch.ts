@@ -3,10 +3,10 @@ import { lookup } from 'node:dns';
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import got, { HTTPError, MaxRedirectsError, RequestError, TimeoutError, type NormalizedOptions, type OptionsInit } from 'got';
+import got, { HTTPError, MaxRedirectsError, RequestError, TimeoutError, type NormalizedOptions, type OptionsInit, type Response } from 'got';
 import ipaddr from 'ipaddr.js';
 import type { Logger } from '../logger.ts';
-import { ResponseTooLargeError, withResponseSizeLimit } from './response-size-limit.ts';
+import { ResponseTooLargeError } from './response-size-limit.ts';
 
 // The one guard for requests to URLs our customers give us (brand logos, webhook endpoints): they must never reach
 // our own networks (SSRF). Addresses are checked when a connection is made, not when the URL is parsed, so a
@@ -184,33 +184,41 @@ export async function fetchPublicResource(url: string, options: PublicFetchOptio
   const words = wordingFor(options.what);
   if (!URL.canParse(url)) throw new PublicFetchError(`${words.url} is not a valid URL`);
   if (new URL(url).protocol !== 'https:') throw new PublicFetchError(`${words.url} must use https`);
+  const tooLarge = () => new PublicFetchError(`${words.body} is larger than ${formatBytes(options.maxBytes)}`);
   const policy = addressPolicy(options.allowPrivateNetworks);
-  try {
-    const response = await withResponseSizeLimit(options.maxBytes, (signal) =>
-      got(url, {
-        ...policy,
-        hooks: {
-          ...policy.hooks,
-          beforeRedirect: [
-            (next) => {
-              if (next.url instanceof URL && next.url.protocol !== 'https:') {
-                throw new PublicFetchError(`${words.server} redirected to a URL that is not https`);
-              }
-            },
-          ],
+
+  const stream = got.stream(url, {
+    ...policy,
+    hooks: {
+      ...policy.hooks,
+      beforeRedirect: [
+        (next) => {
+          if (next.url instanceof URL && next.url.protocol !== 'https:') {
+            throw new PublicFetchError(`${words.server} redirected to a URL that is not https`);
+          }
         },
-        maxRedirects,
-        responseType: 'buffer',
-        timeout: { request: options.timeoutMs },
-        retry: { limit: 0 },
-        signal,
-      }),
-    );
-    const { body } = response;
-    return { body: Buffer.from(body.buffer, body.byteOffset, body.byteLength), contentType: response.headers['content-type'] };
+      ],
+    },
+    maxRedirects,
+    timeout: { request: options.timeoutMs },
+    retry: { limit: 0 },
+  });
+  let contentType: string | undefined;
+  stream.once('response', (response: Response) => {
+    contentType = response.headers['content-type'];
+    if (Number(response.headers['content-length']) > options.maxBytes) stream.destroy(tooLarge());
+  });
+
+  try {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > options.maxBytes) throw tooLarge();
+      chunks.push(chunk);
+    }
+    return { body: Buffer.concat(chunks, size), contentType };
   } catch (error) {
-    // What the customer gave is a file rather than a service answering, so its reason names the file.
-    if (causeOfType(error, ResponseTooLargeError)) throw new PublicFetchError(`${words.body} is larger than ${formatBytes(options.maxBytes)}`, { cause: error });
     throw toPublicFetchError(error, options);
   }
 }

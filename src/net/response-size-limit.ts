@@ -1,9 +1,11 @@
 import type { Progress } from 'got';
 
-// Answers from the network edge (social platforms, Stability AI, customers' logo URLs) are read into memory, so
-// each read has a ceiling: a huge or endless answer is cut off and fails, instead of being buffered until memory
-// runs out. (A webhook endpoint's answer is different: only its first bytes are kept, for the delivery log, and its
-// length never fails a delivery.)
+// Answers from services at the network edge (social platforms, Stability AI) are read into memory, so each read has
+// a ceiling: a huge or endless answer is cut off and fails, instead of being buffered until memory runs out. Two
+// reads of customers' URLs keep their own loops on purpose: a logo's fetch (src/net/public-fetch.ts) fails at the
+// headers on an error status, before any of its body is read, which got's promise API does only after reading the
+// body; and a webhook endpoint's answer (src/webhooks/post-webhook.ts) keeps its first bytes for the delivery log,
+// its length never failing a delivery.
 
 /** The answer was longer than we read; the request was aborted at `maxBytes`. */
 export class ResponseTooLargeError extends Error {
