@@ -4,8 +4,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 // started), read from Linux's /proc: where the cores went while a benchmark ran, as a profile rather than a guess.
 // Elsewhere than Linux it reads nothing, and the rows say so.
 
-/** CPU milliseconds per group ("temporal", "postgres", or one of this process's thread names). */
-export type CpuTime = Map<string, number>;
+/**
+ * CPU milliseconds so far: of each of this process's threads (by thread id) and each process around it (by pid),
+ * with its group ("temporal", "postgres", or a thread's name), and of this process as a whole.
+ */
+export type CpuTime = { entries: Map<string, { group: string; ms: number }>; processMs: number };
 
 const ticksPerMs = 100 / 1000; // USER_HZ is 100 on every Linux this runs on
 
@@ -25,29 +28,33 @@ function readStat(path: string): Stat | undefined {
 
 /**
  * CPU time so far of this process's threads and of every process below it or below one of `roots` (a daemon such
- * as PostgreSQL's server is not this process's child), by group.
+ * as PostgreSQL's server is not this process's child).
  */
 export function cpuTime(roots: number[] = []): CpuTime {
-  const groups: CpuTime = new Map();
-  const add = (group: string, ms: number) => groups.set(group, (groups.get(group) ?? 0) + ms);
+  const reading: CpuTime = { entries: new Map(), processMs: 0 };
   let processes: Stat[];
   try {
     processes = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).flatMap((pid) => readStat(`/proc/${pid}/stat`) ?? []);
   } catch {
-    return groups;
+    return reading;
   }
   for (const thread of readdirSync('/proc/self/task')) {
     const stat = readStat(`/proc/self/task/${thread}/stat`);
-    if (stat) add(stat.name.replace(/\d+$/, ''), stat.ms);
+    if (stat) reading.entries.set(`thread ${thread}`, { group: stat.name.replace(/\d+$/, ''), ms: stat.ms });
   }
+  reading.processMs = readStat('/proc/self/stat')?.ms ?? 0;
   const children = new Map<number, Stat[]>();
   for (const stat of processes) children.set(stat.parent, [...(children.get(stat.parent) ?? []), stat]);
   const below = (pid: number): Stat[] => (children.get(pid) ?? []).flatMap((child) => [child, ...below(child.pid)]);
   const byPid = new Map(processes.map((stat) => [stat.pid, stat]));
   const others = roots.flatMap((pid) => byPid.get(pid) ?? []);
-  for (const stat of [...below(process.pid), ...others, ...others.flatMap((root) => below(root.pid))]) add(stat.name, stat.ms);
-  return groups;
+  for (const stat of [...below(process.pid), ...others, ...others.flatMap((root) => below(root.pid))]) {
+    reading.entries.set(`process ${stat.pid}`, { group: stat.name, ms: stat.ms });
+  }
+  return reading;
 }
+
+const endedThreads = 'ended threads';
 
 // Thread and process names as Linux shows them (15 characters at most), in words.
 const labels: Record<string, string> = {
@@ -61,11 +68,23 @@ const labels: Record<string, string> = {
   'tokio-runtime-w': 'Temporal SDK core',
   temporal: 'Temporal server',
   postgres: 'PostgreSQL',
+  [endedThreads]: 'threads that ended meanwhile',
 };
 
 /** What was spent between two readings, by group, largest first. */
 export function cpuSpent(before: CpuTime, after: CpuTime): Array<[string, number]> {
-  return [...after].map(([group, ms]): [string, number] => [labels[group] ?? group, ms - (before.get(group) ?? 0)]).filter(([, ms]) => ms > 0).sort((a, b) => b[1] - a[1]);
+  const spent = new Map<string, number>();
+  const add = (group: string, ms: number) => spent.set(group, (spent.get(group) ?? 0) + ms);
+  let threadsMs = 0;
+  for (const [key, { group, ms }] of after.entries) {
+    const delta = ms - (before.entries.get(key)?.ms ?? 0);
+    add(group, delta);
+    if (key.startsWith('thread ')) threadsMs += delta;
+  }
+  // A thread that ended in between (a pool shrinking while idle) left the list with its time; the process's own
+  // total keeps it.
+  add(endedThreads, after.processMs - before.processMs - threadsMs);
+  return [...spent].map(([group, ms]): [string, number] => [labels[group] ?? group, ms]).filter(([, ms]) => ms > 0).sort((a, b) => b[1] - a[1]);
 }
 
 /** Adds one reading's spending to a running total. */
