@@ -12,7 +12,7 @@ import { rateLimit, type RateLimiter } from './middleware/rate-limit.ts';
 import { requestContext } from './middleware/request-context.ts';
 import { requestLogging } from './middleware/request-logging.ts';
 import { requestMetrics } from './middleware/request-metrics.ts';
-import { wellFormedText } from './middleware/well-formed-text.ts';
+import { wellFormedBody } from './middleware/well-formed-body.ts';
 import { rememberRouteRegexps } from './openapi-route-regexps.ts';
 import { routeTemplates } from './route-templates.ts';
 import { coverUploader, uploadSizeGuard } from './middleware/upload-size-guard.ts';
@@ -63,7 +63,7 @@ export function createApp(options: AppOptions): Express {
   // The API proper: authenticated and rate-limited before anything else looks at the request.
   app.use('/api/v1', authenticate(deps.orm, options.lastUsed, options.rateLimiter), rateLimit(options.rateLimiter));
   app.post('/api/v1/projects/:id/cover', uploadSizeGuard());
-  app.use('/api/v1', express.json({ limit: '256kb' }), wellFormedText);
+  app.use('/api/v1', express.json({ limit: '256kb' }), wellFormedBody);
   rememberRouteRegexps();
   app.use(
     OpenApiValidator.middleware({

@@ -79,12 +79,18 @@ const parserFailures: Record<string, () => AppError> = {
   'Unexpected end of file': () => malformed('The multipart body ends in the middle of the file.'),
   'Malformed part header': () => malformed('A part of the multipart body has a malformed header.'),
   'Field name missing': () => malformed('A part of the multipart body has no field name.'),
+  // A Content-Type that Express reads as multipart but busboy cannot parse (`boundary=X;`, `boundary = X`).
+  'Malformed content type': () => malformed(contentTypeForm),
+  'Unsupported content type': () => malformed(contentTypeForm),
+  'Multipart: Boundary not found': () => malformed(contentTypeForm),
 };
+const contentTypeForm = 'The Content-Type of a cover upload must read `multipart/form-data; boundary=<boundary>`.';
 
 /** The answer to a multipart parsing failure; undefined for anything else. */
 export function multipartFailure(error: unknown, req: Request): AppError | undefined {
   if (!req.is('multipart/form-data') || !(error instanceof Error)) return undefined;
-  return parserFailures[error.message]?.();
+  // busboy names the refused type after the colon: the same failure for any type.
+  return parserFailures[error.message.replace(/^(Unsupported content type):.*$/s, '$1')]?.();
 }
 
 function tooLarge(detail: string): AppError {
