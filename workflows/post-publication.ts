@@ -32,6 +32,15 @@ const local = proxyLocalActivities<Activities>(localDatabaseWork);
 // deprecatePatch() it.
 export const localPublicationWorkPatch = 'publication-local-database-work';
 
+// A plan or cancel accepted before the publication time may still be recording when the timer fires; runs that
+// began before this marker published at once, and the client heard the change was made. With it, the run hears the
+// change out first. Only runs that met that race carry it.
+export const hearChangesOutPatch = 'publication-hears-changes-out';
+
+// A run whose first plan failed (a deleted connection or post) has nothing to wait for; runs that began before this
+// marker waited for ever for a plan. With it, such a run ends as cancelled, and the next publish starts a new run.
+export const endUnplannedPatch = 'publication-ends-unplanned';
+
 // One post to one platform, bounded because the publication waits for it (see socialPublish).
 const { publishToTarget } = proxyActivities<Activities>(socialPublish);
 
@@ -77,6 +86,7 @@ export async function postPublication({ postId, publicationId = workflowInfo().r
   let targetIds: string[] = carried?.targetIds ?? [];
   let cancelled = false;
   let plans = 0;
+  let unplanned = false;
   let publishing = false;
   const refuseOncePublishing = () => {
     if (publishing) throw new Error('The publication is already under way and can no longer be changed.');
@@ -86,7 +96,13 @@ export async function postPublication({ postId, publicationId = workflowInfo().r
     planUpdate,
     async (request) => {
       const at = request.publishAt ? Math.max(Date.parse(request.publishAt), Date.now()) : Date.now();
-      const plan = await (patched(localPublicationWorkPatch) ? local.planPublication : planPublication)({ postId, publicationId, publishAt: new Date(at).toISOString(), connectionIds: request.connectionIds, immediate: at <= Date.now() });
+      let plan;
+      try {
+        plan = await (patched(localPublicationWorkPatch) ? local.planPublication : planPublication)({ postId, publicationId, publishAt: new Date(at).toISOString(), connectionIds: request.connectionIds, immediate: at <= Date.now() });
+      } catch (error) {
+        if (publishAt === undefined && patched(endUnplannedPatch)) unplanned = true;
+        throw error;
+      }
       publishAt = at;
       targetIds = plan.targetIds;
       plans += 1;
@@ -104,19 +120,27 @@ export async function postPublication({ postId, publicationId = workflowInfo().r
   );
   setHandler(publishAtQuery, () => (publishAt === undefined ? null : new Date(publishAt).toISOString()));
 
-  await condition(() => publishAt !== undefined || cancelled);
+  // A failed first plan ends the run only once no other plan is under way (one may yet succeed).
+  await condition(() => publishAt !== undefined || cancelled || (unplanned && allHandlersFinished()));
   for (;;) {
-    if (cancelled) return finish({ outcome: 'cancelled', publishedAt: null });
+    if (cancelled || publishAt === undefined) return finish({ outcome: 'cancelled', publishedAt: null });
     const seen = plans;
-    const wait = (publishAt ?? Date.now()) - Date.now();
-    if (wait <= 0) break;
+    const wait = publishAt - Date.now();
+    if (wait <= 0) {
+      // Once publishing, changes are refused; one accepted before must not be answered as made and then ignored.
+      if (!allHandlersFinished() && patched(hearChangesOutPatch)) {
+        await condition(allHandlersFinished);
+        continue;
+      }
+      break;
+    }
     if (plans >= plansPerRun || workflowInfo().continueAsNewSuggested) {
       await condition(allHandlersFinished);
-      if (!cancelled) await continueAsNew<typeof postPublication>({ postId, publicationId, carried: { publishAt: publishAt!, targetIds } });
+      if (!cancelled) await continueAsNew<typeof postPublication>({ postId, publicationId, carried: { publishAt, targetIds } });
       continue;
     }
     // What the Temporal UI shows while the run sleeps (not a command: changing it never affects replay).
-    setCurrentDetails(`Waiting until ${utc(publishAt!)} to publish${targetIds.length > 0 ? ` to ${targetIds.length} connection(s)` : ''}`);
+    setCurrentDetails(`Waiting until ${utc(publishAt)} to publish${targetIds.length > 0 ? ` to ${targetIds.length} connection(s)` : ''}`);
     // Wakes on time, or early when a new plan or a cancel arrives (then loops to decide again).
     await condition(() => cancelled || plans !== seen, wait);
   }

@@ -1,5 +1,6 @@
 import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
+import proto from '@temporalio/proto';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Activities } from '../../activities/index.ts';
@@ -21,6 +22,7 @@ import { startWorkflowTestBed, type WorkflowTestBed } from '../support/workflow-
 // Scheduled publishing and webhook delivery on the time-skipping server: days of durable timers and a retry ladder
 // over hours pass in seconds, and what happened is read from server time.
 
+const { EventType } = proto.temporal.api.enums.v1;
 const day = 24 * 60 * 60 * 1000;
 const secret = 'a-webhook-signing-secret';
 let bed: WorkflowTestBed;
@@ -183,6 +185,56 @@ describe('postPublication branches, with stub activities', () => {
     expect(called).toEqual(['cancelPublication']);
     // It ends when cancelled, not when its timer would have fired.
     expect(serverTimeMs).toBeLessThan(day);
+  });
+
+  it('when a cancel is still being recorded as the publication time comes, then the run hears it out and publishes nothing', async () => {
+    const called: string[] = [];
+    const record = <T>(name: string, value: T) => {
+      called.push(name);
+      return Promise.resolve(value);
+    };
+    let markStarted!: () => void;
+    let release!: () => void;
+    const started = new Promise<void>((resolveStarted) => (markStarted = resolveStarted));
+    const released = new Promise<void>((resolveReleased) => (release = resolveReleased));
+    const stubs: Partial<Activities> = {
+      planPublication: (input) => record('planPublication', { publishAt: input.publishAt, scheduled: true, targetIds: ['target'] }),
+      // The cancel's activity is still running when the timer fires.
+      cancelPublication: async () => {
+        called.push('cancelPublication');
+        markStarted();
+        await released;
+      },
+      publishToTarget: () => record('publishToTarget', undefined),
+      settlePublication: () => record('settlePublication', { outcome: 'published' as const, eventId: null }),
+    };
+    const publishAt = new Date((await bed.env.currentTimeMs()) + 2000).toISOString();
+    const { result } = await publicationWith(stubs, { publishAt, connectionIds: ['connection'] }, async (handle) => {
+      const cancelling = handle.executeUpdate(cancelUpdate);
+      await started;
+      // The run has seen its timer fire (a workflow task after it completed) before the cancel is recorded.
+      await eventually(async () => {
+        const types = ((await handle.fetchHistory()).events ?? []).map((event) => event.eventType);
+        const fired = types.indexOf(EventType.EVENT_TYPE_TIMER_FIRED);
+        expect(fired).toBeGreaterThan(-1);
+        expect(types.indexOf(EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED, fired)).toBeGreaterThan(fired);
+      });
+      release();
+      await cancelling;
+    });
+    expect(result).toEqual({ outcome: 'cancelled', publishedAt: null });
+    expect(called).toEqual(['planPublication', 'cancelPublication']);
+  });
+
+  it('when the first plan fails, then the run ends with nothing published instead of waiting for a plan for ever', async () => {
+    const stubs: Partial<Activities> = {
+      planPublication: () => Promise.reject(ApplicationFailure.nonRetryable('Connection c was deleted.', failureTypes.connectionNotFound)),
+    };
+    await bed.runWith(stubs, async (taskQueue) => {
+      const handle = await bed.client.workflow.start(postPublication, { workflowId: `publication-${randomUUID()}`, taskQueue, args: [{ postId: randomUUID() }] });
+      await expect(handle.executeUpdate(planUpdate, { args: [{ publishAt: null, connectionIds: ['c'] }] })).rejects.toThrow();
+      expect(await handle.result()).toEqual({ outcome: 'cancelled', publishedAt: null });
+    });
   });
 
   it('when one target is refused and another stays unreachable, then each is marked failed with its reason and the post is settled with all of them', async () => {
