@@ -23,7 +23,15 @@ export type S3StorageOptions = {
   secretAccessKey?: string | undefined;
   forcePathStyle: boolean;
   defaultTtlSeconds: number;
+  /** How long a request may go without a byte moving before it is abandoned (30 s; tests use less). */
+  idleTimeoutMs?: number;
 };
+
+// The SDK's default is no timeout at all, so a store that stops answering would hold a request, an activity, or a
+// transaction and its row locks (the orphaned-object sweep deletes inside one) for ever. Idle, not total: a large
+// upload that keeps moving is never cut.
+const connectTimeoutMs = 5_000;
+const defaultIdleTimeoutMs = 30_000;
 
 /** Objects in an S3 bucket, handed out as presigned GET URLs. */
 export function createS3Storage(options: S3StorageOptions): ObjectStorage {
@@ -32,6 +40,7 @@ export function createS3Storage(options: S3StorageOptions): ObjectStorage {
       region: options.region,
       ...(endpoint ? { endpoint } : {}),
       forcePathStyle: options.forcePathStyle,
+      requestHandler: { connectionTimeout: connectTimeoutMs, socketTimeout: options.idleTimeoutMs ?? defaultIdleTimeoutMs },
       // Without explicit keys the SDK's default chain applies (environment, instance profile, ...).
       ...(options.accessKeyId && options.secretAccessKey
         ? { credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } }

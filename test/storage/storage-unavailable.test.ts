@@ -1,7 +1,9 @@
 import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { createServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { isDatabaseUnavailable } from '../../src/data/database-unavailable.ts';
 import { findFreePort } from '../../src/embedded/ports.ts';
+import { createS3Storage } from '../../src/storage/s3-storage.ts';
 import { isStorageUnavailable } from '../../src/storage/storage-unavailable.ts';
 
 describe('an object store that does not answer', () => {
@@ -19,6 +21,31 @@ describe('an object store that does not answer', () => {
     expect(isStorageUnavailable(error)).toBe(true);
     expect(isDatabaseUnavailable(error)).toBe(false);
     client.destroy();
+  });
+
+  it('when the store takes the connection and then never answers, then the request gives up as storage being down', async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolveListen) => silent.listen(0, '127.0.0.1', resolveListen));
+    const { port } = silent.address() as { port: number };
+    const storage = createS3Storage({
+      bucket: 'b',
+      region: 'us-east-1',
+      endpoint: `http://127.0.0.1:${port}`,
+      accessKeyId: 'x',
+      secretAccessKey: 'y',
+      forcePathStyle: true,
+      defaultTtlSeconds: 60,
+      idleTimeoutMs: 300,
+    });
+    try {
+      const error = await storage.get('k').then(() => undefined, (failure: unknown) => failure);
+      expect(isStorageUnavailable(error)).toBe(true);
+      expect(sockets.length).toBeGreaterThan(0);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolveClose) => silent.close(resolveClose));
+    }
   });
 
   it('when a database connection is refused, then it is the database being down, not storage', () => {
