@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { withTimeout } from '../src/async/with-timeout.ts';
+import { heartbeatingOnAClock } from './heartbeat-on-a-clock.ts';
 import { saveGeneratedImage, type GenerationResult, type SaveGeneratedImageInput } from '../src/domain/generation/save-generated-image.ts';
 import { loadPost } from '../src/domain/posts/load-post.ts';
 import { PostVersion } from '../src/data/entities/post-version.ts';
@@ -31,9 +32,8 @@ export type GeneratedArtwork = {
   saved?: GenerationResult;
 };
 
-// A save here that has not answered by then is left to the workflow. Bounded because nothing heartbeats while it
-// waits: a save stuck on a lock would run the attempt into its heartbeat timeout (15 s since the last heartbeat),
-// and the next attempt would pay the provider again.
+// A save here that has not answered by then is left to the workflow, which saves on its own path: the customer's
+// answer should not wait on a save stuck on a lock.
 const saveWaitMs = 5_000;
 
 // A generation that never saves (the post was deleted, the workflow failed for good) leaves its artwork to the sweep.
@@ -45,7 +45,12 @@ const artworkGraceMs = 24 * 60 * 60 * 1000;
  * final, rate limits wait as long as the provider asked, outages follow the activity's retry ladder
  * (activities/temporal-failure.ts).
  */
-export async function generatePostImage(deps: Deps, input: GeneratePostImageInput): Promise<GeneratedArtwork> {
+export function generatePostImage(deps: Deps, input: GeneratePostImageInput): Promise<GeneratedArtwork> {
+  // The provider reports progress while it works, but the store and the save that follow it do not.
+  return heartbeatingOnAClock(() => generate(deps, input));
+}
+
+async function generate(deps: Deps, input: GeneratePostImageInput): Promise<GeneratedArtwork> {
   const em = deps.orm.em.fork();
   const { post, brandKit } = await loadPost(em, input.postId);
   const artworkKey = objectKeys.postArtwork(post.workspaceId, post.id, input.generationId);

@@ -5,6 +5,7 @@ import { recordTargetPublished } from '../src/domain/publishing/record-target-pu
 import { countOutcome } from '../src/metrics/remote-call-outcome.ts';
 import { socialPublishAttempts } from '../src/metrics/worker-metrics.ts';
 import { connectionSessions } from '../src/social/connection-sessions.ts';
+import { heartbeatingOnAClock } from './heartbeat-on-a-clock.ts';
 import type { SocialCredentials, SocialPost } from '../src/social/social-connector.ts';
 import type { Deps } from '../src/domain/deps.ts';
 
@@ -12,7 +13,13 @@ import type { Deps } from '../src/domain/deps.ts';
  * Publishes the post's title and image to one connection. Every attempt sends the target's idempotency key, so an
  * attempt retried after the platform already accepted the post finds that post instead of making a second one.
  */
-export async function publishToTarget(deps: Deps, input: { targetId: string; publishedAt: string }): Promise<void> {
+export function publishToTarget(deps: Deps, input: { targetId: string; publishedAt: string }): Promise<void> {
+  // A publish is several platform requests in a row (session, upload, post), each allowed as long as the heartbeat
+  // timeout; only Mastodon's media processing reports progress.
+  return heartbeatingOnAClock(() => publish(deps, input));
+}
+
+async function publish(deps: Deps, input: { targetId: string; publishedAt: string }): Promise<void> {
   const em = deps.orm.em.fork();
   const publication = await beginTargetPublication(em, input.targetId);
   if (!publication) return;
