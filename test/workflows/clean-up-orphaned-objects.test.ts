@@ -18,8 +18,7 @@ async function storeOrphans(count: number, deleteAfter = new Date()) {
   const keys = Array.from({ length: count }, () => `orphans/${randomBytes(6).toString('hex')}.png`);
   for (const key of keys) await bed.storage.put(key, Buffer.from('bytes'), 'image/png');
   const em = bed.orm.em.fork();
-  const batch = recordOrphanedObjects(em, { keys, reason: 'test', workspaceId: 'test-workspace', deleteAfter })!;
-  await em.flush();
+  const batch = (await recordOrphanedObjects(em, { keys, reason: 'test', workspaceId: 'test-workspace', deleteAfter }))!;
   return { keys, batch };
 }
 

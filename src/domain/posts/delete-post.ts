@@ -18,7 +18,7 @@ export async function deletePost(deps: Deps, caller: Caller, id: string): Promis
   const batch = await deps.orm.em.fork().transactional(async (em) => {
     const post = await findPost(em, caller.workspaceId, id, { lock: true });
     const keys = await postObjectKeys(em, { postId: post.id });
-    const orphans = recordOrphanedObjects(em, { keys, reason: 'post deleted', workspaceId: caller.workspaceId, projectId: post.projectId });
+    const orphans = await recordOrphanedObjects(em, { keys, reason: 'post deleted', workspaceId: caller.workspaceId, projectId: post.projectId });
     em.remove(post);
     return orphans;
   });

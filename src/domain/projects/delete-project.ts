@@ -10,7 +10,7 @@ export async function deleteProject(deps: Deps, caller: Caller, id: string): Pro
     const project = await findProject(em, caller.workspaceId, id, { lock: true });
     // Its posts go with it (foreign-key cascade), so their images are orphaned too.
     const keys = [project.coverKey, ...(await postObjectKeys(em, { projectId: id }))];
-    const orphans = recordOrphanedObjects(em, { keys, reason: 'project deleted', workspaceId: caller.workspaceId, projectId: id });
+    const orphans = await recordOrphanedObjects(em, { keys, reason: 'project deleted', workspaceId: caller.workspaceId, projectId: id });
     em.remove(project);
     return orphans;
   });

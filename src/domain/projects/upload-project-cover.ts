@@ -34,7 +34,7 @@ export async function uploadProjectCover(
     if (!(await claimObjectKey(tx, key))) {
       throw new AppError('service-unavailable', 'The upload took too long and was discarded; please upload again.');
     }
-    const orphans = recordOrphanedObjects(tx, { keys: [locked.coverKey], reason: 'project cover replaced', workspaceId: caller.workspaceId, projectId: id });
+    const orphans = await recordOrphanedObjects(tx, { keys: [locked.coverKey], reason: 'project cover replaced', workspaceId: caller.workspaceId, projectId: id });
     locked.coverKey = key;
     return { project: locked, replaced: orphans };
   });

@@ -21,15 +21,15 @@ export type Orphans = {
 };
 
 /**
- * Records objects that must leave storage, in the caller's unit of work, so the record commits (or not) with the
+ * Records objects that must leave storage, in the caller's transaction, so the record commits (or not) with the
  * change that orphans them. Returns null when there is nothing to record.
  */
-export function recordOrphanedObjects(em: EntityManager, orphans: Orphans): OrphanBatch | null {
+export async function recordOrphanedObjects(em: EntityManager, orphans: Orphans): Promise<OrphanBatch | null> {
   const objectKeys = orphans.keys.filter((key): key is string => Boolean(key));
   if (objectKeys.length === 0) return null;
   const batchId = newId();
   const deleteAfter = orphans.deleteAfter ?? new Date();
-  for (const objectKey of objectKeys) em.create(OrphanedObject, { batchId, objectKey, reason: orphans.reason, deleteAfter });
+  await insertOrphans(em, { batchId, keys: objectKeys, reason: orphans.reason, deleteAfter });
   return { batchId, deleteAfter, reason: orphans.reason, count: objectKeys.length, workspaceId: orphans.workspaceId, projectId: orphans.projectId };
 }
 
@@ -73,11 +73,26 @@ export async function reserveObjectKey(
   em: EntityManager,
   reservation: { key: string; reason: string; graceMs: number },
 ): Promise<void> {
-  await em.execute(
-    `insert into orphaned_objects (id, batch_id, object_key, reason, delete_after, created_at)
-     values (?, ?, ?, ?, ?, now()) on conflict (object_key) do nothing`,
-    [newId(), newId(), reservation.key, reservation.reason, new Date(Date.now() + reservation.graceMs).toISOString()],
-  );
+  await insertOrphans(em, { batchId: newId(), keys: [reservation.key], reason: reservation.reason, deleteAfter: new Date(Date.now() + reservation.graceMs) });
+}
+
+// Rows per statement: five parameters each, well within PostgreSQL's 65,535 per statement.
+const rowsPerInsert = 1_000;
+
+/**
+ * One row per key. A key already on the list stays as it is: a retried reservation, or a key that another change
+ * orphaned at the same moment (a post deleted while its project is), whose batch deletes it; a second row would
+ * break the key's uniqueness and fail the caller's request.
+ */
+async function insertOrphans(em: EntityManager, batch: { batchId: string; keys: string[]; reason: string; deleteAfter: Date }): Promise<void> {
+  for (let start = 0; start < batch.keys.length; start += rowsPerInsert) {
+    const keys = batch.keys.slice(start, start + rowsPerInsert);
+    await em.execute(
+      `insert into orphaned_objects (id, batch_id, object_key, reason, delete_after, created_at)
+       values ${keys.map(() => '(?, ?, ?, ?, ?, now())').join(', ')} on conflict (object_key) do nothing`,
+      keys.flatMap((key) => [newId(), batch.batchId, key, batch.reason, batch.deleteAfter.toISOString()]),
+    );
+  }
 }
 
 /**

@@ -1,0 +1,29 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OrphanedObject } from '../../../src/data/entities/orphaned-object.ts';
+import { recordOrphanedObjects } from '../../../src/domain/storage/orphaned-objects.ts';
+import { startTestApp, type TestApp } from '../../support/test-app.ts';
+
+// Two changes can orphan the same object: a post deleted while its project is. Each records its keys in its own
+// transaction; the key is listed once, and neither change fails on it.
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app?.stop());
+
+describe('recording orphaned objects', () => {
+  it('when a key is already listed by another change, then it stays listed once, in the first batch, and the second change commits', async () => {
+    const orm = app.api.services.orm;
+    const shared = `orphans/${randomBytes(6).toString('hex')}.png`;
+    const own = `orphans/${randomBytes(6).toString('hex')}.png`;
+    const first = await orm.em.fork().transactional((em) => recordOrphanedObjects(em, { keys: [shared], reason: 'post deleted', workspaceId: 'w' }));
+    const second = await orm.em.fork().transactional((em) => recordOrphanedObjects(em, { keys: [shared, own], reason: 'project deleted', workspaceId: 'w' }));
+
+    const rows = await orm.em.fork().find(OrphanedObject, { objectKey: { $in: [shared, own] } }, { orderBy: { objectKey: 'asc' } });
+    expect(rows.map((row) => [row.objectKey, row.batchId])).toEqual(
+      [[shared, first!.batchId], [own, second!.batchId]].sort(([a], [b]) => a!.localeCompare(b!)),
+    );
+  });
+});
