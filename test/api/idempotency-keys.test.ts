@@ -296,6 +296,21 @@ describe('Idempotency-Key: the key is bound to its first request', () => {
   });
 });
 
+describe('Idempotency-Key: a stored answer is a secret at rest', () => {
+  it('when a new API key is created with a key, then the retry replays the same secret but the stored answer does not hold it', async () => {
+    const key = newKey();
+    const first = await send('/api-keys', { name: 'Sealed' }, key);
+    const retry = await send('/api-keys', { name: 'Sealed' }, key);
+    const secret = (first.body as { key: string }).key;
+    expect(secret).toMatch(/^sk_/);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body).toEqual(first.body);
+    const stored = String(await column('response_body as value from idempotency_keys where workspace_id = ? and key = ?', workspace.id, key));
+    expect(stored).toMatch(/^v1\./);
+    expect(stored).not.toContain(secret);
+  });
+});
+
 describe('Idempotency-Key: which answers are kept', () => {
   it('when the first answer is a 4xx from the operation, then the retry gets that answer, replayed', async () => {
     const key = newKey();
