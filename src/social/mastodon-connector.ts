@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createPlatformHttp, httpsOriginOf, redactSecrets, type Answer, type PlatformHttpOptions } from './platform-http.ts';
 import { rateLimitWaitMs } from './rate-limit-wait.ts';
 import { shortenText } from './shorten-text.ts';
+import { isStorableText } from '../validation/storable-text.ts';
 import {
   SocialRateLimitedError,
   SocialRejectedError,
@@ -24,6 +25,8 @@ const statusLimits = { graphemes: 500, linkGraphemes: 23 };
 const maxDescriptionCodePoints = 1_500;
 const mediaPollIntervalMs = 1_000;
 const mediaProcessingLimitMs = 60_000;
+// The post's address as the server gives it; one that is not a plain URL of reasonable length is not kept.
+const urlMaxChars = 2_048;
 
 type Image = NonNullable<SocialPost['image']>;
 type Call = { method: 'GET' | 'POST'; path: string; json?: object; form?: Multipart; idempotencyKey?: string };
@@ -131,7 +134,7 @@ export function createMastodonConnector(options: MastodonConnectorOptions): Soci
       });
       if (answer.status !== 200) throw failureOf(answer, 'the post', token);
       const url = answer.body.url;
-      return { externalPostId: http.textField(answer, 'id', 'the post'), url: typeof url === 'string' && url ? url : undefined };
+      return { externalPostId: http.textField(answer, 'id', 'the post'), url: typeof url === 'string' && url && isStorableText(url, urlMaxChars) ? url : undefined };
     },
   };
 }

@@ -2,7 +2,11 @@ import type { IncomingHttpHeaders } from 'node:http';
 import got from 'got';
 import { addressPolicy, NonPublicAddressError, toPublicFetchError } from '../net/public-fetch.ts';
 import { withResponseSizeLimit } from '../net/response-size-limit.ts';
+import { isStorableText } from '../validation/storable-text.ts';
 import { SocialRejectedError, SocialUnavailableError } from './social-connector.ts';
+
+// Room for a session token (a JWT of a few hundred characters) many times over.
+const fieldMaxChars = 8_192;
 
 // How a connector talks to its platform's server: one attempt per request, as Temporal's retry policy owns
 // retrying; redirects answered rather than followed, so no token goes wherever a server points; and only servers
@@ -102,6 +106,8 @@ export function createPlatformHttp(platform: string, options: PlatformHttpOption
       // A reply without its fields after a write is not a refusal: retrying the write is safe, as each connector
       // makes its writes idempotent.
       if (typeof value !== 'string' || !value) throw new SocialUnavailableError(`${platform} answered ${what} (${answer.status}) without ${field}`);
+      // An id, a token or a URI: kept as it is or not at all, and one that is not text will not become text on a retry.
+      if (!isStorableText(value, fieldMaxChars)) throw new SocialRejectedError(`${platform} answered ${what} with an unusable ${field} (not text, or over ${fieldMaxChars} characters)`, 'server');
       return value;
     },
   };

@@ -38,6 +38,23 @@ describe('POST /social-connections', () => {
     expect(app.api.services.secrets.open(stored.credentialsSealed)).toContain(mastodon.token);
   });
 
+  it.each([
+    ['holds NUL', 'alice\u0000'],
+    ['is longer than its column', 'a'.repeat(400)],
+  ])('when the server answers an account name that %s, then it answers 400 naming the instance and connects nothing', async (_what, username) => {
+    const own = await createTestWorkspace(app, 'starter');
+    const original = mastodon.account.username;
+    mastodon.account.username = username;
+    try {
+      const response = await own.client.post<Problem>('/social-connections', { platform: 'mastodon', instanceUrl: mastodon.url, accessToken: mastodon.token });
+      expect(response.status).toBe(400);
+      expect(response.body.errors).toEqual([expect.objectContaining({ path: '/instanceUrl', message: expect.stringMatching(/unusable (acct|account name)/) })]);
+      expect(await app.api.services.orm.em.fork().count(SocialConnection, { workspaceId: own.id })).toBe(0);
+    } finally {
+      mastodon.account.username = original;
+    }
+  });
+
   it('when Bluesky accepts the handle and app password, then the account is connected', async () => {
     const response = await workspace.client.post<Connection>('/social-connections', {
       platform: 'bluesky',

@@ -1,5 +1,6 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { Post } from '../../data/entities/post.ts';
+import { storableReason } from '../../validation/storable-text.ts';
 import { recordPostEvent } from '../events/post-event.ts';
 
 export type MarkPostFailedInput = { postId: string; reason: string; sourceId: string };
@@ -11,9 +12,11 @@ export type MarkPostFailedInput = { postId: string; reason: string; sourceId: st
 export async function markPostFailed(em: EntityManager, input: MarkPostFailedInput): Promise<{ eventId: string | null }> {
   const post = await em.findOne(Post, input.postId, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (!post) return { eventId: null };
+  // The reason may quote the provider's own words.
+  const reason = storableReason(input.reason);
   post.status = 'failed';
-  post.failureReason = input.reason;
+  post.failureReason = reason;
   post.updatedAt = new Date();
-  const event = await recordPostEvent(em, post, { type: 'post.failed', sourceId: input.sourceId, reason: input.reason });
+  const event = await recordPostEvent(em, post, { type: 'post.failed', sourceId: input.sourceId, reason });
   return { eventId: event.id };
 }

@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PublishTarget } from '../../data/entities/publish-target.ts';
+import { storableReason } from '../../validation/storable-text.ts';
 
-/** A target that could not be published, with the platform's reason for the user (one statement). */
+/** A target that could not be published, with the platform's reason for the user (its own words, made storable). */
 export async function markTargetFailed(em: EntityManager, input: { targetId: string; reason: string }): Promise<void> {
-  await em.nativeUpdate(PublishTarget, { id: input.targetId, status: { $ne: 'Published' } }, { status: 'Failed', errorMessage: input.reason, updatedAt: new Date() });
+  await em.nativeUpdate(PublishTarget, { id: input.targetId, status: { $ne: 'Published' } }, { status: 'Failed', errorMessage: storableReason(input.reason), updatedAt: new Date() });
 }

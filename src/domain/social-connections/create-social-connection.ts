@@ -2,6 +2,7 @@ import { SocialConnection } from '../../data/entities/social-connection.ts';
 import { AppError, type FieldError } from '../../errors/app-error.ts';
 import { SocialRejectedError, type SocialCredentials, type SocialPlatform } from '../../social/social-connector.ts';
 import type { Caller } from '../caller.ts';
+import { isStorableText } from '../../validation/storable-text.ts';
 import type { Deps } from '../deps.ts';
 
 /** One shape per platform; openapi.yaml holds the same union, so the validator has refused anything else. */
@@ -10,6 +11,8 @@ export type CreateSocialConnectionInput =
   | { platform: 'bluesky'; serviceUrl?: string; handle: string; appPassword: string; postLanguage?: string };
 
 const blueskyDefaultService = 'https://bsky.social';
+// social_connections.account_name and account_id.
+const accountFieldChars = 300;
 
 /**
  * Connects a social account: the credentials are checked with the platform first (a refusal answers 400 with the
@@ -27,6 +30,11 @@ export async function createSocialConnection(deps: Deps, caller: Caller, input: 
     throw new AppError('service-unavailable', `Could not check the credentials with ${credentials.platform}: ${(error as Error).message}`, {
       retryAfterSeconds: 30,
     });
+  }
+  // The account's name and id are the server's own words, kept in columns of their own size.
+  if (!isStorableText(account.accountName, accountFieldChars) || !isStorableText(account.accountId, accountFieldChars)) {
+    const refusal = new SocialRejectedError(`The server answered an unusable account name or id (not text, or over ${accountFieldChars} characters).`, 'server');
+    throw new AppError('validation-failed', refusal.reason, { errors: [rejectedField(credentials.platform, refusal)] });
   }
   return deps.orm.em.fork().transactional((em) =>
     Promise.resolve(

@@ -1,0 +1,31 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Post } from '../../../src/data/entities/post.ts';
+import { WorkspaceEvent } from '../../../src/data/entities/workspace-event.ts';
+import { markPostFailed } from '../../../src/domain/posts/mark-post-failed.ts';
+import { createPostFixture } from '../../support/post-fixtures.ts';
+import { startTestApp, type TestApp } from '../../support/test-app.ts';
+
+// A failure's reason may quote another server (the image provider, a social platform): its words are stored for
+// people to read, whatever bytes they hold.
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app?.stop());
+
+describe('marking a post failed', () => {
+  it('when the reason holds NUL, an unpaired surrogate and runs long, then the post and its event keep a readable, cut reason', async () => {
+    const orm = app.api.services.orm;
+    const post = await createPostFixture(orm);
+    const reason = `Stability AI refused the request (400): bad\u0000prompt \ud800 ${'x'.repeat(3_000)}`;
+    const { eventId } = await orm.em.fork().transactional((em) => markPostFailed(em, { postId: post.id, reason, sourceId: `generation-${post.id}` }));
+
+    const stored = await orm.em.fork().findOneOrFail(Post, post.id);
+    expect(stored.status).toBe('failed');
+    expect(stored.failureReason).toMatch(/^Stability AI refused the request \(400\): bad\uFFFDprompt \uFFFD x+…$/);
+    expect(stored.failureReason).toHaveLength(2_000);
+    const event = await orm.em.fork().findOneOrFail(WorkspaceEvent, eventId!);
+    expect(JSON.stringify(event)).toContain(stored.failureReason!.slice(0, 60));
+  });
+});
