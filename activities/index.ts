@@ -17,7 +17,7 @@ import { deleteOrphanedObjects } from './delete-orphaned-objects.ts';
 import { deliverToWebhooks, type DeliverToWebhooksInput } from './deliver-to-webhooks.ts';
 import { dispatchEvent } from './dispatch-event.ts';
 import { generatePostImage, type GeneratePostImageInput } from './generate-post-image.ts';
-import { publishToTarget } from './publish-to-target.ts';
+import { publishToTarget, type PublishToTargetInput } from './publish-to-target.ts';
 import { recordScheduleRunAtItsFiring } from './record-schedule-run.ts';
 import { renderPostImage, type RenderPostImageInput } from './render-post-image.ts';
 import { renderPostVideo, type RenderPostVideoInput } from './render-post-video.ts';
@@ -46,7 +46,7 @@ export function createActivities(deps: Deps) {
     recordVideoJobEnd: (input: VideoJobEnd) => inOneStatement(deps.orm, (em) => recordVideoJobEnd(em, input)),
     planPublication: (input: PublicationPlanInput) => inTransaction(deps.orm, (em) => recordPublicationPlan(em, input)),
     cancelPublication: (input: PublicationRef) => inTransaction(deps.orm, (em) => recordPublicationCancelled(em, input)),
-    publishToTarget: (input: { targetId: string; publishedAt: string }) => failingAsTemporal(() => publishToTarget(deps, input)),
+    publishToTarget: (input: PublishToTargetInput) => failingAsTemporal(() => publishToTarget(deps, input)),
     markTargetFailed: (input: { targetId: string; reason: string }) => inOneStatement(deps.orm, (em) => markTargetFailed(em, input)),
     settlePublication: (input: SettlePublicationInput) => inTransaction(deps.orm, (em) => settlePublication(em, input)),
     startEventDelivery: (input: { eventId: string }) => finalUnlessDependencyDown(() => startEventDelivery(deps, input)),

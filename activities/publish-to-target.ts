@@ -13,15 +13,22 @@ import type { Deps } from '../src/domain/deps.ts';
  * Publishes the post's title and image to one connection. Every attempt sends the target's idempotency key, so an
  * attempt retried after the platform already accepted the post finds that post instead of making a second one.
  */
-export function publishToTarget(deps: Deps, input: { targetId: string; publishedAt: string }): Promise<void> {
+export type PublishToTargetInput = {
+  targetId: string;
+  publishedAt: string;
+  /** A publication planned for later: publish only if the post is still `scheduled` (absent in runs that began before). */
+  onlyIfStillScheduled?: boolean;
+};
+
+export function publishToTarget(deps: Deps, input: PublishToTargetInput): Promise<void> {
   // A publish is several platform requests in a row (session, upload, post), each allowed as long as the heartbeat
   // timeout; only Mastodon's media processing reports progress.
   return heartbeatingOnAClock(() => publish(deps, input));
 }
 
-async function publish(deps: Deps, input: { targetId: string; publishedAt: string }): Promise<void> {
+async function publish(deps: Deps, input: PublishToTargetInput): Promise<void> {
   const em = deps.orm.em.fork();
-  const publication = await beginTargetPublication(em, input.targetId);
+  const publication = await beginTargetPublication(em, input.targetId, { onlyIfStillScheduled: input.onlyIfStillScheduled ?? false });
   if (!publication) return;
   const { target, connection, post } = publication;
 

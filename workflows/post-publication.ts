@@ -86,6 +86,8 @@ export async function postPublication({ postId, publicationId = workflowInfo().r
   let targetIds: string[] = carried?.targetIds ?? [];
   let cancelled = false;
   let plans = 0;
+  // Whether the plan is for later (the post was made `scheduled`): then only a post still scheduled is published.
+  let scheduledPlan = carried !== undefined;
   let unplanned = false;
   let publishing = false;
   const refuseOncePublishing = () => {
@@ -105,6 +107,7 @@ export async function postPublication({ postId, publicationId = workflowInfo().r
       }
       publishAt = at;
       targetIds = plan.targetIds;
+      scheduledPlan = plan.scheduled;
       plans += 1;
       return plan;
     },
@@ -149,7 +152,7 @@ export async function postPublication({ postId, publicationId = workflowInfo().r
   setCurrentDetails('Publishing');
   const publishedAt = new Date().toISOString();
   await publishToTargets();
-  const settled = await (patched(localPublicationWorkPatch) ? local.settlePublication : settlePublication)({ postId, publicationId, publishedAt, targetIds });
+  const settled = await (patched(localPublicationWorkPatch) ? local.settlePublication : settlePublication)({ postId, publicationId, publishedAt, targetIds, onlyIfStillScheduled: scheduledPlan });
   if (settled.eventId) await handOver(settled.eventId);
   return finish({ outcome: settled.outcome, publishedAt: settled.outcome === 'published' ? publishedAt : null });
 
@@ -158,7 +161,7 @@ export async function postPublication({ postId, publicationId = workflowInfo().r
     await Promise.all(
       targetIds.map(async (targetId) => {
         try {
-          await publishToTarget({ targetId, publishedAt });
+          await publishToTarget({ targetId, publishedAt, onlyIfStillScheduled: scheduledPlan });
         } catch (error) {
           await markTargetFailed({ targetId, reason: failureReason(error) });
         }

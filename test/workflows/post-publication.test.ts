@@ -142,6 +142,16 @@ describe('scheduled publication', () => {
     expect(events.map((event) => event.sourceId)).toEqual([`publication-${publicationId}`]);
   });
 
+  it('when a scheduled post is made a draft before its time (as a generate, render or restore does), then nothing is published', async () => {
+    const { post } = await postWithWebhook();
+    const handle = await startPublication(post.id);
+    await handle.executeUpdate(planUpdate, { args: [{ publishAt: new Date((await bed.env.currentTimeMs()) + 3 * day).toISOString(), connectionIds: [] }] });
+    await bed.orm.em.fork().nativeUpdate(Post, { id: post.id }, { status: 'draft' });
+    expect(await handle.result()).toEqual({ outcome: 'cancelled', publishedAt: null });
+    expect(await reload(post.id)).toMatchObject({ status: 'draft', publishedAt: null });
+    expect(await bed.orm.em.fork().count(WorkspaceEvent, { postId: post.id })).toBe(0);
+  });
+
   it('when the publication is cancelled, then nothing is published and the post is a draft again', async () => {
     const { post } = await postWithWebhook();
     const handle = await startPublication(post.id);

@@ -9,9 +9,11 @@ export type TargetPublication = { target: PublishTarget; connection: SocialConne
 
 /**
  * Marks one target `Publishing` and returns what its post to the platform needs; null when there is nothing to do
- * (the target is gone, already published, or cancelled). A deleted connection or post ends the target for good.
+ * (the target is gone, already published, or cancelled). A deleted connection or post ends the target for good. A
+ * publication planned for later whose post is no longer `scheduled` (a generate, render or restore made it a draft
+ * meanwhile) cancels the target instead.
  */
-export async function beginTargetPublication(em: EntityManager, targetId: string): Promise<TargetPublication | null> {
+export async function beginTargetPublication(em: EntityManager, targetId: string, options: { onlyIfStillScheduled: boolean }): Promise<TargetPublication | null> {
   const target = await em.findOne(PublishTarget, targetId);
   if (!target || target.status === 'Published' || target.status === 'Cancelled') return null;
   const connection = await em.findOne(SocialConnection, target.connectionId);
@@ -19,7 +21,8 @@ export async function beginTargetPublication(em: EntityManager, targetId: string
   const post = await em.findOne(Post, target.postId);
   if (!post) throw new WorkRefused(failureTypes.postDeleted, `Post ${target.postId} was deleted before it was published.`);
 
-  target.status = 'Publishing';
+  target.status = options.onlyIfStillScheduled && post.status !== 'scheduled' ? 'Cancelled' : 'Publishing';
   await em.flush();
+  if (target.status === 'Cancelled') return null;
   return { target, connection, post };
 }

@@ -4,18 +4,30 @@ import { recordPostEvent } from '../events/post-event.ts';
 import { loadPost } from '../posts/load-post.ts';
 import { recordUsage } from '../usage/record-usage.ts';
 
-export type SettlePublicationInput = { postId: string; publicationId: string; publishedAt: string; targetIds: string[] };
-export type SettledPublication = { outcome: 'published' | 'failed'; eventId: string | null };
+export type SettlePublicationInput = {
+  postId: string;
+  publicationId: string;
+  publishedAt: string;
+  targetIds: string[];
+  /** A publication planned for later: it stands only while the post is `scheduled` (absent in runs that began before). */
+  onlyIfStillScheduled?: boolean;
+};
+export type SettledPublication = { outcome: 'published' | 'failed' | 'cancelled'; eventId: string | null };
 
 /**
  * Decides what the publication did to the post and records it with its event, in the caller's transaction:
  * - without social targets the post itself is published;
  * - with targets, the post is published when at least one target was, and failed when none was (the reasons of
- *   every target are kept in `failureReason`).
+ *   every target are kept in `failureReason`);
+ * - planned for later, it is cancelled when the post is no longer `scheduled` and no platform has it.
  */
 export async function settlePublication(em: EntityManager, input: SettlePublicationInput): Promise<SettledPublication> {
   const { post } = await loadPost(em, input.postId, { lock: true });
   const targets = input.targetIds.length > 0 ? await em.find(PublishTarget, { id: { $in: input.targetIds } }) : [];
+  // A post made a draft since it was scheduled is left as it is, unless a platform already has it.
+  if (input.onlyIfStillScheduled && post.status !== 'scheduled' && !targets.some((target) => target.status === 'Published')) {
+    return { outcome: 'cancelled', eventId: null };
+  }
   const published = targets.length === 0 || targets.some((target) => target.status === 'Published');
   const sourceId = `publication-${input.publicationId}`;
   if (published) {
