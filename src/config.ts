@@ -57,7 +57,8 @@ const schema = z
     WORKER_SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).default(25),
     ENCRYPTION_KEY: z.string().min(1),
     WEBHOOKS_ALLOW_PRIVATE_NETWORKS: booleanString.default(false),
-    WEBHOOK_TIMEOUT_SECONDS: seconds.default(15),
+    // At most 30: a delivery round heartbeats between requests, within its heartbeat timeout of a minute.
+    WEBHOOK_TIMEOUT_SECONDS: seconds.max(30).default(15),
     SOCIAL_ALLOW_PRIVATE_NETWORKS: booleanString.default(false),
     API_WAIT_SECONDS: seconds.default(25),
 

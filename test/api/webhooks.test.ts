@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Schemas } from '../../src/api/schemas.ts';
 import { Webhook } from '../../src/data/entities/webhook.ts';
 import { WorkspaceEvent } from '../../src/data/entities/workspace-event.ts';
+import { maxWebhooksPerWorkspace } from '../../src/domain/webhooks/create-webhook.ts';
 import { changePlan } from '../../src/domain/workspaces/change-plan.ts';
 import { workflowIds } from '../../src/temporal/workflow-ids.ts';
 import type { deliverEvent } from '../../workflows/deliver-event.ts';
@@ -61,6 +62,18 @@ describe('POST /webhooks', () => {
     const response = await workspace.client.post<Problem>('/webhooks', { url: 'https://example.com/hooks', events: 'post.published', ...overrides });
     expect(response.status).toBe(400);
     expect(response.body.errors?.map((error) => error.path)).toContain(path);
+  });
+
+  it('when a workspace has the most webhooks it may have, then one more answers 409, even when several are created at once', async () => {
+    const own = await createTestWorkspace(app, 'growth');
+    const create = () => own.client.post('/webhooks', { url: receiver.url, events: 'post.published' });
+    // All at once: the count is taken under the workspace's lock, so the last place is taken once.
+    const statuses = await Promise.all(Array.from({ length: maxWebhooksPerWorkspace + 3 }, () => create().then((response) => response.status)));
+    expect(statuses.filter((status) => status === 201)).toHaveLength(maxWebhooksPerWorkspace);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(3);
+    const refused = await create();
+    expect(refused.body).toMatchObject({ type: '/problems/conflict', detail: expect.stringContaining(`(${maxWebhooksPerWorkspace}); delete one first`) });
+    expect(await app.api.services.orm.em.fork().count(Webhook, { workspaceId: own.id })).toBe(maxWebhooksPerWorkspace);
   });
 
   it('when a Starter workspace creates or changes a webhook, then it answers 403; it can still list, read the log and delete', async () => {

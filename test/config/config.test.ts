@@ -25,5 +25,8 @@ describe('loadConfig', () => {
     expect(attempt).toThrow(/PORT/);
     expect(attempt).toThrow(/URL_SIGNING_SECRET: must be at least 32 characters/);
     expect(() => loadConfig({ ...minimal, STORAGE_DRIVER: 's3' })).toThrow(/S3_BUCKET: is required when STORAGE_DRIVER=s3/);
+    // A delivery round heartbeats between requests: one request may not outlast its heartbeat timeout.
+    expect(() => loadConfig({ ...minimal, WEBHOOK_TIMEOUT_SECONDS: '31' })).toThrow(/WEBHOOK_TIMEOUT_SECONDS/);
+    expect(loadConfig({ ...minimal, WEBHOOK_TIMEOUT_SECONDS: '30' }).webhooks.timeoutMs).toBe(30_000);
   });
 });
