@@ -557,7 +557,8 @@ export interface paths {
          * @description Growth plan. Registers an active webhook for the listed events. The URL must be https; deliveries are refused
          *     for hosts that resolve to private, loopback, link-local or cloud-metadata addresses (checked on every
          *     connection, after DNS). With a `secret` (any non-empty string up to 1024 characters, stored encrypted, never
-         *     returned) every delivery is signed; see Webhooks in the introduction.
+         *     returned) every delivery is signed; see Webhooks in the introduction. A workspace has at most 50 webhooks;
+         *     creating one more answers 409.
          */
         post: operations["createWebhook"];
         delete?: never;
