@@ -9,17 +9,17 @@ import { heartbeatingOnAClock } from './heartbeat-on-a-clock.ts';
 import type { SocialCredentials, SocialPost } from '../src/social/social-connector.ts';
 import type { Deps } from '../src/domain/deps.ts';
 
+export type PublishToTargetInput = {
+  targetId: string;
+  publishedAt: string;
+  /** Planned for later: publish only if the post is still `scheduled` (absent from activities scheduled before it existed). */
+  onlyIfStillScheduled?: boolean;
+};
+
 /**
  * Publishes the post's title and image to one connection. Every attempt sends the target's idempotency key, so an
  * attempt retried after the platform already accepted the post finds that post instead of making a second one.
  */
-export type PublishToTargetInput = {
-  targetId: string;
-  publishedAt: string;
-  /** A publication planned for later: publish only if the post is still `scheduled` (absent in runs that began before). */
-  onlyIfStillScheduled?: boolean;
-};
-
 export function publishToTarget(deps: Deps, input: PublishToTargetInput): Promise<void> {
   // A publish is several platform requests in a row (session, upload, post), each allowed as long as the heartbeat
   // timeout; only Mastodon's media processing reports progress.

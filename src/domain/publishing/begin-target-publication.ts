@@ -11,7 +11,7 @@ export type TargetPublication = { target: PublishTarget; connection: SocialConne
  * Marks one target `Publishing` and returns what its post to the platform needs; null when there is nothing to do
  * (the target is gone, already published, or cancelled). A deleted connection or post ends the target for good. A
  * publication planned for later whose post is no longer `scheduled` (a generate, render or restore made it a draft
- * meanwhile) cancels the target instead.
+ * meanwhile) cancels a target not yet attempted instead.
  */
 export async function beginTargetPublication(em: EntityManager, targetId: string, options: { onlyIfStillScheduled: boolean }): Promise<TargetPublication | null> {
   const target = await em.findOne(PublishTarget, targetId);
@@ -21,7 +21,8 @@ export async function beginTargetPublication(em: EntityManager, targetId: string
   const post = await em.findOne(Post, target.postId);
   if (!post) throw new WorkRefused(failureTypes.postDeleted, `Post ${target.postId} was deleted before it was published.`);
 
-  target.status = options.onlyIfStillScheduled && post.status !== 'scheduled' ? 'Cancelled' : 'Publishing';
+  // An attempt already under way goes on (the platform may have the post; its idempotency key finds it).
+  target.status = options.onlyIfStillScheduled && post.status !== 'scheduled' && target.status !== 'Publishing' ? 'Cancelled' : 'Publishing';
   await em.flush();
   if (target.status === 'Cancelled') return null;
   return { target, connection, post };

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PublishTarget } from '../../data/entities/publish-target.ts';
+import { WorkspaceEvent } from '../../data/entities/workspace-event.ts';
 import { recordPostEvent } from '../events/post-event.ts';
 import { loadPost } from '../posts/load-post.ts';
 import { recordUsage } from '../usage/record-usage.ts';
@@ -9,7 +10,7 @@ export type SettlePublicationInput = {
   publicationId: string;
   publishedAt: string;
   targetIds: string[];
-  /** A publication planned for later: it stands only while the post is `scheduled` (absent in runs that began before). */
+  /** Planned for later: it stands only while the post is `scheduled` (absent from activities scheduled before it existed). */
   onlyIfStillScheduled?: boolean;
 };
 export type SettledPublication = { outcome: 'published' | 'failed' | 'cancelled'; eventId: string | null };
@@ -24,12 +25,18 @@ export type SettledPublication = { outcome: 'published' | 'failed' | 'cancelled'
 export async function settlePublication(em: EntityManager, input: SettlePublicationInput): Promise<SettledPublication> {
   const { post } = await loadPost(em, input.postId, { lock: true });
   const targets = input.targetIds.length > 0 ? await em.find(PublishTarget, { id: { $in: input.targetIds } }) : [];
-  // A post made a draft since it was scheduled is left as it is, unless a platform already has it.
-  if (input.onlyIfStillScheduled && post.status !== 'scheduled' && !targets.some((target) => target.status === 'Published')) {
+  const sourceId = `publication-${input.publicationId}`;
+  // A post made a draft since it was scheduled is left as it is, unless a platform already has it, or this settle
+  // already ran (a retry after its commit finds the post published or failed, and its event, and answers the same).
+  if (
+    input.onlyIfStillScheduled &&
+    post.status !== 'scheduled' &&
+    !targets.some((target) => target.status === 'Published') &&
+    !(await em.findOne(WorkspaceEvent, { sourceId }))
+  ) {
     return { outcome: 'cancelled', eventId: null };
   }
   const published = targets.length === 0 || targets.some((target) => target.status === 'Published');
-  const sourceId = `publication-${input.publicationId}`;
   if (published) {
     Object.assign(post, { status: 'published', publishedAt: new Date(input.publishedAt), failureReason: null, updatedAt: new Date() });
     if (targets.length === 0) {

@@ -1,9 +1,8 @@
-import { LockMode } from '@mikro-orm/postgresql';
 import { Webhook } from '../../data/entities/webhook.ts';
-import { Workspace } from '../../data/entities/workspace.ts';
 import { AppError } from '../../errors/app-error.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
+import { lockWorkspace } from '../workspaces/lock-workspace.ts';
 import { requireFeature } from '../workspaces/plans.ts';
 import { normalizeEvents } from './webhook-input.ts';
 
@@ -17,7 +16,7 @@ export async function createWebhook(deps: Deps, caller: Caller, input: { url: st
   const events = normalizeEvents(input.events);
   return deps.orm.em.fork().transactional(async (em) => {
     // Counted under the workspace's lock, so two creates at once cannot both take the last place.
-    await em.findOneOrFail(Workspace, caller.workspaceId, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    await lockWorkspace(em, caller.workspaceId);
     const count = await em.count(Webhook, { workspaceId: caller.workspaceId });
     if (count >= maxWebhooksPerWorkspace) {
       throw new AppError('conflict', `This workspace has ${count} webhooks, the most it may have (${maxWebhooksPerWorkspace}); delete one first.`);

@@ -84,16 +84,19 @@ describe('recordPublicationCancelled', () => {
 });
 
 describe('settlePublication', () => {
-  async function settledWith(statuses: Array<'Published' | 'Failed'>) {
+  /** Settles a publication whose targets ended as `statuses`, twice (as a retry after its commit would). */
+  async function settledWith(statuses: Array<'Published' | 'Failed'>, options: { plannedForLater?: boolean; madeDraft?: boolean } = {}) {
     const { post, connectionIds } = await postWithConnections(statuses.length);
     const publicationId = newId();
-    const { targetIds } = await plan({ postId: post.id, publicationId, publishAt: new Date().toISOString(), connectionIds, immediate: true });
+    const publishAt = options.plannedForLater ? later : new Date().toISOString();
+    const { targetIds } = await plan({ postId: post.id, publicationId, publishAt, connectionIds, immediate: !options.plannedForLater });
+    if (options.madeDraft) await orm.em.fork().nativeUpdate(Post, { id: post.id }, { status: 'draft' });
     await orm.em.fork().transactional(async (em) => {
       for (const [index, id] of targetIds.entries()) {
         await em.nativeUpdate(PublishTarget, { id }, { status: statuses[index]!, errorMessage: statuses[index] === 'Failed' ? 'refused' : null });
       }
     });
-    const input = { postId: post.id, publicationId, publishedAt: new Date().toISOString(), targetIds };
+    const input = { postId: post.id, publicationId, publishedAt: new Date().toISOString(), targetIds, onlyIfStillScheduled: options.plannedForLater ?? false };
     const settled = await orm.em.fork().transactional((em) => settlePublication(em, input));
     const again = await orm.em.fork().transactional((em) => settlePublication(em, input));
     return { post: await orm.em.fork().findOneOrFail(Post, post.id), settled, again };
@@ -105,6 +108,27 @@ describe('settlePublication', () => {
     expect(again).toEqual(settled);
     expect(post.status).toBe('published');
     expect(await orm.em.fork().count(WorkspaceEvent, { postId: post.id, type: 'post.published' })).toBe(1);
+  });
+
+  it('when a publication planned for later is settled again after its commit, then it answers the same outcome and event, not a cancel', async () => {
+    const { post, settled, again } = await settledWith(['Failed'], { plannedForLater: true });
+    expect(settled).toEqual({ outcome: 'failed', eventId: expect.any(String) });
+    expect(again).toEqual(settled);
+    expect(post.status).toBe('failed');
+  });
+
+  it('when the post of a publication planned for later was made a draft and no platform has it, then it is cancelled and nothing is recorded', async () => {
+    const { post, settled, again } = await settledWith(['Failed'], { plannedForLater: true, madeDraft: true });
+    expect(settled).toEqual({ outcome: 'cancelled', eventId: null });
+    expect(again).toEqual(settled);
+    expect(post.status).toBe('draft');
+    expect(await orm.em.fork().count(WorkspaceEvent, { postId: post.id })).toBe(0);
+  });
+
+  it('when the post of a publication planned for later was made a draft but a platform has it, then it is published', async () => {
+    const { post, settled } = await settledWith(['Published'], { plannedForLater: true, madeDraft: true });
+    expect(settled).toEqual({ outcome: 'published', eventId: expect.any(String) });
+    expect(post.status).toBe('published');
   });
 
   it('when every target failed, then the post is failed with every reason and a post.failed event is recorded', async () => {
