@@ -3,20 +3,21 @@ import { Post } from '../../../src/data/entities/post.ts';
 import { WorkspaceEvent } from '../../../src/data/entities/workspace-event.ts';
 import { markPostFailed } from '../../../src/domain/posts/mark-post-failed.ts';
 import { createPostFixture } from '../../support/post-fixtures.ts';
-import { startTestApp, type TestApp } from '../../support/test-app.ts';
+import type { Database } from '../../../src/data/orm.ts';
+import { openTestDatabase } from '../../support/test-database.ts';
 
 // A failure's reason may quote another server (the image provider, a social platform): its words are stored for
 // people to read, whatever bytes they hold.
 
-let app: TestApp;
+let orm: Database;
+let closeDatabase: () => Promise<void>;
 beforeAll(async () => {
-  app = await startTestApp();
+  ({ orm, close: closeDatabase } = await openTestDatabase());
 });
-afterAll(() => app?.stop());
+afterAll(() => closeDatabase?.());
 
 describe('marking a post failed', () => {
   it('when the reason holds NUL, an unpaired surrogate and runs long, then the post and its event keep a readable, cut reason', async () => {
-    const orm = app.api.services.orm;
     const post = await createPostFixture(orm);
     const reason = `Stability AI refused the request (400): bad\u0000prompt \ud800 ${'x'.repeat(3_000)}`;
     const { eventId } = await orm.em.fork().transactional((em) => markPostFailed(em, { postId: post.id, reason, sourceId: `generation-${post.id}` }));

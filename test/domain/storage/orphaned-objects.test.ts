@@ -2,20 +2,21 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrphanedObject } from '../../../src/data/entities/orphaned-object.ts';
 import { recordOrphanedObjects } from '../../../src/domain/storage/orphaned-objects.ts';
-import { startTestApp, type TestApp } from '../../support/test-app.ts';
+import type { Database } from '../../../src/data/orm.ts';
+import { openTestDatabase } from '../../support/test-database.ts';
 
 // Two changes can orphan the same object: a post deleted while its project is. Each records its keys in its own
 // transaction; the key is listed once, and neither change fails on it.
 
-let app: TestApp;
+let orm: Database;
+let closeDatabase: () => Promise<void>;
 beforeAll(async () => {
-  app = await startTestApp();
+  ({ orm, close: closeDatabase } = await openTestDatabase());
 });
-afterAll(() => app?.stop());
+afterAll(() => closeDatabase?.());
 
 describe('recording orphaned objects', () => {
   it('when a key is already listed by another change, then it stays listed once, in the first batch, and the second change commits', async () => {
-    const orm = app.api.services.orm;
     const shared = `orphans/${randomBytes(6).toString('hex')}.png`;
     const own = `orphans/${randomBytes(6).toString('hex')}.png`;
     const first = await orm.em.fork().transactional((em) => recordOrphanedObjects(em, { keys: [shared], reason: 'post deleted', workspaceId: 'w' }));
