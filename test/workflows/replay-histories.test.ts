@@ -35,6 +35,10 @@ const histories: Record<string, string> = {
   // Before the image activity saved the generation itself, recorded through the api on the dev server: saved by
   // the workflow's local activity, which is now only the path after a save inside the activity failed.
   'generate-post-saved-locally.json': 'a generation saved by a local activity',
+  // Before a publication whose first plan failed ended (patch `publication-ends-unplanned`), recorded from a worker
+  // of that code whose first planning was refused (a deleted connection): a second plan went through and the run
+  // sleeps on its timer. Without the patch, today's code would have ended the run after the first plan.
+  'post-publication-first-plan-failed-then-sleeping.json': 'a publication whose first plan failed and whose second sleeps on its timer',
 
   // Today's code (after the webhook fan-out), recorded through the api on the dev server.
   // After the image activity saved the generation itself (one activity, no marker).
