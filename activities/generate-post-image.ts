@@ -46,7 +46,7 @@ const artworkGraceMs = 24 * 60 * 60 * 1000;
  * (activities/temporal-failure.ts).
  */
 export function generatePostImage(deps: Deps, input: GeneratePostImageInput): Promise<GeneratedArtwork> {
-  // The provider reports progress while it works, but the store and the save that follow it do not.
+  // The provider call (up to minutes), the store and the save are each bounded, but not by the heartbeat timeout.
   return heartbeatingOnAClock(() => generate(deps, input));
 }
 
@@ -76,12 +76,11 @@ async function artworkSavedEarlier(deps: Deps, em: EntityManager, input: Generat
 }
 
 async function newArtwork(deps: Deps, em: EntityManager, input: GeneratePostImageInput, artworkKey: string, colors: BrandColors): Promise<GeneratedArtwork> {
-  const heartbeat = () => Context.current().heartbeat();
   // The key is reserved while the image is made (a database round trip off the customer's wait); both are done
   // before any byte is stored, which is what the reservation must precede.
   const [image] = await Promise.all([
     countOutcome(
-      deps.images.generate({ prompt: input.prompt, format: input.format, seed: input.seed, colors, onProgress: heartbeat }),
+      deps.images.generate({ prompt: input.prompt, format: input.format, seed: input.seed, colors }),
       (outcome) => postGenerations.inc({ provider: deps.images.name, outcome }),
     ),
     reserveObjectKey(em, { key: artworkKey, reason: 'generated artwork never saved', graceMs: artworkGraceMs }),

@@ -11,8 +11,6 @@ export type ImageRequest = {
   seed: number;
   /** Brand colours to steer the artwork; may be empty. */
   colors: BrandColors;
-  /** Called every few seconds while a slow provider works, so the activity can heartbeat. */
-  onProgress?: () => void;
 };
 
 export type GeneratedImage = {

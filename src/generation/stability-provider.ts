@@ -20,7 +20,6 @@ export type StabilityOptions = {
 const defaultTimeoutMs = 120_000;
 // Its images are a few MB (about a third more as base64 JSON); a longer answer is cut off and counts as an outage.
 const maxAnswerBytes = 32 * 1024 * 1024;
-const progressIntervalMs = 2_000;
 // After a client passes the rate limit, Stability refuses it for 60 s; retrying sooner only extends the penalty.
 const rateLimitPenaltyMs = 60_000;
 
@@ -116,7 +115,6 @@ export function createStabilityImageProvider(options: StabilityOptions): ImagePr
     form.set('aspect_ratio', request.format);
     form.set('seed', String(request.seed));
     form.set('output_format', 'png');
-    const progress = request.onProgress ? setInterval(request.onProgress, progressIntervalMs) : undefined;
     try {
       const response = await withResponseSizeLimit(maxAnswerBytes, (signal) =>
         got.post(url, {
@@ -139,8 +137,6 @@ export function createStabilityImageProvider(options: StabilityOptions): ImagePr
       }
       const code = error instanceof RequestError ? error.code : 'unknown error';
       throw new ImageProviderUnavailableError(`Stability AI could not be reached (${code})`);
-    } finally {
-      clearInterval(progress);
     }
   }
 

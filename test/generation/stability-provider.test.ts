@@ -155,15 +155,4 @@ describe('Stability AI image provider', () => {
       held.release();
     }
   });
-
-  it('when Stability takes a while, then onProgress is called while waiting', async () => {
-    const held = stability.hold();
-    let progressed!: () => void;
-    const progressSeen = new Promise<void>((resolveProgress) => (progressed = resolveProgress));
-    const generation = provider.generate({ ...request, onProgress: () => progressed() });
-    await held.received;
-    await progressSeen;
-    held.release();
-    expect((await generation).width).toBe(1080);
-  });
 });
