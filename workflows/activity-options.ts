@@ -60,6 +60,16 @@ export const imageGeneration: ActivityOptions = {
 };
 
 /**
+ * The same call to a provider that runs locally (the local renderer: no network, no rate limit, well under a
+ * second), as a local activity inside the workflow's first task: a generation then costs Temporal one workflow task
+ * and a marker instead of an activity task and a second workflow task, the two hops that stood between the image
+ * and the customer's answer. No heartbeat (a local activity has none): a worker that dies mid-image loses the task,
+ * and the next worker draws the image again. Its failures are storage and database outages, retried on the same
+ * ladder; a wait longer than a minute is a durable timer.
+ */
+export const localImageGeneration: LocalActivityOptions = { startToCloseTimeout: '1 minute', retry: imageGeneration.retry };
+
+/**
  * Composing the post image (renderPostImage) reads storage and fetches the brand logo (a missing logo is a note, not
  * a failure); bounded at 5 attempts over about a minute because a customer's render waits for it.
  */

@@ -2,12 +2,15 @@ import { ActivityFailure, ApplicationFailure, patched, proxyActivities, proxyLoc
 import type { Activities } from '../activities/index.ts';
 import type { GenerationResult } from '../src/domain/generation/save-generated-image.ts';
 import type { PostFormat } from '../src/images/post-formats.ts';
-import { databaseWork, imageGeneration, localDatabaseWork } from './activity-options.ts';
+import { databaseWork, imageGeneration, localDatabaseWork, localImageGeneration } from './activity-options.ts';
 import { handOver } from './hand-over-event.ts';
 import { failureTypes } from '../src/temporal/failure-types.ts';
 
 // The provider call, bounded because a customer's generate waits for it (see imageGeneration).
 const { generatePostImage } = proxyActivities<Activities>(imageGeneration);
+
+// A provider that runs locally draws inside the workflow's first task (see localImageGeneration).
+const localImage = proxyLocalActivities<Activities>(localImageGeneration);
 
 // Database work: unbounded only while the database is down (anything else fails at once, see databaseWork).
 const { saveGeneratedImage, markPostFailed } = proxyActivities<Activities>(databaseWork);
@@ -20,16 +23,31 @@ const local = proxyLocalActivities<Activities>(localDatabaseWork);
 // deprecatePatch() it.
 export const localGenerationSavePatch = 'generation-local-save';
 
-export type GeneratePostInput = { postId: string; generationId: string; prompt: string; promptWasNew: boolean; format: PostFormat; seed: number };
+// Runs that began before the image of a local provider was a local activity scheduled an activity for it, and so
+// did runs that an older worker began after this change was deployed: the runs without this marker keep doing that.
+// Once no such run is left, deprecatePatch() it.
+export const localImagePatch = 'generation-local-image';
+
+export type GeneratePostInput = {
+  postId: string;
+  generationId: string;
+  prompt: string;
+  promptWasNew: boolean;
+  format: PostFormat;
+  seed: number;
+  /** The provider of whoever started the run draws locally (ImageProvider.runsLocally); absent in runs that began before. */
+  imageRunsLocally?: boolean;
+};
 
 /**
  * Generates a post's artwork and makes it the post's image and newest version. When generation fails for good,
  * the post is marked `failed` with the reason, the `post.failed` event goes to webhooks, and the workflow fails.
  */
 export async function generatePost(input: GeneratePostInput): Promise<GenerationResult> {
+  const generateImage = input.imageRunsLocally && patched(localImagePatch) ? localImage.generatePostImage : generatePostImage;
   let artwork;
   try {
-    artwork = await generatePostImage({
+    artwork = await generateImage({
       postId: input.postId,
       generationId: input.generationId,
       prompt: input.prompt,

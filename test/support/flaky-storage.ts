@@ -1,18 +1,20 @@
 import type { ObjectStorage } from '../../src/storage/object-storage.ts';
 
 /**
- * Object storage that fails the first `failures` deletes, as an outage would, then behaves like the real store it
- * wraps. Injected into the activities the way the worker injects the real one.
+ * Object storage whose `operation` fails the first `failures` times, as an outage would, then behaves like the real
+ * store it wraps. Injected into the activities the way the worker injects the real one.
  */
-export function flakyDeletes(storage: ObjectStorage, failures: number): ObjectStorage & { deleteAttempts: number } {
-  const flaky = {
+export function flakyStorage(storage: ObjectStorage, operation: 'put' | 'delete', failures: number): ObjectStorage & { attempts: number } {
+  const outage = () => {
+    flaky.attempts += 1;
+    return flaky.attempts <= failures ? Promise.reject(new Error(`storage unavailable (simulated failure ${flaky.attempts})`)) : Promise.resolve();
+  };
+  const flaky: ObjectStorage & { attempts: number } = {
     ...storage,
-    deleteAttempts: 0,
-    async delete(key: string) {
-      flaky.deleteAttempts += 1;
-      if (flaky.deleteAttempts <= failures) throw new Error(`storage unavailable (simulated failure ${flaky.deleteAttempts})`);
-      await storage.delete(key);
-    },
+    attempts: 0,
+    ...(operation === 'put'
+      ? { put: (...args: Parameters<ObjectStorage['put']>) => outage().then(() => storage.put(...args)) }
+      : { delete: (key: string) => outage().then(() => storage.delete(key)) }),
   };
   return flaky;
 }

@@ -5,7 +5,7 @@ import { recordOrphanedObjects, type OrphanBatch } from '../../src/domain/storag
 import type { ObjectStorage } from '../../src/storage/object-storage.ts';
 import { workflowIds } from '../../src/temporal/workflow-ids.ts';
 import { cleanUpOrphanedObjects, pagesPerRun, sweepOrphanedObjects } from '../../workflows/clean-up-orphaned-objects.ts';
-import { flakyDeletes } from '../support/flaky-storage.ts';
+import { flakyStorage } from '../support/flaky-storage.ts';
 import { startWorkflowTestBed, type WorkflowTestBed } from '../support/workflow-test-bed.ts';
 
 let bed: WorkflowTestBed;
@@ -38,11 +38,11 @@ async function runCleanup(objectStorage: ObjectStorage, batch: OrphanBatch) {
 describe('cleanUpOrphanedObjects on the time-skipping server', () => {
   it('when storage fails twice, then the activity is retried on its backoff and the objects are deleted once it recovers', async () => {
     const { keys, batch } = await storeOrphans(1);
-    const flaky = flakyDeletes(bed.storage, 2);
+    const flaky = flakyStorage(bed.storage, 'delete', 2);
     const { result, serverTimeMs } = await runCleanup(flaky, batch);
 
     expect(result).toEqual({ deleted: 1 });
-    expect(flaky.deleteAttempts).toBe(3);
+    expect(flaky.attempts).toBe(3);
     expect(await bed.storage.get(keys[0]!)).toBeNull();
     expect(await bed.orm.em.fork().count(OrphanedObject, { batchId: batch.batchId })).toBe(0);
     // Two retries on the ladder (5 s, then 10 s) passed in server time, not in wall-clock time.

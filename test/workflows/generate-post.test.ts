@@ -212,18 +212,21 @@ describe('generatePost branches, with stub activities', () => {
   const refusal = 'Stability AI refused the prompt (403 content_moderation): flagged';
 
   /** Generates for a made-up post on a worker with `stubs`; returns how the workflow failed. */
-  async function failedGeneration(stubs: Partial<Activities>) {
+  async function failedGeneration(stubs: Partial<Activities>, imageRunsLocally = false) {
     const generation = bed.runWith(stubs, (taskQueue) =>
       bed.client.workflow.execute(generatePost, {
         workflowId: `generate-${randomUUID()}`,
         taskQueue,
-        args: [{ postId: randomUUID(), generationId: newId(), prompt: 'A lighthouse', promptWasNew: false, format: '1:1', seed: 1 }],
+        args: [{ postId: randomUUID(), generationId: newId(), prompt: 'A lighthouse', promptWasNew: false, format: '1:1', seed: 1, imageRunsLocally }],
       }),
     );
     return (await failureOf(generation, WorkflowFailedError)).cause;
   }
 
-  it('when the provider refuses, then the post is marked failed with its reason, the event handed over, nothing saved, and the workflow fails saying why', async () => {
+  it.each([
+    ['an activity', false],
+    ['a local activity', true],
+  ])('when the provider refuses (the image drawn by %s), then the post is marked failed with its reason, the event handed over, nothing saved, and the workflow fails saying why', async (_path, imageRunsLocally) => {
     const called: string[] = [];
     let marked: MarkPostFailedInput | undefined;
     const stubs: Partial<Activities> = {
@@ -241,7 +244,7 @@ describe('generatePost branches, with stub activities', () => {
       },
       saveGeneratedImage: () => Promise.reject(new Error('a refused generation saves nothing')),
     };
-    const cause = await failedGeneration(stubs);
+    const cause = await failedGeneration(stubs, imageRunsLocally);
     expect(cause).toMatchObject({ type: failureTypes.generationFailed, message: refusal });
     expect(marked?.reason).toBe(refusal);
     expect(called).toEqual(['generatePostImage', 'startEventDelivery event']);

@@ -39,10 +39,16 @@ const histories: Record<string, string> = {
   // of that code whose first planning was refused (a deleted connection): a second plan went through and the run
   // sleeps on its timer. Without the patch, today's code would have ended the run after the first plan.
   'post-publication-first-plan-failed-then-sleeping.json': 'a publication whose first plan failed and whose second sleeps on its timer',
+  // Before a local provider's image was a local activity (patch `generation-local-image`): a run started with
+  // `imageRunsLocally` (by an api of today's code) on a worker of the code before, as in a rolling deploy, which
+  // drew the image in an activity. Without the patch, today's code would expect a local activity there.
+  'generate-post-local-image-on-an-older-worker.json': 'a generation for a local image that an older worker drew in an activity',
 
   // Today's code (after the webhook fan-out), recorded through the api on the dev server.
   // After the image activity saved the generation itself (one activity, no marker).
   'generate-post-saved-by-its-image-activity.json': 'a generation saved by its image activity',
+  // After a local provider's image became a local activity (patch `generation-local-image`): one workflow task.
+  'generate-post-drawn-locally.json': 'a generation whose local image was drawn in a local activity',
   'generate-post-refused-by-provider.json': 'a generation refused by the image provider (the post fails, its event is handed over)',
   'render-post-rendered.json': 'a render after a generation',
   'generate-video-done.json': 'a video job that made its video',

@@ -33,7 +33,7 @@ export async function requestGeneration(
     {
       workflowId: workflowIds.postGenerate(post.id),
       taskQueue: deps.taskQueue,
-      args: [{ postId: post.id, generationId, prompt, promptWasNew: prompt !== post.prompt, format, seed: request.seed ?? seedFromId(generationId) }],
+      args: [{ postId: post.id, generationId, prompt, promptWasNew: prompt !== post.prompt, format, seed: request.seed ?? seedFromId(generationId), imageRunsLocally: deps.images.runsLocally }],
       staticSummary: `Generate a ${format} image for "${post.title}"`,
       typedSearchAttributes: postSearchAttributes(post),
     },

@@ -1,4 +1,4 @@
-import { ScheduleAlreadyRunning, type Client } from '@temporalio/client';
+import { ScheduleAlreadyRunning, ScheduleNotFoundError, type Client } from '@temporalio/client';
 import { Schedule } from '../../data/entities/schedule.ts';
 import type { Database } from '../../data/orm.ts';
 import { scheduleIds } from '../../temporal/workflow-ids.ts';
@@ -10,7 +10,8 @@ export type ReconcileReport = { checked: number; created: string[]; updated: str
 /**
  * Repairs drift between the database (what customers asked for) and Temporal (what runs), the database winning:
  * a schedule without its Temporal Schedule gets one; a Temporal Schedule that differs (cron, paused state, run
- * action) is updated; a Temporal Schedule of ours (memo owner and task queue) without a row is deleted. Run by
+ * action) is updated; a Temporal Schedule of ours (memo owner and task queue) without a row is deleted (found in
+ * Temporal's list of schedules, which is eventually consistent: one created a moment ago waits for the next run). Run by
  * `npm run admin -- schedules reconcile` and at worker start-up; says what it did.
  */
 export async function reconcileSchedules(orm: Database, temporal: Client, taskQueue: string): Promise<ReconcileReport> {
@@ -24,7 +25,8 @@ export async function reconcileSchedules(orm: Database, temporal: Client, taskQu
   const known = new Set(rows.map((row) => row.id));
 
   for (const row of rows) {
-    if (!inTemporal.has(row.id)) {
+    const drift = inTemporal.has(row.id) ? await driftOf(temporal, row, taskQueue) : 'missing';
+    if (drift === 'missing') {
       // Another worker starting at the same moment may have just created it.
       const created = await createTemporalSchedule(temporal, row, taskQueue).then(
         () => true,
@@ -34,7 +36,7 @@ export async function reconcileSchedules(orm: Database, temporal: Client, taskQu
         },
       );
       if (created) report.created.push(row.id);
-    } else if (await differs(temporal, row, taskQueue)) {
+    } else if (drift === 'differs') {
       await updateTemporalSchedule(temporal, row, taskQueue);
       report.updated.push(row.id);
     }
@@ -47,17 +49,22 @@ export async function reconcileSchedules(orm: Database, temporal: Client, taskQu
   return report;
 }
 
-async function differs(temporal: Client, row: Schedule, taskQueue: string): Promise<boolean> {
+/** How the row's Temporal Schedule differs from it; `missing` also when the list still shows one deleted a moment ago. */
+async function driftOf(temporal: Client, row: Schedule, taskQueue: string): Promise<'missing' | 'differs' | 'none'> {
   const wanted = temporalScheduleOptions(row, taskQueue);
-  const current = await temporal.schedule.getHandle(wanted.scheduleId).describe();
+  const current = await temporal.schedule.getHandle(wanted.scheduleId).describe().catch((error: unknown) => {
+    if (error instanceof ScheduleNotFoundError) return undefined;
+    throw error;
+  });
+  if (!current) return 'missing';
   const action = current.action.type === 'startWorkflow' ? current.action : undefined;
-  return (
+  const differs =
     current.state.note !== wanted.state?.note ||
     current.state.paused !== (wanted.state?.paused ?? false) ||
     action?.workflowType !== scheduledGeneration.name ||
     action.taskQueue !== taskQueue ||
-    JSON.stringify(action.args) !== JSON.stringify(wanted.action.args)
-  );
+    JSON.stringify(action.args) !== JSON.stringify(wanted.action.args);
+  return differs ? 'differs' : 'none';
 }
 
 export function describeReport(report: ReconcileReport): string {

@@ -5,6 +5,7 @@ import { temporalScheduleOptions } from '../../../src/domain/schedules/temporal-
 import { scheduleIds } from '../../../src/temporal/workflow-ids.ts';
 import { newId } from '../../../src/data/new-id.ts';
 import { runAdmin } from '../../support/admin-cli.ts';
+import { eventually } from '../../support/eventually.ts';
 import { startAppWithWorkspace } from '../../support/app-with-workspace.ts';
 import type { TestApp } from '../../support/test-app.ts';
 import type { TestWorkspace } from '../../support/workspaces.ts';
@@ -39,6 +40,13 @@ describe('reconcile', () => {
     orphanRow.id = newId();
     orphanRow.createdAt = new Date();
     await temporal().schedule.create(temporalScheduleOptions(orphanRow, app.config.temporal.taskQueue));
+    // Reconcile finds orphans in Temporal's list of schedules, which is eventually consistent: one created a moment
+    // ago may not be listed yet (the next reconcile would find it).
+    await eventually(async () => {
+      const listed: string[] = [];
+      for await (const summary of temporal().schedule.list()) listed.push(summary.scheduleId);
+      expect(listed).toContain(scheduleIds.generation(orphanRow.id));
+    });
 
     const report = await reconcileSchedules(app.api.services.orm, temporal(), app.config.temporal.taskQueue);
     expect(report.created).toEqual([missing]);
