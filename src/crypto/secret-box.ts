@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, randomBytes } from 'node:crypto';
 
 // Secrets we must be able to read back (webhook signing secrets, social credentials) are stored sealed with
 // AES-256-GCM, so a database dump alone reveals nothing and any change to a stored value is detected on open.
@@ -21,11 +21,14 @@ function decodeCanonical(part: string): Buffer | undefined {
 
 export function createSecretBox(key: Buffer): SecretBox {
   if (key.length !== keyBytes) throw new Error(`secret box key must be ${keyBytes} bytes, got ${key.length}`);
+  // Made once: given as a Buffer, every cipher would build its key object anew (an event's round opens one secret
+  // per webhook).
+  const secretKey = createSecretKey(key);
 
   return {
     seal(plaintext) {
       const iv = randomBytes(ivBytes);
-      const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: tagBytes });
+      const cipher = createCipheriv('aes-256-gcm', secretKey, iv, { authTagLength: tagBytes });
       const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
       return [version, iv.toString('base64url'), ciphertext.toString('base64url'), cipher.getAuthTag().toString('base64url')].join('.');
     },
@@ -39,7 +42,7 @@ export function createSecretBox(key: Buffer): SecretBox {
       if (iv.length !== ivBytes || tag.length !== tagBytes) throw new Error('sealed secret has a malformed IV or tag');
 
       // The tag length is pinned: GCM would otherwise accept a truncated tag, which is far easier to forge.
-      const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: tagBytes });
+      const decipher = createDecipheriv('aes-256-gcm', secretKey, iv, { authTagLength: tagBytes });
       decipher.setAuthTag(tag);
       try {
         return Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString('utf8');

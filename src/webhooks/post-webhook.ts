@@ -1,5 +1,6 @@
-import got, { type Response } from 'got';
-import { addressPolicy, toPublicFetchError } from '../net/public-fetch.ts';
+import type { ClientRequest, IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { guardedRequestOptions, RequestDeadlineError, toPublicFetchError } from '../net/public-fetch.ts';
 
 // One delivery attempt to a customer's endpoint. Whatever happens is reported, never thrown: the caller records
 // every attempt in the delivery log and decides about retries from the outcome.
@@ -63,42 +64,53 @@ export async function postWebhook(input: WebhookPost): Promise<WebhookPostResult
   const unusable = unusableUrlReason(input.url);
   if (unusable) return result(null, unusable, '', true);
 
-  const stream = got.stream(input.url, {
-    ...addressPolicy(input.allowPrivateNetworks),
-    method: 'POST',
-    body: input.body,
-    headers: { ...input.headers, 'content-type': 'application/json', 'user-agent': userAgent },
-    followRedirect: false,
-    throwHttpErrors: false,
-    retry: { limit: 0 },
-    timeout: { request: input.timeoutMs },
-  });
-
-  let response: Response;
+  // node:https rather than got: an event's round sends to every webhook at once, and got's own work per request
+  // (options, hooks, timers) cost about as much CPU as the request itself. The same SSRF guard applies
+  // (guardedRequestOptions); redirects are never followed by node:https.
+  const body = Buffer.from(input.body, 'utf8');
+  let request: ClientRequest | undefined;
+  // One budget for the whole attempt, answer and body included.
+  const deadline = setTimeout(() => request?.destroy(new RequestDeadlineError(input.timeoutMs)), input.timeoutMs);
   try {
-    response = await new Promise<Response>((resolveResponse, rejectResponse) => {
-      stream.once('response', resolveResponse);
-      stream.once('error', rejectResponse);
-    });
-  } catch (error) {
-    stream.destroy();
-    return result(null, toPublicFetchError(error, { what: 'webhook', timeoutMs: input.timeoutMs }).reason);
+    let response: IncomingMessage;
+    try {
+      response = await new Promise<IncomingMessage>((resolveResponse, rejectResponse) => {
+        const url = new URL(input.url);
+        request = httpsRequest(url, {
+          ...guardedRequestOptions(url, input.allowPrivateNetworks),
+          method: 'POST',
+          headers: { ...input.headers, 'content-type': 'application/json', 'content-length': body.length, 'user-agent': userAgent },
+        });
+        request.once('response', resolveResponse);
+        request.once('error', rejectResponse);
+        request.end(body);
+      });
+    } catch (error) {
+      return result(null, toPublicFetchError(error, { what: 'webhook', timeoutMs: input.timeoutMs }).reason);
+    }
+    const statusCode = response.statusCode ?? 0;
+    return result(statusCode, statusError(statusCode), await readBeginning(response));
+  } finally {
+    clearTimeout(deadline);
   }
+}
 
+/**
+ * The first 4 KB of the answer, for the delivery log. The endpoint has answered: a body that stalls or breaks off
+ * does not change its status, and the log keeps what arrived. A body read to its end leaves the connection to be
+ * used again; one cut short closes it.
+ */
+async function readBeginning(response: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
+    for await (const chunk of response as AsyncIterable<Buffer>) {
       chunks.push(chunk);
       size += chunk.length;
       if (size >= maxResponseBytes) break;
     }
   } catch {
-    // The endpoint has answered; a body that stalls or breaks off does not change its status, and the log keeps
-    // what arrived.
-  } finally {
-    stream.destroy();
+    // See above: what arrived is kept.
   }
-  const responseBody = Buffer.concat(chunks).subarray(0, maxResponseBytes).toString('utf8');
-  return result(response.statusCode, statusError(response.statusCode), responseBody);
+  return Buffer.concat(chunks).subarray(0, maxResponseBytes).toString('utf8');
 }
