@@ -65,9 +65,10 @@ export const imageGeneration: ActivityOptions = {
  * and a marker instead of an activity task and a second workflow task, the two hops that stood between the image
  * and the customer's answer. No heartbeat (a local activity has none): a worker that dies mid-image loses the task,
  * and the next worker draws the image again. Its failures are storage and database outages, retried on the same
- * ladder; a wait longer than a minute is a durable timer.
+ * ladder; a wait longer than a minute is a durable timer. The same time limit: under a burst the renders wait for
+ * the worker's cores, and the SDK keeps a workflow task alive while its local activity runs.
  */
-export const localImageGeneration: LocalActivityOptions = { startToCloseTimeout: '1 minute', retry: imageGeneration.retry };
+export const localImageGeneration: LocalActivityOptions = { startToCloseTimeout: imageGeneration.startToCloseTimeout, retry: imageGeneration.retry };
 
 /**
  * Composing the post image (renderPostImage) reads storage and fetches the brand logo (a missing logo is a note, not

@@ -17,7 +17,7 @@ import { createTestDatabase } from '../support/test-database.ts';
 import { startWorkerProcess } from '../support/worker-process.ts';
 
 // A worker is killed (SIGKILL, no goodbye) while the image provider is working on a generation; another worker
-// takes over once the first one's heartbeats stop. The generation completes exactly once.
+// takes over. The generation completes exactly once.
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let orm: Database;
@@ -40,14 +40,21 @@ afterAll(async () => {
 });
 
 describe('a worker killed in the middle of a generation', () => {
-  it('when another worker takes over, then the post gets exactly one new version and one usage item', { timeout: 90_000 }, async () => {
+  // The image as an activity (Stability AI's path: another worker takes over once its heartbeats stop) and as a local
+  // activity (the local renderer's path, driven here against the fake provider so that it can be held: the workflow
+  // task times out and another worker runs it again).
+  it.each([
+    ['an activity', false],
+    ['a local activity', true],
+  ])('when the image is drawn by %s and another worker takes over, then the post gets exactly one new version and one usage item', { timeout: 90_000 }, async (_path, imageRunsLocally) => {
+    stability.requests.length = 0;
     const post = await createPostFixture(orm);
     const first = await startWorkerProcess(env);
     const held = stability.hold();
     const handle = await client.workflow.start<typeof generatePost>('generatePost', {
       workflowId: workflowIds.postGenerate(post.id),
       taskQueue: env.TEMPORAL_TASK_QUEUE!,
-      args: [{ postId: post.id, generationId: newId(), prompt: post.prompt, promptWasNew: false, format: '1:1', seed: 3 }],
+      args: [{ postId: post.id, generationId: newId(), prompt: post.prompt, promptWasNew: false, format: '1:1', seed: 3, imageRunsLocally }],
     });
     await held.received;
     first.process.kill('SIGKILL');
