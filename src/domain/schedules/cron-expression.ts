@@ -30,20 +30,26 @@ export function validateCronExpression(expression: string): string {
       const known = allowed.length > 0 ? `only ${allowed.join(', ')} are names here` : 'only numbers are allowed here';
       throw invalid(`the ${name} field "${field}" has "${unknown}": ${known}`);
     }
-    const probe = fields.map((other, position) => (position === index ? other : '*')).join(' ');
-    try {
-      CronExpressionParser.parse(probe, { tz: 'UTC' });
-    } catch (error) {
-      throw invalid(`the ${name} field "${field}" is invalid: ${(error as Error).message}`);
-    }
   });
+  // One "now" for every parse: without currentDate the parser makes one of its own in the time zone each time, most
+  // of its cost (the six parses this used to make cost a POST /schedules about 0.8 ms).
+  const options = { tz: 'UTC', currentDate: new Date() };
   const normalized = fields.join(' ');
   try {
-    CronExpressionParser.parse(normalized, { tz: 'UTC' }).next();
+    CronExpressionParser.parse(normalized, options).next();
+    return normalized;
   } catch (error) {
+    // Which field is at fault: each parsed with the others as "*". When each is fine alone, the whole never fires.
+    fields.forEach((field, index) => {
+      const probe = fields.map((other, position) => (position === index ? other : '*')).join(' ');
+      try {
+        CronExpressionParser.parse(probe, options);
+      } catch (fieldError) {
+        throw invalid(`the ${fieldNames[index]!} field "${field}" is invalid: ${(fieldError as Error).message}`);
+      }
+    });
     throw invalid(`it never fires: ${(error as Error).message}`);
   }
-  return normalized;
 }
 
 // Gregorian dates repeat their weekdays every 400 years: a date that can come with its weekday comes within them.
