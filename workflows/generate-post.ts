@@ -35,7 +35,7 @@ export type GeneratePostInput = {
   promptWasNew: boolean;
   format: PostFormat;
   seed: number;
-  /** The provider of whoever started the run draws locally (ImageProvider.runsLocally); absent in runs that began before. */
+  /** The provider of whoever started the run is the local renderer (see requestGeneration); absent in runs that began before. */
   imageRunsLocally?: boolean;
 };
 

@@ -27,10 +27,5 @@ export type ImageProvider = {
   readonly name: 'local' | 'stability';
   /** Who makes the images, in words for the `respond` text, e.g. "Stability AI"; each image's `madeBy` starts with it. */
   readonly title: string;
-  /**
-   * Draws in this process with no network, no rate limit and no bill, in well under a second: quick and certain
-   * enough to run inside a workflow task (the generation workflow then runs it as a local activity).
-   */
-  readonly runsLocally: boolean;
   generate(request: ImageRequest): Promise<GeneratedImage>;
 };

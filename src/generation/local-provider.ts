@@ -8,7 +8,6 @@ export function createLocalImageProvider(): ImageProvider {
   return {
     name: 'local',
     title,
-    runsLocally: true,
     async generate({ prompt, format, seed, colors }) {
       const png = await renderLocalArtworkOffThread({ prompt, seed, format, colors });
       const { width, height } = postFormats[format];

@@ -144,7 +144,6 @@ export function createStabilityImageProvider(options: StabilityOptions): ImagePr
   return {
     name: 'stability',
     title,
-    runsLocally: false,
     async generate(request) {
       const answer = await post(request);
       if (answer.status >= 300) throw failureOf(answer, options.apiKey);

@@ -118,7 +118,7 @@ export function addressPolicy(allowPrivateNetworks: boolean): Pick<OptionsInit, 
 
 /**
  * The same guard for a request made with `node:https` itself (webhook deliveries, where got's own work per request
- * was a fifth of a delivery's cost): the guarded lookup and connection pool, and the literal check, which throws
+ * cost about as much CPU as the request): the guarded lookup and connection pool, and the literal check, which throws
  * NonPublicAddressError here, before anything is sent. Nothing when private networks are allowed (development).
  */
 export function guardedRequestOptions(url: URL, allowPrivateNetworks: boolean): Pick<RequestOptions, 'lookup' | 'agent'> {

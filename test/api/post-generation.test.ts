@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schemas } from '../../src/api/schemas.ts';
 import { Post } from '../../src/data/entities/post.ts';
+import { workflowIds } from '../../src/temporal/workflow-ids.ts';
 import { eventually } from '../support/eventually.ts';
 import { fetchImage, makeImage } from '../support/images.ts';
 import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
@@ -54,6 +55,11 @@ describe('POST /posts/{id}/generate', () => {
     expect(response.body.respond).toContain('no brand kit');
     const image = await fetchImage(response.body.post.imageUrl!);
     expect(image).toMatchObject({ format: 'png', width: 1080, height: 1080 });
+    // The local renderer's image is drawn inside the workflow's first task: a local activity, no activity task.
+    const history = await app.api.services.temporal.workflow.getHandle(workflowIds.postGenerate(postId)).fetchHistory();
+    const markers = (history.events ?? []).flatMap((event) => event.markerRecordedEventAttributes?.markerName ?? []);
+    expect(markers).toContain('core_local_activity');
+    expect(history.events?.some((event) => event.activityTaskScheduledEventAttributes)).toBe(false);
   });
 
   it.each([

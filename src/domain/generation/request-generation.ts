@@ -27,13 +27,16 @@ export async function requestGeneration(
   const generationId = newId();
   const format = request.format ?? defaultPostFormat;
   const prompt = request.prompt ?? post.prompt;
+  // The local renderer needs no network and answers well within a second: the workflow draws its image inside its
+  // first task (a local activity). Stability AI's calls take seconds to minutes and stay an activity.
+  const imageRunsLocally = deps.images.name === 'local';
   const outcome = await startAndWait(
     deps.temporal,
     generatePost,
     {
       workflowId: workflowIds.postGenerate(post.id),
       taskQueue: deps.taskQueue,
-      args: [{ postId: post.id, generationId, prompt, promptWasNew: prompt !== post.prompt, format, seed: request.seed ?? seedFromId(generationId), imageRunsLocally: deps.images.runsLocally }],
+      args: [{ postId: post.id, generationId, prompt, promptWasNew: prompt !== post.prompt, format, seed: request.seed ?? seedFromId(generationId), imageRunsLocally }],
       staticSummary: `Generate a ${format} image for "${post.title}"`,
       typedSearchAttributes: postSearchAttributes(post),
     },
