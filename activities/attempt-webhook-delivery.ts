@@ -1,6 +1,6 @@
 import { Webhook } from '../src/data/entities/webhook.ts';
-import { WorkspaceEvent } from '../src/data/entities/workspace-event.ts';
 import type { Deps } from '../src/domain/deps.ts';
+import { eventToDeliver } from '../src/domain/webhooks/event-to-deliver.ts';
 import type { DeliveryAttempt, DeliveryAttemptInput, TargetAttempt } from '../src/domain/webhooks/delivery-attempt.ts';
 import { attemptDeliveries } from './webhook-attempts.ts';
 
@@ -11,8 +11,8 @@ import { attemptDeliveries } from './webhook-attempts.ts';
 export async function attemptWebhookDelivery(deps: Deps, input: DeliveryAttemptInput): Promise<DeliveryAttempt> {
   const em = deps.orm.em.fork();
   const webhook = await em.findOne(Webhook, input.webhookId);
-  const event = await em.findOne(WorkspaceEvent, input.eventId);
-  if (!webhook || !webhook.isActive || !event) return { outcome: 'skipped', statusCode: null, error: 'the webhook is inactive or deleted' };
-  const [{ outcome, statusCode, error }] = (await attemptDeliveries(deps, em, event, [{ webhook, deliveryId: input.deliveryId }], input.attempt)) as [TargetAttempt];
+  const found = await eventToDeliver(em, input.eventId);
+  if (!webhook || !webhook.isActive || !found) return { outcome: 'skipped', statusCode: null, error: 'the webhook is inactive or deleted' };
+  const [{ outcome, statusCode, error }] = (await attemptDeliveries(deps, em, found, [{ webhook, deliveryId: input.deliveryId }], input.attempt)) as [TargetAttempt];
   return { outcome, statusCode, error };
 }

@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
-import { WorkspaceEvent } from '../src/data/entities/workspace-event.ts';
 import type { TargetAttempt } from '../src/domain/webhooks/delivery-attempt.ts';
+import { eventToDeliver } from '../src/domain/webhooks/event-to-deliver.ts';
 import { deliveryIdOf } from '../src/webhooks/delivery-id.ts';
 import { subscribedWebhooks } from '../src/webhooks/subscribed-webhooks.ts';
 import type { Deps } from '../src/domain/deps.ts';
@@ -25,14 +25,15 @@ export type RoundResult = Array<TargetAttempt | SkippedWebhook>;
  */
 export async function deliverToWebhooks(deps: Deps, input: DeliverToWebhooksInput): Promise<RoundResult> {
   const em = deps.orm.em.fork();
-  const event = await em.findOne(WorkspaceEvent, input.eventId);
-  if (!event) return (input.webhookIds ?? []).map((webhookId) => ({ webhookId, outcome: 'skipped' }));
+  const found = await eventToDeliver(em, input.eventId);
+  if (!found) return (input.webhookIds ?? []).map((webhookId) => ({ webhookId, outcome: 'skipped' }));
+  const { event } = found;
   const webhooks = await subscribedWebhooks(em, event, input.webhookIds);
   const targets = webhooks.map((webhook) => ({ webhook, deliveryId: deliveryIdOf(event.id, webhook.id) }));
   // Heartbeats let a worker that died mid-round be noticed within the heartbeat timeout, not the round's whole budget
   // (a local activity has none: its workflow task is what times out).
   const context = Context.current();
-  const attempts = await attemptDeliveries(deps, em, event, targets, input.attempt, context.info.isLocal ? undefined : () => context.heartbeat());
+  const attempts = await attemptDeliveries(deps, em, found, targets, input.attempt, context.info.isLocal ? undefined : () => context.heartbeat());
   const taking = new Set(webhooks.map((webhook) => webhook.id));
   const skipped = (input.webhookIds ?? []).filter((id) => !taking.has(id)).map((webhookId): SkippedWebhook => ({ webhookId, outcome: 'skipped' }));
   return [...attempts, ...skipped];

@@ -1,6 +1,6 @@
 import { log } from '@temporalio/activity';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Workspace } from '../src/data/entities/workspace.ts';
+import type { Plan } from '../src/data/entities/workspace.ts';
 import type { WorkspaceEvent } from '../src/data/entities/workspace-event.ts';
 import { mapConcurrently } from '../src/async/map-concurrently.ts';
 import type { PostEventDetails } from '../src/domain/events/post-event.ts';
@@ -24,20 +24,19 @@ const imageLinkTtlSeconds = 7 * 24 * 60 * 60;
 const concurrentRequests = 32;
 
 /**
- * Attempt number `attempt` of `event` to each target: sign, POST, log, and act on the answer (a 410 deactivates).
+ * Attempt number `attempt` of `event` to each target, in a workspace on `plan`: sign, POST, log, and act on the answer (a 410 deactivates).
  * A target whose attempt is already in the log (this activity ran before and was retried) is not sent again; its
  * logged answer stands. `sent` is called after each request, for heartbeats.
  */
 export async function attemptDeliveries(
   deps: Deps,
   em: EntityManager,
-  event: WorkspaceEvent,
+  { event, plan }: { event: WorkspaceEvent; plan: Plan },
   targets: readonly DeliveryTarget[],
   attempt: number,
   sent: () => void = () => {},
 ): Promise<TargetAttempt[]> {
   if (targets.length === 0) return [];
-  const { plan } = await em.findOneOrFail(Workspace, event.workspaceId);
   if (!hasFeature(plan, 'webhooks')) {
     const error = stoppedByPlan(plan, 'webhooks');
     const attemptedAt = new Date();

@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Webhook } from '../../data/entities/webhook.ts';
 import { WebhookDelivery } from '../../data/entities/webhook-delivery.ts';
 import type { WorkspaceEvent } from '../../data/entities/workspace-event.ts';
 import { newId } from '../../data/new-id.ts';
@@ -25,30 +24,40 @@ export async function loggedDeliveryAnswers(em: EntityManager, targets: readonly
 
 /**
  * Logs a round of attempts (each once, however often the activity is retried), touches `lastTriggeredAt` and
- * deactivates the webhooks that answered 410, in one transaction of its own: three statements whatever the number
- * of webhooks.
+ * deactivates the webhooks that answered 410: one statement whatever the number of webhooks, atomic on its own (the
+ * log's insert runs as a data-modifying CTE beside the webhooks' update), so a round costs the database one round
+ * trip instead of a transaction's four.
  */
 export async function recordDeliveryRound(em: EntityManager, event: WorkspaceEvent, attempt: number, answers: readonly DeliveryAnswer[]): Promise<void> {
   if (answers.length === 0) return;
-  const gone = answers.filter(({ response }) => response.statusCode === 410).map(({ target }) => target.webhook.id);
-  await em.transactional(async (tx) => {
-    const rows = answers.map(({ target, attemptedAt, response }) => ({
-      id: newId(),
-      webhookId: target.webhook.id,
-      eventId: event.id,
-      eventType: event.type,
-      deliveryId: target.deliveryId,
-      attempt,
-      attemptedAt,
-      statusCode: response.statusCode,
-      durationMs: Math.round(response.durationMs),
-      succeeded: isSuccessStatus(response.statusCode),
-      error: response.error,
-    }));
-    await tx.createQueryBuilder(WebhookDelivery).insert(rows).onConflict(['deliveryId', 'attempt']).ignore().execute();
-    // One statement for the round: every webhook of it gets the round's latest attempt time.
-    const attemptedAt = new Date(Math.max(...answers.map((answer) => answer.attemptedAt.getTime())));
-    await tx.nativeUpdate(Webhook, { id: { $in: answers.map(({ target }) => target.webhook.id) } }, { lastTriggeredAt: attemptedAt });
-    if (gone.length > 0) await tx.nativeUpdate(Webhook, { id: { $in: gone } }, { isActive: false });
-  });
+  // Every webhook of the round gets the round's latest attempt time.
+  const attemptedAt = new Date(Math.max(...answers.map((answer) => answer.attemptedAt.getTime())));
+  await em.execute(
+    `with logged as (
+       insert into webhook_deliveries (id, webhook_id, event_id, event_type, delivery_id, attempt, attempted_at, status_code, duration_ms, succeeded, error)
+       values ${answers.map(() => '(?, ?, ?, ?, ?, ?, ?::timestamptz, ?::integer, ?, ?, ?)').join(', ')}
+       on conflict (delivery_id, attempt) do nothing
+     )
+     update webhooks as w set last_triggered_at = ?::timestamptz, is_active = w.is_active and not r.gone
+       from (values ${answers.map(() => '(?::uuid, ?::boolean)').join(', ')}) as r(id, gone)
+      where w.id = r.id`,
+    [
+      ...answers.flatMap(({ target, attemptedAt: at, response }) => [
+        newId(),
+        target.webhook.id,
+        event.id,
+        event.type,
+        target.deliveryId,
+        attempt,
+        at.toISOString(),
+        response.statusCode,
+        Math.round(response.durationMs),
+        isSuccessStatus(response.statusCode),
+        response.error,
+      ]),
+      attemptedAt.toISOString(),
+      ...answers.flatMap(({ target, response }) => [target.webhook.id, response.statusCode === 410]),
+    ],
+    'run',
+  );
 }
