@@ -34,6 +34,8 @@ export type WebhookReceiver = {
   respondWith(status: number): void;
   /** Answers the next requests with these statuses (replacing any script left), then respondWith's again. */
   script(statuses: number[]): void;
+  /** Holds every answer from now on (each request is recorded on arrival) until the returned release is called. */
+  hold(): () => void;
   /** Refuses connections: stops listening and drops open connections. */
   down(): Promise<void>;
   /** Listens again on the same port. */
@@ -70,6 +72,7 @@ export async function startWebhookReceiver(options: { secret?: string } = {}): P
   const deliveries: ReceivedWebhook[] = [];
   const scripted: number[] = [];
   let defaultStatus = 200;
+  let held: Promise<void> | undefined;
 
   async function receive(request: IncomingMessage, response: ServerResponse) {
     const chunks: Buffer[] = [];
@@ -87,6 +90,7 @@ export async function startWebhookReceiver(options: { secret?: string } = {}): P
       receivedAt: new Date(),
     });
 
+    await held;
     const status = scripted.shift() ?? defaultStatus;
     // A redirect names a real path here, so a sender that followed it would show up as a second delivery.
     const redirect = status >= 300 && status < 400 ? { location: '/webhook-moved' } : {};
@@ -117,6 +121,14 @@ export async function startWebhookReceiver(options: { secret?: string } = {}): P
     },
     script(statuses) {
       scripted.splice(0, scripted.length, ...statuses);
+    },
+    hold() {
+      let release!: () => void;
+      held = new Promise((resolveHold) => (release = resolveHold));
+      return () => {
+        held = undefined;
+        release();
+      };
     },
     down: stop,
     up: () => listen(port),

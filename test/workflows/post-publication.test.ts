@@ -358,6 +358,29 @@ describe('webhook delivery', () => {
     }
   });
 
+  it('when a webhook is deleted while its request is under way, then the round is still logged for the others and the delivery ends', async () => {
+    const post = await createPostFixture(bed.orm);
+    const slow = await startWebhookReceiver({ secret });
+    try {
+      const release = slow.hold();
+      const steady = await createWebhookFixture(bed.orm, bed.config, { workspaceId: post.workspaceId, url: receiver.url, secret });
+      const deleted = await createWebhookFixture(bed.orm, bed.config, { workspaceId: post.workspaceId, url: slow.url, secret });
+      const { eventDelivery } = await publishNow(post.id);
+      await eventually(() => Promise.resolve(expect(slow.deliveries).toHaveLength(1)));
+      await bed.orm.em.fork().nativeDelete(Webhook, { id: deleted.id });
+      release();
+
+      // The deleted webhook's attempt is not logged (its log went with it); the round's other rows are.
+      const { webhooks } = await eventDelivery.result();
+      expect(Object.fromEntries(webhooks.map(({ webhookId, outcome }) => [webhookId, outcome]))).toEqual({ [steady.id]: 'delivered', [deleted.id]: 'delivered' });
+      const log = await bed.orm.em.fork().find(WebhookDelivery, { eventId: (await eventDeliveryOf(post.id)).event.id });
+      expect(log.map((attempt) => [attempt.webhookId, attempt.statusCode])).toEqual([[steady.id, 200]]);
+      expect((await bed.orm.em.fork().findOneOrFail(Webhook, steady.id)).lastTriggeredAt).toBeInstanceOf(Date);
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('when a webhook on the ladder is deactivated, then its next rung sends nothing and the delivery ends as skipped', async () => {
     const { post, webhook } = await postWithWebhook();
     receiver.respondWith(503);

@@ -26,7 +26,8 @@ export async function loggedDeliveryAnswers(em: EntityManager, targets: readonly
  * Logs a round of attempts (each once, however often the activity is retried), touches `lastTriggeredAt` and
  * deactivates the webhooks that answered 410: one statement whatever the number of webhooks, atomic on its own (the
  * log's insert runs as a data-modifying CTE beside the webhooks' update), so a round costs the database one round
- * trip instead of a transaction's four.
+ * trip instead of a transaction's four. A webhook deleted while its request was under way took its log with it: its
+ * row is left out rather than failing the round's other rows.
  */
 export async function recordDeliveryRound(em: EntityManager, event: WorkspaceEvent, attempt: number, answers: readonly DeliveryAnswer[]): Promise<void> {
   if (answers.length === 0) return;
@@ -35,7 +36,9 @@ export async function recordDeliveryRound(em: EntityManager, event: WorkspaceEve
   await em.execute(
     `with logged as (
        insert into webhook_deliveries (id, webhook_id, event_id, event_type, delivery_id, attempt, attempted_at, status_code, duration_ms, succeeded, error)
-       values ${answers.map(() => '(?, ?, ?, ?, ?, ?, ?::timestamptz, ?::integer, ?, ?, ?)').join(', ')}
+       select * from (values ${answers.map(() => '(?::uuid, ?::uuid, ?::uuid, ?, ?, ?::integer, ?::timestamptz, ?::integer, ?::integer, ?::boolean, ?)').join(', ')})
+         as a(id, webhook_id, event_id, event_type, delivery_id, attempt, attempted_at, status_code, duration_ms, succeeded, error)
+        where exists (select 1 from webhooks w where w.id = a.webhook_id)
        on conflict (delivery_id, attempt) do nothing
      )
      update webhooks as w set last_triggered_at = ?::timestamptz, is_active = w.is_active and not r.gone
