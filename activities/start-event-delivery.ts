@@ -1,8 +1,7 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { WorkspaceEvent } from '../src/data/entities/workspace-event.ts';
 import { startsEagerly } from '../src/temporal/connect.ts';
 import { workflowIds } from '../src/temporal/workflow-ids.ts';
-import { subscribedWebhooks } from '../src/webhooks/subscribed-webhooks.ts';
+import { typeIfSubscribed } from '../src/webhooks/subscribed-webhooks.ts';
 import { deliverEvent } from '../workflows/deliver-event.ts';
 import type { Deps } from '../src/domain/deps.ts';
 
@@ -14,16 +13,14 @@ import type { Deps } from '../src/domain/deps.ts';
  * Returns whether a delivery was started.
  */
 export async function startEventDelivery(deps: Deps, input: { eventId: string }): Promise<{ started: boolean }> {
-  const em = deps.orm.em.fork();
-  const event = await em.findOne(WorkspaceEvent, input.eventId);
-  if (!event) return { started: false };
-  if ((await subscribedWebhooks(em, event)).length === 0) return { started: false };
+  const type = await typeIfSubscribed(deps.orm.em.fork(), input.eventId);
+  if (!type) return { started: false };
   try {
     await deps.temporal.workflow.start(deliverEvent, {
       workflowId: workflowIds.eventDelivery(input.eventId),
       taskQueue: deps.taskQueue,
       args: [{ eventId: input.eventId }],
-      staticSummary: `Deliver ${event.type} (event ${input.eventId}) to its webhooks`,
+      staticSummary: `Deliver ${type} (event ${input.eventId}) to its webhooks`,
       // An event's delivery that has ended stays ended: handing the event over again (a retried activity) starts nothing.
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
       // Its first task (the first round of deliveries) then runs on this worker at once, without a trip through the

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Webhook } from '../data/entities/webhook.ts';
-import type { WorkspaceEvent } from '../data/entities/workspace-event.ts';
+import type { EventType, WorkspaceEvent } from '../data/entities/workspace-event.ts';
 import { subscribesTo } from './event-names.ts';
 
 /**
@@ -10,4 +10,16 @@ import { subscribesTo } from './event-names.ts';
 export async function subscribedWebhooks(em: EntityManager, event: WorkspaceEvent, ids?: string[]): Promise<Webhook[]> {
   const active = await em.find(Webhook, { workspaceId: event.workspaceId, isActive: true, ...(ids ? { id: { $in: ids } } : {}) }, { orderBy: { createdAt: 'asc' } });
   return active.filter((webhook) => subscribesTo(webhook.events, event.type));
+}
+
+/**
+ * The type of the event when an active webhook of its workspace takes it, in one light read (no webhook is loaded:
+ * this runs for every event, and most workspaces have no webhooks); null when none does or the event is gone.
+ */
+export async function typeIfSubscribed(em: EntityManager, eventId: string): Promise<EventType | null> {
+  const rows = await em.execute<Array<{ type: EventType; events: string | null }>>(
+    'select e.type, w.events from events e left join webhooks w on w.workspace_id = e.workspace_id and w.is_active where e.id = ?',
+    [eventId],
+  );
+  return rows.some(({ type, events }) => events !== null && subscribesTo(events, type)) ? rows[0]!.type : null;
 }

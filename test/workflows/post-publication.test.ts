@@ -312,6 +312,22 @@ describe('webhook delivery', () => {
     expect(receiver.deliveries).toHaveLength(1);
   });
 
+  it('when the workspace has webhooks but none active takes the event, then the publish starts no delivery; one that does starts it', async () => {
+    const post = await createPostFixture(bed.orm);
+    await createWebhookFixture(bed.orm, bed.config, { workspaceId: post.workspaceId, url: receiver.url, secret, events: 'post.failed' });
+    const inactive = await createWebhookFixture(bed.orm, bed.config, { workspaceId: post.workspaceId, url: receiver.url, secret, events: 'post.published' });
+    await bed.orm.em.fork().nativeUpdate(Webhook, { id: inactive.id }, { isActive: false });
+    const { eventDelivery: none } = await publishNow(post.id);
+    await expect(none.describe()).rejects.toThrow(WorkflowNotFoundError);
+
+    const taking = await createWebhookFixture(bed.orm, bed.config, { workspaceId: post.workspaceId, url: receiver.url, secret, events: 'post.failed, post.published' });
+    const second = await createPostFixture(bed.orm);
+    await bed.orm.em.fork().nativeUpdate(Post, { id: second.id }, { workspaceId: post.workspaceId });
+    const { eventDelivery } = await publishNow(second.id);
+    expect(await deliveryResult(eventDelivery, taking.id)).toMatchObject({ outcome: 'delivered', attempts: 1 });
+    expect(receiver.deliveries).toHaveLength(1);
+  });
+
   it('when the receiver fails with 500 twice, then the third attempt a few minutes later delivers it', async () => {
     const { post, webhook } = await postWithWebhook();
     receiver.script([500, 503]);
