@@ -24,9 +24,9 @@ const imageLinkTtlSeconds = 7 * 24 * 60 * 60;
 const concurrentRequests = 32;
 
 /**
- * Attempt number `attempt` of `event` to each target, in a workspace on `plan`: sign, POST, log, and act on the answer (a 410 deactivates).
- * A target whose attempt is already in the log (this activity ran before and was retried) is not sent again; its
- * logged answer stands. `sent` is called after each request, for heartbeats.
+ * Attempt number `attempt` of `event` to each target, in a workspace on `plan`: sign, POST, log, and act on the
+ * answer (a 410 deactivates). A target whose attempt is already in the log (this activity ran before and was
+ * retried) is not sent again; its logged answer stands. `sent` is called after each request, for heartbeats.
  */
 export async function attemptDeliveries(
   deps: Deps,
