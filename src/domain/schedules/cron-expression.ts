@@ -35,8 +35,12 @@ export function validateCronExpression(expression: string): string {
   // of its cost (the six parses this used to make cost a POST /schedules about 0.8 ms).
   const options = { tz: 'UTC', currentDate: new Date() };
   const normalized = fields.join(' ');
+  // Parsing alone is the whole check: cron-parser refuses there a day of month that none of the months has (31
+  // February), the only way an expression in the syntax allowed above never fires by its rules (compared with
+  // asking for the next time on 30,000 random expressions). Asking as well stepped its dates through time zones:
+  // 66 µs a check against 18 µs.
   try {
-    CronExpressionParser.parse(normalized, options).next();
+    CronExpressionParser.parse(normalized, options);
     return normalized;
   } catch (error) {
     // Which field is at fault: each parsed with the others as "*". When each is fine alone, the whole never fires.
