@@ -18,15 +18,16 @@ export const localHandOverPatch = 'event-hand-over-local';
  * Hands an event this workflow recorded to its delivery workflow (`event-<eventId>`) without waiting for webhooks.
  * The event is already committed with the change it reports, so a hand-over that fails for good is logged, never a
  * reason to fail the work that emitted it. A local activity: it runs in the same workflow task as the work that
- * recorded the event, so a publish costs no activity task and no further workflow task for it.
+ * recorded the event, so a publish costs no activity task and no further workflow task for it. `isPatched` is the
+ * caller's when it folds its patches (see patchesFoldedInto).
  */
-export async function handOver(eventId: string): Promise<void> {
-  if (!patched(eventHandOverPatch)) {
+export async function handOver(eventId: string, isPatched: (patch: string) => boolean = patched): Promise<void> {
+  if (!isPatched(eventHandOverPatch)) {
     await dispatchEvent({ eventId });
     return;
   }
   try {
-    await (patched(localHandOverPatch) ? local.startEventDelivery : startEventDelivery)({ eventId });
+    await (isPatched(localHandOverPatch) ? local.startEventDelivery : startEventDelivery)({ eventId });
   } catch (error) {
     log.error('The event could not be handed to its delivery workflow', { eventId, error: error instanceof Error ? error.message : String(error) });
   }

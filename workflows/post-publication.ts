@@ -6,7 +6,6 @@ import {
   continueAsNew,
   defineQuery,
   defineUpdate,
-  patched,
   proxyActivities,
   proxyLocalActivities,
   setCurrentDetails,
@@ -17,6 +16,7 @@ import type { Activities } from '../activities/index.ts';
 import type { PublicationPlan } from '../src/domain/publishing/record-publication-plan.ts';
 import { databaseWork, localDatabaseWork, socialPublish } from './activity-options.ts';
 import { utc } from './current-details.ts';
+import { patchesFoldedInto } from './folded-patches.ts';
 import { handOver } from './hand-over-event.ts';
 
 // Database work: unbounded only while the database is down (anything else fails at once, see databaseWork). The
@@ -40,6 +40,10 @@ export const hearChangesOutPatch = 'publication-hears-changes-out';
 // A run whose first plan failed (a deleted connection or post) has nothing to wait for; runs that began before this
 // marker waited for ever for a plan. With it, such a run ends as cancelled, and the next publish starts a new run.
 export const endUnplannedPatch = 'publication-ends-unplanned';
+
+// Runs that begin with this marker take all four patches above and the hand-over's two (eventHandOverPatch,
+// localHandOverPatch) on it alone (see patchesFoldedInto): a publish records one patch marker instead of three.
+export const publicationPatchesFolded = 'publication-patches-folded';
 
 // One post to one platform, bounded because the publication waits for it (see socialPublish).
 const { publishToTarget } = proxyActivities<Activities>(socialPublish);
@@ -82,6 +86,7 @@ export const plansPerRun = 100;
  * the post's status and tells webhooks. Once it has started publishing, it refuses changes.
  */
 export async function postPublication({ postId, publicationId = workflowInfo().runId, carried }: PostPublicationInput): Promise<PublicationResult> {
+  const isPatched = patchesFoldedInto(publicationPatchesFolded);
   let publishAt: number | undefined = carried?.publishAt;
   let targetIds: string[] = carried?.targetIds ?? [];
   let cancelled = false;
@@ -100,9 +105,9 @@ export async function postPublication({ postId, publicationId = workflowInfo().r
       const at = request.publishAt ? Math.max(Date.parse(request.publishAt), Date.now()) : Date.now();
       let plan;
       try {
-        plan = await (patched(localPublicationWorkPatch) ? local.planPublication : planPublication)({ postId, publicationId, publishAt: new Date(at).toISOString(), connectionIds: request.connectionIds, immediate: at <= Date.now() });
+        plan = await (isPatched(localPublicationWorkPatch) ? local.planPublication : planPublication)({ postId, publicationId, publishAt: new Date(at).toISOString(), connectionIds: request.connectionIds, immediate: at <= Date.now() });
       } catch (error) {
-        if (publishAt === undefined && patched(endUnplannedPatch)) unplanned = true;
+        if (publishAt === undefined && isPatched(endUnplannedPatch)) unplanned = true;
         throw error;
       }
       publishAt = at;
@@ -131,7 +136,7 @@ export async function postPublication({ postId, publicationId = workflowInfo().r
     const wait = publishAt - Date.now();
     if (wait <= 0) {
       // Once publishing, changes are refused; one accepted before must not be answered as made and then ignored.
-      if (!allHandlersFinished() && patched(hearChangesOutPatch)) {
+      if (!allHandlersFinished() && isPatched(hearChangesOutPatch)) {
         await condition(allHandlersFinished);
         continue;
       }
@@ -152,8 +157,8 @@ export async function postPublication({ postId, publicationId = workflowInfo().r
   setCurrentDetails('Publishing');
   const publishedAt = new Date().toISOString();
   await publishToTargets();
-  const settled = await (patched(localPublicationWorkPatch) ? local.settlePublication : settlePublication)({ postId, publicationId, publishedAt, targetIds, onlyIfStillScheduled: scheduledPlan });
-  if (settled.eventId) await handOver(settled.eventId);
+  const settled = await (isPatched(localPublicationWorkPatch) ? local.settlePublication : settlePublication)({ postId, publicationId, publishedAt, targetIds, onlyIfStillScheduled: scheduledPlan });
+  if (settled.eventId) await handOver(settled.eventId, isPatched);
   return finish({ outcome: settled.outcome, publishedAt: settled.outcome === 'published' ? publishedAt : null });
 
   /** Publishes to every planned connection side by side; a target that fails for good is marked so. */

@@ -11,7 +11,7 @@ import type { SettlePublicationInput } from '../../src/domain/publishing/settle-
 import { failureTypes } from '../../src/temporal/failure-types.ts';
 import { workflowIds } from '../../src/temporal/workflow-ids.ts';
 import type { deliverEvent } from '../../workflows/deliver-event.ts';
-import { cancelUpdate, planUpdate, plansPerRun, postPublication, type PublicationRequest } from '../../workflows/post-publication.ts';
+import { cancelUpdate, planUpdate, plansPerRun, postPublication, publicationPatchesFolded, type PublicationRequest } from '../../workflows/post-publication.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';
 import { eventually } from '../support/eventually.ts';
 import { createPostFixture } from '../support/post-fixtures.ts';
@@ -106,6 +106,11 @@ describe('scheduled publication', () => {
       timestamp: event.createdAt.toISOString(),
       data: { id: post.id, title: post.title, status: 'published', imageUrl: null, publishedAt: result.publishedAt },
     });
+    // Its patches folded: one patch marker, the folded one, whatever paths the run took.
+    const { events } = await handle.fetchHistory();
+    const patchMarkers = events!.filter((historyEvent) => historyEvent.markerRecordedEventAttributes?.markerName === 'core_patch');
+    const patchIds = patchMarkers.map((marker) => Buffer.from(marker.markerRecordedEventAttributes!.details!['patch-data']!.payloads![0]!.data!).toString('utf8'));
+    expect(patchIds).toEqual([expect.stringContaining(`"${publicationPatchesFolded}"`)]);
   });
 
   it('when the publication is moved earlier and then later, then it happens at the last time given', async () => {

@@ -44,6 +44,11 @@ const histories: Record<string, string> = {
   // drew the image in an activity. Without the patch, today's code would expect a local activity there.
   'generate-post-local-image-on-an-older-worker.json': 'a generation for a local image that an older worker drew in an activity',
 
+  // Before a publication's patches were folded into one marker (patch `publication-patches-folded`), recorded
+  // through the api: it took three patch markers, its hand-over's two after the timer. The ones above replay on the
+  // same old checks.
+  'post-publication-re-planned-then-published.json': 'a publication planned, re-planned while it slept, then published by its timer',
+
   // Today's code (after the webhook fan-out), recorded through the api on the dev server.
   // After the image activity saved the generation itself (one activity, no marker).
   'generate-post-saved-by-its-image-activity.json': 'a generation saved by its image activity',
@@ -56,7 +61,9 @@ const histories: Record<string, string> = {
   'deliver-event-waiting-on-ladder.json': "an event's delivery waiting on its retry ladder after a 503",
   'deliver-event-delivered-on-second-attempt.json': "an event's delivery that succeeded on its second attempt",
   'redeliver-webhook-sent.json': 'a redelivery of a logged delivery',
-  'post-publication-re-planned-then-published.json': 'a publication planned, re-planned while it slept, then published by its timer',
+  // After a publication's patches were folded into one marker: a publish records one patch marker, not three.
+  'post-publication-published-now-folded.json': 'a publication published at once, on one patch marker',
+  'post-publication-scheduled-then-published-folded.json': 'a publication scheduled, then published by its timer, on one patch marker',
   'scheduled-generation-generated.json': 'a scheduled generation and its child generation',
   'clean-up-orphaned-objects-deleted.json': "a cleanup of a deleted post's images",
   'sweep-orphaned-objects-swept.json': 'a storage sweep',
