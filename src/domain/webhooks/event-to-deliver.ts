@@ -4,7 +4,7 @@ import { WorkspaceEvent } from '../../data/entities/workspace-event.ts';
 
 /**
  * The event an attempt delivers, with its workspace's plan (which decides whether webhooks may run at all), in one
- * read: a delivery round's reads and writes are most of what it costs the database. Null when the event is gone.
+ * read instead of two. Null when the event is gone.
  */
 export async function eventToDeliver(em: EntityManager, eventId: string): Promise<{ event: WorkspaceEvent; plan: Plan } | null> {
   const [row] = await em.execute<Array<Record<string, unknown> & { workspace_plan: Plan }>>(
