@@ -13,42 +13,41 @@ import { createTemporalSchedule, deleteTemporalSchedule } from './temporal-sched
 export type CreateScheduleInput = { name: string; cronExpression: string; promptTemplate?: string; projectId?: string; brandKitId?: string };
 
 /**
- * A new active schedule: its row and its Temporal Schedule are made together (the Temporal Schedule inside the
- * transaction, removed again should the commit fail), so neither exists without the other.
+ * A new active schedule: its Temporal Schedule first, then its row, in one statement. A row therefore never exists
+ * without its Temporal Schedule, and no transaction stays open (holding a pooled connection) while Temporal answers.
+ * Should either step fail, the Temporal Schedule is taken back; one left behind by a crash in between has no row,
+ * and the reconcile step deletes it.
  */
 export async function createSchedule(deps: Deps, caller: Caller, input: CreateScheduleInput): Promise<ScheduleView> {
   requireFeature(caller.plan, 'schedules');
   const cronExpression = validateCronExpression(input.cronExpression);
   validatePromptTemplate(input.promptTemplate);
-  let temporalCreated: string | undefined;
-  let schedule: Schedule;
+  const em = deps.orm.em.fork();
+  if (input.projectId) await findProject(em, caller.workspaceId, input.projectId);
+  if (input.brandKitId) await findBrandKit(em, caller.workspaceId, input.brandKitId);
+  const schedule = em.create(
+    Schedule,
+    {
+      workspaceId: caller.workspaceId,
+      name: input.name,
+      cronExpression,
+      promptTemplate: input.promptTemplate ?? null,
+      projectId: input.projectId ?? null,
+      brandKitId: input.brandKitId ?? null,
+      isActive: true,
+      lastRunAt: null,
+      lastRunError: null,
+    },
+    { persist: false },
+  );
   try {
-    schedule = await deps.orm.em.fork().transactional(async (em) => {
-      if (input.projectId) await findProject(em, caller.workspaceId, input.projectId);
-      if (input.brandKitId) await findBrandKit(em, caller.workspaceId, input.brandKitId);
-      const row = em.create(Schedule, {
-        workspaceId: caller.workspaceId,
-        name: input.name,
-        cronExpression,
-        promptTemplate: input.promptTemplate ?? null,
-        projectId: input.projectId ?? null,
-        brandKitId: input.brandKitId ?? null,
-        isActive: true,
-      });
-      await em.flush();
-      // Noted before the call: Temporal may create it and answer too late; the undo below copes with either.
-      temporalCreated = row.id;
-      await inTemporal(deps.temporal, 'accept the schedule change', () => createTemporalSchedule(deps.temporal, row, deps.taskQueue));
-      return row;
-    });
+    await inTemporal(deps.temporal, 'accept the schedule change', () => createTemporalSchedule(deps.temporal, schedule, deps.taskQueue));
+    await em.insert(schedule);
   } catch (error) {
-    // The commit failed after Temporal accepted: take the Temporal Schedule back (the reconcile step would too).
-    if (temporalCreated) {
-      const id = temporalCreated;
-      await inTemporal(deps.temporal, 'take the schedule back', () => deleteTemporalSchedule(deps.temporal, id)).catch((undo: unknown) =>
-        deps.logger.warn({ err: undo }, 'orphan schedule left for reconcile'),
-      );
-    }
+    // Also when Temporal failed to answer: it may have created the schedule and answered too late.
+    await inTemporal(deps.temporal, 'take the schedule back', () => deleteTemporalSchedule(deps.temporal, schedule.id)).catch((undo: unknown) =>
+      deps.logger.warn({ err: undo }, 'orphan schedule left for reconcile'),
+    );
     throw error;
   }
   return viewOf(schedule);
