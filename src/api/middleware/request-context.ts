@@ -11,8 +11,7 @@ import { requestIdKey } from '../../temporal/request-id.ts';
  */
 export function requestContext(routeOf: (req: Request, res: Response) => string): RequestHandler {
   return (req, res, next) => {
-    // requestLogging's genReqId makes it a string.
-    const requestId = req.id as string;
+    const requestId = req.id;
     const span = trace.getActiveSpan();
     if (span) {
       span.setAttribute(requestIdKey, requestId);
