@@ -7,8 +7,8 @@ function count(name: string, fallback: number): number {
 }
 
 export const settings = {
-  /** Sequential samples behind every p50. */
-  samples: count('BENCH_SAMPLES', 30),
+  /** Sequential samples behind every p50: with 30, a p50 moved by a few hundredths of its ratio from run to run. */
+  samples: count('BENCH_SAMPLES', 60),
   /** Floor workflows per throughput measurement (8 at a time). */
   workflows: count('BENCH_WORKFLOWS', 160),
   /** Generate requests per concurrency step (times the concurrency; at least 3, for a steady-state rate). */
