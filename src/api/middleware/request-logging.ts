@@ -27,7 +27,8 @@ type Described = { id: string; method: string; url: string };
  * Each request gets an id: the caller's X-Request-Id when it is sensible, else a new one. The id is echoed in the
  * X-Request-Id header and in every problem body, so a report can be matched to the log. `req.log` is a logger whose
  * lines carry the request; it is made the first time something logs through it, since most requests never do
- * (pino-http, which this replaces, made two child loggers per request, a tenth of a GET /posts' own time).
+ * (pino-http, which this replaces, made two child loggers per request: 0.1 ms of the 1.3 ms that a GET /posts took
+ * beyond its bare Express + pg floor).
  */
 export function requestLogging(logger: Logger): RequestHandler {
   return (req, res, next) => {
