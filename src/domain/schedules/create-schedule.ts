@@ -13,10 +13,11 @@ import { createTemporalSchedule, deleteTemporalSchedule } from './temporal-sched
 export type CreateScheduleInput = { name: string; cronExpression: string; promptTemplate?: string; projectId?: string; brandKitId?: string };
 
 /**
- * A new active schedule: its Temporal Schedule first, then its row, in one statement. A row therefore never exists
- * without its Temporal Schedule, and no transaction stays open (holding a pooled connection) while Temporal answers.
- * Should either step fail, the Temporal Schedule is taken back; one left behind by a crash in between has no row,
- * and the reconcile step deletes it.
+ * A new active schedule: its Temporal Schedule first, then its row, in one statement, so no transaction stays open
+ * (holding a pooled connection) while Temporal answers. Should either step fail, the Temporal Schedule is taken
+ * back. What this cannot settle is left to the reconcile step, as with a commit: a crash in between leaves a
+ * Temporal Schedule without its row, and an insert that committed but whose answer was lost leaves a row whose
+ * Temporal Schedule was taken back.
  */
 export async function createSchedule(deps: Deps, caller: Caller, input: CreateScheduleInput): Promise<ScheduleView> {
   requireFeature(caller.plan, 'schedules');

@@ -105,8 +105,13 @@ describe('the commit refused after Temporal accepted', () => {
     const response = await workspace.client.post<Schemas['Problem']>('/schedules', { name: 'fail at commit', cronExpression: '0 9 * * *' });
     expect(response.status).toBe(500);
     expect(await em().count(Schedule, { workspaceId: workspace.id, name: 'fail at commit' })).toBe(0);
-    expect(await temporalScheduleIds()).toEqual(before);
+    // Temporal's list catches up with a change a moment later: once it shows a schedule created after the failed
+    // one, it would show the failed one too, had it been left.
+    const after = await createSchedule('After the failure');
+    await eventually(async () => expect(await temporalScheduleIds()).toContain(scheduleIds.generation(after)));
+    expect(await temporalScheduleIds()).toEqual([...before, scheduleIds.generation(after)].sort());
     expect(await reconcile()).toMatchObject(noDrift);
+    expect((await workspace.client.delete(`/schedules/${after}`)).status).toBe(204);
   });
 
   it('when an update fails at commit, then the row is unchanged and reconcile puts Temporal back in line with it', async () => {
