@@ -7,7 +7,7 @@ function count(name: string, fallback: number): number {
 }
 
 export const settings = {
-  /** Sequential samples behind every p50: with 30, a p50 moved by a few hundredths of its ratio from run to run. */
+  /** Sequential samples behind every p50 (60 rather than 30 narrows a p50's sampling error for about 30 s more). */
   samples: count('BENCH_SAMPLES', 60),
   /** Floor workflows per throughput measurement (8 at a time). */
   workflows: count('BENCH_WORKFLOWS', 160),
