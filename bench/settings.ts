@@ -7,7 +7,8 @@ function count(name: string, fallback: number): number {
 }
 
 export const settings = {
-  /** Sequential samples behind every p50 (60 rather than 30 narrows a p50's sampling error; generate and posts take 5–10 s more each). */
+  /** Sequential samples behind every p50 (60 rather than 30 narrows a p50's sampling error; the generate and posts
+   * sections take 5–10 s more each). */
   samples: count('BENCH_SAMPLES', 60),
   /** Floor workflows per throughput measurement (8 at a time). */
   workflows: count('BENCH_WORKFLOWS', 160),
