@@ -1,5 +1,6 @@
 import type { Post } from '../../data/entities/post.ts';
 import type { PostListRow } from '../../domain/posts/list-posts.ts';
+import type { PostRecord } from '../../domain/posts/read-post.ts';
 import type { ObjectStorage } from '../../storage/object-storage.ts';
 import type { Schemas } from '../schemas.ts';
 
@@ -23,7 +24,7 @@ export async function presentPostListItem(post: PostListRow, storage: ObjectStor
   };
 }
 
-export async function presentPost(post: Post, storage: ObjectStorage): Promise<Schemas['Post']> {
+export async function presentPost(post: PostRecord, storage: ObjectStorage): Promise<Schemas['Post']> {
   return {
     ...(await presentPostListItem(post, storage)),
     brandKitId: post.brandKitId ?? null,

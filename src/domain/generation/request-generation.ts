@@ -7,7 +7,7 @@ import type { GenerationResult } from './save-generated-image.ts';
 import { generatePost } from '../../../workflows/generate-post.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
-import { findPost } from '../posts/find-post.ts';
+import { readPost } from '../posts/read-post.ts';
 import { postSearchAttributes } from '../posts/post-workflow-options.ts';
 import type { ActionOutcome } from './action-outcome.ts';
 
@@ -23,7 +23,7 @@ export async function requestGeneration(
   postId: string,
   request: GenerationRequest,
 ): Promise<ActionOutcome<GenerationResult>> {
-  const post = await findPost(deps.orm.em.fork(), caller.workspaceId, postId);
+  const post = await readPost(deps.orm.em.fork(), caller.workspaceId, postId);
   const generationId = newId();
   const format = request.format ?? defaultPostFormat;
   const prompt = request.prompt ?? post.prompt;
@@ -42,5 +42,5 @@ export async function requestGeneration(
     },
     { description: `a generation of post ${post.id}`, name: 'Generation', waitMs: deps.actionWaitMs },
   );
-  return { ...outcome, post: await findPost(deps.orm.em.fork(), caller.workspaceId, postId) };
+  return { ...outcome, post: await readPost(deps.orm.em.fork(), caller.workspaceId, postId) };
 }

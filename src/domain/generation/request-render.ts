@@ -6,13 +6,13 @@ import type { RenderResult } from './save-rendered-image.ts';
 import { renderPost } from '../../../workflows/render-post.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
-import { findPost } from '../posts/find-post.ts';
+import { readPost } from '../posts/read-post.ts';
 import { postSearchAttributes } from '../posts/post-workflow-options.ts';
 import type { ActionOutcome } from './action-outcome.ts';
 
 /** Starts the post's render workflow (artwork + title + brand kit) and waits a while for it. */
 export async function requestRender(deps: Deps, caller: Caller, postId: string): Promise<ActionOutcome<RenderResult>> {
-  const post = await findPost(deps.orm.em.fork(), caller.workspaceId, postId);
+  const post = await readPost(deps.orm.em.fork(), caller.workspaceId, postId);
   if (!post.artworkKey) throw new AppError('conflict', `Post ${post.id} has no generated image to render yet; generate it first.`);
   const outcome = await startAndWait(
     deps.temporal,
@@ -26,5 +26,5 @@ export async function requestRender(deps: Deps, caller: Caller, postId: string):
     },
     { description: `a render of post ${post.id}`, name: 'Rendering', waitMs: deps.actionWaitMs },
   );
-  return { ...outcome, post: await findPost(deps.orm.em.fork(), caller.workspaceId, postId) };
+  return { ...outcome, post: await readPost(deps.orm.em.fork(), caller.workspaceId, postId) };
 }

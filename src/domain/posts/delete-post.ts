@@ -3,6 +3,7 @@ import type { Deps } from '../deps.ts';
 import { recordOrphanedObjects, startStorageCleanup } from '../storage/orphaned-objects.ts';
 import { cancelPublication } from '../publishing/publication-workflow.ts';
 import { findPost } from './find-post.ts';
+import { readPost } from './read-post.ts';
 import { postObjectKeys } from './post-object-keys.ts';
 
 /**
@@ -11,7 +12,7 @@ import { postObjectKeys } from './post-object-keys.ts';
  * Usage history stays.
  */
 export async function deletePost(deps: Deps, caller: Caller, id: string): Promise<void> {
-  const current = await findPost(deps.orm.em.fork(), caller.workspaceId, id);
+  const current = await readPost(deps.orm.em.fork(), caller.workspaceId, id);
   if (current.status === 'scheduled') {
     await cancelPublication(deps, current.id).catch((error: unknown) => deps.logger.warn({ err: error, postId: id }, 'publication not cancelled before deleting the post'));
   }

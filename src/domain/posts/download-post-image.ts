@@ -3,14 +3,14 @@ import sharp from 'sharp';
 import { AppError } from '../../errors/app-error.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
-import { findPost } from './find-post.ts';
+import { readPost } from './read-post.ts';
 
 export type DownloadFormat = 'png' | 'jpg';
 export type PostDownload = { bytes: Buffer; contentType: string; fileName: string };
 
 /** The post's current image as a PNG or JPEG file named after the post's title. */
 export async function downloadPostImage(deps: Deps, caller: Caller, postId: string, format: DownloadFormat): Promise<PostDownload> {
-  const post = await findPost(deps.orm.em.fork(), caller.workspaceId, postId);
+  const post = await readPost(deps.orm.em.fork(), caller.workspaceId, postId);
   const stored = post.imageKey ? await deps.storage.get(post.imageKey) : null;
   if (!stored) throw new AppError('conflict', `Post ${post.id} has no image yet; generate it first.`);
   const image = sharp(await buffer(stored.body));

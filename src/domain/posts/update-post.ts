@@ -6,6 +6,7 @@ import type { Deps } from '../deps.ts';
 import { cancelPublication, planPublication, publicationCompleted } from '../publishing/publication-workflow.ts';
 import { requireFuture } from '../publishing/schedule-post.ts';
 import { findPost } from './find-post.ts';
+import { readPost } from './read-post.ts';
 
 export type UpdatePostInput = {
   title?: string;
@@ -23,7 +24,7 @@ export type UpdatePostInput = {
  * - `status: draft` or `failed` cancels a pending publication.
  */
 export async function updatePost(deps: Deps, caller: Caller, id: string, input: UpdatePostInput): Promise<Post> {
-  const current = await findPost(deps.orm.em.fork(), caller.workspaceId, id);
+  const current = await readPost(deps.orm.em.fork(), caller.workspaceId, id);
   if (input.brandKitId) await findBrandKit(deps.orm.em.fork(), caller.workspaceId, input.brandKitId);
   await actOnPublication(deps, current, input);
 

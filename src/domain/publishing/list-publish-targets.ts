@@ -1,11 +1,11 @@
 import { PublishTarget } from '../../data/entities/publish-target.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
-import { findPost } from '../posts/find-post.ts';
+import { readPost } from '../posts/read-post.ts';
 
 /** Every publish target of the post, newest first (each publication adds one per connection). */
 export async function listPublishTargets(deps: Deps, caller: Caller, postId: string): Promise<PublishTarget[]> {
   const em = deps.orm.em.fork();
-  await findPost(em, caller.workspaceId, postId);
+  await readPost(em, caller.workspaceId, postId);
   return em.find(PublishTarget, { postId }, { orderBy: { createdAt: 'desc', id: 'desc' } });
 }

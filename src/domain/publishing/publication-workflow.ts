@@ -17,7 +17,7 @@ import { postSearchAttributes } from '../posts/post-workflow-options.ts';
  */
 export async function planPublication(
   deps: Deps,
-  post: Post,
+  post: Pick<Post, 'id' | 'title' | 'workspaceId' | 'projectId'>,
   request: PublicationRequest,
 ): Promise<{ plan: PublicationPlan; handle: WorkflowHandle<typeof postPublication> }> {
   const { result, handle } = await updateWithStart(

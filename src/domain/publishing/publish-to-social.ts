@@ -3,7 +3,7 @@ import { SocialConnection } from '../../data/entities/social-connection.ts';
 import { notFound } from '../../errors/app-error.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
-import { findPost } from '../posts/find-post.ts';
+import { readPost } from '../posts/read-post.ts';
 import { planPublication, publicationCompleted } from './publication-workflow.ts';
 import { requireFuture } from './schedule-post.ts';
 
@@ -20,7 +20,7 @@ export async function publishToSocial(
 ): Promise<{ targets: PublishTarget[]; completed: boolean }> {
   if (request.scheduledAt) requireFuture(request.scheduledAt);
   const em = deps.orm.em.fork();
-  const post = await findPost(em, caller.workspaceId, postId);
+  const post = await readPost(em, caller.workspaceId, postId);
   const connectionIds = [...new Set(request.connectionIds)];
   const found = await em.find(SocialConnection, { id: { $in: connectionIds }, workspaceId: caller.workspaceId });
   const missing = connectionIds.find((id) => !found.some((connection) => connection.id === id));

@@ -1,19 +1,18 @@
-import type { Post } from '../../data/entities/post.ts';
 import { AppError } from '../../errors/app-error.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
-import { findPost } from '../posts/find-post.ts';
+import { readPost, type PostRecord } from '../posts/read-post.ts';
 import { planPublication } from './publication-workflow.ts';
 
 /**
  * Schedules the post's publication (or moves it): the post becomes `scheduled`, and its workflow sleeps on a
  * durable timer until then. A time that is not in the future answers 400: to publish now, publish.
  */
-export async function schedulePost(deps: Deps, caller: Caller, postId: string, scheduledAt: string): Promise<Post> {
+export async function schedulePost(deps: Deps, caller: Caller, postId: string, scheduledAt: string): Promise<PostRecord> {
   requireFuture(scheduledAt);
-  const post = await findPost(deps.orm.em.fork(), caller.workspaceId, postId);
+  const post = await readPost(deps.orm.em.fork(), caller.workspaceId, postId);
   await planPublication(deps, post, { publishAt: scheduledAt, connectionIds: [] });
-  return findPost(deps.orm.em.fork(), caller.workspaceId, postId);
+  return readPost(deps.orm.em.fork(), caller.workspaceId, postId);
 }
 
 export function requireFuture(scheduledAt: string): void {

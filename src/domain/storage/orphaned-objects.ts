@@ -1,6 +1,5 @@
 import type { Client } from '@temporalio/client';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { OrphanedObject } from '../../data/entities/orphaned-object.ts';
 import { newId } from '../../data/new-id.ts';
 import type { Logger } from '../../logger.ts';
 import { searchAttributes } from '../../temporal/search-attributes.ts';
@@ -100,5 +99,6 @@ async function insertOrphans(em: EntityManager, batch: { batchId: string; keys: 
  * already took it (the grace period ran out), in which case the bytes are gone and the caller must not use them.
  */
 export async function claimObjectKey(em: EntityManager, key: string): Promise<boolean> {
-  return (await em.nativeDelete(OrphanedObject, { objectKey: key })) > 0;
+  const result = await em.execute<{ affectedRows: number }>('delete from orphaned_objects where object_key = ?', [key], 'run');
+  return result.affectedRows > 0;
 }

@@ -2,11 +2,11 @@ import { PostVersion } from '../../data/entities/post-version.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { pageQuery, toPage, type Page, type PageRequest } from '../paging.ts';
-import { findPost } from '../posts/find-post.ts';
+import { readPost } from '../posts/read-post.ts';
 
 export async function listPostVersions(deps: Deps, caller: Caller, postId: string, query: PageRequest): Promise<Page<PostVersion>> {
   const em = deps.orm.em.fork();
-  await findPost(em, caller.workspaceId, postId);
+  await readPost(em, caller.workspaceId, postId);
   const rows = await em.find(PostVersion, { postId }, { orderBy: { versionNumber: 'desc' }, ...pageQuery(query) });
   return toPage(rows, query);
 }

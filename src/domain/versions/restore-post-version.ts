@@ -23,7 +23,16 @@ export async function restorePostVersion(deps: Deps, caller: Caller, postId: str
     post.status = 'draft';
     post.failureReason = null;
     post.updatedAt = new Date();
-    await appendVersion(em, post, { kind: 'restored', label: `Restored version ${version.versionNumber}`, sourceId: newId() });
+    await appendVersion(em, {
+      postId: post.id,
+      kind: 'restored',
+      label: `Restored version ${version.versionNumber}`,
+      sourceId: newId(),
+      imageKey: version.imageKey,
+      artworkKey: version.artworkKey ?? null,
+      prompt: version.prompt,
+      format: version.format,
+    });
     return post;
   });
 }

@@ -2,14 +2,14 @@ import { VideoJob } from '../../data/entities/video-job.ts';
 import { notFound } from '../../errors/app-error.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
-import { findPost } from '../posts/find-post.ts';
+import { readPost } from '../posts/read-post.ts';
 
 const urlTtlSeconds = 60 * 60;
 
 /** A fresh, expiring URL of the post's latest finished video; 404 when the post has none. */
 export async function presignPostVideo(deps: Deps, caller: Caller, postId: string): Promise<{ url: string; expiresAt: Date }> {
   const em = deps.orm.em.fork();
-  const post = await findPost(em, caller.workspaceId, postId);
+  const post = await readPost(em, caller.workspaceId, postId);
   const latest = await em.findOne(VideoJob, { postId: post.id, videoKey: { $ne: null } }, { orderBy: { completedAt: 'desc' } });
   if (!latest?.videoKey) throw notFound(`A video of post ${post.id}`);
   const expiresAt = new Date(Date.now() + urlTtlSeconds * 1000);
