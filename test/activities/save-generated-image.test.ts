@@ -8,6 +8,7 @@ import { assembleDeps } from '../../src/services.ts';
 import { testConfig } from '../support/test-config.ts';
 import { OrphanedObject } from '../../src/data/entities/orphaned-object.ts';
 import { PostVersion } from '../../src/data/entities/post-version.ts';
+import { Post } from '../../src/data/entities/post.ts';
 import { UsageActivity } from '../../src/data/entities/usage-activity.ts';
 import { newId } from '../../src/data/new-id.ts';
 import { openDatabase, type Database } from '../../src/data/orm.ts';
@@ -37,16 +38,20 @@ afterAll(async () => {
   rmSync(directory, { recursive: true, force: true });
 });
 
+function activitiesOnTestDatabase() {
+  return createActivities(
+    assembleDeps(testConfig(databaseUrl), {
+      orm,
+      storage: createFilesystemStorage({ directory, urlSigningSecret: 'x'.repeat(32), defaultTtlSeconds: 60, baseUrl: () => 'http://test' }),
+      logger: createLogger({ level: 'silent', name: 'test' }),
+      temporal: new Client({ connection: Connection.lazy({ address: inject('temporalAddress') }) }),
+    }),
+  );
+}
+
 describe('saveGeneratedImage', () => {
   it('when it runs twice for the same generation, then there is one version, one usage item and the artwork is claimed', async () => {
-    const activities = createActivities(
-      assembleDeps(testConfig(databaseUrl), {
-        orm,
-        storage: createFilesystemStorage({ directory, urlSigningSecret: 'x'.repeat(32), defaultTtlSeconds: 60, baseUrl: () => 'http://test' }),
-        logger: createLogger({ level: 'silent', name: 'test' }),
-        temporal: new Client({ connection: Connection.lazy({ address: inject('temporalAddress') }) }),
-      }),
-    );
+    const activities = activitiesOnTestDatabase();
     const post = await createPostFixture(orm);
     const artworkKey = `workspaces/${post.workspaceId}/posts/${post.id}/artwork-x.png`;
     await reserveObjectKey(orm.em.fork(), { key: artworkKey, reason: 'test', graceMs: 60_000 });
@@ -60,5 +65,27 @@ describe('saveGeneratedImage', () => {
     expect(await em.count(PostVersion, { postId: post.id })).toBe(1);
     expect(await em.count(UsageActivity, { postId: post.id })).toBe(1);
     expect(await em.count(OrphanedObject, { objectKey: artworkKey })).toBe(0);
+  });
+
+  it('when eight generations of one post save at the same moment, then their versions are numbered 1 to 8 without a gap, and the post holds the last', async () => {
+    const activities = activitiesOnTestDatabase();
+    const post = await createPostFixture(orm);
+    const inputs = await Promise.all(
+      Array.from({ length: 8 }, async (_, index) => {
+        const artworkKey = `workspaces/${post.workspaceId}/posts/${post.id}/artwork-${index}.png`;
+        await reserveObjectKey(orm.em.fork(), { key: artworkKey, reason: 'test', graceMs: 60_000 });
+        return { postId: post.id, generationId: newId(), prompt: `Prompt ${index}`, promptWasNew: true, format: '1:1' as const, artworkKey, madeBy: 'a test', seed: index };
+      }),
+    );
+
+    const results = await Promise.all(inputs.map((input) => activities.saveGeneratedImage(input)));
+
+    expect(results.map((result) => result.versionNumber).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    const versions = await orm.em.fork().find(PostVersion, { postId: post.id }, { orderBy: { versionNumber: 'asc' } });
+    // Each generation's answer names the version that keeps its own seed.
+    expect(results.map((result) => versions[result.versionNumber - 1]!.seed)).toEqual(inputs.map((input) => input.seed));
+    const last = versions.at(-1)!;
+    const stored = await orm.em.fork().findOneOrFail(Post, post.id);
+    expect({ imageKey: stored.imageKey, prompt: stored.prompt }).toEqual({ imageKey: last.imageKey, prompt: last.prompt });
   });
 });

@@ -10,7 +10,8 @@ export type PostListQuery = PageRequest & { status?: PostStatus | undefined; cur
 export type PostListRow = Pick<Post, 'id' | 'workspaceId' | 'projectId' | 'title' | 'prompt' | 'status' | 'imageKey' | 'hasVideo' | 'format' | 'createdAt'>;
 export type PostPage = Page<PostListRow> & { nextCursor?: string | undefined };
 
-type Row = {
+/** A list row as PostgreSQL answers it (read-post.ts reads the rest of the columns on top). */
+export type ListedPostColumns = {
   id: string;
   workspace_id: string;
   project_id: string;
@@ -66,7 +67,7 @@ async function listPage(deps: Deps, scope: Scope, query: PostListQuery): Promise
   // snapshots, and even the query builder spent longer building and mapping this statement than the database took
   // to answer it.
   const rows = ids.length > 0
-    ? await deps.orm.em.execute<Row[]>(
+    ? await deps.orm.em.execute<ListedPostColumns[]>(
         `select id, workspace_id, project_id, title, prompt, status, image_key, has_video, format, created_at
            from posts where id in (?) order by created_at desc, id desc`,
         [ids],
@@ -77,7 +78,7 @@ async function listPage(deps: Deps, scope: Scope, query: PostListQuery): Promise
   return { items, page: query.page, pageSize: query.pageSize, hasMore, nextCursor: hasMore && last ? encodeCursor(last) : undefined };
 }
 
-function listRowOf(row: Row): PostListRow {
+export function listRowOf(row: ListedPostColumns): PostListRow {
   return {
     id: row.id,
     workspaceId: row.workspace_id,

@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Post, PostStatus } from '../../data/entities/post.ts';
+import type { Post } from '../../data/entities/post.ts';
 import { notFound } from '../../errors/app-error.ts';
-import type { PostFormat } from '../../images/post-formats.ts';
 import { failureTypes } from '../../temporal/failure-types.ts';
 import { WorkRefused } from '../work-refused.ts';
+import { listRowOf, type ListedPostColumns } from './list-posts.ts';
 
 /** A post as stored: what a use case shows or checks. One that changes the post takes findPost's entity instead. */
 export type PostRecord = Pick<
@@ -26,22 +26,12 @@ export type PostRecord = Pick<
   | 'updatedAt'
 >;
 
-type Row = {
-  id: string;
-  workspace_id: string;
-  project_id: string;
-  title: string;
-  prompt: string;
-  status: PostStatus;
-  format: PostFormat;
-  image_key: string | null;
+type Row = ListedPostColumns & {
   artwork_key: string | null;
-  has_video: boolean;
   brand_kit_id: string | null;
   scheduled_at: string | null;
   published_at: string | null;
   failure_reason: string | null;
-  created_at: string;
   updated_at: string;
 };
 
@@ -79,21 +69,12 @@ async function selectPost(em: EntityManager, condition: string, parameters: unkn
 
 function recordOf(row: Row): PostRecord {
   return {
-    id: row.id,
-    workspaceId: row.workspace_id,
-    projectId: row.project_id,
-    title: row.title,
-    prompt: row.prompt,
-    status: row.status,
-    format: row.format,
-    imageKey: row.image_key,
+    ...listRowOf(row),
     artworkKey: row.artwork_key,
-    hasVideo: row.has_video,
     brandKitId: row.brand_kit_id,
     scheduledAt: dateOrNull(row.scheduled_at),
     publishedAt: dateOrNull(row.published_at),
     failureReason: row.failure_reason,
-    createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   };
 }
