@@ -1,30 +1,34 @@
 import { connect, createServer } from 'node:net';
 
-/** Asks the kernel for a free TCP port on loopback. */
-export function findFreePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => {
-        if (address && typeof address === 'object') resolvePort(address.port);
-        else reject(new Error('Could not determine a free port'));
-      });
-    });
-  });
+// A port for a server that must be told it in advance (a Temporal or PostgreSQL server, a child process). Ports the
+// kernel picks on its own, for a listener on port 0 and for every outgoing connection's local end, come from the
+// ephemeral range (32768–60999 on Linux, 49152–65535 on macOS): a port found free there can be taken by any
+// connection before its server binds it, and once was in CI (EADDRINUSE). Below that range only a server told
+// its port takes one.
+const firstPort = 20_000;
+const pastLastPort = 32_768;
+
+/** A TCP port on loopback that is free now, outside the kernel's ephemeral range. */
+export async function findFreePort(): Promise<number> {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const port = firstPort + Math.floor(Math.random() * (pastLastPort - firstPort));
+    if (await isFree(port)) return port;
+  }
+  throw new Error(`No free port found between ${firstPort} and ${pastLastPort - 1} in 100 tries`);
 }
 
 /** The preferred port when nothing listens on it, otherwise any free port. */
 export async function preferPort(preferred: number): Promise<number> {
-  const available = await new Promise<boolean>((resolveAvailable) => {
+  return (await isFree(preferred)) ? preferred : findFreePort();
+}
+
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolveFree) => {
     const server = createServer();
     server.unref();
-    server.once('error', () => resolveAvailable(false));
-    server.listen(preferred, '127.0.0.1', () => server.close(() => resolveAvailable(true)));
+    server.once('error', () => resolveFree(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolveFree(true)));
   });
-  return available ? preferred : findFreePort();
 }
 
 /** Resolves once something accepts TCP connections on 127.0.0.1:port. */
