@@ -18,7 +18,7 @@ export type NewVersion = {
 };
 
 // Both in plain SQL: they sit on every generation's and render's save, where the ORM's lookups and flush cost
-// about three times the CPU of these statements (see save-generated-image.ts).
+// about twice the CPU of the save they are now part of (see save-generated-image.ts).
 
 /**
  * Adds the post's next numbered version and answers its number, in one statement. The caller holds the post's
