@@ -21,7 +21,8 @@ export async function startApiProcess(env: Record<string, string>): Promise<{ pr
 }
 
 function listeningUrl(output: string): string | undefined {
-  for (const line of output.split('\n')) {
+  // Only whole lines: a chunk of stdout can end in the middle of one.
+  for (const line of output.split('\n').slice(0, -1)) {
     if (!line.includes('"api listening"')) continue;
     const { url } = JSON.parse(line) as { url?: string };
     if (url) return url;
