@@ -1,5 +1,5 @@
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -26,6 +26,8 @@ declare module 'vitest' {
     devCaCertPath: string;
     devCertPath: string;
     devKeyPath: string;
+    /** A directory for test files' own scratch (storage directories), removed in teardown. */
+    scratchDir: string;
   }
 }
 
@@ -86,6 +88,9 @@ export default async function setup(project: TestProject) {
     project.provide('devCaCertPath', devCertificates.caCertPath);
     project.provide('devCertPath', devCertificates.certPath);
     project.provide('devKeyPath', devCertificates.keyPath);
+    const scratchDir = join(workDir, 'scratch');
+    mkdirSync(scratchDir);
+    project.provide('scratchDir', scratchDir);
     log(`infrastructure ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } catch (error) {
     await teardown();

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.ts';
 
-/** Configuration for a test file: its own database and task queue, a temporary storage directory, port 0. */
+/**
+ * Configuration for a test file: its own database and task queue, a storage directory of its own inside the run's
+ * scratch directory (removed with it in global teardown), port 0.
+ */
 export function testConfig(databaseUrl: string, overrides: Record<string, string> = {}): Config {
   return loadConfig({ ...testConfigEnv(databaseUrl), ...overrides });
 }
@@ -21,7 +23,7 @@ export function testConfigEnv(databaseUrl: string): Record<string, string> {
     DATABASE_POOL_MAX: '5',
     TEMPORAL_ADDRESS: inject('temporalAddress'),
     TEMPORAL_TASK_QUEUE: `test-${randomBytes(6).toString('hex')}`,
-    STORAGE_DIR: mkdtempSync(join(tmpdir(), 'content-service-objects-')),
+    STORAGE_DIR: mkdtempSync(join(inject('scratchDir'), 'objects-')),
     URL_SIGNING_SECRET: randomBytes(32).toString('base64url'),
     ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     // Any free port: test files run side by side.
