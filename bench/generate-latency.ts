@@ -76,8 +76,8 @@ export async function benchGenerate(stack: BenchStack): Promise<Row[]> {
     into.push(await steadyRate(busyRequests, busyConcurrency, action));
     addSpent(spent, cpuSpent(before, cpuTime(stack.serverPids)));
   };
-  // A round of renders and generates first, not counted: the first burst at concurrency 16 still opens database
-  // connections and starts threads that the sequential runs above never needed.
+  // A round of renders and generates first, not counted, as the schedules' rates have: the first burst at
+  // concurrency 16 grows the connection pool that the sequential runs above never needed.
   await steadyRate(busyRequests, busyConcurrency, render);
   await steadyRate(busyRequests, busyConcurrency, () => generate(posts.pop()!));
   for (let round = 0; round < settings.rounds; round += 1) {

@@ -19,8 +19,8 @@ export const settings = {
   webhooks: count('BENCH_WEBHOOKS', 20),
   /** Rounds of the rates measured in turns with their floors (publish-only and with webhooks; renders alone and
    * generate at concurrency 16; Temporal's schedule creates and POST /schedules); the table shows medians. Five
-   * rather than three: a round's rate moves by up to a tenth with this shared machine's spells, and the median of
-   * five is steadier (the sections take about a minute more in all). */
+   * rather than three: within one run a round's rate moved by up to a third with this shared machine's spells, and
+   * the median of five moves less (a full run takes about seven minutes). */
   rounds: count('BENCH_ROUNDS', 5),
   schedules: count('BENCH_SCHEDULES', 1000),
   /** Rows in the posts table for GET /posts. */
