@@ -93,6 +93,11 @@ export function addSpent(total: Map<string, number>, spent: Array<[string, numbe
   return total;
 }
 
+/** Milliseconds of CPU per operation, all groups together. */
+export function cpuPerOperation(spent: Map<string, number>, count: number): number {
+  return [...spent.values()].reduce((sum, ms) => sum + ms, 0) / count;
+}
+
 /** "204 ms: libvips worker 111, temporal 24, …" for `count` operations; the small groups go into "other". */
 export function describeCpu(spent: Array<[string, number]>, count: number, shown = 6): string {
   if (spent.length === 0) return 'not measured (no /proc here)';

@@ -3,7 +3,7 @@ import type { BenchStack } from './bench-stack.ts';
 import { settings } from './settings.ts';
 import { percentile, runConcurrently, steadyRate, timed } from './stats.ts';
 import { alone, compared, heading, ratioAtLeast, ratioAtMost, type Row } from './table.ts';
-import { addSpent, cpuSpent, cpuTime, describeCpu } from './cpu-time.ts';
+import { addSpent, cpuPerOperation, cpuSpent, cpuTime, describeCpu } from './cpu-time.ts';
 import { generateProfile, type TimedRun } from './generate-profile.ts';
 import { describeExecutions, executionsOf } from './temporal-cost.ts';
 import { workflowIds } from '../src/temporal/workflow-ids.ts';
@@ -91,6 +91,11 @@ export async function benchGenerate(stack: BenchStack): Promise<Row[]> {
   // A warm-up post's generation again: the profiles read their posts' latest runs, and none reads this one's.
   const cost = await executionsOf(stack, () => generate(postIds.at(-1)!));
   const sandbox = sandboxCallCost();
+  // What the rate could reach were a generate nothing but its render and a workflow of Temporal's (the one-activity
+  // workflow, which pays a hop through the task queue that a generate's local activity does not), and what a
+  // generate spends beyond both: the share of the stack that is ours to cut.
+  const perImage = { render: cpuPerOperation(cpu.renderBound, busyCount), generate: cpuPerOperation(cpu.generate, busyCount), workflow: cpuPerOperation(cpu.oneActivity, busyCount) };
+  const ceiling = perImage.render > 0 ? (perImage.render / (perImage.render + perImage.workflow)).toFixed(2) : 'not measured (no /proc here)';
 
   return [
     heading('Temporal floors (sequential round trip, p50)'),
@@ -105,6 +110,7 @@ export async function benchGenerate(stack: BenchStack): Promise<Row[]> {
     alone('  CPU per image, rendering alone', describeCpu([...cpu.renderBound], busyCount, 10), ''),
     alone('  CPU per image, generate', describeCpu([...cpu.generate], busyCount, 10), ''),
     alone(`  CPU per one-activity workflow, ${busyConcurrency} at a time`, describeCpu([...cpu.oneActivity], busyCount, 10), ''),
+    alone('  ceiling with nothing of ours: render ÷ (render + that workflow)', ceiling, '', undefined, `(a generate spends ${(perImage.generate - perImage.render - perImage.workflow).toFixed(0)} ms beyond both)`),
     ...(await generateProfile(stack, `where it goes (all ${busyCount} requests, ramp-up and drain included)`, busyRuns)),
     alone('Temporal cost of one generate', describeExecutions(cost), ''),
     alone('a no-op call into a workflow sandbox, per call', `${sandbox.withTimeout.toFixed(0)} µs`, '', undefined, `(${sandbox.without.toFixed(1)} µs without the deadlock timeout; the difference is Node's watchdog thread)`),
