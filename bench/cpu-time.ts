@@ -94,15 +94,17 @@ export function addSpent(total: Map<string, number>, spent: Array<[string, numbe
 }
 
 /** Milliseconds of CPU per operation, all groups together. */
-export function cpuPerOperation(spent: Map<string, number>, count: number): number {
-  return [...spent.values()].reduce((sum, ms) => sum + ms, 0) / count;
+export function cpuPerOperation(spent: Iterable<[string, number]>, count: number): number {
+  let total = 0;
+  for (const [, ms] of spent) total += ms;
+  return total / count;
 }
 
 /** "204 ms: libvips worker 111, temporal 24, …" for `count` operations; the small groups go into "other". */
 export function describeCpu(spent: Array<[string, number]>, count: number, shown = 6): string {
   if (spent.length === 0) return 'not measured (no /proc here)';
   const each = spent.map(([group, ms]): [string, number] => [group, ms / count]).sort((a, b) => b[1] - a[1]);
-  const total = each.reduce((sum, [, ms]) => sum + ms, 0);
+  const total = cpuPerOperation(spent, count);
   const other = each.slice(shown).reduce((sum, [, ms]) => sum + ms, 0);
   const parts = [...each.slice(0, shown).map(([group, ms]) => `${group} ${ms.toFixed(0)}`), ...(other >= 0.5 ? [`other ${other.toFixed(0)}`] : [])];
   return `${total.toFixed(0)} ms: ${parts.join(', ')}`;

@@ -95,7 +95,9 @@ export async function benchGenerate(stack: BenchStack): Promise<Row[]> {
   // workflow, which pays a hop through the task queue that a generate's local activity does not), and what a
   // generate spends beyond both: the share of the stack that is ours to cut.
   const perImage = { render: cpuPerOperation(cpu.renderBound, busyCount), generate: cpuPerOperation(cpu.generate, busyCount), workflow: cpuPerOperation(cpu.oneActivity, busyCount) };
-  const ceiling = perImage.render > 0 ? (perImage.render / (perImage.render + perImage.workflow)).toFixed(2) : 'not measured (no /proc here)';
+  const ceiling = perImage.render > 0
+    ? [(perImage.render / (perImage.render + perImage.workflow)).toFixed(2), `(a generate spends ${(perImage.generate - perImage.render - perImage.workflow).toFixed(0)} ms beyond both)`] as const
+    : ['not measured (no /proc here)', ''] as const;
 
   return [
     heading('Temporal floors (sequential round trip, p50)'),
@@ -110,7 +112,7 @@ export async function benchGenerate(stack: BenchStack): Promise<Row[]> {
     alone('  CPU per image, rendering alone', describeCpu([...cpu.renderBound], busyCount, 10), ''),
     alone('  CPU per image, generate', describeCpu([...cpu.generate], busyCount, 10), ''),
     alone(`  CPU per one-activity workflow, ${busyConcurrency} at a time`, describeCpu([...cpu.oneActivity], busyCount, 10), ''),
-    alone('  ceiling with nothing of ours: render ÷ (render + that workflow)', ceiling, '', undefined, `(a generate spends ${(perImage.generate - perImage.render - perImage.workflow).toFixed(0)} ms beyond both)`),
+    alone('  ceiling with nothing of ours: render ÷ (render + that workflow)', ceiling[0], '', undefined, ceiling[1]),
     ...(await generateProfile(stack, `where it goes (all ${busyCount} requests, ramp-up and drain included)`, busyRuns)),
     alone('Temporal cost of one generate', describeExecutions(cost), ''),
     alone('a no-op call into a workflow sandbox, per call', `${sandbox.withTimeout.toFixed(0)} µs`, '', undefined, `(${sandbox.without.toFixed(1)} µs without the deadlock timeout; the difference is Node's watchdog thread)`),
