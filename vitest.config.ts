@@ -8,7 +8,7 @@ export default defineConfig({
     // The default report, then one plain closing line (test/support/closing-line-reporter.ts).
     reporters: ['default', './test/support/closing-line-reporter.ts'],
     globalSetup: ['test/global-setup.ts'],
-    setupFiles: ['test/setup/trust-dev-ca.ts'],
+    setupFiles: ['test/setup/trust-dev-ca.ts', 'test/setup/own-ports-and-scratch.ts'],
     pool: 'forks',
     // A file per core at a time, not vitest's default of one fewer: most files spend their time waiting on servers
     // (Temporal's timers, processes they start and kill), so two on 2 cores ran the suite in 498–523 s against 814 s

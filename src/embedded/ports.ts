@@ -8,13 +8,27 @@ import { connect, createServer } from 'node:net';
 const firstPort = 20_000;
 const pastLastPort = 32_768;
 
-/** A TCP port on loopback that is free now, outside the kernel's ephemeral range. */
+/** A TCP port on loopback that is free now, outside the kernel's ephemeral range (within this process's slice). */
 export async function findFreePort(): Promise<number> {
+  const { first, pastLast } = portRange(process.env.PORT_SLICE);
   for (let attempt = 0; attempt < 100; attempt += 1) {
-    const port = firstPort + Math.floor(Math.random() * (pastLastPort - firstPort));
+    const port = first + Math.floor(Math.random() * (pastLast - first));
     if (await isFree(port)) return port;
   }
-  throw new Error(`No free port found between ${firstPort} and ${pastLastPort - 1} in 100 tries`);
+  throw new Error(`No free port found between ${first} and ${pastLast - 1} in 100 tries`);
+}
+
+/**
+ * The ports a process draws from. A port found free is not yet taken: two processes that look at the same moment
+ * can both find it so. Processes that start servers side by side (the test suite's files, a few at a time) are
+ * each given a slice of the range of their own in PORT_SLICE, `<index>/<count>` counting from 1, and the processes
+ * they start inherit it. Without it, or when it makes no sense, the whole range.
+ */
+export function portRange(slice: string | undefined): { first: number; pastLast: number } {
+  const [index, count] = /^(\d+)\/(\d+)$/.exec(slice ?? '')?.slice(1).map(Number) ?? [];
+  if (!index || !count || index > count || count > 64) return { first: firstPort, pastLast: pastLastPort };
+  const size = Math.floor((pastLastPort - firstPort) / count);
+  return { first: firstPort + (index - 1) * size, pastLast: firstPort + index * size };
 }
 
 /** The preferred port when nothing listens on it, otherwise any free port. */

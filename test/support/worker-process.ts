@@ -1,14 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { inject } from 'vitest';
 
 /**
- * `npm run worker` as a real process (so a test can kill it the hard way), ready once it polls its task queue. Its
- * temporary files go to the run's scratch directory: a worker killed mid-video cannot remove its work directory, and
- * the suite's teardown then does.
+ * `npm run worker` as a real process (so a test can kill it the hard way), ready once it polls its task queue. It
+ * inherits the test process's scratch directory for its temporary files (test/setup/own-ports-and-scratch.ts).
  */
 export async function startWorkerProcess(env: Record<string, string>): Promise<{ process: ChildProcess; output: () => string }> {
   const child = spawn(process.execPath, ['worker/main.ts'], {
-    env: { ...process.env, TMPDIR: inject('scratchDir'), ...env, LOG_LEVEL: 'info' },
+    env: { ...process.env, ...env, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -1,0 +1,11 @@
+import { inject } from 'vitest';
+
+// Test files run a few at a time (vitest.config.ts), each in a process of its own. Each draws the ports of the
+// servers it starts from a slice of the range that no file running beside it draws from (src/embedded/ports.ts):
+// vitest numbers its running workers from 1, and a worker's slot is free again only when its file has ended. Each
+// also writes its temporary files into the run's scratch directory, which the global teardown removes, rather than
+// into /tmp, where a worker killed mid-video left its work directory. The processes a test starts inherit both.
+const slices = 8;
+const worker = Number(process.env.VITEST_POOL_ID ?? '1');
+process.env.PORT_SLICE = `${((worker - 1) % slices) + 1}/${slices}`;
+process.env.TMPDIR = inject('scratchDir');
