@@ -8,12 +8,20 @@ import { connect, createServer } from 'node:net';
 const firstPort = 20_000;
 const pastLastPort = 32_768;
 
+// Ports this process handed out lately. A server is often told several before it binds any (the Temporal dev server
+// takes four), and a port handed out is free until then: without this, two of them could be the same.
+const handedOut = new Set<number>();
+const rememberedPorts = 256;
+
 /** A TCP port on loopback that is free now, outside the kernel's ephemeral range (within this process's slice). */
 export async function findFreePort(): Promise<number> {
   const { first, pastLast } = portRange(process.env.PORT_SLICE);
   for (let attempt = 0; attempt < 100; attempt += 1) {
     const port = first + Math.floor(Math.random() * (pastLast - first));
-    if (await isFree(port)) return port;
+    if (handedOut.has(port) || !(await isFree(port))) continue;
+    handedOut.add(port);
+    if (handedOut.size > rememberedPorts) handedOut.delete(handedOut.values().next().value!);
+    return port;
   }
   throw new Error(`No free port found between ${first} and ${pastLast - 1} in 100 tries`);
 }

@@ -33,6 +33,13 @@ describe('findFreePort', () => {
     server.close();
   });
 
+  it('when asked many times in a row, then no port comes twice, as a server told several binds them only later', async () => {
+    const ports = [];
+    for (let index = 0; index < 200; index += 1) ports.push(await findFreePort());
+
+    expect(new Set(ports).size).toBe(ports.length);
+  });
+
   it('when the preferred port is taken, then preferPort answers another free one', async () => {
     const taken = createServer().listen(await findFreePort(), '127.0.0.1');
     await once(taken, 'listening');
