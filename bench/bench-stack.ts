@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -58,6 +58,11 @@ export type ApiCall = <T = unknown>(method: string, path: string, body?: unknown
 export async function startBenchStack(): Promise<BenchStack> {
   const workDir = mkdtempSync(join(tmpdir(), 'content-service-bench-'));
   chmodSync(workDir, 0o755);
+  // Everything this process and the ones it starts put in temporary directories (a video's work directory, the
+  // Bluesky server's files) goes under the work directory too, and leaves with it.
+  const scratch = join(workDir, 'tmp');
+  mkdirSync(scratch);
+  process.env.TMPDIR = scratch;
   // Stopped in reverse order, also when start-up fails half-way.
   const stops: Array<() => Promise<void>> = [() => Promise.resolve(rmSync(workDir, { recursive: true, force: true }))];
   const stop = async () => {

@@ -1,11 +1,13 @@
 import type { BenchStack } from './bench-stack.ts';
+import { addSpent, cpuSpent, cpuTime, describeCpu } from './cpu-time.ts';
 import { settings } from './settings.ts';
 import { percentile, runConcurrently, timed } from './stats.ts';
 import { alone, atLeast, compared, heading, ratioAtMost, type Row } from './table.ts';
 
 // POST /schedules (each makes a Temporal Schedule), 8 at a time, next to Temporal creating as many schedules alone,
 // in turns; then GET /schedules (a page of 50, run times from the database and the cron) next to
-// GET /projects (a page of 50 from the database alone).
+// GET /projects (a page of 50 from the database alone). The rounds also read where the cores went (bench/cpu-time.ts),
+// and what Temporal goes on doing once they are over: a create answers before the server has done all it makes.
 
 const concurrency = 8;
 // Once a year on 1 January, so no run fires (and competes for the machine) while we measure.
@@ -17,8 +19,13 @@ export async function benchSchedules(stack: BenchStack): Promise<Row[]> {
   // The creates and their floor take turns, a round of each at a time, as the other rates do: a slow spell of this
   // shared machine then lands on both alike. Each round's IDs go on from the last; the table shows the medians.
   const perRound = Math.ceil(total / settings.rounds);
-  const rate = async (from: number, create: (index: number) => Promise<unknown>) =>
-    perRound / ((await timed(() => runConcurrently(perRound, concurrency, (index) => create(from + index)))).ms / 1000);
+  const cpu = { temporalAlone: new Map<string, number>(), created: new Map<string, number>() };
+  const rate = async (from: number, create: (index: number) => Promise<unknown>, spent?: Map<string, number>) => {
+    const before = cpuTime(stack.serverPids);
+    const seconds = (await timed(() => runConcurrently(perRound, concurrency, (index) => create(from + index)))).ms / 1000;
+    if (spent) addSpent(spent, cpuSpent(before, cpuTime(stack.serverPids)));
+    return perRound / seconds;
+  };
   const createAlone = (index: number) =>
     stack.temporal.schedule.create({
       scheduleId: `bench-floor-${index}`,
@@ -26,9 +33,10 @@ export async function benchSchedules(stack: BenchStack): Promise<Row[]> {
       action: { type: 'startWorkflow', workflowType: 'emptyWorkflow', workflowId: `bench-floor-run-${index}`, taskQueue: stack.floorTaskQueue, args: [] },
     });
   const createThroughApi = (index: number) => stack.call('POST', '/schedules', { name: `Schedule ${index}`, cronExpression: cronOf(index), promptTemplate: 'News of {{date}}' });
-  const round = async (from: number) => [await rate(from, createAlone), await rate(from, createThroughApi)] as const;
+  const round = async (from: number, counted = true) =>
+    [await rate(from, createAlone, counted ? cpu.temporalAlone : undefined), await rate(from, createThroughApi, counted ? cpu.created : undefined)] as const;
   // A round of each first, not counted: without it, the api's rounds rose 92 → 115/s across a run.
-  await round(0);
+  await round(0, false);
   const rates = { temporalAlone: [] as number[], created: [] as number[] };
   for (let index = 1; index <= settings.rounds; index += 1) {
     const [alone, created] = await round(index * perRound);
@@ -36,6 +44,9 @@ export async function benchSchedules(stack: BenchStack): Promise<Row[]> {
     rates.created.push(created);
   }
   const [temporalAlone, created] = [rates.temporalAlone, rates.created].map((values) => percentile(values, 50)) as [number, number];
+  const countedCreates = settings.rounds * perRound;
+  // Also the reads below then run on a quiet server.
+  const leftOver = await temporalWorkLeft(stack);
 
   // The three reads take turns, sample by sample, so a burst of load from elsewhere lands on all of them alike
   // rather than on whichever ran during it.
@@ -52,7 +63,28 @@ export async function benchSchedules(stack: BenchStack): Promise<Row[]> {
     heading('schedules'),
     compared(`POST /schedules, ${concurrency} at a time (median of ${settings.rounds} rounds)`, created, '/s', { value: temporalAlone, name: 'Temporal schedule create alone' }, atLeast(100, '/s')),
     alone(`  each of ${settings.rounds} rounds`, rates.created.map((value) => value.toFixed(0)).join(' / '), '', undefined, `(Temporal alone ${rates.temporalAlone.map((value) => value.toFixed(0)).join(' / ')})`),
+    alone('  CPU per create while the rounds ran, through the api', describeCpu([...cpu.created], countedCreates), ''),
+    alone('  CPU per create while the rounds ran, Temporal alone', describeCpu([...cpu.temporalAlone], countedCreates), ''),
+    alone("  the server's work left when the last round ended", leftOver === undefined ? 'not measured (no /proc here)' : `${leftOver.seconds} s, ${(leftOver.ms / ((settings.rounds + 1) * perRound * 2)).toFixed(1)} ms of its CPU per create made`, ''),
     compared('GET /schedules page 1 of 50, p50', schedules, 'ms', floor, ratioAtMost(2)),
     compared(`GET /schedules page ${lastPage} of 50, p50`, deep, 'ms', floor, ratioAtMost(2)),
   ];
+}
+
+/**
+ * How long the Temporal server goes on working once the creates have all answered, and the CPU it spends meanwhile:
+ * whole seconds until one in which it used under a tenth of a core, at most a minute. Undefined without /proc.
+ */
+async function temporalWorkLeft(stack: BenchStack): Promise<{ seconds: number; ms: number } | undefined> {
+  const serverMs = (spent: Array<[string, number]>) => spent.find(([group]) => group === 'Temporal server')?.[1];
+  let ms = 0;
+  for (let seconds = 1; seconds <= 60; seconds += 1) {
+    const before = cpuTime(stack.serverPids);
+    await new Promise((resolveWait) => setTimeout(resolveWait, 1000));
+    const spent = serverMs(cpuSpent(before, cpuTime(stack.serverPids)));
+    if (spent === undefined && seconds === 1 && before.entries.size === 0) return undefined;
+    ms += spent ?? 0;
+    if ((spent ?? 0) < 100) return { seconds: seconds - 1, ms };
+  }
+  return { seconds: 60, ms };
 }
