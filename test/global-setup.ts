@@ -90,6 +90,8 @@ export default async function setup(project: TestProject) {
     project.provide('devKeyPath', devCertificates.keyPath);
     const scratchDir = join(workDir, 'scratch');
     mkdirSync(scratchDir);
+    // Tests start PostgreSQL clusters in it too (they keep their temporary files here): as the work directory above.
+    chmodSync(scratchDir, 0o755);
     project.provide('scratchDir', scratchDir);
     log(`infrastructure ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } catch (error) {
