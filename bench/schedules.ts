@@ -45,6 +45,8 @@ export async function benchSchedules(stack: BenchStack): Promise<Row[]> {
   }
   const [temporalAlone, created] = [rates.temporalAlone, rates.created].map((values) => percentile(values, 50)) as [number, number];
   const countedCreates = settings.rounds * perRound;
+  // Every create of the section, the round not counted included, left its share of the work after it.
+  const createsMade = (settings.rounds + 1) * perRound * 2;
   // Also the reads below then run on a quiet server.
   const leftOver = await temporalWorkLeft(stack);
 
@@ -65,7 +67,7 @@ export async function benchSchedules(stack: BenchStack): Promise<Row[]> {
     alone(`  each of ${settings.rounds} rounds`, rates.created.map((value) => value.toFixed(0)).join(' / '), '', undefined, `(Temporal alone ${rates.temporalAlone.map((value) => value.toFixed(0)).join(' / ')})`),
     alone('  CPU per create while the rounds ran, through the api', describeCpu([...cpu.created], countedCreates), ''),
     alone('  CPU per create while the rounds ran, Temporal alone', describeCpu([...cpu.temporalAlone], countedCreates), ''),
-    alone("  the server's work left when the last round ended", leftOver === undefined ? 'not measured (no /proc here)' : `${leftOver.seconds} s, ${(leftOver.ms / ((settings.rounds + 1) * perRound * 2)).toFixed(1)} ms of its CPU per create made`, ''),
+    alone("  the server's work left when the last round ended", leftOver === undefined ? 'not measured (no /proc here)' : `${leftOver.seconds} s, ${(leftOver.ms / createsMade).toFixed(1)} ms of its CPU per create made`, ''),
     compared('GET /schedules page 1 of 50, p50', schedules, 'ms', floor, ratioAtMost(2)),
     compared(`GET /schedules page ${lastPage} of 50, p50`, deep, 'ms', floor, ratioAtMost(2)),
   ];
@@ -76,15 +78,14 @@ export async function benchSchedules(stack: BenchStack): Promise<Row[]> {
  * whole seconds until one in which it used under a tenth of a core, at most a minute. Undefined without /proc.
  */
 async function temporalWorkLeft(stack: BenchStack): Promise<{ seconds: number; ms: number } | undefined> {
-  const serverMs = (spent: Array<[string, number]>) => spent.find(([group]) => group === 'Temporal server')?.[1];
   let ms = 0;
   for (let seconds = 1; seconds <= 60; seconds += 1) {
     const before = cpuTime(stack.serverPids);
+    if (before.entries.size === 0) return undefined;
     await new Promise((resolveWait) => setTimeout(resolveWait, 1000));
-    const spent = serverMs(cpuSpent(before, cpuTime(stack.serverPids)));
-    if (spent === undefined && seconds === 1 && before.entries.size === 0) return undefined;
-    if ((spent ?? 0) < 100) return { seconds: seconds - 1, ms };
-    ms += spent!;
+    const spent = cpuSpent(before, cpuTime(stack.serverPids)).find(([group]) => group === 'Temporal server')?.[1] ?? 0;
+    if (spent < 100) return { seconds: seconds - 1, ms };
+    ms += spent;
   }
   return { seconds: 60, ms };
 }

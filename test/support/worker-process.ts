@@ -5,10 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
  * inherits the test process's scratch directory for its temporary files (test/setup/own-ports-and-scratch.ts).
  */
 export async function startWorkerProcess(env: Record<string, string>): Promise<{ process: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, ['worker/main.ts'], {
-    env: { ...process.env, ...env, LOG_LEVEL: 'info' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(process.execPath, ['worker/main.ts'], { env: { ...process.env, ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
