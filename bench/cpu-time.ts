@@ -56,6 +56,9 @@ export function cpuTime(roots: number[] = []): CpuTime {
 
 const endedThreads = 'ended threads';
 
+/** The group of `cpuSpent` that is the Temporal server's process. */
+export const temporalServer = 'Temporal server';
+
 // Thread and process names as Linux shows them (15 characters at most), in words.
 const labels: Record<string, string> = {
   MainThread: 'node main thread',
@@ -66,7 +69,7 @@ const labels: Record<string, string> = {
   'libvips worker': 'libvips',
   'libuv-worker': 'libuv pool',
   'tokio-runtime-w': 'Temporal SDK core',
-  temporal: 'Temporal server',
+  temporal: temporalServer,
   postgres: 'PostgreSQL',
   [endedThreads]: 'threads that ended meanwhile',
 };

@@ -1,5 +1,5 @@
 import type { BenchStack } from './bench-stack.ts';
-import { addSpent, cpuSpent, cpuTime, describeCpu } from './cpu-time.ts';
+import { addSpent, cpuSpent, cpuTime, describeCpu, temporalServer } from './cpu-time.ts';
 import { settings } from './settings.ts';
 import { percentile, runConcurrently, timed } from './stats.ts';
 import { alone, atLeast, compared, heading, ratioAtMost, type Row } from './table.ts';
@@ -83,7 +83,7 @@ async function temporalWorkLeft(stack: BenchStack): Promise<{ seconds: number; m
     const before = cpuTime(stack.serverPids);
     if (before.entries.size === 0) return undefined;
     await new Promise((resolveWait) => setTimeout(resolveWait, 1000));
-    const spent = cpuSpent(before, cpuTime(stack.serverPids)).find(([group]) => group === 'Temporal server')?.[1] ?? 0;
+    const spent = cpuSpent(before, cpuTime(stack.serverPids)).find(([group]) => group === temporalServer)?.[1] ?? 0;
     if (spent < 100) return { seconds: seconds - 1, ms };
     ms += spent;
   }
