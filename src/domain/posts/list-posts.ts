@@ -36,9 +36,10 @@ export async function listProjectPosts(deps: Deps, caller: Caller, projectId: st
 type Scope = { workspaceId: string; projectId?: string; status?: PostStatus | undefined };
 
 /**
- * Newest first in a stable order (createdAt, then id), in two steps: pick the page's ids from the index alone, then
- * load those rows. Skipping rows by page number thus reads index entries only; a cursor (what the `Link: next`
- * header carries) seeks straight to its place with a row comparison the index serves, so depth costs nothing.
+ * Newest first in a stable order (createdAt, then id), in one statement of two steps: pick the page's ids from the
+ * index alone, then load those rows. Skipping rows by page number thus reads index entries only; a cursor (what the
+ * `Link: next` header carries) seeks straight to its place with a row comparison the index serves, so depth costs
+ * nothing.
  */
 async function listPage(deps: Deps, scope: Scope, query: PostListQuery): Promise<PostPage> {
   const conditions = ['workspace_id = ?'];
@@ -57,23 +58,16 @@ async function listPage(deps: Deps, scope: Scope, query: PostListQuery): Promise
     parameters.push(after.createdAt.toISOString(), after.id);
   }
   const offset = after ? 0 : (query.page - 1) * query.pageSize;
-  const idRows = await deps.orm.em.execute<Array<{ id: string }>>(
-    `select id from posts where ${conditions.join(' and ')} order by created_at desc, id desc limit ? offset ?`,
+  // One row more than the page, to learn whether another page follows.
+  const rows = await deps.orm.em.execute<ListedPostColumns[]>(
+    `select id, workspace_id, project_id, title, prompt, status, image_key, has_video, format, created_at
+       from (select id from posts where ${conditions.join(' and ')} order by created_at desc, id desc limit ? offset ?) as page
+       join posts using (id)
+      order by created_at desc, id desc`,
     [...parameters, query.pageSize + 1, offset],
   );
-  const hasMore = idRows.length > query.pageSize;
-  const ids = idRows.slice(0, query.pageSize).map((row) => row.id);
-  // Read-only rows for the presenter, in plain SQL: managed entities would cost the identity map and change-set
-  // snapshots, and even the query builder spent longer building and mapping this statement than the database took
-  // to answer it.
-  const rows = ids.length > 0
-    ? await deps.orm.em.execute<ListedPostColumns[]>(
-        `select id, workspace_id, project_id, title, prompt, status, image_key, has_video, format, created_at
-           from posts where id in (?) order by created_at desc, id desc`,
-        [ids],
-      )
-    : [];
-  const items = rows.map(listRowOf);
+  const hasMore = rows.length > query.pageSize;
+  const items = rows.slice(0, query.pageSize).map(listRowOf);
   const last = items.at(-1);
   return { items, page: query.page, pageSize: query.pageSize, hasMore, nextCursor: hasMore && last ? encodeCursor(last) : undefined };
 }
