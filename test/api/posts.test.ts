@@ -111,6 +111,13 @@ describe('GET /posts and GET /posts/project/{projectId}', () => {
     const last = await own.client.get<PostItem[]>('/posts?pageSize=2&page=3');
     expect(last.body.map((post) => post.title)).toEqual(['Post 0']);
     expect(last.headers.get('link')).not.toContain('rel="next"');
+    // A page that holds exactly the rest has no next page; a page past the end is empty and links back.
+    const whole = await own.client.get<PostItem[]>('/posts?pageSize=5');
+    expect(whole.body.map((post) => post.id)).toEqual([...ids].reverse());
+    expect(whole.headers.get('link')).toBeNull();
+    const beyond = await own.client.get<PostItem[]>('/posts?pageSize=2&page=4');
+    expect(beyond.body).toEqual([]);
+    expect(beyond.headers.get('link')).toBe('</api/v1/posts?pageSize=2&page=3>; rel="prev"');
 
     const failed = await own.client.get<PostItem[]>('/posts?status=failed');
     expect(failed.body.map((post) => post.id)).toEqual([ids[0]]);
