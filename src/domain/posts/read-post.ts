@@ -47,14 +47,28 @@ export async function readPost(em: EntityManager, workspaceId: string, id: strin
   return post;
 }
 
+/** The post a workflow works on, read-only (load-post.ts); a post deleted meanwhile ends the workflow for good. */
+export function readWorkedPost(em: EntityManager, postId: string): Promise<PostRecord> {
+  return workedPost(em, postId, '');
+}
+
 /**
  * The post that a workflow's save changes (save-generated-image.ts, save-rendered-image.ts), locked until the
  * caller's transaction ends; a post deleted meanwhile ends the workflow for good.
  */
-export async function lockPostRecord(em: EntityManager, postId: string): Promise<PostRecord> {
-  const post = await selectPost(em, 'id = ? for update', [postId]);
-  if (!post) throw new WorkRefused(failureTypes.postDeleted, `Post ${postId} was deleted while the work was running.`);
+export function lockPostRecord(em: EntityManager, postId: string): Promise<PostRecord> {
+  return workedPost(em, postId, ' for update');
+}
+
+async function workedPost(em: EntityManager, postId: string, lock: '' | ' for update'): Promise<PostRecord> {
+  const post = await selectPost(em, `id = ?${lock}`, [postId]);
+  if (!post) throw postDeletedMeanwhile(postId);
   return post;
+}
+
+/** A workflow's post is gone: the work can never succeed, so it ends for good. */
+export function postDeletedMeanwhile(postId: string): WorkRefused {
+  return new WorkRefused(failureTypes.postDeleted, `Post ${postId} was deleted while the work was running.`);
 }
 
 async function selectPost(em: EntityManager, condition: string, parameters: unknown[]): Promise<PostRecord | undefined> {

@@ -3,7 +3,7 @@ import { PublishTarget } from '../../data/entities/publish-target.ts';
 import { SocialConnection } from '../../data/entities/social-connection.ts';
 import { newId } from '../../data/new-id.ts';
 import { failureTypes } from '../../temporal/failure-types.ts';
-import { loadPost } from '../posts/load-post.ts';
+import { loadPostForUpdate } from '../posts/load-post.ts';
 import { WorkRefused } from '../work-refused.ts';
 
 export type PublicationPlanInput = { postId: string; publicationId: string; publishAt: string; connectionIds: string[]; immediate: boolean };
@@ -16,7 +16,7 @@ export type PublicationPlan = { publishAt: string; scheduled: boolean; targetIds
  * targets keep their idempotency keys, so a retried plan changes nothing.
  */
 export async function recordPublicationPlan(em: EntityManager, input: PublicationPlanInput): Promise<PublicationPlan> {
-  const { post } = await loadPost(em, input.postId, { lock: true });
+  const post = await loadPostForUpdate(em, input.postId);
   const publishAt = new Date(input.publishAt);
   for (const connectionId of input.connectionIds) {
     const connection = await em.findOne(SocialConnection, { id: connectionId, workspaceId: post.workspaceId });

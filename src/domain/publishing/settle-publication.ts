@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { PublishTarget } from '../../data/entities/publish-target.ts';
 import { WorkspaceEvent } from '../../data/entities/workspace-event.ts';
 import { recordPostEvent } from '../events/post-event.ts';
-import { loadPost } from '../posts/load-post.ts';
+import { loadPostForUpdate } from '../posts/load-post.ts';
 import { recordUsage } from '../usage/record-usage.ts';
 
 export type SettlePublicationInput = {
@@ -23,7 +23,7 @@ export type SettledPublication = { outcome: 'published' | 'failed' | 'cancelled'
  * - planned for later, it is cancelled when the post is no longer `scheduled` and no platform has it.
  */
 export async function settlePublication(em: EntityManager, input: SettlePublicationInput): Promise<SettledPublication> {
-  const { post } = await loadPost(em, input.postId, { lock: true });
+  const post = await loadPostForUpdate(em, input.postId);
   const targets = input.targetIds.length > 0 ? await em.find(PublishTarget, { id: { $in: input.targetIds } }) : [];
   const sourceId = `publication-${input.publicationId}`;
   // A post made a draft since it was scheduled is left as it is, unless a platform already has it, or this settle

@@ -1,7 +1,7 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { VideoJob } from '../../data/entities/video-job.ts';
 import { failureTypes } from '../../temporal/failure-types.ts';
-import { loadPost } from '../posts/load-post.ts';
+import { loadPostForUpdate } from '../posts/load-post.ts';
 import { claimObjectKey } from '../storage/orphaned-objects.ts';
 import { recordUsage } from '../usage/record-usage.ts';
 import { WorkRefused } from '../work-refused.ts';
@@ -17,7 +17,7 @@ export async function savePostVideo(em: EntityManager, input: SavePostVideoInput
   if (!job) throw videoJobDeleted(input.jobId);
   if (job.videoKey) return { videoKey: job.videoKey };
 
-  const { post } = await loadPost(em, job.postId, { lock: true });
+  const post = await loadPostForUpdate(em, job.postId);
   if (!(await claimObjectKey(em, input.videoKey))) {
     throw new WorkRefused(failureTypes.videoExpired, 'The video expired before it could be saved; start it again.');
   }
