@@ -1,15 +1,15 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { BrandKit } from '../../data/entities/brand-kit.ts';
 import { Post } from '../../data/entities/post.ts';
-import { postDeletedMeanwhile, readWorkedPost, type PostRecord } from './read-post.ts';
+import { postDeletedMeanwhile, readWorkflowPost, type PostRecord } from './read-post.ts';
 
 /**
  * The post a workflow's activity draws from (a generation, a render, a video), with its brand kit; a post deleted
  * meanwhile ends the workflow for good. Read-only, so the post is plain SQL (readPost says why): through the ORM's
- * findOne a generation's first step took 1.38 ms at concurrency 1.
+ * findOne a generation's first step took 1.38 ms at concurrency 1, against 0.49 ms for this statement.
  */
 export async function loadPost(em: EntityManager, postId: string): Promise<{ post: PostRecord; brandKit: BrandKit | null }> {
-  const post = await readWorkedPost(em, postId);
+  const post = await readWorkflowPost(em, postId);
   const brandKit = post.brandKitId ? await em.findOne(BrandKit, post.brandKitId) : null;
   return { post, brandKit };
 }

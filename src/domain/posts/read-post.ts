@@ -48,8 +48,8 @@ export async function readPost(em: EntityManager, workspaceId: string, id: strin
 }
 
 /** The post a workflow works on, read-only (load-post.ts); a post deleted meanwhile ends the workflow for good. */
-export function readWorkedPost(em: EntityManager, postId: string): Promise<PostRecord> {
-  return workedPost(em, postId, '');
+export function readWorkflowPost(em: EntityManager, postId: string): Promise<PostRecord> {
+  return workflowPost(em, postId, { lock: false });
 }
 
 /**
@@ -57,11 +57,11 @@ export function readWorkedPost(em: EntityManager, postId: string): Promise<PostR
  * caller's transaction ends; a post deleted meanwhile ends the workflow for good.
  */
 export function lockPostRecord(em: EntityManager, postId: string): Promise<PostRecord> {
-  return workedPost(em, postId, ' for update');
+  return workflowPost(em, postId, { lock: true });
 }
 
-async function workedPost(em: EntityManager, postId: string, lock: '' | ' for update'): Promise<PostRecord> {
-  const post = await selectPost(em, `id = ?${lock}`, [postId]);
+async function workflowPost(em: EntityManager, postId: string, { lock }: { lock: boolean }): Promise<PostRecord> {
+  const post = await selectPost(em, lock ? 'id = ? for update' : 'id = ?', [postId]);
   if (!post) throw postDeletedMeanwhile(postId);
   return post;
 }
