@@ -4,6 +4,7 @@ import { loadPost, loadPostForUpdate } from '../../../src/domain/posts/load-post
 import { WorkRefused } from '../../../src/domain/work-refused.ts';
 import { failureTypes } from '../../../src/temporal/failure-types.ts';
 import type { Database } from '../../../src/data/orm.ts';
+import { failureOf } from '../../support/failure-of.ts';
 import { createPostFixture } from '../../support/post-fixtures.ts';
 import { openTestDatabase } from '../../support/test-database.ts';
 
@@ -35,11 +36,7 @@ describe('loading the post a workflow works on', () => {
     const stored = await createPostFixture(orm);
     await orm.em.fork().nativeDelete(Post, { id: stored.id });
     for (const load of [() => loadPost(orm.em.fork(), stored.id), () => orm.em.fork().transactional((em) => loadPostForUpdate(em, stored.id))]) {
-      const refusal = await load().then(
-        () => undefined,
-        (error: unknown) => error,
-      );
-      expect(refusal).toBeInstanceOf(WorkRefused);
+      const refusal = await failureOf(load(), WorkRefused);
       expect(refusal).toMatchObject({ failureType: failureTypes.postDeleted, message: `Post ${stored.id} was deleted while the work was running.` });
     }
   });
