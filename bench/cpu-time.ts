@@ -66,6 +66,7 @@ const labels: Record<string, string> = {
   WorkerThread: 'workflow thread',
   receiver: "webhook receiver (the customer's side)",
   artwork: 'artwork thread',
+  renders: 'render bound thread',
   'libvips worker': 'libvips',
   'libuv-worker': 'libuv pool',
   'tokio-runtime-w': 'Temporal SDK core',

@@ -9,11 +9,12 @@ import { describeExecutions, executionsOf } from './temporal-cost.ts';
 import { workflowIds } from '../src/temporal/workflow-ids.ts';
 import { roundTrips } from './temporal-floor.ts';
 import { sandboxCallCost } from './sandbox-calls.ts';
+import { startRenderBound, type RenderBound } from './render-bound.ts';
 
 // POST /posts/{id}/generate with the local image provider. At concurrency 1 its p50 stands next to the parts it
 // cannot avoid: an empty workflow's round trip on the same Temporal plus the local image alone. At concurrency 16
 // its rate stands next to the CPU bound: as many renders in flight as requests, in this process as the worker does
-// them, with nothing else around them; both rates are steady-state ones (bench/stats.ts), medians of BENCH_ROUNDS
+// them, with nothing else around them, on a thread of their own (bench/render-bound.ts); both rates are steady-state ones (bench/stats.ts), medians of BENCH_ROUNDS
 // rounds. Floors and figures are measured in turns (see below). Beside each figure, where it goes: each step's p50
 // from the workflows' histories (bench/generate-profile.ts), at both concurrencies, and the CPU that one image
 // costs the whole stack at concurrency 16, by thread and server (bench/cpu-time.ts); and what each of the SDK's
@@ -23,6 +24,15 @@ const format = '1:1';
 const busyConcurrency = 16;
 
 export async function benchGenerate(stack: BenchStack): Promise<Row[]> {
+  const renderBound = startRenderBound();
+  try {
+    return await measure(stack, renderBound);
+  } finally {
+    await renderBound.stop();
+  }
+}
+
+async function measure(stack: BenchStack, renderBound: RenderBound): Promise<Row[]> {
   const { body: project } = await stack.call<{ id: string }>('POST', '/projects', { name: 'Generate' });
   const postIds: string[] = [];
   const newPost = async (index: number) => {
@@ -71,19 +81,21 @@ export async function benchGenerate(stack: BenchStack): Promise<Row[]> {
   // Beside them, what Temporal alone costs the stack, measured the same way: a one-activity workflow with no image
   // and no database, the part of a generate's CPU that any workflow of its shape pays.
   const cpu = { renderBound: new Map<string, number>(), generate: new Map<string, number>(), oneActivity: new Map<string, number>() };
-  const busy = async (action: () => Promise<unknown>, into: number[], spent: Map<string, number>) => {
+  const busy = async (round: () => Promise<number>, into: number[], spent: Map<string, number>) => {
     const before = cpuTime(stack.serverPids);
-    into.push(await steadyRate(busyRequests, busyConcurrency, action));
+    into.push(await round());
     addSpent(spent, cpuSpent(before, cpuTime(stack.serverPids)));
   };
+  const renderRound = () => renderBound.round(busyRequests, busyConcurrency);
+  const steady = (action: () => Promise<unknown>) => () => steadyRate(busyRequests, busyConcurrency, action);
   // A round of renders and generates first, not counted, as the schedules' rates have: the first burst at
   // concurrency 16 grows the connection pool that the sequential runs above never needed.
-  await steadyRate(busyRequests, busyConcurrency, render);
-  await steadyRate(busyRequests, busyConcurrency, () => generate(posts.pop()!));
+  await renderRound();
+  await steady(() => generate(posts.pop()!))();
   for (let round = 0; round < settings.rounds; round += 1) {
-    await busy(render, rates.renderBound, cpu.renderBound);
-    await busy(() => timedGenerate(posts.pop()!, busyRuns), rates.generate, cpu.generate);
-    await busy(() => roundTrips(stack, 'oneActivityWorkflow', 1), [], cpu.oneActivity);
+    await busy(renderRound, rates.renderBound, cpu.renderBound);
+    await busy(steady(() => timedGenerate(posts.pop()!, busyRuns)), rates.generate, cpu.generate);
+    await busy(steady(() => roundTrips(stack, 'oneActivityWorkflow', 1)), [], cpu.oneActivity);
   }
   const median = (values: number[]) => percentile(values, 50);
   const busyCount = settings.rounds * busyRequests;

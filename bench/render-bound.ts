@@ -1,0 +1,37 @@
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
+
+// The CPU bound of generating at concurrency: renders alone, as many in flight as requests, with the worker's own
+// provider and in this process (the same libvips and thread pool), but on a thread of their own. On the main thread
+// their garbage (each image's bytes) went to the main heap, whose collector worked it off while the generates' round
+// that followed was measured. In a throwaway script (a round of renders, then two of generates, repeated; V8's
+// memory reducer off, see bench/main.ts), V8's helper threads spent 4.1–5.0 ms an image in the generates' rounds
+// with the renders on the main thread, against 2.8–3.1 with them here.
+
+export type RenderRound = { requests: number; concurrency: number };
+export type RenderRoundResult = { rate: number } | { error: string };
+
+export type RenderBound = {
+  /** One round's steady rate in renders per second (bench/stats.ts, steadyRate). */
+  round(requests: number, concurrency: number): Promise<number>;
+  stop(): Promise<void>;
+};
+
+export function startRenderBound(): RenderBound {
+  // The thread's name is what the CPU profile (bench/cpu-time.ts) files its time under.
+  const thread = new Worker(new URL('./render-bound-thread.ts', import.meta.url), { name: 'renders' });
+  return {
+    async round(requests, concurrency) {
+      const answered = once(thread, 'message') as Promise<[RenderRoundResult]>;
+      thread.postMessage({ requests, concurrency } satisfies RenderRound);
+      const [result] = await answered;
+      if ('error' in result) throw new Error(`the render bound's round failed: ${result.error}`);
+      return result.rate;
+    },
+    async stop() {
+      const exited = once(thread, 'exit');
+      thread.postMessage('stop');
+      await exited;
+    },
+  };
+}
