@@ -21,6 +21,16 @@ const sections = {
   posts: benchPostsList,
 };
 
+// V8's memory reducer shrinks an isolate's heap, with extra full collections, once the isolate stops allocating. The
+// service's main thread stops for as long as each floor's round runs, and the figure's round after it paid to grow
+// the heap back: in rounds of renders then two of generates (a throwaway script, the renders on their own thread),
+// V8's helper threads spent 4.9–6.3 ms an image in the generates' rounds with the reducer on, against 2.8–3.1 with
+// it off and 2.5–3.0 in a process that rendered nothing. A service under load never idles so; so the bench's
+// scripts run Node with `--no-memory-reducer`, and a run without it would measure the turn-taking.
+if (!process.execArgv.includes('--no-memory-reducer')) {
+  throw new Error('run the benchmarks through `npm run bench` (its scripts start Node with --no-memory-reducer, see bench/main.ts)');
+}
+
 const asked = process.argv.slice(2);
 const unknown = asked.filter((name) => !(name in sections));
 if (unknown.length > 0) throw new Error(`unknown section(s) ${unknown.join(', ')}; choose from ${Object.keys(sections).join(', ')}`);
