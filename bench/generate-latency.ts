@@ -11,14 +11,14 @@ import { roundTrips } from './temporal-floor.ts';
 import { sandboxCallCost } from './sandbox-calls.ts';
 import { startRenderBound, type RenderBound } from './render-bound.ts';
 
-// POST /posts/{id}/generate with the local image provider. At concurrency 1 its p50 stands next to the parts it
-// cannot avoid: an empty workflow's round trip on the same Temporal plus the local image alone. At concurrency 16
-// its rate stands next to the CPU bound: as many renders in flight as requests, in this process as the worker does
-// them, with nothing else around them, on a thread of their own (bench/render-bound.ts); both rates are steady-state ones (bench/stats.ts), medians of BENCH_ROUNDS
-// rounds. Floors and figures are measured in turns (see below). Beside each figure, where it goes: each step's p50
-// from the workflows' histories (bench/generate-profile.ts), at both concurrencies, and the CPU that one image
-// costs the whole stack at concurrency 16, by thread and server (bench/cpu-time.ts); and what each of the SDK's
-// calls into the workflow sandbox costs (bench/sandbox-calls.ts).
+// POST /posts/{id}/generate with the local image provider. At concurrency 1 its p50 stands next to the parts it cannot
+// avoid: an empty workflow's round trip on the same Temporal plus the local image alone. At concurrency 16 its rate
+// stands next to the CPU bound: as many renders in flight as requests, in this process as the worker does them, with
+// nothing else around them, on a thread of their own (bench/render-bound.ts); both rates are steady-state ones
+// (bench/stats.ts), medians of BENCH_ROUNDS rounds. Floors and figures are measured in turns (see below). Beside each
+// figure, where it goes: each step's p50 from the workflows' histories (bench/generate-profile.ts), at both
+// concurrencies, and the CPU that one image costs the whole stack at concurrency 16, by thread and server
+// (bench/cpu-time.ts); and what each of the SDK's calls into the workflow sandbox costs (bench/sandbox-calls.ts).
 
 const format = '1:1';
 const busyConcurrency = 16;
