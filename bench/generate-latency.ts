@@ -1,4 +1,3 @@
-import { createLocalImageProvider } from '../src/generation/local-provider.ts';
 import type { BenchStack } from './bench-stack.ts';
 import { settings } from './settings.ts';
 import { percentile, runConcurrently, steadyRate, timed } from './stats.ts';
@@ -9,7 +8,8 @@ import { describeExecutions, executionsOf } from './temporal-cost.ts';
 import { workflowIds } from '../src/temporal/workflow-ids.ts';
 import { roundTrips } from './temporal-floor.ts';
 import { sandboxCallCost } from './sandbox-calls.ts';
-import { startRenderBound, type RenderBound } from './render-bound.ts';
+import type { PostFormat } from '../src/images/post-formats.ts';
+import { floorRenders, startRenderBound, type RenderBound } from './render-bound.ts';
 
 // POST /posts/{id}/generate with the local image provider. At concurrency 1 its p50 stands next to the parts it cannot
 // avoid: an empty workflow's round trip on the same Temporal plus the local image alone. At concurrency 16 its rate
@@ -20,11 +20,11 @@ import { startRenderBound, type RenderBound } from './render-bound.ts';
 // concurrencies, and the CPU that one image costs the whole stack at concurrency 16, by thread and server
 // (bench/cpu-time.ts); and what each of the SDK's calls into the workflow sandbox costs (bench/sandbox-calls.ts).
 
-const format = '1:1';
+const format: PostFormat = '1:1';
 const busyConcurrency = 16;
 
 export async function benchGenerate(stack: BenchStack): Promise<Row[]> {
-  const renderBound = startRenderBound();
+  const renderBound = startRenderBound(format);
   try {
     return await measure(stack, renderBound);
   } finally {
@@ -48,9 +48,9 @@ async function measure(stack: BenchStack, renderBound: RenderBound): Promise<Row
     await generate(postId);
     into.push({ workflowId: workflowIds.postGenerate(postId), sentAt, answeredAt: Date.now() });
   };
-  const provider = createLocalImageProvider();
-  let renders = 0;
-  const render = () => provider.generate({ prompt: `A calm sea at dusk, floor ${renders}`, format, seed: (renders += 1), colors: {} });
+  // At concurrency 1 the floor renders on this thread, as the worker's activity does; one at a time, it leaves no
+  // round's worth of garbage behind.
+  const render = floorRenders(format);
 
   const busyRequests = busyConcurrency * settings.generatePerSlot;
   await runConcurrently(settings.samples + (settings.rounds + 1) * busyRequests + 5, 8, newPost);

@@ -1,15 +1,13 @@
-import { parentPort } from 'node:worker_threads';
-import { createLocalImageProvider } from '../src/generation/local-provider.ts';
+import { parentPort, workerData } from 'node:worker_threads';
+import type { PostFormat } from '../src/images/post-formats.ts';
 import { steadyRate } from './stats.ts';
-import type { RenderRound, RenderRoundResult } from './render-bound.ts';
+import { floorRenders, type RenderRound, type RenderRoundResult } from './render-bound.ts';
 
-// The thread behind render-bound.ts: runs each round of renders it is sent, with the worker's own provider, and
+// The thread behind render-bound.ts: runs each round of renders it is sent, in the format it was started with, and
 // answers with the round's steady rate. Closes when told 'stop'.
 
 const port = parentPort!;
-const provider = createLocalImageProvider();
-let renders = 0;
-const render = () => provider.generate({ prompt: `A calm sea at dusk, floor ${renders}`, format: '1:1', seed: (renders += 1), colors: {} });
+const render = floorRenders(workerData as PostFormat);
 
 port.on('message', (message: RenderRound | 'stop') => {
   if (message === 'stop') return port.close();

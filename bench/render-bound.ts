@@ -1,5 +1,7 @@
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
+import { createLocalImageProvider } from '../src/generation/local-provider.ts';
+import type { PostFormat } from '../src/images/post-formats.ts';
 
 // The CPU bound of generating at concurrency: renders alone, as many in flight as requests, with the worker's own
 // provider and in this process (the same libvips and thread pool), but on a thread of their own. On the main thread
@@ -7,6 +9,13 @@ import { Worker } from 'node:worker_threads';
 // that followed was measured. In a throwaway script (a round of renders, then two of generates, repeated; V8's
 // memory reducer off, see bench/main.ts), V8's helper threads spent 4.1–5.0 ms an image in the generates' rounds
 // with the renders on the main thread, against 2.8–3.1 with them here.
+
+/** One local render after another, each with a seed of its own: the floor's unit of work, here and at concurrency 1. */
+export function floorRenders(format: PostFormat): () => Promise<unknown> {
+  const provider = createLocalImageProvider();
+  let renders = 0;
+  return () => provider.generate({ prompt: `A calm sea at dusk, floor ${renders}`, format, seed: (renders += 1), colors: {} });
+}
 
 export type RenderRound = { requests: number; concurrency: number };
 export type RenderRoundResult = { rate: number } | { error: string };
@@ -17,9 +26,9 @@ export type RenderBound = {
   stop(): Promise<void>;
 };
 
-export function startRenderBound(): RenderBound {
+export function startRenderBound(format: PostFormat): RenderBound {
   // The thread's name is what the CPU profile (bench/cpu-time.ts) files its time under.
-  const thread = new Worker(new URL('./render-bound-thread.ts', import.meta.url), { name: 'renders' });
+  const thread = new Worker(new URL('./render-bound-thread.ts', import.meta.url), { name: 'renders', workerData: format });
   return {
     async round(requests, concurrency) {
       const answered = once(thread, 'message') as Promise<[RenderRoundResult]>;
