@@ -1,25 +1,20 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { createServer, type AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { finalUnlessDependencyDown } from '../../activities/database-work.ts';
 import { Workspace } from '../../src/data/entities/workspace.ts';
-import { openDatabase, type Database } from '../../src/data/orm.ts';
+import { openDatabase } from '../../src/data/orm.ts';
 import { WorkRefused } from '../../src/domain/work-refused.ts';
 import { createWorkspace } from '../../src/domain/workspaces/create-workspace.ts';
 import { closedPort } from '../fakes/closed-port.ts';
 import { failureOf } from '../support/failure-of.ts';
-import { openTestDatabase } from '../support/test-database.ts';
+import { useTestDatabase } from '../support/test-database.ts';
 import { failureTypes } from '../../src/temporal/failure-types.ts';
 
 // The rule behind the unbounded retries of database work, against a real PostgreSQL: only "the database is down"
 // may be retried; bad data and bugs become final failures.
 
-let orm: Database;
-let closeDatabase: () => Promise<void>;
-beforeAll(async () => {
-  ({ orm, close: closeDatabase } = await openTestDatabase());
-});
-afterAll(() => closeDatabase?.());
+const database = useTestDatabase();
 
 describe('finalUnlessDependencyDown', () => {
   it.each([
@@ -31,10 +26,10 @@ describe('finalUnlessDependencyDown', () => {
   });
 
   it('when the work violates a constraint, then the failure is final', async () => {
-    const { workspace } = await createWorkspace(orm, { name: 'Twice', plan: 'growth' });
+    const { workspace } = await createWorkspace(database.orm, { name: 'Twice', plan: 'growth' });
     const failure = await failureOf(
       finalUnlessDependencyDown(async () => {
-        const em = orm.em.fork();
+        const em = database.orm.em.fork();
         em.create(Workspace, { id: workspace.id, name: 'Again', plan: 'growth' });
         await em.flush();
       }),

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { openDatabase, type Database } from '../../src/data/orm.ts';
 
 /** A database of its own for one test file, cloned from the migrated template (fast: a file copy). */
@@ -24,6 +24,24 @@ async function withAdmin<T>(url: string, action: (client: pg.Client) => Promise<
   } finally {
     await client.end();
   }
+}
+
+/**
+ * A database of its own for the test file, opened before its tests and dropped after them: `database.orm` while the
+ * tests run.
+ */
+export function useTestDatabase(): { readonly orm: Database } {
+  let opened: Awaited<ReturnType<typeof openTestDatabase>> | undefined;
+  beforeAll(async () => {
+    opened = await openTestDatabase();
+  });
+  afterAll(() => opened?.close());
+  return {
+    get orm() {
+      if (!opened) throw new Error('the test database is open only while the tests run');
+      return opened.orm;
+    },
+  };
 }
 
 /** A database of its own, opened: for test files that work on the database directly. `close` also drops it. */

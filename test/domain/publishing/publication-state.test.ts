@@ -1,31 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Post } from '../../../src/data/entities/post.ts';
 import { PublishTarget } from '../../../src/data/entities/publish-target.ts';
 import { SocialConnection } from '../../../src/data/entities/social-connection.ts';
 import { WorkspaceEvent } from '../../../src/data/entities/workspace-event.ts';
 import { newId } from '../../../src/data/new-id.ts';
-import type { Database } from '../../../src/data/orm.ts';
 import { recordPublicationCancelled } from '../../../src/domain/publishing/record-publication-cancelled.ts';
 import { recordPublicationPlan, type PublicationPlanInput } from '../../../src/domain/publishing/record-publication-plan.ts';
 import { settlePublication } from '../../../src/domain/publishing/settle-publication.ts';
 import { WorkRefused } from '../../../src/domain/work-refused.ts';
 import { failureTypes } from '../../../src/temporal/failure-types.ts';
 import { createPostFixture } from '../../support/post-fixtures.ts';
-import { openTestDatabase } from '../../support/test-database.ts';
+import { useTestDatabase } from '../../support/test-database.ts';
 
 // The publication's story in the database, told by the domain functions its workflow's activities run: plan (and
 // re-plan), cancel, settle. Against a real PostgreSQL, each in a transaction as the activities run them.
 
-let orm: Database;
-let closeDatabase: () => Promise<void>;
-beforeAll(async () => {
-  ({ orm, close: closeDatabase } = await openTestDatabase());
-});
-afterAll(() => closeDatabase?.());
+const database = useTestDatabase();
 
 async function postWithConnections(count: number) {
-  const post = await createPostFixture(orm);
-  const em = orm.em.fork();
+  const post = await createPostFixture(database.orm);
+  const em = database.orm.em.fork();
   const connections = Array.from({ length: count }, (_, index) =>
     em.create(SocialConnection, { workspaceId: post.workspaceId, platform: 'mastodon', serverUrl: 'https://mastodon.example', accountName: `@a${index}`, accountId: `${index}`, credentialsSealed: 'sealed' }),
   );
@@ -33,7 +27,7 @@ async function postWithConnections(count: number) {
   return { post, connectionIds: connections.map((connection) => connection.id) };
 }
 
-const plan = (input: PublicationPlanInput) => orm.em.fork().transactional((em) => recordPublicationPlan(em, input));
+const plan = (input: PublicationPlanInput) => database.orm.em.fork().transactional((em) => recordPublicationPlan(em, input));
 const later = new Date(Date.now() + 24 * 60 * 60 * 1000).toISOString();
 
 describe('recordPublicationPlan', () => {
@@ -41,12 +35,12 @@ describe('recordPublicationPlan', () => {
     const { post, connectionIds } = await postWithConnections(2);
     const publicationId = newId();
     const first = await plan({ postId: post.id, publicationId, publishAt: later, connectionIds, immediate: false });
-    const keys = (await orm.em.fork().find(PublishTarget, { publicationId })).map((target) => target.idempotencyKey).sort();
+    const keys = (await database.orm.em.fork().find(PublishTarget, { publicationId })).map((target) => target.idempotencyKey).sort();
     const moved = new Date(Date.parse(later) + 60_000).toISOString();
     const second = await plan({ postId: post.id, publicationId, publishAt: moved, connectionIds, immediate: false });
 
     expect(second).toEqual({ publishAt: moved, scheduled: true, targetIds: first.targetIds });
-    const em = orm.em.fork();
+    const em = database.orm.em.fork();
     expect(await em.findOneOrFail(Post, post.id)).toMatchObject({ status: 'scheduled', scheduledAt: new Date(moved) });
     const targets = await em.find(PublishTarget, { publicationId });
     expect(targets.map((target) => target.idempotencyKey).sort()).toEqual(keys);
@@ -60,8 +54,8 @@ describe('recordPublicationPlan', () => {
 
     expect(refusal).toBeInstanceOf(WorkRefused);
     expect(refusal).toMatchObject({ failureType: failureTypes.connectionNotFound, message: expect.stringContaining('no longer exists') });
-    expect(await orm.em.fork().count(PublishTarget, { publicationId })).toBe(0);
-    expect(await orm.em.fork().findOneOrFail(Post, post.id)).toMatchObject({ status: 'draft' });
+    expect(await database.orm.em.fork().count(PublishTarget, { publicationId })).toBe(0);
+    expect(await database.orm.em.fork().findOneOrFail(Post, post.id)).toMatchObject({ status: 'draft' });
   });
 
   it('when the post was deleted, then the plan is refused as PostDeleted', async () => {
@@ -75,9 +69,9 @@ describe('recordPublicationCancelled', () => {
     const { post, connectionIds } = await postWithConnections(1);
     const publicationId = newId();
     await plan({ postId: post.id, publicationId, publishAt: later, connectionIds, immediate: false });
-    await orm.em.fork().transactional((em) => recordPublicationCancelled(em, { postId: post.id, publicationId }));
+    await database.orm.em.fork().transactional((em) => recordPublicationCancelled(em, { postId: post.id, publicationId }));
 
-    const em = orm.em.fork();
+    const em = database.orm.em.fork();
     expect(await em.findOneOrFail(Post, post.id)).toMatchObject({ status: 'draft', scheduledAt: null });
     expect((await em.find(PublishTarget, { publicationId })).map((target) => target.status)).toEqual(['Cancelled']);
   });
@@ -90,16 +84,16 @@ describe('settlePublication', () => {
     const publicationId = newId();
     const publishAt = options.plannedForLater ? later : new Date().toISOString();
     const { targetIds } = await plan({ postId: post.id, publicationId, publishAt, connectionIds, immediate: !options.plannedForLater });
-    if (options.madeDraft) await orm.em.fork().nativeUpdate(Post, { id: post.id }, { status: 'draft' });
-    await orm.em.fork().transactional(async (em) => {
+    if (options.madeDraft) await database.orm.em.fork().nativeUpdate(Post, { id: post.id }, { status: 'draft' });
+    await database.orm.em.fork().transactional(async (em) => {
       for (const [index, id] of targetIds.entries()) {
         await em.nativeUpdate(PublishTarget, { id }, { status: statuses[index]!, errorMessage: statuses[index] === 'Failed' ? 'refused' : null });
       }
     });
     const input = { postId: post.id, publicationId, publishedAt: new Date().toISOString(), targetIds, onlyIfStillScheduled: options.plannedForLater ?? false };
-    const settled = await orm.em.fork().transactional((em) => settlePublication(em, input));
-    const again = await orm.em.fork().transactional((em) => settlePublication(em, input));
-    return { post: await orm.em.fork().findOneOrFail(Post, post.id), settled, again };
+    const settled = await database.orm.em.fork().transactional((em) => settlePublication(em, input));
+    const again = await database.orm.em.fork().transactional((em) => settlePublication(em, input));
+    return { post: await database.orm.em.fork().findOneOrFail(Post, post.id), settled, again };
   }
 
   it('when one target of two was published, then the post is published and one post.published event is recorded, however often it is settled', async () => {
@@ -107,7 +101,7 @@ describe('settlePublication', () => {
     expect(settled).toEqual({ outcome: 'published', eventId: expect.any(String) });
     expect(again).toEqual(settled);
     expect(post.status).toBe('published');
-    expect(await orm.em.fork().count(WorkspaceEvent, { postId: post.id, type: 'post.published' })).toBe(1);
+    expect(await database.orm.em.fork().count(WorkspaceEvent, { postId: post.id, type: 'post.published' })).toBe(1);
   });
 
   it('when a publication planned for later is settled again after its commit, then it answers the same outcome and event, not a cancel', async () => {
@@ -122,7 +116,7 @@ describe('settlePublication', () => {
     expect(settled).toEqual({ outcome: 'cancelled', eventId: null });
     expect(again).toEqual(settled);
     expect(post.status).toBe('draft');
-    expect(await orm.em.fork().count(WorkspaceEvent, { postId: post.id })).toBe(0);
+    expect(await database.orm.em.fork().count(WorkspaceEvent, { postId: post.id })).toBe(0);
   });
 
   it('when the post of a publication planned for later was made a draft but a platform has it, then it is published', async () => {
