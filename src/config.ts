@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { parseEncryptionKey } from './crypto/secret-box.ts';
+import { parseEncryptionKey, parseEncryptionKeys } from './crypto/encryption-keys.ts';
 import { defaultFfmpegPath } from './video/ffmpeg-path.ts';
 
 // The one place that reads the environment. Every process (api, worker, admin CLI, dev stack) calls loadConfig();
@@ -55,7 +55,8 @@ const schema = z
     FFMPEG_PATH: z.string().min(1).optional(),
     VIDEO_CONCURRENCY: z.coerce.number().int().positive().default(availableParallelism()),
     WORKER_SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).default(25),
-    ENCRYPTION_KEY: z.string().min(1),
+    ENCRYPTION_KEYS: z.string().min(1).optional(),
+    ENCRYPTION_KEY: z.string().min(1).optional(),
     WEBHOOKS_ALLOW_PRIVATE_NETWORKS: booleanString.default(false),
     // At most 30: a delivery round heartbeats between requests, within its heartbeat timeout of a minute.
     WEBHOOK_TIMEOUT_SECONDS: seconds.max(30).default(15),
@@ -78,10 +79,18 @@ const schema = z
     TEMPORAL_METRICS_PORT: port.default(9466),
   })
   .superRefine((env, ctx) => {
-    try {
-      parseEncryptionKey(env.ENCRYPTION_KEY);
-    } catch (error) {
-      ctx.addIssue({ code: 'custom', path: ['ENCRYPTION_KEY'], message: (error as Error).message });
+    // Both at once is refused rather than one winning: an operator who adds ENCRYPTION_KEYS beside an old
+    // ENCRYPTION_KEY would otherwise drop a key without knowing it.
+    if (env.ENCRYPTION_KEYS !== undefined && env.ENCRYPTION_KEY !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['ENCRYPTION_KEYS'], message: 'set ENCRYPTION_KEYS or ENCRYPTION_KEY, not both (ENCRYPTION_KEYS lists the current key first, then older ones)' });
+    } else if (env.ENCRYPTION_KEYS === undefined && env.ENCRYPTION_KEY === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['ENCRYPTION_KEYS'], message: 'is required (the current key first, then older ones; or ENCRYPTION_KEY for one key)' });
+    } else {
+      try {
+        encryptionKeys(env);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', path: [env.ENCRYPTION_KEYS === undefined ? 'ENCRYPTION_KEY' : 'ENCRYPTION_KEYS'], message: (error as Error).message });
+      }
     }
     if (Boolean(env.TEMPORAL_TLS_CERT_PATH) !== Boolean(env.TEMPORAL_TLS_KEY_PATH)) {
       ctx.addIssue({ code: 'custom', path: [env.TEMPORAL_TLS_CERT_PATH ? 'TEMPORAL_TLS_KEY_PATH' : 'TEMPORAL_TLS_CERT_PATH'], message: 'a client certificate needs both TEMPORAL_TLS_CERT_PATH and TEMPORAL_TLS_KEY_PATH' });
@@ -161,8 +170,11 @@ function toConfig(env: z.infer<typeof schema>) {
     },
     /** `concurrency`: encodes one worker runs at once (each ffmpeg keeps a core busy). */
     video: { ffmpegPath: env.FFMPEG_PATH ?? defaultFfmpegPath(), concurrency: env.VIDEO_CONCURRENCY },
-    /** Seals webhook secrets and social credentials at rest. */
-    secrets: { encryptionKey: parseEncryptionKey(env.ENCRYPTION_KEY) },
+    /**
+     * Seal webhook secrets, social credentials and stored idempotent answers at rest: the first key seals, every
+     * key opens (see src/crypto/secret-box.ts).
+     */
+    secrets: { encryptionKeys: encryptionKeys(env) },
     webhooks: { allowPrivateNetworks: env.WEBHOOKS_ALLOW_PRIVATE_NETWORKS, timeoutMs: env.WEBHOOK_TIMEOUT_SECONDS * 1000 },
     social: { allowPrivateNetworks: env.SOCIAL_ALLOW_PRIVATE_NETWORKS },
     /** How long an action (generate, render) waits for its workflow before answering 202. */
@@ -195,4 +207,9 @@ function toConfig(env: z.infer<typeof schema>) {
       temporalPort: env.TEMPORAL_METRICS_PORT,
     },
   };
+}
+
+/** The keys that seal and open secrets at rest, the current one first; ENCRYPTION_KEY is the list of one. */
+function encryptionKeys(env: { ENCRYPTION_KEYS?: string; ENCRYPTION_KEY?: string }): Buffer[] {
+  return env.ENCRYPTION_KEYS === undefined ? [parseEncryptionKey(env.ENCRYPTION_KEY ?? '')] : parseEncryptionKeys(env.ENCRYPTION_KEYS);
 }

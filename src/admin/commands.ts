@@ -6,11 +6,13 @@ import type { Deps } from '../domain/deps.ts';
 import { issueApiKey } from '../domain/api-keys/issue-api-key.ts';
 import { changePlan } from '../domain/workspaces/change-plan.ts';
 import { describeReport, reconcileSchedules } from '../domain/schedules/reconcile-schedules.ts';
+import { describeResealReport, resealSecrets } from '../domain/secrets/reseal-secrets.ts';
 import { createWorkspace } from '../domain/workspaces/create-workspace.ts';
 import { isDateTime, isUuid } from '../validation/formats.ts';
 
 type Values = Record<string, string | boolean | undefined>;
-type Result = { json: unknown; text: string };
+/** `exitCode`: 1 when the command did its work but the operator must act (it says what). */
+type Result = { json: unknown; text: string; exitCode?: number };
 type Command = { options: NonNullable<ParseArgsConfig['options']>; run(deps: Deps, values: Values): Promise<Result> };
 
 const json = { type: 'boolean' } as const;
@@ -25,6 +27,7 @@ export const usage = `Usage: npm run --silent admin -- <command> [options]
   api-key deactivate --id KEY_ID [--json]                      the key answers 401 from now on
   api-key activate --id KEY_ID [--json]
   schedules reconcile [--json]                                   repair drift between schedules and Temporal
+  secrets reseal [--json]                                        re-seal every sealed value with the current key
 
 Uses DATABASE_URL, or the dev stack's PostgreSQL under DATA_DIR (default .data) like \`npm run dev\`; Temporal at
 TEMPORAL_ADDRESS, or the dev stack's.`;
@@ -74,6 +77,15 @@ export const adminCommands: Record<string, Command> = {
     async run({ orm, temporal, taskQueue }) {
       const report = await reconcileSchedules(orm, temporal, taskQueue);
       return { json: report, text: describeReport(report) };
+    },
+  },
+  'secrets reseal': {
+    options: { json },
+    async run(deps) {
+      const report = await resealSecrets(deps);
+      // Non-zero until every value is on the current key, so a script can drop the older keys only after a 0.
+      const remaining = report.columns.some((column) => column.remaining > 0);
+      return { json: report, text: describeResealReport(report), exitCode: remaining ? 1 : 0 };
     },
   },
   'api-key deactivate': { options: { id: text, json }, run: ({ orm }, values) => setKeyActive(orm, id(values, 'id'), false) },

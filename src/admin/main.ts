@@ -26,12 +26,13 @@ try {
 
 const database = await resolveLocalDatabase((message) => console.error(message));
 let deps: Services | undefined;
-let exitCode = 0;
+let exitCode: number;
 try {
   deps = await createServices(loadConfig(localStackEnv(database)), { name: 'admin', role: 'cli' });
   await migrateDatabase(deps.orm);
   const result = await command.run(deps, parsed as Record<string, string | boolean | undefined>);
   console.log(parsed.json ? JSON.stringify(result.json) : result.text);
+  exitCode = result.exitCode ?? 0;
 } catch (error) {
   console.error(`error: ${(error as Error).message}`);
   exitCode = 1;

@@ -25,6 +25,8 @@ export type Deps = Clients & {
   actionWaitMs: number;
   /** Seals webhook secrets and social credentials at rest. */
   secrets: SecretBox;
+  /** Seals stored idempotent answers, with a key of its own (they may carry new secrets: API keys, webhook secrets). */
+  idempotentAnswers: SecretBox;
   social: Record<SocialPlatform, SocialConnector>;
   /** The rules of a webhook delivery: the worker's deliveries and the test event the api sends itself. */
   webhooks: { allowPrivateNetworks: boolean; timeoutMs: number };

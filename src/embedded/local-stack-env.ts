@@ -8,10 +8,13 @@ import { localTemporal } from './local-temporal.ts';
  * admin CLI both start from here, so with the same environment they reach the same database and Temporal.
  */
 export function localStackEnv(database: LocalDatabase, env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const hasEncryptionKeys = Boolean(env.ENCRYPTION_KEYS || env.ENCRYPTION_KEY);
   return {
     // Production brings its own secrets; only a stack without them gets (and keeps) the dev stack's.
-    ...(env.URL_SIGNING_SECRET && env.ENCRYPTION_KEY ? {} : devSecrets()),
+    ...(env.URL_SIGNING_SECRET && hasEncryptionKeys ? {} : devSecrets()),
     ...env,
+    // The dev stack's key is one key; ENCRYPTION_KEYS given alone must not meet it (both at once are refused).
+    ...(env.ENCRYPTION_KEYS ? { ENCRYPTION_KEY: env.ENCRYPTION_KEY } : {}),
     DATABASE_URL: database.url,
     TEMPORAL_ADDRESS: env.TEMPORAL_ADDRESS ?? localTemporal().address,
   };

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { specPath } from '../../src/api/app.ts';
+import { keyIdOf } from '../../src/crypto/encryption-keys.ts';
 import type { Schemas } from '../../src/api/schemas.ts';
 import { requestBodyHash } from '../../src/domain/idempotency/idempotent-request.ts';
 import { deleteExpiredIdempotencyKeys } from '../../src/domain/idempotency/sweep-expired-idempotency-keys.ts';
@@ -12,6 +13,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-rec
 import { eventually } from '../support/eventually.ts';
 import type { ApiResponse } from '../support/http.ts';
 import { makeImage } from '../support/images.ts';
+import { sealV1 } from '../support/sealed-rows.ts';
 import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
 import type { TestApp } from '../support/test-app.ts';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
@@ -306,8 +308,23 @@ describe('Idempotency-Key: a stored answer is a secret at rest', () => {
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect(retry.body).toEqual(first.body);
     const stored = String(await column('response_body as value from idempotency_keys where workspace_id = ? and key = ?', workspace.id, key));
-    expect(stored).toMatch(/^v1\./);
+    expect(stored.startsWith(`v2.${keyIdOf(app.config.secrets.encryptionKeys[0]!)}.`)).toBe(true);
     expect(stored).not.toContain(secret);
+    // Sealed with a key of its own: the box of webhook secrets and social credentials cannot open it.
+    expect(JSON.parse(app.api.services.idempotentAnswers.open(stored))).toEqual(first.body);
+    expect(() => app.api.services.secrets.open(stored)).toThrow('it was altered or sealed with another key');
+  });
+
+  it('when an answer was stored sealed in the v1 format (before keys had ids), then the retry still replays it', async () => {
+    const key = newKey();
+    const first = await send('/api-keys', { name: 'Sealed before key ids' }, key);
+    const body = JSON.stringify(first.body);
+    await app.api.services.orm.em
+      .fork()
+      .execute('update idempotency_keys set response_body = ? where workspace_id = ? and key = ?', [sealV1(app.config.secrets.encryptionKeys[0]!, body), workspace.id, key]);
+    const retry = await send('/api-keys', { name: 'Sealed before key ids' }, key);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body).toEqual(first.body);
   });
 });
 

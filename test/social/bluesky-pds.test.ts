@@ -35,7 +35,7 @@ let orm: Database;
 let otherOrm: Database;
 let workspaceId: string;
 let png: Buffer;
-const secrets = createSecretBox(randomBytes(32));
+const secrets = createSecretBox([randomBytes(32)]);
 const connector = createBlueskyConnector({ allowPrivateNetworks: true });
 
 beforeAll(async () => {

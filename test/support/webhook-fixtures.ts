@@ -14,7 +14,7 @@ export async function createWebhookFixture(
     workspaceId: webhook.workspaceId,
     url: webhook.url,
     events: webhook.events ?? 'post.published,post.failed',
-    secretSealed: webhook.secret ? createSecretBox(config.secrets.encryptionKey).seal(webhook.secret) : null,
+    secretSealed: webhook.secret ? createSecretBox(config.secrets.encryptionKeys).seal(webhook.secret) : null,
     isActive: true,
   });
   await em.flush();

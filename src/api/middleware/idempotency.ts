@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import type { SecretBox } from '../../crypto/secret-box.ts';
+import { isSealed, type SecretBox } from '../../crypto/secret-box.ts';
 import type { Deps } from '../../domain/deps.ts';
 import { claimIdempotencyKey } from '../../domain/idempotency/claim-idempotency-key.ts';
 import { requestBodyHash, type KeyedRequest, type StoredAnswer, type UploadedPart } from '../../domain/idempotency/idempotent-request.ts';
@@ -21,7 +21,7 @@ const lockMarginMs = 60_000;
  * authentication, rate limiting and request validation (a request refused there does not use its key), before the
  * routes. Answers below 500 are stored; a 5xx gives the key back, so the client's retry runs the request again.
  */
-export function idempotency(deps: Pick<Deps, 'orm' | 'actionWaitMs' | 'webhooks' | 'secrets'>): RequestHandler {
+export function idempotency(deps: Pick<Deps, 'orm' | 'actionWaitMs' | 'webhooks' | 'idempotentAnswers'>): RequestHandler {
   const lockMs = Math.max(deps.actionWaitMs, deps.webhooks.timeoutMs) + lockMarginMs;
   return async (req, res, next) => {
     const key = req.get('idempotency-key');
@@ -35,13 +35,13 @@ export function idempotency(deps: Pick<Deps, 'orm' | 'actionWaitMs' | 'webhooks'
     };
     const claim = await claimIdempotencyKey(deps.orm, request, lockMs);
     if (claim.state === 'answered') {
-      res.status(claim.answer.status).set(claim.answer.headers).set('Idempotent-Replayed', 'true').send(openBody(deps.secrets, claim.answer.body));
+      res.status(claim.answer.status).set(claim.answer.headers).set('Idempotent-Replayed', 'true').send(openBody(deps.idempotentAnswers, claim.answer.body));
       return;
     }
     storeAnswerBeforeSending(res, (answer) =>
       answer.status >= 500
         ? releaseIdempotencyKey(deps.orm, request, claim.lockId)
-        : recordIdempotentAnswer(deps.orm, request, claim.lockId, { ...answer, body: deps.secrets.seal(answer.body) }),
+        : recordIdempotentAnswer(deps.orm, request, claim.lockId, { ...answer, body: deps.idempotentAnswers.seal(answer.body) }),
     );
     next();
   };
@@ -73,10 +73,10 @@ function storeAnswerBeforeSending(res: Response, store: (answer: StoredAnswer) =
 /**
  * A stored answer is sealed like any secret at rest: answers that create a secret (an API key, a webhook's signing
  * secret) carry it in their body, and the replay must give it back. An answer stored before answers were sealed is
- * plain JSON (never `v1.`), and is kept at most a day.
+ * plain JSON (never `v1.` or `v2.`), and is kept at most a day.
  */
-function openBody(secrets: SecretBox, stored: string): string {
-  return stored.startsWith('v1.') ? secrets.open(stored) : stored;
+function openBody(answers: SecretBox, stored: string): string {
+  return isSealed(stored) ? answers.open(stored) : stored;
 }
 
 function uploadedParts(req: Request): UploadedPart[] {

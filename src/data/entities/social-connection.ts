@@ -16,7 +16,7 @@ export const SocialConnection = defineEntity({
     /** Who the credentials belong to, as the platform said when they were checked. */
     accountName: p.string().length(300),
     accountId: p.string().length(300),
-    /** The credentials (token or app password), sealed with ENCRYPTION_KEY; never returned. */
+    /** The credentials (token or app password), sealed with the current key of ENCRYPTION_KEYS; never returned. */
     credentialsSealed: p.text(),
     /**
      * The platform session the connector keeps between publications (Bluesky's access and refresh tokens), sealed

@@ -12,7 +12,7 @@ export const Webhook = defineEntity({
     url: p.text(),
     /** Subscribed event names, comma-separated as in the API (e.g. `post.published,post.failed`). */
     events: p.text(),
-    /** The signing secret sealed with ENCRYPTION_KEY (it is needed to sign); null for unsigned webhooks. */
+    /** The signing secret sealed with the current key of ENCRYPTION_KEYS (it is needed to sign); null for unsigned webhooks. */
     secretSealed: p.text().nullable(),
     isActive: p.boolean().default(true),
     lastTriggeredAt: p.datetime().nullable(),

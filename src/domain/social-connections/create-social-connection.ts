@@ -16,7 +16,7 @@ const accountFieldChars = 300;
 
 /**
  * Connects a social account: the credentials are checked with the platform first (a refusal answers 400 with the
- * platform's words), then sealed with ENCRYPTION_KEY, with the session the check opened. They are never returned.
+ * platform's words), then sealed (ENCRYPTION_KEYS), with the session the check opened. They are never returned.
  */
 export async function createSocialConnection(deps: Deps, caller: Caller, input: CreateSocialConnectionInput): Promise<SocialConnection> {
   const credentials = credentialsOf(input);
