@@ -9,7 +9,10 @@ import { loadConfig, type Config } from '../../src/config.ts';
  * scratch directory (removed with it in global teardown), port 0.
  */
 export function testConfig(databaseUrl: string, overrides: Record<string, string> = {}): Config {
-  return loadConfig({ ...testConfigEnv(databaseUrl), ...overrides });
+  const env: Record<string, string | undefined> = { ...testConfigEnv(databaseUrl), ...overrides };
+  // ENCRYPTION_KEYS given replaces the one random key (both at once are refused).
+  if (overrides.ENCRYPTION_KEYS !== undefined && overrides.ENCRYPTION_KEY === undefined) delete env.ENCRYPTION_KEY;
+  return loadConfig(env);
 }
 
 /** The same as environment variables, for tests that start the real entry points as processes. */
