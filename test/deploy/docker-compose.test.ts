@@ -11,6 +11,7 @@ import { loadConfig } from '../../src/config.ts';
 // member.
 type Service = {
   image?: string;
+  container_name?: string;
   build?: string;
   command?: string[];
   environment?: Record<string, string>;
@@ -98,8 +99,11 @@ describe('docker-compose.yml', () => {
   });
 
   it('when the api is scaled, then no replica claims a host port, the proxy publishes one, and the api trusts exactly that one hop', () => {
-    expect(services.api!.ports).toBeUndefined();
-    expect(services.worker!.ports).toBeUndefined();
+    // A fixed host port or container name allows one container per service.
+    for (const name of ['api', 'worker']) {
+      expect(services[name]!.ports).toBeUndefined();
+      expect(services[name]!.container_name).toBeUndefined();
+    }
     expect(services.proxy!.ports).toEqual(['3000:3000']);
     expect(services.proxy!.volumes).toContain('./deploy/proxy/Caddyfile:/etc/caddy/Caddyfile:ro');
     expect(services.proxy!.depends_on).toEqual({ api: { condition: 'service_healthy' } });
