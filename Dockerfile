@@ -1,6 +1,7 @@
 # One image for both processes of the service: the api (default command) and the worker
 # (`node worker/main.ts`). Node 24 runs the TypeScript sources directly (type stripping).
-FROM node:24-bookworm-slim
+# The Node of package-lock.json (the `node` devDependency the tests run on), pinned.
+FROM node:24.21.0-bookworm-slim
 
 WORKDIR /app
 ENV NODE_ENV=production
