@@ -21,10 +21,6 @@ export class StoreOutage {
     this.#logger = logger;
   }
 
-  get down(): boolean {
-    return this.#down;
-  }
-
   failed(error: unknown): void {
     rateLimitStoreFailures.inc();
     if (this.#down) return;
