@@ -3,6 +3,7 @@ import { startBenchStack } from './bench-stack.ts';
 import { benchBlueskyPublishing } from './bluesky-publishing.ts';
 import { benchGenerate } from './generate-latency.ts';
 import { benchPostsList } from './posts-list.ts';
+import { benchRateLimits } from './rate-limits.ts';
 import { benchSchedules } from './schedules.ts';
 import { printTable, type Row } from './table.ts';
 import { benchVideo } from './video.ts';
@@ -17,6 +18,7 @@ const sections = {
   video: benchVideo,
   webhooks: benchWebhooks,
   bluesky: benchBlueskyPublishing,
+  limits: benchRateLimits,
   schedules: benchSchedules,
   posts: benchPostsList,
 };

@@ -19,6 +19,7 @@ const schema = z
     LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
     HOST: z.string().min(1).default('0.0.0.0'),
     PORT: port.default(3000),
+    TRUST_PROXY_HOPS: z.coerce.number().int().min(0).default(0),
     PUBLIC_URL: z.url().optional(),
     DATA_DIR: z.string().min(1).default('.data'),
 
@@ -129,7 +130,16 @@ function toConfig(env: z.infer<typeof schema>) {
     env: env.NODE_ENV,
     logLevel: env.LOG_LEVEL,
     logFormat: env.LOG_FORMAT,
-    http: { host: env.HOST, port: env.PORT, publicUrl: env.PUBLIC_URL?.replace(/\/$/, '') },
+    http: {
+      host: env.HOST,
+      port: env.PORT,
+      publicUrl: env.PUBLIC_URL?.replace(/\/$/, ''),
+      /**
+       * Proxies (load balancers) in front of the api whose `X-Forwarded-For` entries are believed, nearest first: the
+       * client address is the entry that many hops back. 0: none, the connection's own address.
+       */
+      trustProxyHops: env.TRUST_PROXY_HOPS,
+    },
     dataDir: env.DATA_DIR,
     database: { url: env.DATABASE_URL, poolMax: env.DATABASE_POOL_MAX },
     temporal: {

@@ -8,12 +8,13 @@ import { openApiFormats } from '../validation/formats.ts';
 import { authenticate } from './middleware/authenticate.ts';
 import { idempotency } from './middleware/idempotency.ts';
 import { problemResponse } from './middleware/problem-response.ts';
-import { rateLimit, type RateLimiter } from './middleware/rate-limit.ts';
+import { rateLimit } from './middleware/rate-limit.ts';
 import { requestContext } from './middleware/request-context.ts';
 import { requestLogging } from './middleware/request-logging.ts';
 import { requestMetrics } from './middleware/request-metrics.ts';
 import { wellFormedBody } from './middleware/well-formed-body.ts';
 import { rememberRouteRegexps } from './openapi-route-regexps.ts';
+import type { RateLimiter } from './rate-limits/rate-limiter.ts';
 import { routeTemplates } from './route-templates.ts';
 import { coverUploader, uploadSizeGuard } from './middleware/upload-size-guard.ts';
 import { apiKeyRoutes } from './routes/api-keys.ts';
@@ -41,6 +42,8 @@ export type AppOptions = {
   deps: Deps;
   lastUsed: LastUsedTracker;
   rateLimiter: RateLimiter;
+  /** TRUST_PROXY_HOPS: how many proxies' X-Forwarded-For entries name the client (`req.ip`); 0 trusts none. */
+  trustProxyHops: number;
   urlSigningSecret: string;
   /** Check every response against openapi.yaml (tests): a response that drifts from the spec becomes a 500. */
   validateResponses: boolean;
@@ -50,6 +53,9 @@ export function createApp(options: AppOptions): Express {
   const { deps } = options;
   const app = express();
   app.disable('x-powered-by');
+  // Express's own count of hops: the client is the address that many entries back from the end of X-Forwarded-For
+  // (each trusted proxy appends the address it was reached from); 0 keeps the connection's address.
+  app.set('trust proxy', options.trustProxyHops);
 
   const routeOf = routeTemplates(specPath);
   app.use(requestMetrics(routeOf));

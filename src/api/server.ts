@@ -8,7 +8,8 @@ import { startMetricsServer } from '../metrics/metrics-server.ts';
 import { IdempotencyKeySweeper } from '../domain/idempotency/sweep-expired-idempotency-keys.ts';
 import { createServices, type Services } from '../services.ts';
 import { createApp } from './app.ts';
-import { RateLimiter } from './middleware/rate-limit.ts';
+import { openRateLimitStore } from './rate-limits/rate-limit-store.ts';
+import { RateLimiter } from './rate-limits/rate-limiter.ts';
 
 // Expired keys are ignored when claimed; the sweep only keeps the table small, so a quarter of an hour is plenty.
 const idempotencyKeySweepSeconds = 15 * 60;
@@ -23,10 +24,12 @@ export async function startApiServer(config: Config, options: { validateResponse
   let publicUrl = publicBaseUrl(config.http);
   const services = await createServices(config, { name: 'api', publicUrl: () => publicUrl });
   const lastUsed = new LastUsedTracker(services.orm, services.logger);
+  const rateLimits = openRateLimitStore(config.database.url, services.logger);
   const app = createApp({
     deps: services,
     lastUsed,
-    rateLimiter: new RateLimiter(config.rateLimit),
+    rateLimiter: new RateLimiter(config.rateLimit, { store: rateLimits }),
+    trustProxyHops: config.http.trustProxyHops,
     urlSigningSecret: config.storage.urlSigningSecret,
     validateResponses: options.validateResponses ?? false,
   });
@@ -54,6 +57,7 @@ export async function startApiServer(config: Config, options: { validateResponse
       await metrics.stop();
       await lastUsed.stop();
       await idempotencyKeys.stop();
+      await rateLimits.close();
       await services.close();
     },
   };

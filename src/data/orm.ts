@@ -27,6 +27,8 @@ export function ormOptions(databaseUrl: string, poolMax = 10) {
       keepAlive: true,
       onPoolCreated: releaseDeadConnections,
     },
+    // The shared rate limits' table has no entity: rate-limiter-flexible reads and writes it (its migration says why).
+    schemaGenerator: { skipTables: ['rate_limits'] },
     migrations: {
       path: 'src/data/migrations',
       glob: 'Migration*.ts',

@@ -33,3 +33,9 @@ export const rateLimitRefusals = new Counter({
 });
 // Every series from zero, so a rate over the first refusal is not lost (Prometheus sees the counter appear at 1).
 for (const limit of rateLimitKinds) rateLimitRefusals.inc({ limit }, 0);
+
+export const rateLimitStoreFailures = new Counter({
+  name: 'api_rate_limit_store_failures_total',
+  help: 'Statements to the shared rate-limit store (PostgreSQL) that failed; the limits they counted were counted in this process only.',
+  registers: [apiRegistry],
+});

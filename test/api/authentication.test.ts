@@ -134,10 +134,10 @@ describe('rate limiting', () => {
 });
 
 /** GET /api/v1/projects from another loopback address than the rest of the file uses (127.0.0.1). */
-function getProjectsFrom(localAddress: string, key: string): Promise<{ status: number; retryAfter: string | undefined; body: Problem }> {
+function getProjectsFrom(localAddress: string, key: string, headers: Record<string, string> = {}): Promise<{ status: number; retryAfter: string | undefined; body: Problem }> {
   const url = new URL(`${app.url}/api/v1/projects`);
   return new Promise((resolveResponse, reject) => {
-    const outgoing = request(url, { localAddress, headers: { authorization: `Bearer ${key}` } }, (response) => {
+    const outgoing = request(url, { localAddress, headers: { ...headers, authorization: `Bearer ${key}` } }, (response) => {
       let text = '';
       response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
       response.on('end', () => resolveResponse({ status: response.statusCode ?? 0, retryAfter: response.headers['retry-after'], body: JSON.parse(text) as Problem }));
@@ -147,7 +147,7 @@ function getProjectsFrom(localAddress: string, key: string): Promise<{ status: n
 }
 
 describe('failed authentication per client address', () => {
-  it('when an address fails more often than the limit, then it answers 429 with Retry-After without looking keys up, and other addresses are unaffected', async () => {
+  it('when an address fails more often than the limit, then its refused keys answer 429 with Retry-After, and valid keys are still served from it and from other addresses', async () => {
     const valid = await createTestWorkspace(app, 'growth');
     const statuses = [];
     for (let attempt = 0; attempt < 11; attempt += 1) {
@@ -155,22 +155,31 @@ describe('failed authentication per client address', () => {
     }
     expect(statuses).toEqual([...Array(10).fill(401), 429]);
 
-    // Even a valid key is refused from that address: telling it apart would take the lookup the limit saves.
-    const blocked = await getProjectsFrom('127.0.0.2', valid.key);
-    expect(blocked.status).toBe(429);
-    expect(blocked.body.type).toBe('/problems/rate-limited');
-    expect(blocked.body.detail).toContain('failed authentications from this address (10 per 60 seconds)');
-    expect(Number(blocked.retryAfter)).toBeGreaterThan(0);
+    const refused = await getProjectsFrom('127.0.0.2', `sk_${'Z'.repeat(43)}`);
+    expect(refused.status).toBe(429);
+    expect(refused.body.type).toBe('/problems/rate-limited');
+    expect(refused.body.detail).toContain('failed authentications from this address (10 per 60 seconds)');
+    expect(Number(refused.retryAfter)).toBeGreaterThan(0);
 
+    // A key that verifies is never refused for the failures of others sharing its address.
+    expect((await getProjectsFrom('127.0.0.2', valid.key)).status).toBe(200);
     expect((await getProjectsFrom('127.0.0.3', valid.key)).status).toBe(200);
     expect((await valid.client.get('/projects')).status).toBe(200);
   });
 
-  it('when 40 unknown keys arrive at once from one address, then no more than the limit are looked up', async () => {
+  it('when no proxy hop is trusted (the default), then X-Forwarded-For is ignored and failures count against the address of the connection', async () => {
+    for (let attempt = 0; attempt < 10; attempt += 1) {
+      const response = await getProjectsFrom('127.0.0.7', `sk_${String(attempt).padStart(43, 'D')}`, { 'x-forwarded-for': `192.0.2.${attempt}` });
+      expect(response.status).toBe(401);
+    }
+    expect((await getProjectsFrom('127.0.0.7', `sk_${'D'.repeat(43)}`, { 'x-forwarded-for': '192.0.2.200' })).status).toBe(429);
+  });
+
+  it('when 40 unknown keys arrive at once from one address, then exactly the limit of them answer 401 and the rest 429', async () => {
     const statuses = await Promise.all(
       Array.from({ length: 40 }, (_, attempt) => getProjectsFrom('127.0.0.5', `sk_${String(attempt).padStart(43, 'B')}`).then((response) => response.status)),
     );
-    // Every one past the limit was refused before its lookup, however many were in flight together.
+    // Each failure is counted by one atomic statement, however many are in flight together.
     expect(statuses.filter((status) => status === 401)).toHaveLength(10);
     expect(statuses.filter((status) => status === 429)).toHaveLength(30);
   });

@@ -6,7 +6,7 @@ const minimal = { DATABASE_URL: 'postgresql://u@localhost:5432/db', URL_SIGNING_
 describe('loadConfig', () => {
   it('when only the required variables are set, then every other setting has its documented default', () => {
     const config = loadConfig(minimal);
-    expect(config.http).toEqual({ host: '0.0.0.0', port: 3000, publicUrl: undefined });
+    expect(config.http).toEqual({ host: '0.0.0.0', port: 3000, publicUrl: undefined, trustProxyHops: 0 });
     expect(config.temporal).toMatchObject({ address: 'localhost:7233', namespace: 'default', taskQueue: 'content-service' });
     expect(config.storage).toMatchObject({ driver: 'filesystem', directory: '.data/objects', signedUrlTtlSeconds: 3600 });
     expect(config.rateLimit).toEqual({ requests: 600, windowSeconds: 60, workspaceRequests: 3000, authFailuresPerAddress: 60 });
@@ -28,5 +28,8 @@ describe('loadConfig', () => {
     // A delivery round heartbeats between requests: one request may not outlast its heartbeat timeout.
     expect(() => loadConfig({ ...minimal, WEBHOOK_TIMEOUT_SECONDS: '31' })).toThrow(/WEBHOOK_TIMEOUT_SECONDS/);
     expect(loadConfig({ ...minimal, WEBHOOK_TIMEOUT_SECONDS: '30' }).webhooks.timeoutMs).toBe(30_000);
+    expect(() => loadConfig({ ...minimal, TRUST_PROXY_HOPS: '-1' })).toThrow(/TRUST_PROXY_HOPS/);
+    expect(() => loadConfig({ ...minimal, TRUST_PROXY_HOPS: 'true' })).toThrow(/TRUST_PROXY_HOPS/);
+    expect(loadConfig({ ...minimal, TRUST_PROXY_HOPS: '2' }).http.trustProxyHops).toBe(2);
   });
 });

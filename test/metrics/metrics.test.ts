@@ -68,6 +68,7 @@ const apiMetrics = {
   http_request_duration_seconds: 'histogram',
   http_requests_in_flight: 'gauge',
   api_rate_limit_refusals_total: 'counter',
+  api_rate_limit_store_failures_total: 'counter',
   process_cpu_seconds_total: 'counter',
   process_resident_memory_bytes: 'gauge',
   nodejs_eventloop_lag_p99_seconds: 'gauge',
@@ -180,7 +181,6 @@ describe('the worker /metrics', () => {
   });
 });
 
-// Last: the failed authentications it makes shut this address out for the rest of the window.
 describe('rate-limit refusals', () => {
   it('when failed authentications from an address pass the limit, then the refusal is counted under its limit', async () => {
     const before = await scrape(api.metricsUrl);

@@ -6,8 +6,9 @@ import { startVideo } from '../../domain/video/start-video.ts';
 import { callerOf } from '../caller-of.ts';
 import { authenticate } from '../middleware/authenticate.ts';
 import { pathFormats } from '../middleware/path-formats.ts';
-import { rateLimit, type RateLimiter } from '../middleware/rate-limit.ts';
+import { rateLimit } from '../middleware/rate-limit.ts';
 import { presentStartedVideoJob } from '../presenters/video.ts';
+import type { RateLimiter } from '../rate-limits/rate-limiter.ts';
 
 const publicDir = fileURLToPath(new URL('../../dashboard/public/', import.meta.url));
 
