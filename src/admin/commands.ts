@@ -24,7 +24,7 @@ export const usage = `Usage: npm run --silent admin -- <command> [options]
   api-key create --workspace WORKSPACE_ID --name NAME [--expires-at ISO_DATE] [--json]
   api-key deactivate --id KEY_ID [--json]                      the key answers 401 from now on
   api-key activate --id KEY_ID [--json]
-  schedules reconcile [--json]                                   repair drift between schedules and Temporal
+  schedules reconcile [--json]                                   repair drift between schedules and Temporal now
 
 Uses DATABASE_URL, or the dev stack's PostgreSQL under DATA_DIR (default .data) like \`npm run dev\`; Temporal at
 TEMPORAL_ADDRESS, or the dev stack's.`;
@@ -71,8 +71,8 @@ export const adminCommands: Record<string, Command> = {
   },
   'schedules reconcile': {
     options: { json },
-    async run({ orm, temporal, taskQueue }) {
-      const report = await reconcileSchedules(orm, temporal, taskQueue);
+    async run(deps) {
+      const report = await reconcileSchedules(deps);
       return { json: report, text: describeReport(report) };
     },
   },
