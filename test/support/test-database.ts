@@ -30,10 +30,10 @@ async function withAdmin<T>(url: string, action: (client: pg.Client) => Promise<
 }
 
 /**
- * A database of its own for the test file, opened before its tests and dropped after them: `database.orm` while the
- * tests run.
+ * A database of its own for the test file, opened before its tests and dropped after them: `database.orm` (and its
+ * `database.url`) while the tests run.
  */
-export function useTestDatabase(): { readonly orm: Database } {
+export function useTestDatabase(): { readonly orm: Database; readonly url: string } {
   let opened: Awaited<ReturnType<typeof openTestDatabase>> | undefined;
   beforeAll(async () => {
     opened = await openTestDatabase();
@@ -43,6 +43,10 @@ export function useTestDatabase(): { readonly orm: Database } {
     get orm() {
       if (!opened) throw new Error('the test database is open only while the tests run');
       return opened.orm;
+    },
+    get url() {
+      if (!opened) throw new Error('the test database is open only while the tests run');
+      return opened.url;
     },
   };
 }
