@@ -21,7 +21,9 @@ export type ReconcileReport = {
 /**
  * How recent a change must be for reconcile to leave it alone. A change in flight touches Temporal first and the
  * database after (create: the Temporal Schedule, then the row, bounded by the pool's timeouts to well under a
- * minute), or the database row under its lock (update, delete): past this window both sides have settled.
+ * minute), or the database row under its lock (update, delete): past this window both sides have settled. Times
+ * come from the api's clock (the row) and Temporal's (its creation), read against the worker's: the hosts' clocks
+ * must agree to well within it.
  */
 export const reconcileGraceMs = 2 * 60_000;
 
