@@ -18,10 +18,10 @@ export function ormOptions(databaseUrl: string, poolMax = 10, statementTimeoutMs
     pool: { min: 0, max: poolMax },
     // A request never waits on the database for ever: a connection (a free one from the pool, or a new one) comes
     // within 5 s, a statement ends within 10 s on the server (lock waits included), and a server that stops
-    // answering altogether is given up on after 15 s (the migrator's DDL excepted: an index on a large table takes
-    // longer). Each surfaces as "database unavailable" (503 at the api, a
-    // retry in the worker). Keepalive notices a peer that vanished without closing the connection. A connection that
-    // dies in the middle of a transaction goes back to the pool (see releaseDeadConnections).
+    // answering altogether is given up on after 15 s (the migrator excepted: an index on a large table takes longer).
+    // Each surfaces as "database unavailable" (503 at the api, a retry in the worker). Keepalive notices a peer that
+    // vanished without closing the connection. A connection that dies in the middle of a transaction goes back to the
+    // pool (see releaseDeadConnections).
     driverOptions: {
       connectionTimeoutMillis: 5_000,
       // pg leaves a statement_timeout of 0 out of the session's parameters (the database's or role's default would
