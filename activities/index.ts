@@ -21,6 +21,7 @@ import { publishToTarget, type PublishToTargetInput } from './publish-to-target.
 import { recordScheduleRunAtItsFiring } from './record-schedule-run.ts';
 import { renderPostImage, type RenderPostImageInput } from './render-post-image.ts';
 import { renderPostVideo, type RenderPostVideoInput } from './render-post-video.ts';
+import { repairScheduleDrift } from './repair-schedule-drift.ts';
 import { startEventDelivery } from './start-event-delivery.ts';
 import { failingAsTemporal } from './temporal-failure.ts';
 
@@ -53,6 +54,7 @@ export function createActivities(deps: Deps) {
     dispatchEvent: (input: { eventId: string }) => finalUnlessDependencyDown(() => dispatchEvent(deps, input)),
     createScheduledPost: (input: ScheduledRun) => inTransaction(deps.orm, (em) => createScheduledPost(em, input)),
     recordScheduleRun: (input: { scheduleId: string; error: string | null }) => recordScheduleRunAtItsFiring(deps, input),
+    repairScheduleDrift: () => repairScheduleDrift(deps),
     deliverToWebhooks: (input: DeliverToWebhooksInput) => finalUnlessDependencyDown(() => deliverToWebhooks(deps, input)),
     attemptWebhookDelivery: (input: DeliveryAttemptInput) => attemptWebhookDelivery(deps, input),
   };

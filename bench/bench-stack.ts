@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig, type Config } from '../src/config.ts';
 import { startApiServer, type ApiServer } from '../src/api/server.ts';
-import { migrateDatabase, openDatabase } from '../src/data/orm.ts';
+import { migrateDatabase } from '../src/data/migrate-database.ts';
+import { openDatabase } from '../src/data/orm.ts';
 import { createWorkspace } from '../src/domain/workspaces/create-workspace.ts';
 import { startPostgresCluster } from '../src/embedded/postgres-cluster.ts';
 import { startTemporalDevServer } from '../src/embedded/temporal-dev-server.ts';
@@ -74,8 +75,8 @@ export async function startBenchStack(): Promise<BenchStack> {
     const temporal = await startTemporalDevServer({ headless: true });
     stops.push(() => temporal.stop());
     const databaseUrl = await cluster.ensureDatabase('bench');
+    await migrateDatabase(databaseUrl);
     const orm = await openDatabase(databaseUrl);
-    await migrateDatabase(orm);
     const { workspace, apiKey } = await createWorkspace(orm, { name: 'Bench', plan: 'growth' });
     await orm.close();
 

@@ -1,6 +1,7 @@
 import { publicBaseUrl, type Config } from './config.ts';
 import { createSecretBox } from './crypto/secret-box.ts';
 import { openDatabase } from './data/orm.ts';
+import { requireMigratedSchema } from './data/schema-version.ts';
 import type { Clients, Deps } from './domain/deps.ts';
 import { createImageProvider } from './generation/create-image-provider.ts';
 import { createLogger } from './logger.ts';
@@ -32,6 +33,10 @@ export async function createServices(config: Config, options: ServicesOptions): 
   const cli = options.role === 'cli';
   const logger = createLogger({ level: config.logLevel, name: options.name, format: config.logFormat, stderr: cli });
   const orm = await openDatabase(config.database.url, config.database.poolMax);
+  await requireMigratedSchema(orm).catch(async (error: unknown) => {
+    await orm.close();
+    throw error;
+  });
   const temporal = cli
     ? lazyTemporalClient(config.temporal)
     : await connectTemporalClient(config.temporal).catch(async (error: unknown) => {

@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { migrateDatabase, openDatabase } from '../src/data/orm.ts';
+import { migrateDatabase } from '../src/data/migrate-database.ts';
 import { startPostgresCluster } from '../src/embedded/postgres-cluster.ts';
 import { startTemporalDevServer } from '../src/embedded/temporal-dev-server.ts';
 import { workflowInterceptorsPath, workflowsPath } from '../worker/create-worker.ts';
@@ -75,9 +75,7 @@ export default async function setup(project: TestProject) {
     ] as const);
 
     const templateUrl = await cluster.ensureDatabase(templateDatabase);
-    const orm = await openDatabase(templateUrl);
-    await migrateDatabase(orm);
-    await orm.close();
+    await migrateDatabase(templateUrl);
     const devCertificates = await createDevCertificates(join(workDir, 'tls'));
 
     project.provide('postgresAdminUrl', cluster.adminUrl);

@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync, chmodSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { migrateDatabase, openDatabase } from '../src/data/orm.ts';
+import { migrateDatabase } from '../src/data/migrate-database.ts';
+import { openDatabase } from '../src/data/orm.ts';
 import { startPostgresCluster } from '../src/embedded/postgres-cluster.ts';
 
 // `npm run migration:create -- <name>`: writes a migration for the difference between the entities and the schema
@@ -16,9 +17,10 @@ const workDir = mkdtempSync(join(tmpdir(), 'migration-'));
 chmodSync(workDir, 0o755);
 const cluster = await startPostgresCluster({ directory: join(workDir, 'postgres'), ephemeral: true });
 try {
-  const orm = await openDatabase(await cluster.ensureDatabase('migrations'));
+  const databaseUrl = await cluster.ensureDatabase('migrations');
+  await migrateDatabase(databaseUrl);
+  const orm = await openDatabase(databaseUrl);
   try {
-    await migrateDatabase(orm);
     const result = await orm.migrator.create(undefined, false, false, name);
     if (!result.fileName) {
       console.log('The entities match the migrations: nothing to do.');

@@ -1,7 +1,6 @@
 import { loadConfig } from '../src/config.ts';
 import { startMetricsServer } from '../src/metrics/metrics-server.ts';
 import { workerRegistry } from '../src/metrics/worker-metrics.ts';
-import { describeReport, reconcileSchedules } from '../src/domain/schedules/reconcile-schedules.ts';
 import { createServices } from '../src/services.ts';
 import { startTracing } from '../src/telemetry/start-tracing.ts';
 import { connectWorkerConnection } from '../src/temporal/connect.ts';
@@ -27,12 +26,19 @@ installTemporalRuntime(logger, { host: config.metrics.host, port: config.metrics
 const metrics = await startMetricsServer(workerRegistry, { host: config.metrics.host, port: config.metrics.workerPort });
 const connection = await connectWorkerConnection(config.temporal);
 try {
-  const created = await ensureSearchAttributes(deps.temporal.connection, config.temporal.namespace);
-  if (created.length > 0) logger.info({ searchAttributes: created }, 'search attributes created');
-  await ensureServiceSchedules(deps.temporal, config.temporal.taskQueue, logger);
-  // Start-up check: customers' schedules and Temporal agree (repairs drift left by a crash).
-  const report = await reconcileSchedules(deps.orm, deps.temporal, config.temporal.taskQueue);
-  logger.info({ report }, describeReport(report));
+  // What the namespace needs, created or brought up to date. Neither stops the worker when it fails: every replica
+  // does this at start-up (see ensureServiceSchedules for why that is safe), so the next one to start, or this one's
+  // next start, tries again, while this one polls. Customers' schedules are reconciled by the `schedules-reconcile`
+  // schedule's workflow, not here: start-up does not grow with their number nor stop on one Temporal refuses.
+  await ensureSearchAttributes(deps.temporal.connection, config.temporal.namespace).then(
+    (created) => {
+      if (created.length > 0) logger.info({ searchAttributes: created }, 'search attributes created');
+    },
+    (error: unknown) => logger.error({ err: error }, 'search attributes not ensured; workflows that set them fail until they exist'),
+  );
+  await ensureServiceSchedules(deps.temporal, config.temporal.taskQueue, logger).catch((error: unknown) =>
+    logger.error({ err: error }, 'service schedules not ensured; the next worker start tries again'),
+  );
   const workers = [await createWorker({ connection, config, deps, tracing }), await createVideoWorker({ connection, config, deps })];
   logger.info({ taskQueue: config.temporal.taskQueue, videoConcurrency: config.video.concurrency, metricsUrl: metrics.url }, 'worker running');
   await runWorkers(workers);

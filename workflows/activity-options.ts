@@ -114,3 +114,15 @@ export const storageCleanup: ActivityOptions = {
   startToCloseTimeout: '2 minutes',
   retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes', maximumAttempts: 50 },
 };
+
+/**
+ * One reconcile of every schedule (repairScheduleDrift): a Temporal describe or update per schedule that drifted,
+ * heartbeating as it goes. One schedule Temporal refuses is a result, not a failure; what fails the attempt is the
+ * database or Temporal being down, tried again 5 and 15 s later. Nothing waits for it, and the next
+ * firing of its Temporal Schedule, minutes later, runs it again.
+ */
+export const scheduleReconcile: ActivityOptions = {
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '30 seconds',
+  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumAttempts: 3 },
+};

@@ -26,7 +26,7 @@ export const usage = `Usage: npm run --silent admin -- <command> [options]
   api-key create --workspace WORKSPACE_ID --name NAME [--expires-at ISO_DATE] [--json]
   api-key deactivate --id KEY_ID [--json]                      the key answers 401 from now on
   api-key activate --id KEY_ID [--json]
-  schedules reconcile [--json]                                   repair drift between schedules and Temporal
+  schedules reconcile [--json]                                   repair drift between schedules and Temporal now
   secrets reseal [--json]                                        re-seal every sealed value with the current key
 
 Uses DATABASE_URL, or the dev stack's PostgreSQL under DATA_DIR (default .data) like \`npm run dev\`; Temporal at
@@ -74,8 +74,8 @@ export const adminCommands: Record<string, Command> = {
   },
   'schedules reconcile': {
     options: { json },
-    async run({ orm, temporal, taskQueue }) {
-      const report = await reconcileSchedules(orm, temporal, taskQueue);
+    async run(deps) {
+      const report = await reconcileSchedules(deps);
       return { json: report, text: describeReport(report) };
     },
   },

@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
-import { migrateDatabase } from '../data/orm.ts';
 import { resolveLocalDatabase } from '../embedded/local-database.ts';
 import { localStackEnv } from '../embedded/local-stack-env.ts';
 import { createServices, type Services } from '../services.ts';
@@ -29,7 +28,6 @@ let deps: Services | undefined;
 let exitCode: number;
 try {
   deps = await createServices(loadConfig(localStackEnv(database)), { name: 'admin', role: 'cli' });
-  await migrateDatabase(deps.orm);
   const result = await command.run(deps, parsed as Record<string, string | boolean | undefined>);
   console.log(parsed.json ? JSON.stringify(result.json) : result.text);
   exitCode = result.exitCode ?? 0;

@@ -1,13 +1,13 @@
 import { resolveLocalDatabase } from '../embedded/local-database.ts';
-import { migrateDatabase, openDatabase } from './orm.ts';
+import { migrateDatabase } from './migrate-database.ts';
 
-// `npm run migrate`: applies pending migrations to DATABASE_URL (or the dev cluster under DATA_DIR).
+// `npm run migrate`: applies pending migrations to DATABASE_URL (or the dev cluster under DATA_DIR). The one command
+// that migrates a deployment: run it once per release, before the new api and workers start (they refuse an older
+// schema). Several at once are safe (the second waits, then finds nothing to do).
 const database = await resolveLocalDatabase(console.error);
-const orm = await openDatabase(database.url);
 try {
-  const applied = await migrateDatabase(orm);
+  const applied = await migrateDatabase(database.url, console.error);
   console.error(applied.length > 0 ? `Applied ${applied.length} migration(s): ${applied.join(', ')}` : 'Database is up to date.');
 } finally {
-  await orm.close();
   if (database.cluster?.started) await database.cluster.stop();
 }

@@ -6,7 +6,8 @@ import { releaseDeadConnections } from './release-dead-connections.ts';
 
 export type Database = MikroORM;
 
-export function ormOptions(databaseUrl: string, poolMax = 10) {
+/** `statementTimeoutMs`: the server-side bound on one statement; 0 for none (the migrator's, see migrate-database.ts). */
+export function ormOptions(databaseUrl: string, poolMax = 10, statementTimeoutMs = 10_000) {
   return {
     clientUrl: databaseUrl,
     entities,
@@ -17,13 +18,15 @@ export function ormOptions(databaseUrl: string, poolMax = 10) {
     pool: { min: 0, max: poolMax },
     // A request never waits on the database for ever: a connection (a free one from the pool, or a new one) comes
     // within 5 s, a statement ends within 10 s on the server (lock waits included), and a server that stops
-    // answering altogether is given up on after 15 s. Each surfaces as "database unavailable" (503 at the api, a
-    // retry in the worker). Keepalive notices a peer that vanished without closing the connection. A connection that
-    // dies in the middle of a transaction goes back to the pool (see releaseDeadConnections).
+    // answering altogether is given up on after 15 s (the migrator excepted: an index on a large table takes longer).
+    // Each surfaces as "database unavailable" (503 at the api, a retry in the worker). Keepalive notices a peer that
+    // vanished without closing the connection. A connection that dies in the middle of a transaction goes back to the
+    // pool (see releaseDeadConnections).
     driverOptions: {
       connectionTimeoutMillis: 5_000,
-      statement_timeout: 10_000,
-      query_timeout: 15_000,
+      // pg leaves a statement_timeout of 0 out of the session's parameters (the database's or role's default would
+      // then apply): "none" is sent as an option of its own.
+      ...(statementTimeoutMs === 0 ? { options: '-c statement_timeout=0' } : { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + 5_000 }),
       keepAlive: true,
       onPoolCreated: releaseDeadConnections,
     },
@@ -44,10 +47,4 @@ export function ormOptions(databaseUrl: string, poolMax = 10) {
 
 export function openDatabase(databaseUrl: string, poolMax?: number): Promise<Database> {
   return MikroORM.init(ormOptions(databaseUrl, poolMax));
-}
-
-/** Applies pending migrations; returns the names of those applied. */
-export async function migrateDatabase(orm: Database): Promise<string[]> {
-  const applied = await orm.migrator.up();
-  return applied.map((migration) => migration.name);
 }

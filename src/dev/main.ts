@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadConfig, publicBaseUrl, type Config } from '../config.ts';
-import { migrateDatabase, openDatabase } from '../data/orm.ts';
+import { migrateDatabase } from '../data/migrate-database.ts';
+import { openDatabase } from '../data/orm.ts';
 import { dataDir, resolveLocalDatabase } from '../embedded/local-database.ts';
 import { rememberLocalTemporal } from '../embedded/local-temporal.ts';
 import { localStackEnv } from '../embedded/local-stack-env.ts';
@@ -50,9 +51,9 @@ const env: NodeJS.ProcessEnv = {
 };
 const config = loadConfig(env);
 
-const orm = await openDatabase(config.database.url);
-const applied = await migrateDatabase(orm);
+const applied = await migrateDatabase(config.database.url, log);
 log(applied.length > 0 ? `Applied migrations: ${applied.join(', ')}` : 'Database is up to date.');
+const orm = await openDatabase(config.database.url);
 const devKey = await ensureDevApiKey(orm);
 await orm.close();
 

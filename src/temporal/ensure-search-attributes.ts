@@ -6,10 +6,11 @@ import { searchAttributes } from './search-attributes.ts';
 const keyword = proto.temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
 
 /**
- * Makes sure the namespace knows our custom search attributes before a worker starts: without them every workflow
- * start that sets one fails. Missing ones are created, which works where the caller may administer the namespace
- * (the dev server, a self-hosted cluster); where it may not (Temporal Cloud, a locked-down cluster) start-up stops
- * with the command an operator must run. Returns the names it created.
+ * Makes sure the namespace knows our custom search attributes, at every worker start-up: without them every workflow
+ * start that sets one fails. Missing ones are created (at once by N workers: the server accepts an attribute that
+ * already exists with its type), which works where the caller may administer the namespace (the dev server, a
+ * self-hosted cluster); where it may not (Temporal Cloud, a locked-down cluster) it throws the command an operator
+ * must run, which the worker logs before it starts polling. Returns the names it created.
  */
 export async function ensureSearchAttributes(connection: Pick<Connection, 'operatorService'>, namespace: string): Promise<string[]> {
   const known = await connection.operatorService.listSearchAttributes({ namespace }).catch((error: unknown) => {

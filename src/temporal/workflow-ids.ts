@@ -5,6 +5,8 @@
 export const workflowIds = {
   storageCleanup: (batchId: string) => `storage-cleanup-${batchId}`,
   storageSweep: () => 'storage-sweep',
+  /** The runs of the `schedules-reconcile` Temporal Schedule (Temporal appends the scheduled time). */
+  schedulesReconcile: () => 'schedules-reconcile',
   /** One generation per post at a time: a second start while one runs is refused (409). */
   postGenerate: (postId: string) => `post-generate-${postId}`,
   postRender: (postId: string) => `post-render-${postId}`,
@@ -31,6 +33,7 @@ export const workflowIds = {
 /** Temporal Schedules owned by the service. */
 export const scheduleIds = {
   storageSweep: 'storage-sweep',
+  schedulesReconcile: 'schedules-reconcile',
   /** A customer's recurring generation (its runs are `scheduled-generation-<scheduleId>-<time>`). */
   generation: (scheduleId: string) => `schedule-${scheduleId}`,
   /** Inverse of `generation`, for the reconcile step. */

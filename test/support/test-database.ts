@@ -3,11 +3,14 @@ import pg from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { openDatabase, type Database } from '../../src/data/orm.ts';
 
-/** A database of its own for one test file, cloned from the migrated template (fast: a file copy). */
-export async function createTestDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * A database of its own for one test file, cloned from the migrated template (fast: a file copy); with
+ * `migrated: false`, an empty one, as an operator's first deploy finds it.
+ */
+export async function createTestDatabase({ migrated = true } = {}): Promise<{ url: string; drop: () => Promise<void> }> {
   const adminUrl = inject('postgresAdminUrl');
   const name = `test_${randomBytes(6).toString('hex')}`;
-  await withAdmin(adminUrl, (client) => client.query(`create database ${name} template ${inject('templateDatabase')}`));
+  await withAdmin(adminUrl, (client) => client.query(`create database ${name}${migrated ? ` template ${inject('templateDatabase')}` : ''}`));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
@@ -27,10 +30,10 @@ async function withAdmin<T>(url: string, action: (client: pg.Client) => Promise<
 }
 
 /**
- * A database of its own for the test file, opened before its tests and dropped after them: `database.orm` while the
- * tests run.
+ * A database of its own for the test file, opened before its tests and dropped after them: `database.orm` (and its
+ * `database.url`) while the tests run.
  */
-export function useTestDatabase(): { readonly orm: Database } {
+export function useTestDatabase(): { readonly orm: Database; readonly url: string } {
   let opened: Awaited<ReturnType<typeof openTestDatabase>> | undefined;
   beforeAll(async () => {
     opened = await openTestDatabase();
@@ -40,6 +43,10 @@ export function useTestDatabase(): { readonly orm: Database } {
     get orm() {
       if (!opened) throw new Error('the test database is open only while the tests run');
       return opened.orm;
+    },
+    get url() {
+      if (!opened) throw new Error('the test database is open only while the tests run');
+      return opened.url;
     },
   };
 }

@@ -6,7 +6,7 @@ import { ensureSearchAttributes } from '../../src/temporal/ensure-search-attribu
 import { searchAttributes } from '../../src/temporal/search-attributes.ts';
 import { eventually } from '../support/eventually.ts';
 
-// The worker's start-up check against the run's dev server: a namespace of this test's own (the shared `default`
+// The worker's start-up step against the run's dev server: a namespace of this test's own (the shared `default`
 // one already has the attributes), and one that does not exist, where creating them fails the way a namespace this
 // worker may not administer does.
 
@@ -27,7 +27,7 @@ describe('search attributes at worker start-up', () => {
     expect(await ensureSearchAttributes(connection, namespace)).toEqual([]);
   });
 
-  it('when they cannot be created, then start-up stops with the command an operator must run', { timeout: 60_000 }, async () => {
+  it('when they cannot be created, then the error names the command an operator must run (the worker logs it and starts)', { timeout: 60_000 }, async () => {
     // The dev server's visibility store has ten Keyword slots per namespace: with all of them taken, creating fails
     // as it does where the worker may not administer the namespace.
     const namespace = await newNamespace('full');
@@ -38,7 +38,7 @@ describe('search attributes at worker start-up', () => {
     );
   });
 
-  it('when the namespace does not exist, then start-up stops naming it', async () => {
+  it('when the namespace does not exist, then the error names it', async () => {
     await expect(ensureSearchAttributes(connection, 'no-such-namespace')).rejects.toThrow(/namespace "no-such-namespace" .*check TEMPORAL_NAMESPACE/);
   });
 });

@@ -67,6 +67,7 @@ const histories: Record<string, string> = {
   'scheduled-generation-generated.json': 'a scheduled generation and its child generation',
   'clean-up-orphaned-objects-deleted.json': "a cleanup of a deleted post's images",
   'sweep-orphaned-objects-swept.json': 'a storage sweep',
+  'reconcile-schedules-repaired.json': "a schedules reconcile that gave a schedule back its Temporal Schedule",
   // After video jobs recorded their end (patch `durable-video-jobs`): encoding on the video task queue.
   'generate-video-recorded-its-end.json': 'a video job that made its video and recorded it on its row',
   'generate-video-cancelled.json': 'a video job cancelled while it encoded, its end recorded as cancelled',
