@@ -2,9 +2,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+import type { ReconcileReport } from '../../src/domain/schedules/reconcile-schedules.ts';
 import { openDatabase, type Database } from '../../src/data/orm.ts';
 import { migrationsList } from '../../src/data/migrations/index.ts';
 import { createWorkspace } from '../../src/domain/workspaces/create-workspace.ts';
+import { runAdmin } from '../support/admin-cli.ts';
 import { startApiProcess } from '../support/api-process.ts';
 import { apiClient, type ApiClient } from '../support/http.ts';
 import { requestFrom, startLoadBalancer, type LoadBalancer } from '../support/load-balancer.ts';
@@ -162,12 +165,15 @@ describe('workers', () => {
     const client = apiClient(balancer.url, key);
     const project = (await client.post<{ id: string }>('/projects', { name: 'Served' })).body.id;
     const post = (await client.post<{ id: string }>('/posts', { title: 'Across replicas', prompt: 'Two of everything', projectId: project })).body.id;
-    const generated = await client.post<{ status: string }>(`/posts/${post}/generate`, {});
+    const generated = await client.post<{ post: { imageUrl: string | null } }>(`/posts/${post}/generate`, {});
     expect(generated.status).toBe(200);
-    expect(generated.body.status).toBe('generated');
-    // The broken row is still there, untouched, for its owner to fix; no worker died over it.
+    expect(generated.body.post.imageUrl).toEqual(expect.any(String));
+    // Temporal does refuse it (reconciling reports it), and the row is still there, untouched, for its owner to fix.
+    const { stdout } = await runAdmin({ config: loadConfig(env) }, ['schedules', 'reconcile', '--json']).catch((failure: { stdout: string }) => failure);
+    expect((JSON.parse(stdout) as ReconcileReport).failed.map((failure) => failure.scheduleId)).toEqual([brokenScheduleId]);
     const [row] = await orm.em.execute<Array<{ cron_expression: string }>>('select cron_expression from schedules where id = ?', [brokenScheduleId]);
     expect(row?.cron_expression).toBe('every blue moon');
+    // No api or worker died over it.
     for (const child of processes) expect(child.exitCode).toBeNull();
   });
 });
