@@ -20,6 +20,9 @@ const schema = z
     HOST: z.string().min(1).default('0.0.0.0'),
     PORT: port.default(3000),
     PUBLIC_URL: z.url().optional(),
+    // Above the idle timeout of the balancer in front (60 s for AWS ALB and nginx's upstream keepalive), so the
+    // balancer, not the api, closes an idle connection: one it reuses as the api closes it answers 502.
+    HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: seconds.max(3600).default(65),
     DATA_DIR: z.string().min(1).default('.data'),
 
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }),
@@ -120,7 +123,7 @@ function toConfig(env: z.infer<typeof schema>) {
     env: env.NODE_ENV,
     logLevel: env.LOG_LEVEL,
     logFormat: env.LOG_FORMAT,
-    http: { host: env.HOST, port: env.PORT, publicUrl: env.PUBLIC_URL?.replace(/\/$/, '') },
+    http: { host: env.HOST, port: env.PORT, publicUrl: env.PUBLIC_URL?.replace(/\/$/, ''), keepAliveTimeoutSeconds: env.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS },
     dataDir: env.DATA_DIR,
     database: { url: env.DATABASE_URL, poolMax: env.DATABASE_POOL_MAX },
     temporal: {

@@ -12,6 +12,7 @@ import { rateLimit, type RateLimiter } from './middleware/rate-limit.ts';
 import { requestContext } from './middleware/request-context.ts';
 import { requestLogging } from './middleware/request-logging.ts';
 import { requestMetrics } from './middleware/request-metrics.ts';
+import { noSniff } from './middleware/security-headers.ts';
 import { wellFormedBody } from './middleware/well-formed-body.ts';
 import { rememberRouteRegexps } from './openapi-route-regexps.ts';
 import { routeTemplates } from './route-templates.ts';
@@ -50,6 +51,7 @@ export function createApp(options: AppOptions): Express {
   const { deps } = options;
   const app = express();
   app.disable('x-powered-by');
+  app.use(noSniff);
 
   const routeOf = routeTemplates(specPath);
   app.use(requestMetrics(routeOf));

@@ -8,6 +8,7 @@ import { startMetricsServer } from '../metrics/metrics-server.ts';
 import { IdempotencyKeySweeper } from '../domain/idempotency/sweep-expired-idempotency-keys.ts';
 import { createServices, type Services } from '../services.ts';
 import { createApp } from './app.ts';
+import { keepConnectionsAlive } from './keep-alive.ts';
 import { RateLimiter } from './middleware/rate-limit.ts';
 
 // Expired keys are ignored when claimed; the sweep only keeps the table small, so a quarter of an hour is plenty.
@@ -33,6 +34,7 @@ export async function startApiServer(config: Config, options: { validateResponse
 
   const metrics = await startMetricsServer(apiRegistry, { host: config.metrics.host, port: config.metrics.apiPort });
   const server: Server = app.listen(config.http.port, config.http.host);
+  keepConnectionsAlive(server, config.http.keepAliveTimeoutSeconds);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   publicUrl = publicBaseUrl(config.http, port);
