@@ -14,7 +14,7 @@ import { failureTypes, type FailureType } from './failure-types.ts';
 const asWritten = null;
 
 /** Anything that is not one of our failure types: a storage or database error, a bug, a timeout. */
-export const ourSideSentence = 'Something went wrong on our side; try again, and contact support quoting the request id if it keeps failing.';
+export const ourSideSentence = 'Something went wrong on our side; try again, and contact support if it keeps failing.';
 
 const sentences: Record<FailureType, string | typeof asWritten> = {
   [failureTypes.imageRejected]: asWritten,

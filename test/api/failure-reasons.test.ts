@@ -76,6 +76,8 @@ describe('a video job whose ffmpeg cannot be run', () => {
       return job.body;
     }, 100_000);
     expect(final).toMatchObject({ status: 'failed', message: 'The video could not be made.', error: ourSideSentence });
+    // Between attempts (5 s, then 10 s) the job says why it is trying again, in the same words.
+    expect(answers.some((answer) => answer.includes(`(attempt 2, after: ${ourSideSentence.replace(/\.$/, '')})`))).toBe(true);
     for (const answer of answers) expect(answer).not.toContain('/opt/internal-tools');
 
     const logged = await eventually(() => {

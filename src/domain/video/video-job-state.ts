@@ -80,7 +80,9 @@ function runningState(description: WorkflowExecutionDescription, job: VideoJob):
   const payload = activity.heartbeatDetails?.payloads?.[0];
   const progress = payload ? defaultPayloadConverter.fromPayload<VideoProgress>(payload) : undefined;
   // A retried attempt makes the video again from the start: its progress starts again at 0, and the message says why.
-  const retry = (activity.attempt ?? 1) > 1 ? ` (attempt ${activity.attempt}, after: ${activity.lastFailure ? failureReasonOfDescribed(activity.lastFailure) : 'an error'})` : '';
+  // Why the last attempt failed, in the words a client may read (never the failure's own message).
+  const after = activity.lastFailure ? failureReasonOfDescribed(activity.lastFailure).replace(/\.$/, '') : 'an error';
+  const retry = (activity.attempt ?? 1) > 1 ? ` (attempt ${activity.attempt}, after: ${after})` : '';
   return { status: 'running', message: `${describeProgress(progress)}${retry}`, error: null, progress: progress?.percent ?? 0, completedAt: null };
 }
 
