@@ -21,6 +21,9 @@ const schema = z
     PORT: port.default(3000),
     TRUST_PROXY_HOPS: z.coerce.number().int().min(0).default(0),
     PUBLIC_URL: z.url().optional(),
+    // Above the idle timeout of the balancer in front (60 s for AWS ALB and nginx's upstream keepalive), so the
+    // balancer, not the api, closes an idle connection: one it reuses as the api closes it answers 502.
+    HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: seconds.max(3600).default(65),
     DATA_DIR: z.string().min(1).default('.data'),
 
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }),
@@ -139,6 +142,7 @@ function toConfig(env: z.infer<typeof schema>) {
        * client address is the entry that many hops back. 0: none, the connection's own address.
        */
       trustProxyHops: env.TRUST_PROXY_HOPS,
+      keepAliveTimeoutSeconds: env.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS,
     },
     dataDir: env.DATA_DIR,
     database: { url: env.DATABASE_URL, poolMax: env.DATABASE_POOL_MAX },

@@ -1,8 +1,9 @@
-import { ActivityFailure, ApplicationFailure, patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { ApplicationFailure, patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
 import type { GenerationResult } from '../src/domain/generation/save-generated-image.ts';
 import type { PostFormat } from '../src/images/post-formats.ts';
 import { databaseWork, imageGeneration, localDatabaseWork, localImageGeneration } from './activity-options.ts';
+import { failureReasonFor } from './failure-reason.ts';
 import { handOver } from './hand-over-event.ts';
 import { failureTypes } from '../src/temporal/failure-types.ts';
 
@@ -56,20 +57,15 @@ export async function generatePost(input: GeneratePostInput): Promise<Generation
       saveToPost: { promptWasNew: input.promptWasNew },
     });
   } catch (error) {
-    const reason = failureReason(error);
+    // The provider's refusal in its words; anything else in a sentence of ours, what it said going to the log.
+    const reason = failureReasonFor(error, 'Generation');
     const { eventId } = await markPostFailed({ postId: input.postId, reason, sourceId: `generation-${input.generationId}` });
     if (eventId) await handOver(eventId);
-    throw ApplicationFailure.nonRetryable(reason, failureTypes.generationFailed);
+    // The client reads the reason; the Temporal UI shows the failure itself below it.
+    throw ApplicationFailure.create({ message: reason, type: failureTypes.generationFailed, nonRetryable: true, cause: error as Error });
   }
   // Saved by the activity: no command follows, so runs whose activity did not save replay the same way below.
   if (artwork.saved) return artwork.saved;
   const save = patched(localGenerationSavePatch) ? local.saveGeneratedImage : saveGeneratedImage;
   return save({ ...input, artworkKey: artwork.artworkKey, madeBy: artwork.madeBy, seed: artwork.seed });
-}
-
-function failureReason(error: unknown): string {
-  const cause = error instanceof ActivityFailure ? error.cause : error;
-  if (cause instanceof ApplicationFailure && cause.type === failureTypes.imageRejected) return cause.message;
-  const detail = cause instanceof Error ? cause.message : String(cause);
-  return `The image provider could not generate the image after several attempts: ${detail}`;
 }

@@ -1,6 +1,5 @@
 import {
   ActivityCancellationType,
-  ActivityFailure,
   ApplicationFailure,
   CancellationScope,
   isCancellation,
@@ -11,6 +10,7 @@ import {
 import type { Activities } from '../activities/index.ts';
 import { taskQueues } from '../src/temporal/task-queues.ts';
 import { databaseWork, videoEncoding } from './activity-options.ts';
+import { failureReasonFor } from './failure-reason.ts';
 import { failureTypes } from '../src/temporal/failure-types.ts';
 
 // Bounded: a job that cannot be made says so instead of running for ever (see videoEncoding).
@@ -49,9 +49,8 @@ export async function generateVideo(input: GenerateVideoInput): Promise<Generate
       await CancellationScope.nonCancellable(() => recordVideoJobEnd({ jobId: input.jobId, status: 'cancelled', error: null }));
       throw error;
     }
-    const cause = error instanceof ActivityFailure ? error.cause : error;
-    const reason = cause instanceof Error ? cause.message : String(cause);
+    const reason = failureReasonFor(error, 'A video job');
     if (durable) await recordVideoJobEnd({ jobId: input.jobId, status: 'failed', error: reason });
-    throw ApplicationFailure.nonRetryable(reason, failureTypes.videoFailed);
+    throw ApplicationFailure.create({ message: reason, type: failureTypes.videoFailed, nonRetryable: true, cause: error as Error });
   }
 }

@@ -1,6 +1,4 @@
 import {
-  ActivityFailure,
-  ApplicationFailure,
   allHandlersFinished,
   condition,
   continueAsNew,
@@ -16,6 +14,7 @@ import type { Activities } from '../activities/index.ts';
 import type { PublicationPlan } from '../src/domain/publishing/record-publication-plan.ts';
 import { databaseWork, localDatabaseWork, socialPublish } from './activity-options.ts';
 import { utc } from './current-details.ts';
+import { failureReasonFor } from './failure-reason.ts';
 import { patchesFoldedInto } from './folded-patches.ts';
 import { handOver } from './hand-over-event.ts';
 
@@ -168,7 +167,7 @@ export async function postPublication({ postId, publicationId = workflowInfo().r
         try {
           await publishToTarget({ targetId, publishedAt, onlyIfStillScheduled: scheduledPlan });
         } catch (error) {
-          await markTargetFailed({ targetId, reason: failureReason(error) });
+          await markTargetFailed({ targetId, reason: failureReasonFor(error, 'Publishing to a connection') });
         }
       }),
     );
@@ -178,11 +177,4 @@ export async function postPublication({ postId, publicationId = workflowInfo().r
     await condition(allHandlersFinished);
     return result;
   }
-}
-
-function failureReason(error: unknown): string {
-  const cause = error instanceof ActivityFailure ? error.cause : error;
-  if (cause instanceof ApplicationFailure && cause.nonRetryable) return cause.message;
-  const detail = cause instanceof Error ? cause.message : String(cause);
-  return `The platform could not be reached after several attempts: ${detail}`;
 }

@@ -1,10 +1,11 @@
-import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, executeChild, proxyActivities, uuid4 } from '@temporalio/workflow';
+import { ApplicationFailure, executeChild, proxyActivities, uuid4 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
 import type { GenerationResult } from '../src/domain/generation/save-generated-image.ts';
 import { seedFromId } from '../src/generation/seed.ts';
 import { postSearchAttributes } from '../src/domain/posts/post-workflow-options.ts';
 import { workflowIds } from '../src/temporal/workflow-ids.ts';
 import { databaseWork } from './activity-options.ts';
+import { failureReasonFor } from './failure-reason.ts';
 import { generatePost } from './generate-post.ts';
 import { failureTypes } from '../src/temporal/failure-types.ts';
 
@@ -34,13 +35,8 @@ export async function scheduledGeneration({ scheduleId }: { scheduleId: string }
     await recordScheduleRun({ scheduleId, error: null });
     return { postId, ...result };
   } catch (error) {
-    const reason = reasonOf(error);
+    const reason = failureReasonFor(error, 'A scheduled run');
     await recordScheduleRun({ scheduleId, error: reason });
     throw ApplicationFailure.nonRetryable(reason, failureTypes.scheduledRunFailed);
   }
-}
-
-function reasonOf(error: unknown): string {
-  const cause = error instanceof ActivityFailure || error instanceof ChildWorkflowFailure ? error.cause : error;
-  return cause instanceof Error ? cause.message : String(cause);
 }

@@ -12,6 +12,7 @@ import { rateLimit } from './middleware/rate-limit.ts';
 import { requestContext } from './middleware/request-context.ts';
 import { requestLogging } from './middleware/request-logging.ts';
 import { requestMetrics } from './middleware/request-metrics.ts';
+import { noSniff } from './middleware/security-headers.ts';
 import { wellFormedBody } from './middleware/well-formed-body.ts';
 import { rememberRouteRegexps } from './openapi-route-regexps.ts';
 import type { RateLimiter } from './rate-limits/rate-limiter.ts';
@@ -53,6 +54,7 @@ export function createApp(options: AppOptions): Express {
   const { deps } = options;
   const app = express();
   app.disable('x-powered-by');
+  app.use(noSniff);
   // Express's own count of hops: the client is the address that many entries back from the end of X-Forwarded-For
   // (each trusted proxy appends the address it was reached from); 0 keeps the connection's address.
   app.set('trust proxy', options.trustProxyHops);

@@ -989,7 +989,7 @@ export interface components {
             scheduledAt: string | null;
             /** Format: date-time */
             publishedAt: string | null;
-            /** @description Extension of the spec. Why the post is `failed`; null otherwise. */
+            /** @description Extension of the spec. Why the post is `failed`, in words for the user (see Headers and failure reasons); null otherwise. */
             failureReason: string | null;
             /** Format: date-time */
             createdAt: string;
@@ -1124,13 +1124,13 @@ export interface components {
             status: components["schemas"]["PublishTargetStatus"];
             /** @description Identifier of the post on the platform, once published. */
             externalPostId: string | null;
-            /** @description Why publishing failed. */
+            /** @description Why publishing failed, in words for the user (the platform's own for a refusal; see Headers and failure reasons). */
             errorMessage: string | null;
             /** Format: date-time */
             publishedAt: string | null;
             /**
              * Format: uri
-             * @description Extension: link to the post on the platform, once published.
+             * @description Extension: link to the post on the platform, once published; always an `https:` URL (a link the platform gives in another scheme is not kept: null).
              */
             externalUrl: string | null;
             /**
@@ -1308,7 +1308,7 @@ export interface components {
             nextRunAt: string | null;
             /** Format: date-time */
             createdAt: string;
-            /** @description Extension: why the last run failed (e.g. the project was deleted or archived); null after a successful run. */
+            /** @description Extension: why the last run failed (e.g. the project was deleted or archived), in words for the user; null after a successful run. */
             lastRunError: string | null;
         };
         ScheduleListItem: {
@@ -1504,7 +1504,7 @@ export interface components {
             videoUrl: string | null;
             /** @description Progress in words. */
             message: string;
-            /** @description Why the job failed; null otherwise. */
+            /** @description Why the job failed, in words for the user (see Headers and failure reasons); null otherwise. */
             error: string | null;
         };
         VideoPresignedUrl: {
@@ -1838,6 +1838,8 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /** @description `no-store`: the answer carries a secret, which no cache may keep. */
+        "Cache-Control-No-Store": "no-store";
         /** @description `true` on an answer replayed for a repeated `Idempotency-Key` (the request ran once, earlier); absent otherwise. */
         "Idempotent-Replayed": "true";
         /** @description Requests allowed in the current window. */
@@ -3604,6 +3606,7 @@ export interface operations {
             /** @description The key was created. */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control-No-Store"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
@@ -3676,6 +3679,7 @@ export interface operations {
             /** @description The key's new secret. */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control-No-Store"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };

@@ -10,6 +10,7 @@ import { createServices, type Services } from '../services.ts';
 import { createApp } from './app.ts';
 import { openRateLimitStore } from './rate-limits/rate-limit-store.ts';
 import { RateLimiter } from './rate-limits/rate-limiter.ts';
+import { keepConnectionsAlive } from './keep-alive.ts';
 
 // Expired keys are ignored when claimed; the sweep only keeps the table small, so a quarter of an hour is plenty.
 const idempotencyKeySweepSeconds = 15 * 60;
@@ -36,6 +37,7 @@ export async function startApiServer(config: Config, options: { validateResponse
 
   const metrics = await startMetricsServer(apiRegistry, { host: config.metrics.host, port: config.metrics.apiPort });
   const server: Server = app.listen(config.http.port, config.http.host);
+  keepConnectionsAlive(server, config.http.keepAliveTimeoutSeconds);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   publicUrl = publicBaseUrl(config.http, port);

@@ -205,8 +205,9 @@ export function createBlueskyConnector(options: BlueskyConnectorOptions): Social
     return renewSession(credentials, sessions, stored);
   }
 
+  // Our own https link: the handle is the server's word, so it stays one segment of the path whatever it holds.
   function publishedOf(session: BlueskySession, uri: string, rkey: string): Published {
-    return { externalPostId: uri, url: `https://bsky.app/profile/${session.handle}/post/${rkey}` };
+    return { externalPostId: uri, url: `https://bsky.app/profile/${encodeURIComponent(session.handle)}/post/${encodeURIComponent(rkey)}` };
   }
 
   /** The DID of a mentioned handle; undefined when Bluesky does not know it, so the mention stays text. */

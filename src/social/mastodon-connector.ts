@@ -1,9 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createPlatformHttp, httpsOriginOf, redactSecrets, type Answer, type PlatformHttpOptions } from './platform-http.ts';
+import { createPlatformHttp, httpsLinkOf, httpsOriginOf, redactSecrets, type Answer, type PlatformHttpOptions } from './platform-http.ts';
 import { rateLimitWaitMs } from './rate-limit-wait.ts';
 import { shortenText } from './shorten-text.ts';
-import { isStorableText } from '../validation/storable-text.ts';
 import {
   SocialRateLimitedError,
   SocialRejectedError,
@@ -25,7 +24,7 @@ const statusLimits = { graphemes: 500, linkGraphemes: 23 };
 const maxDescriptionCodePoints = 1_500;
 const mediaPollIntervalMs = 1_000;
 const mediaProcessingLimitMs = 60_000;
-// The post's address as the server gives it; one that is not a plain URL of reasonable length is not kept.
+// The post's address as the server gives it; one that is not an https URL of reasonable length is not kept.
 const urlMaxChars = 2_048;
 
 type Image = NonNullable<SocialPost['image']>;
@@ -133,8 +132,7 @@ export function createMastodonConnector(options: MastodonConnectorOptions): Soci
         idempotencyKey: post.idempotencyKey,
       });
       if (answer.status !== 200) throw failureOf(answer, 'the post', token);
-      const url = answer.body.url;
-      return { externalPostId: http.textField(answer, 'id', 'the post'), url: typeof url === 'string' && url && isStorableText(url, urlMaxChars) ? url : undefined };
+      return { externalPostId: http.textField(answer, 'id', 'the post'), url: httpsLinkOf(answer.body.url, urlMaxChars) };
     },
   };
 }

@@ -43,6 +43,15 @@ export function httpsOriginOf(serverUrl: string, name: string): URL {
   return new URL(url.origin);
 }
 
+/**
+ * A link a platform gave us to show our clients (a post's page), kept only when it is an https URL of at most
+ * `maxChars`: anything else (`javascript:`, `data:`, plain http, not a URL) would be handed on as ours.
+ */
+export function httpsLinkOf(value: unknown, maxChars: number): string | undefined {
+  if (typeof value !== 'string' || value.length > maxChars || !URL.canParse(value)) return undefined;
+  return new URL(value).protocol === 'https:' && isStorableText(value, maxChars) ? value : undefined;
+}
+
 /** `text` with each secret blanked, should a server echo one back in an error. */
 export function redactSecrets(text: string, secrets: string[]): string {
   let redacted = text;

@@ -24,11 +24,21 @@ export type Outcome<T> = { state: 'completed'; result: T } | { state: 'running' 
 // Long enough for a busy server (a schedule's describe can stall for seconds while the server's own scheduler
 // worker is backed up), short enough that a caller hears "try again" rather than waiting out the client's own
 // retries, which go on far longer when the server is gone, and for ever when it hangs with connections open.
-const deadlineMs = 10_000;
+export const temporalDeadlineMs = 10_000;
 const retryAfterSeconds = 5;
 
 /**
- * One deadline for everything `call` sends (its client-side retries included). Temporal unreachable, hung or too
+ * The deadline of a request's calls to Temporal, taken once when the request first needs Temporal: a request that
+ * calls several times (a change, then taking it back when the database refused it) passes the same deadline to each,
+ * so a Temporal that hangs costs the client one deadline, not one per call.
+ */
+export function temporalDeadline(): number {
+  return Date.now() + temporalDeadlineMs;
+}
+
+/**
+ * One deadline for everything `call` sends (its client-side retries included): `deadline`, shared with the request's
+ * other calls, or one of its own. Temporal unreachable, hung or too
  * slow answers 503 with Retry-After ("Temporal did not <purpose>"). Unreachable or hung, nothing was changed; merely
  * slow, Temporal may still carry the change out after we gave up. Either way the same request can be sent again:
  * workflow IDs and plans make each change happen once. An AppError thrown by `call` (the caller's reading of an
@@ -36,9 +46,9 @@ const retryAfterSeconds = 5;
  * not a "try again"). Temporal's own words stay in the log (`cause`): they name internal addresses. The functions
  * below use it; call it directly only for what they do not cover (schedules, several reads that answer together).
  */
-export async function inTemporal<T>(client: Client, purpose: string, call: () => Promise<T>): Promise<T> {
+export async function inTemporal<T>(client: Client, purpose: string, call: () => Promise<T>, deadline = temporalDeadline()): Promise<T> {
   try {
-    return await client.withDeadline(Date.now() + deadlineMs, call);
+    return await client.withDeadline(deadline, call);
   } catch (error) {
     if (error instanceof AppError || !isTemporalUnavailable(error)) throw error;
     const unavailable = new AppError('service-unavailable', `Temporal did not ${purpose}; try again shortly.`, { retryAfterSeconds });
@@ -163,8 +173,8 @@ export async function updateIfRunning(
 }
 
 /** The workflow's latest run as Temporal describes it, or undefined when Temporal keeps no run of that ID. */
-export async function describeWorkflow(client: Client, workflowId: string, purpose: string): Promise<WorkflowExecutionDescription | undefined> {
-  return inTemporal(client, purpose, () => describe(client, workflowId));
+export async function describeWorkflow(client: Client, workflowId: string, purpose: string, deadline?: number): Promise<WorkflowExecutionDescription | undefined> {
+  return inTemporal(client, purpose, () => describe(client, workflowId), deadline);
 }
 
 async function describe(client: Client, workflowId: string): Promise<WorkflowExecutionDescription | undefined> {

@@ -71,6 +71,7 @@ describe('POST /schedules', () => {
     ['a macro', { cronExpression: '@daily' }, '/cronExpression', 'needs 5 fields'],
     ['an impossible date', { cronExpression: '0 0 31 2 *' }, '/cronExpression', 'cronExpression'],
     ['an unknown placeholder', { promptTemplate: 'News of {{tomorrow}}' }, '/promptTemplate', '{{tomorrow}}'],
+    ['a placeholder named like an inherited member', { promptTemplate: 'News of {{__proto__}}' }, '/promptTemplate', '{{__proto__}}'],
     ['a template over 5000 characters', { promptTemplate: 'x'.repeat(5001) }, '/promptTemplate', 'promptTemplate'],
   ])('when the body has %s, then it answers 400 naming it', async (_case, overrides, path, words) => {
     const body = Object.fromEntries(Object.entries({ name: 'N', cronExpression: '0 9 * * *', ...overrides }).filter(([, value]) => value !== undefined));

@@ -6,7 +6,7 @@ const minimal = { DATABASE_URL: 'postgresql://u@localhost:5432/db', URL_SIGNING_
 describe('loadConfig', () => {
   it('when only the required variables are set, then every other setting has its documented default', () => {
     const config = loadConfig(minimal);
-    expect(config.http).toEqual({ host: '0.0.0.0', port: 3000, publicUrl: undefined, trustProxyHops: 0 });
+    expect(config.http).toEqual({ host: '0.0.0.0', port: 3000, publicUrl: undefined, trustProxyHops: 0, keepAliveTimeoutSeconds: 65 });
     expect(config.temporal).toMatchObject({ address: 'localhost:7233', namespace: 'default', taskQueue: 'content-service' });
     expect(config.storage).toMatchObject({ driver: 'filesystem', directory: '.data/objects', signedUrlTtlSeconds: 3600 });
     expect(config.rateLimit).toEqual({ requests: 600, windowSeconds: 60, workspaceRequests: 3000, authFailuresPerAddress: 60 });
@@ -16,6 +16,12 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...minimal, RATE_LIMIT_REQUESTS: '100' }).rateLimit).toMatchObject({ requests: 100, workspaceRequests: 500 });
     const explicit = loadConfig({ ...minimal, RATE_LIMIT_REQUESTS: '100', RATE_LIMIT_WORKSPACE_REQUESTS: '150', RATE_LIMIT_AUTH_FAILURES: '10' });
     expect(explicit.rateLimit).toMatchObject({ requests: 100, workspaceRequests: 150, authFailuresPerAddress: 10 });
+  });
+
+  it('when HTTP_KEEP_ALIVE_TIMEOUT_SECONDS is set, then idle connections are kept that long; zero or over an hour is refused', () => {
+    expect(loadConfig({ ...minimal, HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: '620' }).http.keepAliveTimeoutSeconds).toBe(620);
+    expect(() => loadConfig({ ...minimal, HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: '0' })).toThrow(/HTTP_KEEP_ALIVE_TIMEOUT_SECONDS/);
+    expect(() => loadConfig({ ...minimal, HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: '3601' })).toThrow(/HTTP_KEEP_ALIVE_TIMEOUT_SECONDS/);
   });
 
   it('when variables are missing or malformed, then it fails naming each of them', () => {

@@ -32,6 +32,8 @@ export type MastodonServer = ScriptedServer<MastodonEndpoint, MastodonScriptedRe
   processingPolls: number;
   statuses: MastodonStatus[];
   media: MastodonMedia[];
+  /** The `url` a new status is given: by default its page on the instance (a test may give a hostile one). */
+  statusUrlOf: (id: string) => string;
 };
 
 const maxStatusGraphemes = 500;
@@ -81,6 +83,7 @@ export async function startMastodonServer(options: { token?: string } = {}): Pro
     processingPolls: 0,
     statuses: [],
     media: [],
+    statusUrlOf: (id) => `${server.url}/@${server.account.username}/${id}`,
   };
 
   function mediaJson(media: MastodonMedia) {
@@ -169,7 +172,7 @@ export async function startMastodonServer(options: { token?: string } = {}): Pro
     }
 
     const id = nextId();
-    const status: MastodonStatus = { id, text, visibility, media: attached, idempotencyKey: key, url: `${server.url}/@${server.account.username}/${id}` };
+    const status: MastodonStatus = { id, text, visibility, media: attached, idempotencyKey: key, url: server.statusUrlOf(id) };
     server.statuses.push(status);
     if (key) byIdempotencyKey.set(key, status);
     return { status: 200, body: statusJson(status) };

@@ -17,6 +17,7 @@ let mastodon: MastodonServer;
 let connector: SocialConnector;
 let credentials: MastodonCredentials;
 let png: Buffer;
+let defaultStatusUrl: MastodonServer['statusUrlOf'];
 
 function postWith(overrides: Partial<SocialPost> = {}): SocialPost {
   return { text: 'Spring collection is here', image: { bytes: png, contentType: 'image/png', alt: 'Three jackets on a rail' }, idempotencyKey: randomUUID(), ...overrides };
@@ -29,12 +30,14 @@ beforeAll(async () => {
   connector = createMastodonConnector({ allowPrivateNetworks: true });
   credentials = { platform: 'mastodon', instanceUrl: mastodon.url, accessToken: mastodon.token };
   png = await makeImage('png');
+  defaultStatusUrl = mastodon.statusUrlOf;
 });
 beforeEach(() => {
   mastodon.requests.length = 0;
   mastodon.statuses.length = 0;
   mastodon.media.length = 0;
   mastodon.processingPolls = 0;
+  mastodon.statusUrlOf = defaultStatusUrl;
 });
 afterEach(() => {
   vi.useRealTimers();
@@ -77,6 +80,18 @@ describe('Mastodon connector: publish', () => {
     expect(status?.media.map((media) => media.id)).toEqual([mastodon.media[0]?.id]);
     expect(published).toEqual({ externalPostId: status?.id, url: status?.url });
     expect(polls()).toHaveLength(0);
+  });
+
+  it.each([
+    ['a javascript: URL', 'javascript:alert(document.cookie)'],
+    ['a data: URL', 'data:text/html,<script>alert(1)</script>'],
+    ['an http: URL', 'http://mastodon.example/@alice/1'],
+    ['not a URL', 'see my profile'],
+  ])('when the status comes back with %s, then the post is published without a link', async (_case, url) => {
+    mastodon.statusUrlOf = () => url;
+    const published = await connector.publish(credentials, postWith());
+    expect(mastodon.statuses[0]?.url).toBe(url);
+    expect(published).toEqual({ externalPostId: mastodon.statuses[0]?.id, url: undefined });
   });
 
   it('when the post has no image, then it posts the text alone', async () => {
@@ -155,13 +170,15 @@ describe('Mastodon connector: publish', () => {
     expect((error as SocialRejectedError).reason).toBe(reason);
   });
 
+  // The times are taken when the test runs, not when the file is collected: a busy machine may take longer than
+  // the bounds' margin in between.
   it.each([
-    ['Retry-After in seconds', { retryAfter: '30' }, 30_000, 30_000],
-    ['Retry-After as an HTTP date', { retryAfter: new Date(Date.now() + 120_000).toUTCString() }, 110_000, 120_000],
-    ['only X-RateLimit-Reset', { rateLimitReset: new Date(Date.now() + 90_000).toISOString() }, 80_000, 90_000],
-    ['no hint', {}, 60_000, 60_000],
+    ['Retry-After in seconds', () => ({ retryAfter: '30' }), 30_000, 30_000],
+    ['Retry-After as an HTTP date', () => ({ retryAfter: new Date(Date.now() + 120_000).toUTCString() }), 110_000, 120_000],
+    ['only X-RateLimit-Reset', () => ({ rateLimitReset: new Date(Date.now() + 90_000).toISOString() }), 80_000, 90_000],
+    ['no hint', () => ({}), 60_000, 60_000],
   ])('when Mastodon answers 429 with %s, then it asks to retry after that long', async (_case, hints, atLeast, atMost) => {
-    mastodon.script('statuses', [{ status: 429, ...hints }]);
+    mastodon.script('statuses', [{ status: 429, ...hints() }]);
     const error = await failureOf(connector.publish(credentials, postWith()));
     expect(error).toBeInstanceOf(SocialRateLimitedError);
     expect(error.message).toBe('Mastodon rate limit reached (429): Too many requests');

@@ -2,6 +2,7 @@ import { ActivityFailure, ApplicationFailure, WorkflowFailedError, WorkflowUpdat
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors/app-error.ts';
 import { updateFailureAsProblem, workflowFailureAsProblem } from '../../src/temporal/failure-problems.ts';
+import { ourSideSentence } from '../../src/temporal/failure-reasons.ts';
 import { failureTypes } from '../../src/temporal/failure-types.ts';
 
 // The errors are the ones the Temporal client hands a caller: a workflow's or an update's failure wrapping what the
@@ -36,9 +37,18 @@ describe('workflow failures as problems', () => {
     });
   });
 
-  it('when a bounded activity ran out of attempts, then the work failed: 422', () => {
-    const failure = workflowFailed(activityFailed(new ApplicationFailure('storage said no', 'Error'), 'MAXIMUM_ATTEMPTS_REACHED'));
-    expect(problemOf(workflowFailureAsProblem(failure, 'Rendering'))).toEqual({ code: 'generation-failed', detail: 'Rendering failed: Activity task failed' });
+  it('when a bounded activity ran out of attempts on our side, then the work failed: 422 in our words, without what the activity said', () => {
+    const failure = workflowFailed(activityFailed(new ApplicationFailure('EACCES: permission denied, open /srv/objects/p1.png', 'Error'), 'MAXIMUM_ATTEMPTS_REACHED'));
+    expect(problemOf(workflowFailureAsProblem(failure, 'Rendering'))).toEqual({ code: 'generation-failed', detail: `Rendering failed: ${ourSideSentence}` });
+  });
+
+  it('when the image provider stayed unreachable, then the 422 says so in the sentence of its failure type', () => {
+    const unreachable = new ApplicationFailure('Stability AI could not be reached (connect ECONNREFUSED 10.1.2.3:443)', failureTypes.imageProviderUnavailable);
+    const failure = workflowFailed(activityFailed(unreachable, 'MAXIMUM_ATTEMPTS_REACHED'));
+    expect(problemOf(workflowFailureAsProblem(failure, 'Rendering'))).toEqual({
+      code: 'generation-failed',
+      detail: 'Rendering failed: The image provider could not be reached after several attempts; try again later.',
+    });
   });
 
   it('when our own bookkeeping failed (a type the table does not know), then the error stays as it is: a 500', () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schemas } from '../../src/api/schemas.ts';
 import { Post } from '../../src/data/entities/post.ts';
+import { Schedule } from '../../src/data/entities/schedule.ts';
 import { PostVersion } from '../../src/data/entities/post-version.ts';
 import { PublishTarget } from '../../src/data/entities/publish-target.ts';
 import { UsageActivity } from '../../src/data/entities/usage-activity.ts';
@@ -12,6 +13,7 @@ import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
 import type { TestApp } from '../support/test-app.ts';
 import type { TestWorkspace } from '../support/workspaces.ts';
 import { answerWithin } from '../support/answer-within.ts';
+import { temporalDeadlineMs } from '../../src/temporal/workflow-gateway.ts';
 
 // A hung Temporal (its process suspended with SIGSTOP: connections stay open, nothing answers) is the worst outage
 // for a client, since nothing fails fast by itself. Every action that needs Temporal answers 503 with Retry-After
@@ -138,6 +140,27 @@ describe('actions while the Temporal server hangs', () => {
       expect(runs.length).toBeGreaterThan(0);
       expect(new Set(runs).size, `runs of post ${postId}: ${runs.join(', ')}`).toBe(runs.length);
     }
+  });
+});
+
+describe('a schedule created while the Temporal server hangs', () => {
+  it('when Temporal hangs, then POST /schedules answers 503 after one deadline, not one for the create and another for taking it back, and keeps no row', { timeout: 60_000 }, async () => {
+    process.kill(temporal.pid, 'SIGSTOP');
+    suspended = true;
+    const started = Date.now();
+    const response = await workspace.client.post<Schemas['Problem']>('/schedules', { name: 'While hung', cronExpression: '0 9 * * *' });
+    const elapsedMs = Date.now() - started;
+    process.kill(temporal.pid, 'SIGCONT');
+    suspended = false;
+
+    expect(response.status).toBe(503);
+    expect(response.body).toMatchObject({ type: '/problems/service-unavailable', detail: expect.stringContaining('Temporal did not accept the schedule change') });
+    expect(response.headers.get('retry-after')).toMatch(/^\d+$/);
+    // A hung Temporal answers nothing, so the request waited its deadline out: at least one. The take-back waiting a
+    // deadline of its own after it would make two; the second bound leaves a whole deadline (10 s) for a slow machine.
+    expect(elapsedMs).toBeGreaterThanOrEqual(temporalDeadlineMs);
+    expect(elapsedMs).toBeLessThan(2 * temporalDeadlineMs);
+    expect(await app.api.services.orm.em.fork().count(Schedule, { workspaceId: workspace.id, name: 'While hung' })).toBe(0);
   });
 });
 

@@ -198,13 +198,13 @@ describe('generatePost with Stability AI', () => {
     expect(((error as WorkflowFailedError).cause as Error).message).toBe(state.post.failureReason);
   });
 
-  it('when the provider stays down, then after 8 attempts the post is failed saying so', async () => {
+  it('when the provider stays down, then after 8 attempts the post is failed saying so in our words', async () => {
     stability.script(Array.from({ length: 8 }, () => ({ status: 503 })));
     const post = await createPostFixture(bed.orm);
     const { error } = await runGeneration(post);
     expect(error).toBeInstanceOf(WorkflowFailedError);
     expect(stability.requests).toHaveLength(8);
-    expect((await stateOf(post.id)).post.failureReason).toContain('could not generate the image after several attempts');
+    expect((await stateOf(post.id)).post.failureReason).toBe('The image provider could not be reached after several attempts; try again later.');
   });
 });
 

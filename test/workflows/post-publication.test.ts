@@ -270,7 +270,7 @@ describe('postPublication branches, with stub activities', () => {
     expect(result.outcome).toBe('published');
     expect(Object.fromEntries(reasons)).toEqual({
       refused: 'Mastodon rejected the post (422): Text too long',
-      unreachable: 'The platform could not be reached after several attempts: Bluesky could not be reached (ECONNREFUSED)',
+      unreachable: 'The platform could not be reached after several attempts; try again later.',
     });
     expect(unreachableAttempts).toBe(10);
     expect(settled).toMatchObject({ targetIds: ['published', 'refused', 'unreachable'], publishedAt: result.publishedAt });

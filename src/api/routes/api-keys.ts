@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type Request } from 'express';
 import { createApiKey } from '../../domain/api-keys/create-api-key.ts';
 import { deleteApiKey } from '../../domain/api-keys/delete-api-key.ts';
 import type { LastUsedTracker } from '../../domain/api-keys/last-used-tracker.ts';
@@ -9,6 +9,7 @@ import { callerOf } from '../caller-of.ts';
 import { pageRequestOf, sendPage } from '../paging.ts';
 import { presentApiKey, presentCreatedApiKey, presentRegeneratedApiKey } from '../presenters/api-key.ts';
 import type { Schemas } from '../schemas.ts';
+import { noStore } from '../middleware/security-headers.ts';
 
 export function apiKeyRoutes(deps: Deps & { lastUsed: LastUsedTracker }): Router {
   const router = Router();
@@ -18,7 +19,7 @@ export function apiKeyRoutes(deps: Deps & { lastUsed: LastUsedTracker }): Router
     sendPage(req, res, page, page.items.map(presentApiKey));
   });
 
-  router.post('/api-keys', async (req, res) => {
+  router.post('/api-keys', noStore, async (req, res) => {
     const { apiKey, key } = await createApiKey(deps, callerOf(res), req.body as Schemas['CreateApiKeyRequest']);
     res.status(201).location(`/api/v1/api-keys/${apiKey.id}`).json(presentCreatedApiKey(apiKey, key));
   });
@@ -28,7 +29,7 @@ export function apiKeyRoutes(deps: Deps & { lastUsed: LastUsedTracker }): Router
     res.status(204).end();
   });
 
-  router.post('/api-keys/:id/regenerate', async (req, res) => {
+  router.post('/api-keys/:id/regenerate', noStore, async (req: Request<{ id: string }>, res) => {
     res.json(presentRegeneratedApiKey(await regenerateApiKey(deps, callerOf(res), req.params.id)));
   });
 

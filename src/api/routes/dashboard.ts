@@ -7,6 +7,7 @@ import { callerOf } from '../caller-of.ts';
 import { authenticate } from '../middleware/authenticate.ts';
 import { pathFormats } from '../middleware/path-formats.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';
+import { notFramed } from '../middleware/security-headers.ts';
 import { presentStartedVideoJob } from '../presenters/video.ts';
 import type { RateLimiter } from '../rate-limits/rate-limiter.ts';
 
@@ -26,8 +27,8 @@ export type DashboardOptions = { deps: Deps; lastUsed: LastUsedTracker; rateLimi
  */
 export function dashboardRoutes({ deps, lastUsed, rateLimiter }: DashboardOptions): Router {
   const router = Router();
-  router.use('/dashboard', (_req, res, next) => {
-    res.set({ 'Content-Security-Policy': contentSecurityPolicy, 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer' });
+  router.use('/dashboard', notFramed, (_req, res, next) => {
+    res.set({ 'Content-Security-Policy': contentSecurityPolicy, 'Referrer-Policy': 'no-referrer' });
     next();
   });
 

@@ -2,10 +2,12 @@ import { Router } from 'express';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { notFramed } from '../middleware/security-headers.ts';
 
 const swaggerUiDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
-// Everything the page needs is served from here: no CDN, so the docs work offline. The CSP makes sure of it.
+// Everything the page needs is served from here: no CDN, so the docs work offline. The CSP makes sure of it, and
+// keeps the page out of other sites' frames.
 const page = `<!doctype html>
 <html lang="en">
 <head>
@@ -30,7 +32,7 @@ const init = `window.ui = SwaggerUIBundle({
 });`;
 
 const contentSecurityPolicy =
-  "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; worker-src 'self' blob:";
+  "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; worker-src 'self' blob:; frame-ancestors 'none'";
 
 /** The contract (`/openapi.yaml`) and a human page for it (`/docs`, Swagger UI with "try it out"). */
 export function docsRoutes(specPath: string): Router {
@@ -41,7 +43,7 @@ export function docsRoutes(specPath: string): Router {
     res.type('application/yaml').send(spec);
   });
 
-  router.get('/docs', (_req, res) => {
+  router.get('/docs', notFramed, (_req, res) => {
     res.set('Content-Security-Policy', contentSecurityPolicy).type('html').send(page);
   });
 

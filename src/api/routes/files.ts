@@ -22,7 +22,6 @@ export function fileRoutes(storage: ObjectStorage, urlSigningSecret: string): Ro
       'Content-Type': object.contentType,
       'Content-Length': String(object.size),
       'Cache-Control': `private, max-age=${maxAge}, immutable`,
-      'X-Content-Type-Options': 'nosniff',
     });
     await pipeline(object.body, res);
   });

@@ -5,7 +5,7 @@ import type { Deps } from '../deps.ts';
 import { findProject } from '../projects/find-project.ts';
 import { requireFeature } from '../workspaces/plans.ts';
 import { validateCronExpression } from './cron-expression.ts';
-import { inTemporal } from '../../temporal/workflow-gateway.ts';
+import { inTemporal, temporalDeadline } from '../../temporal/workflow-gateway.ts';
 import { validatePromptTemplate } from './prompt-template.ts';
 import { viewOf, type ScheduleView } from './schedule-view.ts';
 import { createTemporalSchedule, deleteTemporalSchedule } from './temporal-schedule.ts';
@@ -17,7 +17,8 @@ export type CreateScheduleInput = { name: string; cronExpression: string; prompt
  * (holding a pooled connection) while Temporal answers. Should either step fail, the Temporal Schedule is taken
  * back. What this cannot settle is left to the reconcile step, as with a commit: a crash in between leaves a
  * Temporal Schedule without its row, and an insert that committed but whose answer was lost leaves a row whose
- * Temporal Schedule was taken back.
+ * Temporal Schedule was taken back. Both calls to Temporal share one deadline: taking back a change that Temporal
+ * did not answer in time gets what time is left (none, when it hung), and what it cannot take back is reconcile's.
  */
 export async function createSchedule(deps: Deps, caller: Caller, input: CreateScheduleInput): Promise<ScheduleView> {
   requireFeature(caller.plan, 'schedules');
@@ -41,13 +42,14 @@ export async function createSchedule(deps: Deps, caller: Caller, input: CreateSc
     },
     { persist: false },
   );
+  const deadline = temporalDeadline();
   try {
-    await inTemporal(deps.temporal, 'accept the schedule change', () => createTemporalSchedule(deps.temporal, schedule, deps.taskQueue));
+    await inTemporal(deps.temporal, 'accept the schedule change', () => createTemporalSchedule(deps.temporal, schedule, deps.taskQueue), deadline);
     await em.insert(schedule);
   } catch (error) {
     // Also when Temporal failed to answer: it may have created the schedule and answered too late.
-    await inTemporal(deps.temporal, 'take the schedule back', () => deleteTemporalSchedule(deps.temporal, schedule.id)).catch((undo: unknown) =>
-      deps.logger.warn({ err: undo }, 'orphan schedule left for reconcile'),
+    await inTemporal(deps.temporal, 'take the schedule back', () => deleteTemporalSchedule(deps.temporal, schedule.id), deadline).catch((undo: unknown) =>
+      deps.logger.warn({ err: undo, scheduleId: schedule.id }, 'orphan schedule left for reconcile'),
     );
     throw error;
   }

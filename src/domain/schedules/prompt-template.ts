@@ -8,11 +8,13 @@ const placeholders = {
   month: (run: Date) => run.toLocaleDateString('en-US', { month: 'long', timeZone: 'UTC' }),
   year: (run: Date) => String(run.getUTCFullYear()),
 } as const;
-const placeholder = /\{\{\s*([a-zA-Z]+)\s*\}\}/g;
+// Anything between double braces reads as a placeholder, whatever its characters: a name the pattern skipped would
+// stay in every post as typed (`{{__proto__}}`, `{{next_day}}`).
+const placeholder = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
 export const placeholderNames = Object.keys(placeholders);
 
-// Own names only: `in` would also find what every object inherits (`{{constructor}}`, `{{toString}}`).
+// Own names only: `in` would also find what every object inherits (`{{constructor}}`, `{{__proto__}}`).
 function isPlaceholder(name: string): name is keyof typeof placeholders {
   return Object.hasOwn(placeholders, name);
 }

@@ -27,9 +27,12 @@ export async function createSocialConnection(deps: Deps, caller: Caller, input: 
     if (error instanceof SocialRejectedError) {
       throw new AppError('validation-failed', error.reason, { errors: [rejectedField(credentials.platform, error)] });
     }
-    throw new AppError('service-unavailable', `Could not check the credentials with ${credentials.platform}: ${(error as Error).message}`, {
+    // What the platform or the network said (addresses, ports) stays in the log, with the request id.
+    const unavailable = new AppError('service-unavailable', `Could not check the credentials with ${credentials.platform}: it could not be reached or did not answer in time; try again shortly.`, {
       retryAfterSeconds: 30,
     });
+    unavailable.cause = error;
+    throw unavailable;
   }
   // The account's name and id are the server's own words, kept in columns of their own size.
   if (!isStorableText(account.accountName, accountFieldChars) || !isStorableText(account.accountId, accountFieldChars)) {

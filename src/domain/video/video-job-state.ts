@@ -4,7 +4,8 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import proto from '@temporalio/proto';
 import type { VideoJob } from '../../data/entities/video-job.ts';
 import { postFormats } from '../../images/post-formats.ts';
-import { describeWorkflow, inTemporal } from '../../temporal/workflow-gateway.ts';
+import { failureReasonOf, failureReasonOfDescribed } from '../../temporal/failure-reasons.ts';
+import { describeWorkflow, inTemporal, temporalDeadline } from '../../temporal/workflow-gateway.ts';
 import { workflowIds } from '../../temporal/workflow-ids.ts';
 import { describeProgress, type VideoProgress } from '../../video/video-progress.ts';
 import { videoSeconds } from '../../video/encode-post-video.ts';
@@ -27,7 +28,9 @@ export async function readJobState(client: Client, job: VideoJob, purpose = 'rep
   const recorded = recordedEnd(job);
   if (recorded) return recorded;
   const workflowId = workflowIds.videoJob(job.id);
-  const description = await describeWorkflow(client, workflowId, purpose);
+  // One deadline for both questions to Temporal (see temporalDeadline).
+  const deadline = temporalDeadline();
+  const description = await describeWorkflow(client, workflowId, purpose, deadline);
   if (!description) {
     const never = job.status === 'queued' ? 'was never started, or ' : '';
     return ended(job, 'failed', 'The job ended without a video.', `Its workflow ${never}ended without recording how, and is no longer kept by Temporal.`, null);
@@ -47,7 +50,7 @@ export async function readJobState(client: Client, job: VideoJob, purpose = 'rep
     case 'TIMED_OUT':
       return ended(job, 'failed', 'The job took too long.', 'The workflow timed out.', closedAt);
     default:
-      return ended(job, 'failed', 'The video could not be made.', await inTemporal(client, purpose, () => failureOf(client.workflow.getHandle(workflowId))), closedAt);
+      return ended(job, 'failed', 'The video could not be made.', await inTemporal(client, purpose, () => failureOf(client.workflow.getHandle(workflowId)), deadline), closedAt);
   }
 }
 
@@ -77,7 +80,9 @@ function runningState(description: WorkflowExecutionDescription, job: VideoJob):
   const payload = activity.heartbeatDetails?.payloads?.[0];
   const progress = payload ? defaultPayloadConverter.fromPayload<VideoProgress>(payload) : undefined;
   // A retried attempt makes the video again from the start: its progress starts again at 0, and the message says why.
-  const retry = (activity.attempt ?? 1) > 1 ? ` (attempt ${activity.attempt}, after: ${activity.lastFailure?.message ?? 'an error'})` : '';
+  // Why the last attempt failed, in the words a client may read (never the failure's own message).
+  const after = activity.lastFailure ? failureReasonOfDescribed(activity.lastFailure).replace(/\.$/, '') : 'an error';
+  const retry = (activity.attempt ?? 1) > 1 ? ` (attempt ${activity.attempt}, after: ${after})` : '';
   return { status: 'running', message: `${describeProgress(progress)}${retry}`, error: null, progress: progress?.percent ?? 0, completedAt: null };
 }
 
@@ -96,7 +101,7 @@ async function failureOf(handle: { result(): Promise<unknown> }): Promise<string
     await handle.result();
     return 'The workflow ended without a result.';
   } catch (error) {
-    if (error instanceof WorkflowFailedError) return error.cause?.message ?? error.message;
+    if (error instanceof WorkflowFailedError) return failureReasonOf(error.cause);
     throw error;
   }
 }

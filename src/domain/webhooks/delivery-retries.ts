@@ -1,5 +1,5 @@
 import { QueryNotRegisteredError, type Client } from '@temporalio/client';
-import { describeWorkflow, inTemporal } from '../../temporal/workflow-gateway.ts';
+import { describeWorkflow, inTemporal, temporalDeadline } from '../../temporal/workflow-gateway.ts';
 import { workflowIds } from '../../temporal/workflow-ids.ts';
 import { retryingWebhooksQuery } from '../../../workflows/deliver-event.ts';
 
@@ -11,8 +11,10 @@ const purpose = "report the delivery's retries";
  * into it runs in a workflow of its own, which is retrying for as long as it runs.
  */
 export async function isDeliveryRetrying(temporal: Client, eventId: string, webhookId: string): Promise<boolean> {
-  if (await isRunning(temporal, workflowIds.webhookDelivery(webhookId, eventId))) return true;
-  if (!(await isRunning(temporal, workflowIds.eventDelivery(eventId)))) return false;
+  // One deadline for the three questions (see temporalDeadline).
+  const deadline = temporalDeadline();
+  if (await isRunning(temporal, workflowIds.webhookDelivery(webhookId, eventId), deadline)) return true;
+  if (!(await isRunning(temporal, workflowIds.eventDelivery(eventId), deadline))) return false;
   return inTemporal(temporal, purpose, async () => {
     try {
       return (await temporal.workflow.getHandle(workflowIds.eventDelivery(eventId)).query(retryingWebhooksQuery)).includes(webhookId);
@@ -21,9 +23,9 @@ export async function isDeliveryRetrying(temporal: Client, eventId: string, webh
       if (error instanceof QueryNotRegisteredError) return true;
       throw error;
     }
-  });
+  }, deadline);
 }
 
-async function isRunning(temporal: Client, workflowId: string): Promise<boolean> {
-  return (await describeWorkflow(temporal, workflowId, purpose))?.status.name === 'RUNNING';
+async function isRunning(temporal: Client, workflowId: string, deadline: number): Promise<boolean> {
+  return (await describeWorkflow(temporal, workflowId, purpose, deadline))?.status.name === 'RUNNING';
 }
