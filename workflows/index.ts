@@ -8,3 +8,4 @@ export { redeliverWebhook } from './redeliver-webhook.ts';
 export { postPublication } from './post-publication.ts';
 export { scheduledGeneration } from './scheduled-generation.ts';
 export { generateVideo } from './generate-video.ts';
+export { applyWorkspacePlan } from './apply-workspace-plan.ts';

@@ -1,8 +1,10 @@
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, type Client } from '@temporalio/client';
 import { Schedule } from '../../data/entities/schedule.ts';
+import type { Plan } from '../../data/entities/workspace.ts';
 import type { Database } from '../../data/orm.ts';
 import { scheduleIds } from '../../temporal/workflow-ids.ts';
 import { scheduledGeneration } from '../../../workflows/scheduled-generation.ts';
+import { plansOf } from '../workspaces/plans-of.ts';
 import { createTemporalSchedule, deleteTemporalSchedule, isOwnedSchedule, temporalScheduleOptions, updateTemporalSchedule } from './temporal-schedule.ts';
 
 export type ReconcileReport = { checked: number; created: string[]; updated: string[]; deleted: string[] };
@@ -15,7 +17,10 @@ export type ReconcileReport = { checked: number; created: string[]; updated: str
  * `npm run admin -- schedules reconcile` and at worker start-up; says what it did.
  */
 export async function reconcileSchedules(orm: Database, temporal: Client, taskQueue: string): Promise<ReconcileReport> {
-  const rows = await orm.em.fork().find(Schedule, {});
+  const em = orm.em.fork();
+  const rows = await em.find(Schedule, {});
+  // The plan decides the paused state too (temporalScheduleOptions): a downgraded workspace's schedules stay paused.
+  const plans = await plansOf(em, rows.map((row) => row.workspaceId));
   const report: ReconcileReport = { checked: rows.length, created: [], updated: [], deleted: [] };
   const inTemporal = new Map<string, true>();
   for await (const summary of temporal.schedule.list()) {
@@ -25,10 +30,11 @@ export async function reconcileSchedules(orm: Database, temporal: Client, taskQu
   const known = new Set(rows.map((row) => row.id));
 
   for (const row of rows) {
-    const drift = inTemporal.has(row.id) ? await driftOf(temporal, row, taskQueue) : 'missing';
+    const plan = plans.get(row.workspaceId)!;
+    const drift = inTemporal.has(row.id) ? await driftOf(temporal, row, taskQueue, plan) : 'missing';
     if (drift === 'missing') {
       // Another worker starting at the same moment may have just created it.
-      const created = await createTemporalSchedule(temporal, row, taskQueue).then(
+      const created = await createTemporalSchedule(temporal, row, taskQueue, plan).then(
         () => true,
         (error: unknown) => {
           if (error instanceof ScheduleAlreadyRunning) return false;
@@ -37,7 +43,7 @@ export async function reconcileSchedules(orm: Database, temporal: Client, taskQu
       );
       if (created) report.created.push(row.id);
     } else if (drift === 'differs') {
-      await updateTemporalSchedule(temporal, row, taskQueue);
+      await updateTemporalSchedule(temporal, row, taskQueue, plan);
       report.updated.push(row.id);
     }
   }
@@ -50,8 +56,8 @@ export async function reconcileSchedules(orm: Database, temporal: Client, taskQu
 }
 
 /** How the row's Temporal Schedule differs from it; `missing` also when the list still shows one deleted a moment ago. */
-async function driftOf(temporal: Client, row: Schedule, taskQueue: string): Promise<'missing' | 'differs' | 'none'> {
-  const wanted = temporalScheduleOptions(row, taskQueue);
+async function driftOf(temporal: Client, row: Schedule, taskQueue: string, plan: Plan): Promise<'missing' | 'differs' | 'none'> {
+  const wanted = temporalScheduleOptions(row, taskQueue, plan);
   const current = await temporal.schedule.getHandle(wanted.scheduleId).describe().catch((error: unknown) => {
     if (error instanceof ScheduleNotFoundError) return undefined;
     throw error;

@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { VideoJob } from '../../data/entities/video-job.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { startWorkflow } from '../../temporal/workflow-gateway.ts';
@@ -7,15 +8,20 @@ import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { findPost } from '../posts/find-post.ts';
 import { postSearchAttributes } from '../posts/post-workflow-options.ts';
+import { lockWorkspace } from '../workspaces/lock-workspace.ts';
+import { planRules, requireVideoSlot } from '../workspaces/plans.ts';
 import { readJobState } from './video-job-state.ts';
 
 /**
  * Starts a video of the post (dashboard only). The job row commits before the workflow starts, so the workflow
  * always finds it; if Temporal does not take the start, the row is taken back and the caller gets 503. One video
- * per post at a time: a second start while one is being made answers 409 naming the running job.
+ * per post at a time: a second start while one is being made answers 409 naming the running job. And no more videos
+ * being made at once in the workspace than its plan allows (the ffmpeg queue is shared by every tenant): 429 with
+ * Retry-After, counted under the workspace's lock so that concurrent starts cannot both take the last place.
  */
 export async function startVideo(deps: Deps, caller: Caller, postId: string): Promise<VideoJob> {
   const { job, post } = await deps.orm.em.fork().transactional(async (em) => {
+    const { plan } = await lockWorkspace(em, caller.workspaceId);
     const found = await findPost(em, caller.workspaceId, postId, { lock: true });
     if (!found.artworkKey && !found.imageKey) throw new AppError('conflict', `Post ${found.id} has no image yet; generate it before making a video.`);
     const previous = await em.findOne(VideoJob, { postId: found.id, status: { $in: ['queued', 'running'] } }, { orderBy: { createdAt: 'desc' } });
@@ -25,6 +31,7 @@ export async function startVideo(deps: Deps, caller: Caller, postId: string): Pr
         throw new AppError('conflict', `A video of post ${found.id} is already being made (job ${previous.id}); wait for it to finish.`);
       }
     }
+    requireVideoSlot(plan, await videosBeingMade(deps, em, caller.workspaceId, planRules[plan].limits.concurrentVideos));
     return { job: em.create(VideoJob, { workspaceId: caller.workspaceId, postId: found.id, format: found.format }), post: found };
   });
 
@@ -46,4 +53,19 @@ export async function startVideo(deps: Deps, caller: Caller, postId: string): Pr
     throw error;
   }
   return job;
+}
+
+/**
+ * The workspace's jobs whose rows say they are queued or running. Only when they would fill the plan is Temporal
+ * asked about each (a job whose run was terminated never records its end, and must not hold a place for ever).
+ */
+async function videosBeingMade(deps: Deps, em: EntityManager, workspaceId: string, limit: number | null): Promise<number> {
+  const unfinished = await em.find(VideoJob, { workspaceId, status: { $in: ['queued', 'running'] } });
+  if (limit === null || unfinished.length < limit) return unfinished.length;
+  let counted = 0;
+  for (const job of unfinished) {
+    const { status } = await readJobState(deps.temporal, job, 'count the videos being made');
+    if (status === 'queued' || status === 'running') counted += 1;
+  }
+  return counted;
 }

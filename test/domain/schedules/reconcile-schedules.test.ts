@@ -39,7 +39,7 @@ describe('reconcile', () => {
     const orphanRow = app.api.services.orm.em.fork().create(Schedule, { workspaceId: workspace.id, name: 'Orphan', cronExpression: '0 9 * * *', isActive: true });
     orphanRow.id = newId();
     orphanRow.createdAt = new Date();
-    await temporal().schedule.create(temporalScheduleOptions(orphanRow, app.config.temporal.taskQueue));
+    await temporal().schedule.create(temporalScheduleOptions(orphanRow, app.config.temporal.taskQueue, 'growth'));
     // Reconcile finds orphans in Temporal's list of schedules, which is eventually consistent: one created a moment
     // ago may not be listed yet (the next reconcile would find it).
     await eventually(async () => {
