@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { VideoJob } from '../../data/entities/video-job.ts';
 import { AppError } from '../../errors/app-error.ts';
-import { startWorkflow } from '../../temporal/workflow-gateway.ts';
+import { describeWorkflow, startWorkflow } from '../../temporal/workflow-gateway.ts';
 import { workflowIds } from '../../temporal/workflow-ids.ts';
 import { generateVideo } from '../../../workflows/generate-video.ts';
 import type { Caller } from '../caller.ts';
@@ -55,17 +55,22 @@ export async function startVideo(deps: Deps, caller: Caller, postId: string): Pr
   return job;
 }
 
+// Longer than any start takes (one Temporal deadline, after which a failed start takes its row back).
+const startInFlightMs = 60_000;
+
 /**
  * The workspace's jobs whose rows say they are queued or running. Only when they would fill the plan is Temporal
- * asked about each (a job whose run was terminated never records its end, and must not hold a place for ever).
+ * asked about each: a job whose run was terminated never records its end, and must not hold a place for ever. A
+ * job with no run yet is one whose start is on its way (its row commits first), unless the row is too old for that.
  */
 async function videosBeingMade(deps: Deps, em: EntityManager, workspaceId: string, limit: number | null): Promise<number> {
   const unfinished = await em.find(VideoJob, { workspaceId, status: { $in: ['queued', 'running'] } });
   if (limit === null || unfinished.length < limit) return unfinished.length;
   let counted = 0;
   for (const job of unfinished) {
-    const { status } = await readJobState(deps.temporal, job, 'count the videos being made');
-    if (status === 'queued' || status === 'running') counted += 1;
+    const run = await describeWorkflow(deps.temporal, workflowIds.videoJob(job.id), 'count the videos being made');
+    const beingMade = run ? run.status.name === 'RUNNING' : Date.now() - job.createdAt.getTime() < startInFlightMs;
+    if (beingMade) counted += 1;
   }
   return counted;
 }
