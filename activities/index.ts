@@ -11,7 +11,8 @@ import type { DeleteOrphansInput } from '../src/domain/storage/purge-orphaned-ob
 import { recordVideoJobEnd, type VideoJobEnd } from '../src/domain/video/record-video-job-end.ts';
 import { savePostVideo, type SavePostVideoInput } from '../src/domain/video/save-post-video.ts';
 import type { DeliveryAttemptInput } from '../src/domain/webhooks/delivery-attempt.ts';
-import { applyPlanToSchedule, scheduleIdsOf } from '../src/domain/workspaces/apply-plan-to-schedule.ts';
+import { scheduleIdsOf } from '../src/domain/schedules/list-schedule-ids.ts';
+import { applyPlanToSchedule } from '../src/domain/workspaces/apply-plan-to-schedule.ts';
 import { attemptWebhookDelivery } from './attempt-webhook-delivery.ts';
 import { finalUnlessDependencyDown, inOneStatement, inTransaction } from './database-work.ts';
 import { deleteOrphanedObjects } from './delete-orphaned-objects.ts';

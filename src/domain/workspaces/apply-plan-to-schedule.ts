@@ -25,8 +25,3 @@ export async function applyPlanToSchedule(deps: Deps, { scheduleId }: { schedule
   });
 }
 
-/** The ids of the workspace's schedules, oldest first. */
-export async function scheduleIdsOf(deps: Deps, { workspaceId }: { workspaceId: string }): Promise<string[]> {
-  const rows = await deps.orm.em.fork().find(Schedule, { workspaceId }, { fields: ['id'], orderBy: { createdAt: 'asc', id: 'asc' } });
-  return rows.map((row) => row.id);
-}
