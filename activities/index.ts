@@ -11,6 +11,8 @@ import type { DeleteOrphansInput } from '../src/domain/storage/purge-orphaned-ob
 import { recordVideoJobEnd, type VideoJobEnd } from '../src/domain/video/record-video-job-end.ts';
 import { savePostVideo, type SavePostVideoInput } from '../src/domain/video/save-post-video.ts';
 import type { DeliveryAttemptInput } from '../src/domain/webhooks/delivery-attempt.ts';
+import { scheduleIdsOf } from '../src/domain/schedules/list-schedule-ids.ts';
+import { applyPlanToSchedule } from '../src/domain/workspaces/apply-plan-to-schedule.ts';
 import { attemptWebhookDelivery } from './attempt-webhook-delivery.ts';
 import { finalUnlessDependencyDown, inOneStatement, inTransaction } from './database-work.ts';
 import { deleteOrphanedObjects } from './delete-orphaned-objects.ts';
@@ -23,6 +25,7 @@ import { renderPostImage, type RenderPostImageInput } from './render-post-image.
 import { renderPostVideo, type RenderPostVideoInput } from './render-post-video.ts';
 import { repairScheduleDrift } from './repair-schedule-drift.ts';
 import { startEventDelivery } from './start-event-delivery.ts';
+import { stopWorkspaceDeliveries } from './stop-workspace-deliveries.ts';
 import { failingAsTemporal } from './temporal-failure.ts';
 
 /**
@@ -57,6 +60,9 @@ export function createActivities(deps: Deps) {
     repairScheduleDrift: () => repairScheduleDrift(deps),
     deliverToWebhooks: (input: DeliverToWebhooksInput) => finalUnlessDependencyDown(() => deliverToWebhooks(deps, input)),
     attemptWebhookDelivery: (input: DeliveryAttemptInput) => attemptWebhookDelivery(deps, input),
+    scheduleIdsOf: (input: { workspaceId: string }) => finalUnlessDependencyDown(() => scheduleIdsOf(deps, input)),
+    applyPlanToSchedule: (input: { scheduleId: string }) => finalUnlessDependencyDown(() => applyPlanToSchedule(deps, input)),
+    stopWorkspaceDeliveries: (input: { workspaceId: string }) => finalUnlessDependencyDown(() => stopWorkspaceDeliveries(deps, input)),
   };
 }
 

@@ -1,5 +1,6 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { startsEagerly } from '../src/temporal/connect.ts';
+import { searchAttributes } from '../src/temporal/search-attributes.ts';
 import { workflowIds } from '../src/temporal/workflow-ids.ts';
 import { typeIfSubscribed } from '../src/webhooks/subscribed-webhooks.ts';
 import { deliverEvent } from '../workflows/deliver-event.ts';
@@ -13,14 +14,17 @@ import type { Deps } from '../src/domain/deps.ts';
  * Returns whether a delivery was started.
  */
 export async function startEventDelivery(deps: Deps, input: { eventId: string }): Promise<{ started: boolean }> {
-  const type = await typeIfSubscribed(deps.orm.em.fork(), input.eventId);
-  if (!type) return { started: false };
+  const subscribed = await typeIfSubscribed(deps.orm.em.fork(), input.eventId);
+  if (!subscribed) return { started: false };
+  const { type, workspaceId } = subscribed;
   try {
     await deps.temporal.workflow.start(deliverEvent, {
       workflowId: workflowIds.eventDelivery(input.eventId),
       taskQueue: deps.taskQueue,
       args: [{ eventId: input.eventId }],
       staticSummary: `Deliver ${type} (event ${input.eventId}) to its webhooks`,
+      // Also what a downgrade finds the workspace's deliveries by, to stop them (stop-workspace-deliveries.ts).
+      typedSearchAttributes: [{ key: searchAttributes.workspaceId, value: workspaceId }],
       // An event's delivery that has ended stays ended: handing the event over again (a retried activity) starts nothing.
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
       // Its first task (the first round of deliveries) then runs on this worker at once, without a trip through the

@@ -1,4 +1,4 @@
-import { defineQuery, patched, proxyActivities, proxyLocalActivities, setCurrentDetails, setHandler, sleep } from '@temporalio/workflow';
+import { condition, defineQuery, defineSignal, patched, proxyActivities, proxyLocalActivities, setCurrentDetails, setHandler } from '@temporalio/workflow';
 import { msToNumber } from '@temporalio/common/lib/time.js';
 import type { Activities } from '../activities/index.ts';
 import type { DeliveryOutcome } from '../src/domain/webhooks/delivery-attempt.ts';
@@ -20,6 +20,12 @@ const local = proxyLocalActivities<Activities>(localWebhookRound);
 
 /** The webhooks whose delivery failed and waits for its next rung of the ladder (the Temporal UI's Queries tab). */
 export const retryingWebhooksQuery = defineQuery<string[]>('retryingWebhooks');
+
+/**
+ * The workspace moved to a plan without webhooks (sent by applyWorkspacePlan): the deliveries waiting on the ladder
+ * go now instead of at their next rung, so the round reads the plan at once, logs why nothing was sent, and ends.
+ */
+export const planChangedSignal = defineSignal('planChanged');
 
 export type DeliverEventInput = { eventId: string };
 export type WebhookDeliveryResult = {
@@ -46,7 +52,11 @@ export async function deliverEvent({ eventId }: DeliverEventInput): Promise<Even
   }
   const results = new Map<string, WebhookDeliveryResult>();
   let retrying: string[] = [];
+  let planChanged = false;
   setHandler(retryingWebhooksQuery, () => retrying);
+  setHandler(planChangedSignal, () => {
+    planChanged = true;
+  });
 
   for (let attempt = 1; ; attempt += 1) {
     const round = await (attempt === 1 ? local.deliverToWebhooks({ eventId, attempt }) : deliverToWebhooks({ eventId, attempt, webhookIds: retrying }));
@@ -60,7 +70,9 @@ export async function deliverEvent({ eventId }: DeliverEventInput): Promise<Even
     if (retrying.length === 0 || !wait) break;
     // What the Temporal UI shows while the run sleeps (not a command: changing it never affects replay).
     setCurrentDetails(`${retrying.length} webhook(s) failing; attempt ${attempt + 1} of ${retryWaits.length + 1} at ${utc(Date.now() + msToNumber(wait))}`);
-    await sleep(wait);
+    // The same timer as a sleep (runs that began before replay alike), cut short by a plan change.
+    await condition(() => planChanged, wait);
+    planChanged = false;
   }
   setCurrentDetails('');
   for (const webhookId of retrying) results.get(webhookId)!.outcome = 'exhausted';

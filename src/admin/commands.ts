@@ -45,8 +45,8 @@ export const adminCommands: Record<string, Command> = {
   },
   'workspace set-plan': {
     options: { id: text, plan: text, json },
-    async run({ orm }, values) {
-      const workspace = await changePlan(orm, id(values, 'id'), plan(values));
+    async run(deps, values) {
+      const workspace = await changePlan(deps, id(values, 'id'), plan(values));
       return { json: { workspaceId: workspace.id, plan: workspace.plan }, text: `Workspace ${workspace.id} is now on ${workspace.plan}.` };
     },
   },

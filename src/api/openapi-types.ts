@@ -484,7 +484,7 @@ export interface paths {
         };
         /**
          * List schedules
-         * @description Any plan (on Starter it lists what was set up on Growth). Newest first. Paged; a `Link` header points at the next and previous pages.
+         * @description Growth plan. Newest first. Paged; a `Link` header points at the next and previous pages.
          */
         get: operations["listSchedules"];
         put?: never;
@@ -498,7 +498,9 @@ export interface paths {
          *     whose project was deleted or archived, or whose brand kit was deleted, fails visibly (Temporal UI, and
          *     `lastRunError` on the schedule). Overlap policy: a firing while the previous run still works is skipped; firings
          *     missed for more than 10 minutes (Temporal down) are skipped. A `projectId` or `brandKitId` of another workspace
-         *     answers 404; Temporal not accepting the schedule answers 503 and nothing is created.
+         *     answers 404; Temporal not accepting the schedule answers 503 and nothing is created. Past the plan's number of
+         *     schedules, or with a cron that fires more often than the plan allows (Growth: every 15 minutes at most),
+         *     it answers 403 `plan-limit-reached` (see Plans and quotas).
          */
         post: operations["createSchedule"];
         delete?: never;
@@ -519,19 +521,20 @@ export interface paths {
         };
         /**
          * Get a schedule
-         * @description Any plan (after a downgrade, `lastRunError` says why runs stopped).
+         * @description Growth plan.
          */
         get: operations["getSchedule"];
         /**
          * Update a schedule
          * @description Growth plan. Changes the members given (at least one): name, cron, template (null: the name is the prompt) and
-         *     `isActive`, which pauses or resumes the Temporal Schedule. The answer's `nextRunAt` follows the change.
+         *     `isActive`, which pauses or resumes the Temporal Schedule. The answer's `nextRunAt` follows the change. A cron
+         *     that fires more often than the plan allows answers 403 `plan-limit-reached` (`scheduleIntervalMinutes`).
          */
         put: operations["updateSchedule"];
         post?: never;
         /**
          * Delete a schedule
-         * @description Any plan. Deletes the schedule and its Temporal Schedule: no further runs start (one in progress finishes).
+         * @description Growth plan. Deletes the schedule and its Temporal Schedule: no further runs start (one in progress finishes).
          */
         delete: operations["deleteSchedule"];
         options?: never;
@@ -548,7 +551,7 @@ export interface paths {
         };
         /**
          * List webhooks
-         * @description Any plan (on Starter it lists what was set up on Growth). Newest first. Paged; a `Link` header points at the next and previous pages.
+         * @description Growth plan. Newest first. Paged; a `Link` header points at the next and previous pages.
          */
         get: operations["listWebhooks"];
         put?: never;
@@ -558,7 +561,7 @@ export interface paths {
          *     for hosts that resolve to private, loopback, link-local or cloud-metadata addresses (checked on every
          *     connection, after DNS). With a `secret` (any non-empty string up to 1024 characters, stored encrypted, never
          *     returned) every delivery is signed; see Webhooks in the introduction. A workspace has at most 50 webhooks;
-         *     creating one more answers 409.
+         *     creating one more answers 403 `plan-limit-reached` (`quota.name` `webhooks`).
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -586,7 +589,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a webhook
-         * @description Any plan.
+         * @description Growth plan.
          */
         delete: operations["deleteWebhook"];
         options?: never;
@@ -606,7 +609,7 @@ export interface paths {
         };
         /**
          * List the delivery attempts of a webhook
-         * @description Extension. Any plan (after a downgrade, the log says why nothing was sent). The delivery log, newest attempt first: every attempt of every event (the same `deliveryId` for the attempts of one event), with the answer or the error. Paged.
+         * @description Extension. Growth plan. The delivery log, newest attempt first: every attempt of every event (the same `deliveryId` for the attempts of one event), with the answer or the error. Paged.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -706,7 +709,8 @@ export interface paths {
          *     `write:media` scopes) or a Bluesky account (`handle`, an `appPassword`, and `serviceUrl`, default
          *     `https://bsky.social`). The credentials are checked with the platform first: a refusal answers 400 with the
          *     platform's words; an unreachable platform 503. They are stored encrypted and never returned. URLs must be
-         *     https and must not point at private networks.
+         *     https and must not point at private networks. Past the plan's number of connections (Starter 3, Growth 25)
+         *     it answers 403 `plan-limit-reached` (`quota.name` `socialConnections`).
          */
         post: operations["createSocialConnection"];
         delete?: never;
@@ -824,7 +828,8 @@ export interface paths {
         /**
          * Create an API key
          * @description Growth plan. The full `key` is in this response only; it cannot be read later. An `expiresAt` that is
-         *     not in the future answers 400. After `expiresAt` the key answers 401.
+         *     not in the future answers 400. After `expiresAt` the key answers 401. A workspace has at most 25 keys;
+         *     creating one more answers 403 `plan-limit-reached` (`quota.name` `apiKeys`).
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -942,8 +947,11 @@ export interface components {
         };
         /** @description Only on `plan-limit-reached`; the plan limit that was reached. */
         ProblemQuota: {
-            /** @enum {string} */
-            name: "activeProjects" | "brandKits";
+            /**
+             * @description The limit; `scheduleIntervalMinutes`: `limit` is the shortest time between two firings, in minutes.
+             * @enum {string}
+             */
+            name: "activeProjects" | "brandKits" | "schedules" | "webhooks" | "apiKeys" | "socialConnections" | "scheduleIntervalMinutes";
             plan: components["schemas"]["Plan"];
             limit: number;
         };
@@ -1573,14 +1581,30 @@ export interface components {
             id: string;
             name: string;
             plan: components["schemas"]["Plan"];
-            /** @description Limits of the plan; null means unlimited. */
+            /**
+             * @description Limits of the plan (see Plans and quotas); null means unlimited. `concurrentVideos`: videos encoding at
+             *     once; `scheduleIntervalMinutes`: the shortest time between two firings of a schedule (null without
+             *     schedules).
+             */
             limits: {
                 activeProjects: number | null;
                 brandKits: number | null;
+                schedules: number | null;
+                webhooks: number | null;
+                apiKeys: number | null;
+                socialConnections: number | null;
+                concurrentVideos: number | null;
+                scheduleIntervalMinutes: number | null;
             };
+            /** @description What the workspace has now; `concurrentVideos`, the videos being made. */
             usage: {
                 activeProjects: number;
                 brandKits: number;
+                schedules: number;
+                webhooks: number;
+                apiKeys: number;
+                socialConnections: number;
+                concurrentVideos: number;
             };
             /** @description Features the plan enables. */
             features: {
@@ -2924,6 +2948,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2998,6 +3023,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3061,6 +3087,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3093,6 +3120,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3200,6 +3228,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3235,6 +3264,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3395,6 +3425,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];

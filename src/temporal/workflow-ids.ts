@@ -18,6 +18,8 @@ export const workflowIds = {
   webhookDelivery: (webhookId: string, eventId: string) => `webhook-${webhookId}-${eventId}`,
   /** One customer-requested attempt of a logged delivery: the attempt number makes the same attempt impossible to send twice. */
   webhookRedelivery: (deliveryId: string, attempt: number) => `webhook-redelivery-${deliveryId}-${attempt}`,
+  /** What a plan change does in Temporal (schedules paused or resumed, deliveries stopped); a newer change replaces a run still going. */
+  workspacePlan: (workspaceId: string) => `workspace-plan-${workspaceId}`,
   /** A video job's workflow ID is the job id itself, so a client's job id is all it takes to find the run. */
   videoJob: (jobId: string) => jobId,
   /** Prefix of a schedule's runs; Temporal appends the scheduled time. */

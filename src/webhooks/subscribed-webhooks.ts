@@ -13,13 +13,15 @@ export async function subscribedWebhooks(em: EntityManager, event: WorkspaceEven
 }
 
 /**
- * The type of the event when an active webhook of its workspace takes it, in one light read (no webhook is loaded:
- * this runs for every event, and most workspaces have no webhooks); null when none does or the event is gone.
+ * The type and workspace of the event when an active webhook of its workspace takes it, in one light read (no
+ * webhook is loaded: this runs for every event, and most workspaces have no webhooks); null when none does or the
+ * event is gone.
  */
-export async function typeIfSubscribed(em: EntityManager, eventId: string): Promise<EventType | null> {
-  const rows = await em.execute<Array<{ type: EventType; events: string | null }>>(
-    'select e.type, w.events from events e left join webhooks w on w.workspace_id = e.workspace_id and w.is_active where e.id = ?',
+export async function typeIfSubscribed(em: EntityManager, eventId: string): Promise<{ type: EventType; workspaceId: string } | null> {
+  const rows = await em.execute<Array<{ type: EventType; workspace_id: string; events: string | null }>>(
+    'select e.type, e.workspace_id, w.events from events e left join webhooks w on w.workspace_id = e.workspace_id and w.is_active where e.id = ?',
     [eventId],
   );
-  return rows.some(({ type, events }) => events !== null && subscribesTo(events, type)) ? rows[0]!.type : null;
+  if (!rows.some(({ type, events }) => events !== null && subscribesTo(events, type))) return null;
+  return { type: rows[0]!.type, workspaceId: rows[0]!.workspace_id };
 }

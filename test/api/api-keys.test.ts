@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schemas } from '../../src/api/schemas.ts';
 import { ApiKey } from '../../src/data/entities/api-key.ts';
 import { hashApiKey } from '../../src/domain/api-keys/api-key-secret.ts';
+import { changePlan } from '../../src/domain/workspaces/change-plan.ts';
+import { planRules } from '../../src/domain/workspaces/plans.ts';
 import { apiClient } from '../support/http.ts';
 import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
 import type { TestApp } from '../support/test-app.ts';
@@ -100,5 +102,51 @@ describe('Starter plan', () => {
       expect(response.status).toBe(403);
       expect(response.body).toMatchObject({ type: '/problems/plan-upgrade-required', requiredPlan: 'growth' });
     }
+  });
+});
+
+describe('the plan budget of API keys', () => {
+  it('when more keys are asked for at once than the Growth plan allows, then exactly the limit exist and the rest answer 403 plan-limit-reached', async () => {
+    const own = await createTestWorkspace(app, 'growth');
+    const limit = planRules.growth.limits.apiKeys!;
+    // The workspace has its first key already: limit - 1 places are left, and three more are asked for.
+    const answers = await Promise.all(Array.from({ length: limit + 2 }, (_, index) => own.client.post<Problem>('/api-keys', { name: `key ${index}` })));
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(limit - 1);
+    const refused = answers.filter((answer) => answer.status === 403);
+    expect(refused).toHaveLength(3);
+    for (const answer of refused) expect(answer.body).toMatchObject({ type: '/problems/plan-limit-reached', quota: { name: 'apiKeys', plan: 'growth', limit } });
+    expect(await app.api.services.orm.em.fork().count(ApiKey, { workspaceId: own.id })).toBe(limit);
+  });
+});
+
+describe('the dashboard\'s API keys (Settings), on every plan', () => {
+  const dashboard = (key: string, path: string, method = 'GET') => fetch(`${app.url}/dashboard/api${path}`, { method, headers: { authorization: `Bearer ${key}` } });
+
+  it('when a workspace downgraded to Starter lists and revokes a key it made on Growth, then the key answers 401 at once; the public /api-keys stays 403', async () => {
+    const own = await createTestWorkspace(app, 'growth');
+    const leaked = (await own.client.post<Schemas['CreateApiKeyResponse']>('/api-keys', { name: 'leaked' })).body;
+    await changePlan(app.api.services, own.id, 'starter');
+    expect((await apiClient(app.url, leaked.key).get('/projects')).status).toBe(200);
+    expect((await own.client.get<Problem>('/api-keys')).status).toBe(403);
+
+    const listed = await dashboard(own.key, '/api-keys');
+    expect(listed.status).toBe(200);
+    const keys = (await listed.json()) as Schemas['ApiKeyListItem'][];
+    expect(keys.map(({ name, keyPrefix }) => ({ name, keyPrefix }))).toEqual([{ name: 'leaked', keyPrefix: leaked.prefix }, { name: expect.any(String), keyPrefix: own.key.slice(0, 11) }]);
+    expect(JSON.stringify(keys)).not.toContain(leaked.key);
+
+    expect((await dashboard(own.key, `/api-keys/${leaked.id}`, 'DELETE')).status).toBe(204);
+    expect((await apiClient(app.url, leaked.key).get('/projects')).status).toBe(401);
+    expect(((await (await dashboard(own.key, '/api-keys')).json()) as Schemas['ApiKeyListItem'][]).map(({ id }) => id)).not.toContain(leaked.id);
+  });
+
+  it('when the key is another workspace\'s, unknown or not an id, then revoking answers 404 or 400 and nothing changes; without a key 401', async () => {
+    const other = await createTestWorkspace(app, 'starter');
+    const [theirs] = (await (await dashboard(other.key, '/api-keys')).json()) as Schemas['ApiKeyListItem'][];
+    expect((await dashboard(growth.key, `/api-keys/${theirs!.id}`, 'DELETE')).status).toBe(404);
+    expect((await dashboard(growth.key, '/api-keys/018f0000-0000-7000-8000-000000000000', 'DELETE')).status).toBe(404);
+    expect((await dashboard(growth.key, '/api-keys/not-an-id', 'DELETE')).status).toBe(400);
+    expect((await fetch(`${app.url}/dashboard/api/api-keys`)).status).toBe(401);
+    expect((await other.client.get('/projects')).status).toBe(200);
   });
 });

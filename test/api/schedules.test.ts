@@ -6,7 +6,9 @@ import { Project } from '../../src/data/entities/project.ts';
 import { UsageActivity } from '../../src/data/entities/usage-activity.ts';
 import { Schedule } from '../../src/data/entities/schedule.ts';
 import { nextCronTimes } from '../../src/domain/schedules/cron-expression.ts';
+import { reconcileSchedules } from '../../src/domain/schedules/reconcile-schedules.ts';
 import { changePlan } from '../../src/domain/workspaces/change-plan.ts';
+import { planRules } from '../../src/domain/workspaces/plans.ts';
 import { searchAttributes } from '../../src/temporal/search-attributes.ts';
 import { scheduleIds, workflowIds } from '../../src/temporal/workflow-ids.ts';
 import { eventually } from '../support/eventually.ts';
@@ -27,6 +29,13 @@ beforeAll(async () => {
 afterAll(() => app?.stop());
 
 const temporalHandle = (id: string) => app.api.services.temporal.schedule.getHandle(scheduleIds.generation(id));
+
+/** The Temporal Schedules of the workspace, by its search attribute (Temporal's list lags a moment behind). */
+async function temporalScheduleIdsOf(workspaceId: string): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const summary of app.api.services.temporal.schedule.list({ query: `${searchAttributes.workspaceId.name} = '${workspaceId}'` })) ids.push(summary.scheduleId);
+  return ids;
+}
 
 async function createSchedule(body: Record<string, unknown> = {}, client = workspace.client) {
   const response = await client.post<Schemas['CreateScheduleResponse']>('/schedules', { name: 'Daily tip', cronExpression: '0 9 * * *', promptTemplate: 'A tip for {{weekday}}, {{date}}', projectId, ...body });
@@ -52,7 +61,7 @@ describe('POST /schedules', () => {
   it.each([
     ['day of month and day of week both restricted (both must match)', '0 9 13 * 5'],
     ['a leap day', '0 0 29 2 *'],
-    ['steps, ranges and names', '*/7 */5 1-10 */2 MON-FRI'],
+    ['steps, ranges and names', '*/20 */5 1-10 */2 MON-FRI'],
     ['Sunday as 7 in two months', '0 12 * JAN,JUL 7'],
     ['a day that never comes with a weekday', '0 0 31 2 1'],
   ])('when created with %s, then nextRunAt is the first run Temporal reports', async (_case, cronExpression) => {
@@ -88,20 +97,62 @@ describe('POST /schedules', () => {
     expect((await stranger.client.get<Sched[]>('/schedules')).body).toEqual([]);
   });
 
-  it('when a Starter workspace creates or changes a schedule, then it answers 403; it can still list, read and delete', async () => {
+  it('when a Starter workspace calls any schedule operation, then it answers 403 plan-upgrade-required, as the specification says', async () => {
     const starter = await createTestWorkspace(app, 'starter');
     const someId = '018f0000-0000-7000-8000-000000000000';
     for (const response of [
+      await starter.client.get<Problem>('/schedules'),
       await starter.client.post<Problem>('/schedules', { name: 'N', cronExpression: '0 9 * * *' }),
+      await starter.client.get<Problem>(`/schedules/${someId}`),
       await starter.client.put<Problem>(`/schedules/${someId}`, { isActive: false }),
+      await starter.client.delete<Problem>(`/schedules/${someId}`),
     ]) {
       expect(response.status).toBe(403);
-      expect(response.body.type).toBe('/problems/plan-upgrade-required');
+      expect(response.body).toMatchObject({ type: '/problems/plan-upgrade-required', requiredPlan: 'growth' });
     }
-    expect(await starter.client.get('/schedules')).toMatchObject({ status: 200, body: [] });
-    expect((await starter.client.get(`/schedules/${someId}`)).status).toBe(404);
-    expect((await starter.client.delete(`/schedules/${someId}`)).status).toBe(404);
   });
+});
+
+describe('budgets of the Growth plan', () => {
+  it.each([
+    ['every minute', '* * * * *', 1],
+    ['every 5 minutes', '*/5 * * * *', 5],
+    ['twice 10 minutes apart', '0,10 9 * * *', 10],
+    ['10 minutes apart across midnight', '0,50 0,23 * * *', 10],
+  ])('when the cron fires %s, then create and update answer 403 plan-limit-reached naming cronExpression and the 15-minute minimum', async (_case, cronExpression, minutes) => {
+    const created = await createSchedule({ cronExpression: '0 9 * * *' });
+    for (const response of [
+      await workspace.client.post<Problem>('/schedules', { name: 'Too often', cronExpression }),
+      await workspace.client.put<Problem>(`/schedules/${created.id}`, { cronExpression }),
+    ]) {
+      expect(response.status).toBe(403);
+      expect(response.body).toMatchObject({ type: '/problems/plan-limit-reached', quota: { name: 'scheduleIntervalMinutes', plan: 'growth', limit: 15 } });
+      expect(response.body.detail).toContain(`cronExpression "${cronExpression}" fires ${minutes} minute(s) apart`);
+    }
+    expect((await workspace.client.get<Sched>(`/schedules/${created.id}`)).body.cronExpression).toBe('0 9 * * *');
+  });
+
+  it.each([['every 15 minutes', '*/15 * * * *'], ['hourly', '0 * * * *'], ['15 minutes apart across midnight', '45 23 * * *']])(
+    'when the cron fires %s, then it is accepted',
+    async (_case, cronExpression) => {
+      expect((await workspace.client.post('/schedules', { name: 'Often enough', cronExpression })).status).toBe(201);
+    },
+  );
+
+  it('when 53 schedules are created at once in a workspace, then exactly 50 are (the plan limit) and the rest answer 403 plan-limit-reached', async () => {
+    const own = await createTestWorkspace(app, 'growth');
+    const limit = planRules.growth.limits.schedules!;
+    const answers = await Promise.all(
+      Array.from({ length: limit + 3 }, (_, index) => own.client.post<Problem>('/schedules', { name: `Daily ${index}`, cronExpression: '0 9 * * *' })),
+    );
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(limit);
+    const refused = answers.filter((answer) => answer.status === 403);
+    expect(refused).toHaveLength(3);
+    for (const answer of refused) expect(answer.body).toMatchObject({ type: '/problems/plan-limit-reached', quota: { name: 'schedules', plan: 'growth', limit } });
+    expect(await app.api.services.orm.em.fork().count(Schedule, { workspaceId: own.id })).toBe(limit);
+    // Each refused create stopped before Temporal: the workspace's Temporal Schedules are the rows'.
+    await eventually(async () => expect(await temporalScheduleIdsOf(own.id)).toHaveLength(limit));
+  }, 120_000);
 });
 
 describe('GET, PUT and DELETE /schedules', () => {
@@ -265,44 +316,81 @@ describe('runs', () => {
 });
 
 describe('a downgrade to Starter', () => {
-  it('when a workspace with 3 active projects is downgraded, then a run says why in lastRunError and makes no project or post; list, read and delete still work, changes answer 403', async () => {
+  it('when a workspace is downgraded, then its schedules are paused in Temporal and kept; an upgrade resumes the active one, and the one the customer paused stays paused', async () => {
+    const own = await createTestWorkspace(app, 'growth');
+    const running = await createSchedule({ projectId: undefined }, own.client);
+    const customerPaused = await createSchedule({ projectId: undefined, name: 'Paused by the customer' }, own.client);
+    expect((await own.client.put(`/schedules/${customerPaused.id}`, { isActive: false })).status).toBe(200);
+
+    await changePlan(app.api.services, own.id, 'starter');
+    const paused = await eventually(async () => {
+      const { state } = await temporalHandle(running.id).describe();
+      expect(state.paused).toBe(true);
+      return state;
+    });
+    expect(paused.note).toContain('paused: not on the starter plan');
+    expect((await temporalHandle(customerPaused.id).describe()).state.paused).toBe(true);
+    expect((await own.client.get<Problem>(`/schedules/${running.id}`)).status).toBe(403);
+    const rows = await app.api.services.orm.em.fork().find(Schedule, { workspaceId: own.id }, { orderBy: { name: 'asc' } });
+    expect(rows.map(({ id, isActive }) => ({ id, isActive }))).toEqual([
+      { id: running.id, isActive: true },
+      { id: customerPaused.id, isActive: false },
+    ]);
+    // Reconciliation computes the same paused state from the row and the plan: nothing to repair.
+    const afterDowngrade = await reconcileSchedules(app.api.services, { graceMs: 0 });
+    expect([...afterDowngrade.created, ...afterDowngrade.updated]).not.toEqual(expect.arrayContaining([running.id]));
+    expect([...afterDowngrade.created, ...afterDowngrade.updated]).not.toEqual(expect.arrayContaining([customerPaused.id]));
+
+    await changePlan(app.api.services, own.id, 'growth');
+    await eventually(async () => expect((await temporalHandle(running.id).describe()).state.paused).toBe(false));
+    const workflow = await app.api.services.temporal.workflow.getHandle(workflowIds.workspacePlan(own.id)).result();
+    expect(workflow).toEqual({ schedules: 2, deliveriesStopped: 0 });
+    expect((await temporalHandle(customerPaused.id).describe()).state.paused).toBe(true);
+    expect((await own.client.get<Sched>(`/schedules/${customerPaused.id}`)).body).toMatchObject({ isActive: false, nextRunAt: null });
+    expect((await own.client.get<Sched>(`/schedules/${running.id}`)).body).toMatchObject({ isActive: true, nextRunAt: expect.any(String) });
+  });
+
+  it('when a workspace with 3 active projects is downgraded, then a run triggered anyway says why in lastRunError and makes no project or post; the schedule is kept behind 403', async () => {
     const own = await createTestWorkspace(app, 'growth');
     for (const name of ['One', 'Two', 'Three']) await own.client.post('/projects', { name });
     const created = (await own.client.post<{ id: string }>('/schedules', { name: 'Loose', cronExpression: '0 9 * * *' })).body;
-    await changePlan(app.api.services.orm, own.id, 'starter');
+    await changePlan(app.api.services, own.id, 'starter');
 
     await temporalHandle(created.id).trigger();
     const read = await eventually(async () => {
-      const response = await own.client.get<Sched>(`/schedules/${created.id}`);
-      expect(response.status).toBe(200);
-      expect(response.body.lastRunError).toContain('need the Growth plan');
-      return response.body;
+      const row = await app.api.services.orm.em.fork().findOneOrFail(Schedule, created.id);
+      expect(row.lastRunError).toContain('need the Growth plan');
+      return row;
     });
     expect(read.lastRunError).toContain('after an upgrade');
     const em = app.api.services.orm.em.fork();
     expect(await em.count(Project, { workspaceId: own.id })).toBe(3);
     expect(await em.count(Post, { workspaceId: own.id })).toBe(0);
 
-    expect((await own.client.get<Schemas['ScheduleListItem'][]>('/schedules')).body.map((item) => item.id)).toEqual([created.id]);
-    expect((await own.client.put<Problem>(`/schedules/${created.id}`, { isActive: false })).body.type).toBe('/problems/plan-upgrade-required');
-    expect((await own.client.delete(`/schedules/${created.id}`)).status).toBe(204);
-    await expect(temporalHandle(created.id).describe()).rejects.toBeInstanceOf(ScheduleNotFoundError);
+    for (const response of [
+      await own.client.get<Problem>('/schedules'),
+      await own.client.put<Problem>(`/schedules/${created.id}`, { isActive: false }),
+      await own.client.delete<Problem>(`/schedules/${created.id}`),
+    ]) {
+      expect(response.body.type).toBe('/problems/plan-upgrade-required');
+    }
+    expect(await em.count(Schedule, { id: created.id })).toBe(1);
   });
 
   it('when the workspace is upgraded again, then the next run works and clears lastRunError', async () => {
     const own = await createTestWorkspace(app, 'growth');
     const project = (await own.client.post<{ id: string }>('/projects', { name: 'Resumed' })).body.id;
     const created = await createSchedule({ projectId: project }, own.client);
-    await changePlan(app.api.services.orm, own.id, 'starter');
+    await changePlan(app.api.services, own.id, 'starter');
     await temporalHandle(created.id).trigger();
-    await eventually(async () => expect((await own.client.get<Sched>(`/schedules/${created.id}`)).body.lastRunError).toContain('Growth plan'));
+    await eventually(async () => expect((await app.api.services.orm.em.fork().findOneOrFail(Schedule, created.id)).lastRunError).toContain('Growth plan'));
     // The run records its error a moment before it ends; a trigger while it still runs would be skipped (overlap).
     await eventually(async () => expect((await temporalHandle(created.id).describe()).info.runningActions).toEqual([]));
     // A run's workflow ID ends in its start time to the second: a second trigger within the same second as the first
     // would collide with it and be dropped.
     await new Promise((resolveWait) => setTimeout(resolveWait, 1_100));
 
-    await changePlan(app.api.services.orm, own.id, 'growth');
+    await changePlan(app.api.services, own.id, 'growth');
     await temporalHandle(created.id).trigger();
     await eventually(async () => {
       const [post] = await app.api.services.orm.em.fork().find(Post, { projectId: project });

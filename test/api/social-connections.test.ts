@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schemas } from '../../src/api/schemas.ts';
 import { SocialConnection } from '../../src/data/entities/social-connection.ts';
+import { planRules } from '../../src/domain/workspaces/plans.ts';
 import { startBlueskyServer, type BlueskyServer } from '../fakes/bluesky-server.ts';
 import { startMastodonServer, type MastodonServer } from '../fakes/mastodon-server.ts';
 import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
@@ -105,4 +106,22 @@ describe('GET and DELETE /social-connections', () => {
     expect((await own.client.delete(`/social-connections/${created.id}`)).status).toBe(204);
     expect((await own.client.get(`/social-connections/${created.id}`)).status).toBe(404);
   });
+});
+
+describe('the plan budget of social connections', () => {
+  it.each([['starter'], ['growth']] as const)(
+    'when more connections are asked for at once than the %s plan allows, then exactly the limit exist and the rest answer 403 plan-limit-reached',
+    async (plan) => {
+      const own = await createTestWorkspace(app, plan);
+      const limit = planRules[plan].limits.socialConnections!;
+      const connect = () => own.client.post<Problem>('/social-connections', { platform: 'mastodon', instanceUrl: mastodon.url, accessToken: mastodon.token });
+      const answers = await Promise.all(Array.from({ length: limit + 2 }, connect));
+      expect(answers.filter((answer) => answer.status === 201)).toHaveLength(limit);
+      const refused = answers.filter((answer) => answer.status === 403);
+      expect(refused).toHaveLength(2);
+      for (const answer of refused) expect(answer.body).toMatchObject({ type: '/problems/plan-limit-reached', quota: { name: 'socialConnections', plan, limit } });
+      expect(await app.api.services.orm.em.fork().count(SocialConnection, { workspaceId: own.id })).toBe(limit);
+      expect((await connect()).body).toMatchObject({ type: '/problems/plan-limit-reached' });
+    },
+  );
 });

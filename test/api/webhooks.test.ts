@@ -1,10 +1,11 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Schemas } from '../../src/api/schemas.ts';
+import { WebhookDelivery } from '../../src/data/entities/webhook-delivery.ts';
 import { Webhook } from '../../src/data/entities/webhook.ts';
 import { WorkspaceEvent } from '../../src/data/entities/workspace-event.ts';
-import { maxWebhooksPerWorkspace } from '../../src/domain/webhooks/create-webhook.ts';
 import { changePlan } from '../../src/domain/workspaces/change-plan.ts';
+import { planRules } from '../../src/domain/workspaces/plans.ts';
 import { workflowIds } from '../../src/temporal/workflow-ids.ts';
 import type { deliverEvent } from '../../workflows/deliver-event.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';
@@ -64,31 +65,38 @@ describe('POST /webhooks', () => {
     expect(response.body.errors?.map((error) => error.path)).toContain(path);
   });
 
-  it('when a workspace has the most webhooks it may have, then one more answers 409, even when several are created at once', async () => {
+  it('when a workspace has the most webhooks its plan allows, then one more answers 403 plan-limit-reached, even when several are created at once', async () => {
+    const maxWebhooksPerWorkspace = planRules.growth.limits.webhooks!;
     const own = await createTestWorkspace(app, 'growth');
     const create = () => own.client.post('/webhooks', { url: receiver.url, events: 'post.published' });
     // All at once: the count is taken under the workspace's lock, so the last place is taken once.
     const statuses = await Promise.all(Array.from({ length: maxWebhooksPerWorkspace + 3 }, () => create().then((response) => response.status)));
     expect(statuses.filter((status) => status === 201)).toHaveLength(maxWebhooksPerWorkspace);
-    expect(statuses.filter((status) => status === 409)).toHaveLength(3);
+    expect(statuses.filter((status) => status === 403)).toHaveLength(3);
     const refused = await create();
-    expect(refused.body).toMatchObject({ type: '/problems/conflict', detail: expect.stringContaining(`(${maxWebhooksPerWorkspace}); delete one first`) });
+    expect(refused.body).toMatchObject({
+      type: '/problems/plan-limit-reached',
+      quota: { name: 'webhooks', plan: 'growth', limit: maxWebhooksPerWorkspace },
+      detail: expect.stringContaining('delete one first'),
+    });
     expect(await app.api.services.orm.em.fork().count(Webhook, { workspaceId: own.id })).toBe(maxWebhooksPerWorkspace);
   });
 
-  it('when a Starter workspace creates or changes a webhook, then it answers 403; it can still list, read the log and delete', async () => {
+  it('when a Starter workspace calls any webhook operation, then it answers 403 plan-upgrade-required, as the specification says', async () => {
     const starter = await createTestWorkspace(app, 'starter');
     const someId = '018f0000-0000-7000-8000-000000000000';
     for (const response of [
+      await starter.client.get<Problem>('/webhooks'),
       await starter.client.post<Problem>('/webhooks', { url: 'https://example.com/h', events: 'post.published' }),
       await starter.client.put<Problem>(`/webhooks/${someId}`, { isActive: false }),
+      await starter.client.delete<Problem>(`/webhooks/${someId}`),
+      await starter.client.get<Problem>(`/webhooks/${someId}/deliveries`),
+      await starter.client.post<Problem>(`/webhooks/${someId}/test`),
+      await starter.client.post<Problem>(`/webhooks/${someId}/deliveries/${someId}/redeliver`),
     ]) {
       expect(response.status).toBe(403);
-      expect(response.body.type).toBe('/problems/plan-upgrade-required');
+      expect(response.body).toMatchObject({ type: '/problems/plan-upgrade-required', requiredPlan: 'growth' });
     }
-    expect(await starter.client.get('/webhooks')).toMatchObject({ status: 200, body: [] });
-    expect((await starter.client.get(`/webhooks/${someId}/deliveries`)).status).toBe(404);
-    expect((await starter.client.delete(`/webhooks/${someId}`)).status).toBe(404);
   });
 });
 
@@ -176,25 +184,48 @@ describe('PUT and DELETE /webhooks/{id}', () => {
 });
 
 describe('a downgrade to Starter', () => {
-  it('when a workspace is downgraded, then its webhooks get nothing and the log says why; it can list and delete them; after an upgrade they get events again', async () => {
+  it('when a delivery waits on the retry ladder and the workspace is downgraded, then it stops at once: nothing more is sent, the log says why, the run ends', async () => {
+    const own = await createTestWorkspace(app, 'growth');
+    const project = (await own.client.post<{ id: string }>('/projects', { name: 'Retrying' })).body.id;
+    const hook = (await own.client.post<Hook>('/webhooks', { url: `${receiver.url}/retrying`, events: 'post.published', secret })).body;
+    receiver.script([500]);
+    const postId = await publishNewPost(own.client, project);
+    const event = await eventually(() => app.api.services.orm.em.fork().findOneOrFail(WorkspaceEvent, { postId }));
+    await eventually(async () => expect(await app.api.services.orm.em.fork().count(WebhookDelivery, { webhookId: hook.id, attempt: 1, statusCode: 500 })).toBe(1));
+    // The downgrade finds the workspace's deliveries in Temporal's visibility store, a moment behind the start.
+    const running = `WorkflowType = 'deliverEvent' AND ExecutionStatus = 'Running' AND workspaceId = '${own.id}'`;
+    await eventually(async () => expect(await app.api.services.temporal.workflow.count(running)).toMatchObject({ count: 1 }));
+
+    // The next attempt would be a minute away (the ladder's first rung): within this wait, only the downgrade ends it.
+    await changePlan(app.api.services, own.id, 'starter');
+    const delivery = app.api.services.temporal.workflow.getHandle<typeof deliverEvent>(workflowIds.eventDelivery(event.id));
+    await eventually(async () => expect((await delivery.describe()).status.name).toBe('COMPLETED'), 20_000);
+    const { webhooks } = await delivery.result();
+    expect(webhooks).toEqual([expect.objectContaining({ webhookId: hook.id, outcome: 'not-on-plan', attempts: 2 })]);
+    const log = await app.api.services.orm.em.fork().find(WebhookDelivery, { webhookId: hook.id }, { orderBy: { attempt: 'asc' } });
+    expect(log.map(({ attempt, statusCode }) => ({ attempt, statusCode }))).toEqual([{ attempt: 1, statusCode: 500 }, { attempt: 2, statusCode: null }]);
+    expect(log[1]!.error).toContain('need the Growth plan');
+    expect(receiver.deliveries.filter((received) => received.path === '/webhook/retrying')).toHaveLength(1);
+  });
+
+  it('when a workspace is downgraded, then its webhooks get nothing and the log says why; they are kept, behind 403, and after an upgrade they get events again', async () => {
     const own = await createTestWorkspace(app, 'growth');
     const project = (await own.client.post<{ id: string }>('/projects', { name: 'Downgraded' })).body.id;
     const hook = (await own.client.post<Hook>('/webhooks', { url: receiver.url, events: 'post.published', secret })).body;
-    await changePlan(app.api.services.orm, own.id, 'starter');
+    await changePlan(app.api.services, own.id, 'starter');
 
     const quiet = await publishNewPost(own.client, project);
     const log = await eventually(async () => {
-      const response = await own.client.get<Schemas['WebhookDelivery'][]>(`/webhooks/${hook.id}/deliveries`);
-      expect(response.status).toBe(200);
-      expect(response.body).toHaveLength(1);
-      return response.body;
+      const rows = await app.api.services.orm.em.fork().find(WebhookDelivery, { webhookId: hook.id });
+      expect(rows).toHaveLength(1);
+      return rows;
     });
-    expect(log[0]).toMatchObject({ attempt: 1, succeeded: false, statusCode: null, error: expect.stringContaining('need the Growth plan') });
+    expect(log[0]).toMatchObject({ attempt: 1, statusCode: null, error: expect.stringContaining('need the Growth plan') });
     expect(receiver.deliveries).toHaveLength(0);
-    expect((await own.client.get<Hook[]>('/webhooks')).body.map((listed) => listed.id)).toEqual([hook.id]);
+    expect((await own.client.get<Problem>('/webhooks')).status).toBe(403);
     expect((await own.client.put<Problem>(`/webhooks/${hook.id}`, { isActive: false })).status).toBe(403);
 
-    await changePlan(app.api.services.orm, own.id, 'growth');
+    await changePlan(app.api.services, own.id, 'growth');
     const heard = await publishNewPost(own.client, project);
     await eventually(() => {
       expect(receiver.deliveries.map((received) => (received.body as { data: { id: string } }).data.id)).toEqual([heard]);
@@ -202,8 +233,8 @@ describe('a downgrade to Starter', () => {
     });
     expect(heard).not.toBe(quiet);
 
-    await changePlan(app.api.services.orm, own.id, 'starter');
-    expect((await own.client.delete(`/webhooks/${hook.id}`)).status).toBe(204);
-    expect((await own.client.get<Hook[]>('/webhooks')).body).toEqual([]);
+    await changePlan(app.api.services, own.id, 'starter');
+    expect((await own.client.delete(`/webhooks/${hook.id}`)).status).toBe(403);
+    expect(await app.api.services.orm.em.fork().count(Webhook, { id: hook.id })).toBe(1);
   });
 });

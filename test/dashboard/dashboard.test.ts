@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { chromiumPath } from '../infra/chromium.ts';
+import { changePlan } from '../../src/domain/workspaces/change-plan.ts';
+import { apiClient } from '../support/http.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
 
@@ -77,7 +79,7 @@ describe('the dashboard in Chromium', () => {
   }
 
   async function logIn(key: string) {
-    await page.getByLabel('API key').fill(key);
+    await page.getByLabel('API key', { exact: true }).fill(key);
     await page.getByRole('button', { name: 'Log in' }).click();
   }
 
@@ -214,6 +216,49 @@ describe('the dashboard in Chromium', () => {
     expect(pageProblems).toEqual([]);
   });
 
+  it('when a person on Starter opens Settings, then they see the keys made on Growth and revoke one, which stops working at once', async () => {
+    const shop = await createTestWorkspace(app, 'growth', 'Corner Shop');
+    const { body: leaked } = await shop.client.post<{ id: string; key: string; prefix: string }>('/api-keys', { name: 'Leaked key' });
+    await changePlan(app.api.services, shop.id, 'starter');
+
+    await page.goto(`${app.url}/dashboard/`);
+    await logIn(shop.key);
+    await page.getByText('Corner Shop (starter plan)').waitFor();
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('heading', { level: 2, name: 'Settings' }).waitFor();
+    const keys = page.getByRole('list', { name: 'API keys' }).getByRole('listitem');
+    await expect.poll(() => keys.count()).toBe(2);
+    expect(await keys.first().textContent()).toContain(`Leaked key${leaked.prefix}…`);
+    expect(await page.getByText('Creating API keys needs the Growth plan.').isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Create key' }).isVisible()).toBe(false);
+    await screenshot('10-settings-starter');
+
+    await page.getByRole('button', { name: 'Revoke Leaked key' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('Leaked key was revoked: it no longer works.');
+    await expect.poll(() => keys.count()).toBe(1);
+    expect((await apiClient(app.url, leaked.key).get('/projects')).status).toBe(401);
+    expect((await shop.client.get('/projects')).status).toBe(200);
+    await screenshot('11-settings-revoked');
+
+    await page.getByRole('button', { name: 'Back to posts' }).click();
+    await page.getByRole('heading', { level: 2, name: 'Projects and posts' }).waitFor();
+    expect(pageProblems).toEqual([]);
+  });
+
+  it('when a person on Growth creates a key in Settings, then its secret is shown once and works', async () => {
+    await page.goto(`${app.url}/dashboard/`);
+    await logIn(workspace.key);
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByLabel('Key name').fill('CI pipeline');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('CI pipeline was created: copy its key now, it is shown only once.');
+    const secret = (await page.locator('#new-api-key-secret').textContent()) ?? '';
+    expect(secret).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
+    expect((await apiClient(app.url, secret).get('/projects')).status).toBe(200);
+    await expect.poll(() => page.getByRole('list', { name: 'API keys' }).getByRole('listitem').count()).toBe(2);
+    expect(pageProblems).toEqual([]);
+  });
+
   it('when the key is wrong, then the service says why and the login form stays', async () => {
     await page.goto(`${app.url}/dashboard/`);
     await logIn(`sk_${'x'.repeat(43)}`);
@@ -233,7 +278,7 @@ describe('the dashboard in Chromium', () => {
     await page.getByText('Acme Studio (growth plan)').waitFor();
 
     await page.getByRole('button', { name: 'Log out' }).click();
-    await page.getByLabel('API key').waitFor();
+    await page.getByLabel('API key', { exact: true }).waitFor();
     expect(await storedKeys()).toEqual({ session: [], local: [] });
     await page.reload();
     await page.getByRole('button', { name: 'Log in' }).waitFor();

@@ -11,14 +11,19 @@ import schemathesis
 from schemathesis.core.failures import ServerError
 from schemathesis.openapi.checks import EnsureResourceAvailability, RejectedPositiveData
 
+# The plan's budgets (openapi.yaml, "Plans and quotas"): a run of a hundred creates per operation meets them, and a
+# valid request past one is refused with 403 `plan-limit-reached`, as documented.
+PLAN_BUDGET = "/problems/plan-limit-reached"
+
 # Rules that openapi.yaml states in words because a JSON schema cannot say them. A request that matches the schema
 # but breaks one of them is refused, rightly, with a problem document naming the field; positive_data_acceptance
 # would count that as "valid data rejected". Such a refusal is dropped only when every field the problem names is one
 # of the operation's rules below, so a 400 for any other field (or one that names none) still fails the run.
 # Each entry is "<location> <path>" as the problem's `errors[]` names it, or a problem `type` the operation documents.
+
 RULES_BEYOND_THE_SCHEMA = {
-    # `expiresAt` must be in the future.
-    "POST /api-keys": {"body /expiresAt"},
+    # `expiresAt` must be in the future. Past the plan's number of keys, the budget answers.
+    "POST /api-keys": {"body /expiresAt", PLAN_BUDGET},
     # `scheduledAt` must be in the future (to publish now there is POST /posts/{id}/publish).
     "POST /posts/{id}/schedule": {"body /scheduledAt"},
     "POST /posts/{id}/publish-social": {"body /scheduledAt"},
@@ -27,8 +32,11 @@ RULES_BEYOND_THE_SCHEMA = {
     "POST /projects": {"body /icon"},
     "PUT /projects/{id}": {"body /icon"},
     # A cron expression's fields must name real minutes, hours, days...; a template may only use known placeholders.
-    "POST /schedules": {"body /cronExpression", "body /promptTemplate"},
-    "PUT /schedules/{id}": {"body /cronExpression", "body /promptTemplate"},
+    # A valid cron that fires more often than the plan allows, or one schedule past the plan's number, meets the budget.
+    "POST /schedules": {"body /cronExpression", "body /promptTemplate", PLAN_BUDGET},
+    "PUT /schedules/{id}": {"body /cronExpression", "body /promptTemplate", PLAN_BUDGET},
+    # One webhook past the plan's number.
+    "POST /webhooks": {PLAN_BUDGET},
     # The cursor is opaque: only one the API handed out (in a `Link` header) is accepted.
     "GET /posts": {"query cursor"},
     "GET /posts/project/{projectId}": {"query cursor"},
@@ -36,7 +44,7 @@ RULES_BEYOND_THE_SCHEMA = {
     "POST /projects/{id}/cover": {"/problems/unsupported-media-type"},
     # The server must exist and accept the credentials: it is asked while the client waits. Generated host names
     # do not exist (a 400 naming the URL), and no platform answers here at all (a 503, see UPSTREAM_CALLS).
-    "POST /social-connections": {"body /instanceUrl", "body /serviceUrl", "body /accessToken", "body /appPassword"},
+    "POST /social-connections": {"body /instanceUrl", "body /serviceUrl", "body /accessToken", "body /appPassword", PLAN_BUDGET},
 }
 
 # Operations that must reach a third party while the client waits, and answer 503 `service-unavailable` (documented)

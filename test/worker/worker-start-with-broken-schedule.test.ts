@@ -78,7 +78,7 @@ describe('a worker while a schedule is broken in Temporal', () => {
     const missing = await row('Missing in Temporal');
     const drifted = await row('Paused behind our back');
     await createBrokenSchedule(broken);
-    await createTemporalSchedule(client, drifted, taskQueue());
+    await createTemporalSchedule(client, drifted, taskQueue(), 'growth');
     await client.schedule.getHandle(scheduleIds.generation(drifted.id)).pause('an operator paused it');
     await expect(client.schedule.getHandle(scheduleIds.generation(broken.id)).describe()).rejects.toThrow(/encoding/i);
     // Reconcile picks its candidates from Temporal's list, which shows a change a moment later.

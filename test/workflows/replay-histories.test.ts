@@ -71,6 +71,10 @@ const histories: Record<string, string> = {
   // After video jobs recorded their end (patch `durable-video-jobs`): encoding on the video task queue.
   'generate-video-recorded-its-end.json': 'a video job that made its video and recorded it on its row',
   'generate-video-cancelled.json': 'a video job cancelled while it encoded, its end recorded as cancelled',
+  // After a plan change was applied by a workflow, recorded through the api on the dev server: a downgrade pausing
+  // two schedules and waking an event's delivery that waited on its ladder, which then stopped.
+  'apply-workspace-plan-downgraded.json': 'a downgrade applied to two schedules and a waiting delivery',
+  'deliver-event-stopped-by-downgrade.json': "an event's delivery woken on its ladder by a downgrade, stopped with the reason logged",
 };
 
 function historyOf(file: string) {

@@ -10,9 +10,16 @@ import { pageRequestOf, sendPage } from '../paging.ts';
 import { presentApiKey, presentCreatedApiKey, presentRegeneratedApiKey } from '../presenters/api-key.ts';
 import type { Schemas } from '../schemas.ts';
 import { noStore } from '../middleware/security-headers.ts';
+import { requireFeature } from '../../domain/workspaces/plans.ts';
 
 export function apiKeyRoutes(deps: Deps & { lastUsed: LastUsedTracker }): Router {
   const router = Router();
+  // The specification makes every `/api-keys` operation Growth-only; the dashboard lists and revokes keys on every
+  // plan (routes/dashboard.ts), which is why the gate of list and delete is here and not in their use cases.
+  router.use('/api-keys', (_req, res, next) => {
+    requireFeature(callerOf(res).plan, 'apiKeys');
+    next();
+  });
 
   router.get('/api-keys', async (req, res) => {
     const page = await listApiKeys(deps, callerOf(res), pageRequestOf(req));

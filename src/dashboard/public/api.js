@@ -13,7 +13,7 @@ export class ApiError extends Error {
 
 /**
  * @typedef {{ status: number, body: any, next: string | null }} ApiResponse
- * @typedef {{ get(path: string): Promise<ApiResponse>, post(path: string, body?: unknown): Promise<ApiResponse> }} Api
+ * @typedef {{ get(path: string): Promise<ApiResponse>, post(path: string, body?: unknown): Promise<ApiResponse>, delete(path: string): Promise<ApiResponse> }} Api
  */
 
 /**
@@ -46,6 +46,7 @@ export function createApi(key, onUnauthorized) {
   return {
     get: (path) => request('GET', path),
     post: (path, body) => request('POST', path, body),
+    delete: (path) => request('DELETE', path),
   };
 }
 

@@ -21,7 +21,7 @@ async function logIn(key) {
     logOut(error.message);
   });
   session = new AbortController();
-  await openWorkspace(api, session.signal);
+  await openWorkspace(api, session.signal, workspace);
   return `Logged in to ${workspace.name}.`;
 }
 
@@ -30,6 +30,7 @@ function logOut(reason) {
   session?.abort();
   session = null;
   byId('workspace').hidden = true;
+  byId('settings').hidden = true;
   byId('session').hidden = true;
   byId('login').hidden = false;
   byId('api-key').value = '';

@@ -34,6 +34,13 @@ export const VideoJob = defineEntity({
     /** When the job ended: done, failed or cancelled. */
     completedAt: p.datetime().nullable(),
   },
-  indexes: [{ properties: ['postId', 'createdAt'] }],
+  indexes: [
+    { properties: ['postId', 'createdAt'] },
+    // The videos a workspace has being made, counted against its plan at every start (few rows: the unfinished ones).
+    {
+      name: 'video_jobs_workspace_unfinished_index',
+      expression: `create index "video_jobs_workspace_unfinished_index" on "video_jobs" ("workspace_id") where "status" in ('queued', 'running')`,
+    },
+  ],
 });
 export type VideoJob = InferEntity<typeof VideoJob>;

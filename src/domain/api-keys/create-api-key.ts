@@ -1,7 +1,9 @@
 import { AppError } from '../../errors/app-error.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
-import { requireFeature } from '../workspaces/plans.ts';
+import { ApiKey } from '../../data/entities/api-key.ts';
+import { lockWorkspace } from '../workspaces/lock-workspace.ts';
+import { requireFeature, requireQuota } from '../workspaces/plans.ts';
 import { issueApiKey, type IssuedApiKey } from './issue-api-key.ts';
 
 export async function createApiKey(
@@ -16,7 +18,11 @@ export async function createApiKey(
       errors: [{ location: 'body', path: '/expiresAt', message: 'must be in the future' }],
     });
   }
-  return deps.orm.em.fork().transactional((em) =>
-    Promise.resolve(issueApiKey(em, { workspaceId: caller.workspaceId, name: input.name, expiresAt })),
-  );
+  return deps.orm.em.fork().transactional(async (em) => {
+    // Counted under the workspace's lock, so two creates at once cannot both take the last place.
+    const { plan } = await lockWorkspace(em, caller.workspaceId);
+    requireFeature(plan, 'apiKeys');
+    requireQuota(plan, 'apiKeys', await em.count(ApiKey, { workspaceId: caller.workspaceId }));
+    return issueApiKey(em, { workspaceId: caller.workspaceId, name: input.name, expiresAt });
+  });
 }

@@ -96,6 +96,20 @@ export function nextCronTimes(expression: string, from: Date, count: number): Da
   return times;
 }
 
+/**
+ * The shortest time between two firings, in minutes: between the times of day the expression fires (every hour it
+ * names × every minute it names), across midnight too. Days are left out: a schedule that fires 00:00 and 23:55
+ * counts as 5 minutes apart even if it fires on Mondays only, a rule a customer can check by reading the hour and
+ * minute fields.
+ */
+export function shortestCronIntervalMinutes(expression: string): number {
+  const { minute, hour } = CronExpressionParser.parse(expression, { tz: 'UTC', currentDate: new Date(0) }).fields;
+  const minutes = numbersOf(minute.values);
+  const times = numbersOf(hour.values).flatMap((hourOfDay) => minutes.map((minuteOfHour) => hourOfDay * 60 + minuteOfHour));
+  const gaps = times.slice(1).map((time, index) => time - times[index]!);
+  return Math.min(...gaps, 24 * 60 - times.at(-1)! + times[0]!);
+}
+
 // Ascending, as cron-parser keeps them; `L` (last day) is refused by validateCronExpression.
 function numbersOf(values: readonly (number | string)[]): number[] {
   return values.filter((value): value is number => typeof value === 'number');

@@ -1,11 +1,12 @@
 import { Schedule } from '../../data/entities/schedule.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
+import { requireFeature } from '../workspaces/plans.ts';
 import { pageQuery, toPage, type Page, type PageRequest } from '../paging.ts';
 import { viewOf, type ScheduleView } from './schedule-view.ts';
 
-// Also on Starter: a workspace downgraded from Growth can still see and remove what it set up there.
 export async function listSchedules(deps: Deps, caller: Caller, query: PageRequest): Promise<Page<ScheduleView>> {
+  requireFeature(caller.plan, 'schedules');
   const rows = await deps.orm.em
     .fork()
     .find(Schedule, { workspaceId: caller.workspaceId }, { orderBy: { createdAt: 'desc', id: 'desc' }, ...pageQuery(query) });

@@ -1,10 +1,12 @@
 import { LockMode } from '@mikro-orm/postgresql';
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, type ScheduleDescription, type ScheduleSummary } from '@temporalio/client';
 import { Schedule } from '../../data/entities/schedule.ts';
+import type { Plan } from '../../data/entities/workspace.ts';
 import { scheduleIds } from '../../temporal/workflow-ids.ts';
 import { inTemporal } from '../../temporal/workflow-gateway.ts';
 import { scheduledGeneration } from '../../../workflows/scheduled-generation.ts';
 import type { Deps } from '../deps.ts';
+import { plansOf } from '../workspaces/plans-of.ts';
 import { createTemporalSchedule, deleteTemporalSchedule, isOwnedSchedule, temporalScheduleOptions, updateTemporalSchedule } from './temporal-schedule.ts';
 
 export type ReconcileReport = {
@@ -49,13 +51,16 @@ export async function reconcileSchedules(deps: Pick<Deps, 'orm' | 'temporal' | '
     const id = scheduleIds.generationScheduleIdOf(summary.scheduleId);
     if (id && isOwnedSchedule(summary.memo, deps.taskQueue)) listed.set(id, summary);
   }
-  const rows = await deps.orm.em.fork().find(Schedule, {});
+  const em = deps.orm.em.fork();
+  const rows = await em.find(Schedule, {});
+  // The plan decides the paused state too (temporalScheduleOptions): a downgraded workspace's schedules stay paused.
+  const plans = await plansOf(em, rows.map((row) => row.workspaceId));
   const report: ReconcileReport = { checked: rows.length, created: [], updated: [], deleted: [], skipped: [], failed: [] };
   const settledBefore = new Date(Date.now() - graceMs);
 
   const known = new Set(rows.map((row) => row.id));
   const candidates = [
-    ...rows.filter((row) => !listed.has(row.id) || listDiffers(listed.get(row.id)!, row, deps.taskQueue)).map((row) => row.id),
+    ...rows.filter((row) => !listed.has(row.id) || listDiffers(listed.get(row.id)!, row, deps.taskQueue, plans.get(row.workspaceId)!)).map((row) => row.id),
     ...[...listed.keys()].filter((id) => !known.has(id)),
   ];
   for (const id of candidates) {
@@ -88,12 +93,14 @@ function repair(deps: Pick<Deps, 'orm' | 'temporal' | 'taskQueue'>, id: string, 
       await inTemporal(temporal, 'delete the schedule', () => deleteTemporalSchedule(temporal, id));
       return 'deleted';
     }
+    // Read under the row's lock, as a plan change reads it: a downgrade racing this repair is not undone.
+    const plan = (await plansOf(em, [row.workspaceId])).get(row.workspaceId)!;
     if (!current) {
-      await inTemporal(temporal, 'create the schedule', () => createTemporalSchedule(temporal, row, taskQueue));
+      await inTemporal(temporal, 'create the schedule', () => createTemporalSchedule(temporal, row, taskQueue, plan));
       return 'created';
     }
-    if (!differs(current, row, taskQueue)) return 'none';
-    await inTemporal(temporal, 'update the schedule', () => updateTemporalSchedule(temporal, row, taskQueue));
+    if (!differs(current, row, taskQueue, plan)) return 'none';
+    await inTemporal(temporal, 'update the schedule', () => updateTemporalSchedule(temporal, row, taskQueue, plan));
     return 'updated';
   }).catch((error: unknown) => {
     // Created by another reconcile run or the api since we described it.
@@ -103,8 +110,8 @@ function repair(deps: Pick<Deps, 'orm' | 'temporal' | 'taskQueue'>, id: string, 
 }
 
 /** What the list says of the Temporal Schedule differs from the row (a candidate, to confirm on a fresh read). */
-function listDiffers(summary: ScheduleSummary, row: Schedule, taskQueue: string): boolean {
-  const wanted = temporalScheduleOptions(row, taskQueue);
+function listDiffers(summary: ScheduleSummary, row: Schedule, taskQueue: string, plan: Plan): boolean {
+  const wanted = temporalScheduleOptions(row, taskQueue, plan);
   return (
     summary.state.note !== wanted.state?.note ||
     summary.state.paused !== (wanted.state?.paused ?? false) ||
@@ -113,8 +120,8 @@ function listDiffers(summary: ScheduleSummary, row: Schedule, taskQueue: string)
 }
 
 /** How the row's Temporal Schedule differs from it. */
-function differs(current: ScheduleDescription, row: Schedule, taskQueue: string): boolean {
-  const wanted = temporalScheduleOptions(row, taskQueue);
+function differs(current: ScheduleDescription, row: Schedule, taskQueue: string, plan: Plan): boolean {
+  const wanted = temporalScheduleOptions(row, taskQueue, plan);
   const action = current.action.type === 'startWorkflow' ? current.action : undefined;
   return (
     current.state.note !== wanted.state?.note ||

@@ -5,9 +5,11 @@ import {
   type ScheduleOptions,
 } from '@temporalio/client';
 import type { Schedule } from '../../data/entities/schedule.ts';
+import type { Plan } from '../../data/entities/workspace.ts';
 import { searchAttributes } from '../../temporal/search-attributes.ts';
 import { scheduleIds, workflowIds } from '../../temporal/workflow-ids.ts';
 import { scheduledGeneration } from '../../../workflows/scheduled-generation.ts';
+import { hasFeature } from '../workspaces/plans.ts';
 
 // The Temporal side of a schedule: `schedule-<id>`, its cron in UTC, one `scheduledGeneration` run per firing.
 // Overlap policy SKIP: a firing while the previous run still works is skipped, not queued, so a slow provider never
@@ -17,8 +19,12 @@ export const overlapPolicy = ScheduleOverlapPolicy.SKIP;
 const catchupWindow = '10 minutes';
 const owner = 'content-service';
 
-/** What the Temporal Schedule of `schedule` must be. Its memo names the owner, workspace and task queue. */
-export function temporalScheduleOptions(schedule: Schedule, taskQueue: string): ScheduleOptions {
+/**
+ * What the Temporal Schedule of `schedule` must be, in a workspace on `plan`: paused when the customer paused it or
+ * the plan has no schedules (a downgrade keeps the row and the customer's own `isActive`, so an upgrade resumes
+ * only what was running). Its memo names the owner, workspace and task queue.
+ */
+export function temporalScheduleOptions(schedule: Schedule, taskQueue: string, plan: Plan): ScheduleOptions {
   return {
     scheduleId: scheduleIds.generation(schedule.id),
     spec: { cronExpressions: [schedule.cronExpression], timezone: 'UTC' },
@@ -32,25 +38,26 @@ export function temporalScheduleOptions(schedule: Schedule, taskQueue: string): 
       staticSummary: `Scheduled generation "${schedule.name}"`,
     },
     policies: { overlap: overlapPolicy, catchupWindow },
-    state: { paused: !schedule.isActive, note: noteOf(schedule) },
+    state: { paused: isPaused(schedule, plan), note: noteOf(schedule, plan) },
     // On the schedule itself too, so one visibility query finds a workspace's schedules (operators, tests).
     typedSearchAttributes: [{ key: searchAttributes.workspaceId, value: schedule.workspaceId }],
     memo: { owner, taskQueue, workspaceId: schedule.workspaceId, scheduleId: schedule.id, name: schedule.name },
   };
 }
 
-export async function createTemporalSchedule(client: Client, schedule: Schedule, taskQueue: string): Promise<void> {
-  await client.schedule.create(temporalScheduleOptions(schedule, taskQueue));
+export async function createTemporalSchedule(client: Client, schedule: Schedule, taskQueue: string, plan: Plan): Promise<void> {
+  await client.schedule.create(temporalScheduleOptions(schedule, taskQueue, plan));
 }
 
-/** Brings the Temporal Schedule in line with `schedule`: cron, action, memo and paused state. */
-export async function updateTemporalSchedule(client: Client, schedule: Schedule, taskQueue: string): Promise<void> {
-  const wanted = temporalScheduleOptions(schedule, taskQueue);
+/** Brings the Temporal Schedule in line with `schedule` in a workspace on `plan`: cron, action, memo and paused state. */
+export async function updateTemporalSchedule(client: Client, schedule: Schedule, taskQueue: string, plan: Plan): Promise<void> {
+  const wanted = temporalScheduleOptions(schedule, taskQueue, plan);
   const handle = client.schedule.getHandle(wanted.scheduleId);
   await handle.update((current) => ({ ...current, spec: wanted.spec, action: wanted.action, policies: wanted.policies, state: { ...current.state, ...wanted.state } }));
   const { state } = await handle.describe();
-  if (state.paused && schedule.isActive) await handle.unpause(noteOf(schedule));
-  if (!state.paused && !schedule.isActive) await handle.pause(noteOf(schedule));
+  const paused = isPaused(schedule, plan);
+  if (state.paused && !paused) await handle.unpause(noteOf(schedule, plan));
+  if (!state.paused && paused) await handle.pause(noteOf(schedule, plan));
 }
 
 /** Deletes the Temporal Schedule; one that is already gone counts as deleted. */
@@ -70,7 +77,11 @@ export function isOwnedSchedule(memo: Record<string, unknown> | undefined, taskQ
  * The note shown in the Temporal UI; it also records the cron the schedule was given (Temporal describes its spec
  * in compiled form), which the reconcile step compares.
  */
-export function noteOf(schedule: Schedule): string {
-  const state = schedule.isActive ? 'active' : 'paused';
+export function noteOf(schedule: Schedule, plan: Plan): string {
+  const state = !schedule.isActive ? 'paused' : isPaused(schedule, plan) ? `paused: not on the ${plan} plan` : 'active';
   return `Content service schedule "${schedule.name}" (${schedule.id}) of workspace ${schedule.workspaceId}: cron "${schedule.cronExpression}" UTC, ${state}`;
+}
+
+function isPaused(schedule: Schedule, plan: Plan): boolean {
+  return !schedule.isActive || !hasFeature(plan, 'schedules');
 }

@@ -4,6 +4,8 @@ import { SocialRejectedError, type SocialCredentials, type SocialPlatform } from
 import type { Caller } from '../caller.ts';
 import { isStorableText } from '../../validation/storable-text.ts';
 import type { Deps } from '../deps.ts';
+import { lockWorkspace } from '../workspaces/lock-workspace.ts';
+import { requireQuota } from '../workspaces/plans.ts';
 
 /** One shape per platform; openapi.yaml holds the same union, so the validator has refused anything else. */
 export type CreateSocialConnectionInput =
@@ -20,6 +22,8 @@ const accountFieldChars = 300;
  */
 export async function createSocialConnection(deps: Deps, caller: Caller, input: CreateSocialConnectionInput): Promise<SocialConnection> {
   const credentials = credentialsOf(input);
+  // Before the platform is asked, so a full workspace costs it no login; counted again under the lock below.
+  requireQuota(caller.plan, 'socialConnections', await deps.orm.em.fork().count(SocialConnection, { workspaceId: caller.workspaceId }));
   let account;
   try {
     account = await deps.social[credentials.platform].verify(credentials);
@@ -39,21 +43,22 @@ export async function createSocialConnection(deps: Deps, caller: Caller, input: 
     const refusal = new SocialRejectedError(`The server answered an unusable account name or id (not text, or over ${accountFieldChars} characters).`, 'server');
     throw new AppError('validation-failed', refusal.reason, { errors: [rejectedField(credentials.platform, refusal)] });
   }
-  return deps.orm.em.fork().transactional((em) =>
-    Promise.resolve(
-      em.create(SocialConnection, {
-        workspaceId: caller.workspaceId,
-        platform: credentials.platform,
-        serverUrl: credentials.platform === 'mastodon' ? credentials.instanceUrl : credentials.serviceUrl,
-        accountName: account.accountName,
-        accountId: account.accountId,
-        credentialsSealed: deps.secrets.seal(JSON.stringify(credentials)),
-        // The check's session (Bluesky) is the connection's first: publishing reuses it.
-        sessionSealed: account.session ? deps.secrets.seal(account.session) : null,
-        postLanguage: input.platform === 'bluesky' ? (input.postLanguage ?? null) : null,
-      }),
-    ),
-  );
+  return deps.orm.em.fork().transactional(async (em) => {
+    // Counted under the workspace's lock, so two creates at once cannot both take the last place.
+    const { plan } = await lockWorkspace(em, caller.workspaceId);
+    requireQuota(plan, 'socialConnections', await em.count(SocialConnection, { workspaceId: caller.workspaceId }));
+    return em.create(SocialConnection, {
+      workspaceId: caller.workspaceId,
+      platform: credentials.platform,
+      serverUrl: credentials.platform === 'mastodon' ? credentials.instanceUrl : credentials.serviceUrl,
+      accountName: account.accountName,
+      accountId: account.accountId,
+      credentialsSealed: deps.secrets.seal(JSON.stringify(credentials)),
+      // The check's session (Bluesky) is the connection's first: publishing reuses it.
+      sessionSealed: account.session ? deps.secrets.seal(account.session) : null,
+      postLanguage: input.platform === 'bluesky' ? (input.postLanguage ?? null) : null,
+    });
+  });
 }
 
 function credentialsOf(input: CreateSocialConnectionInput): SocialCredentials {

@@ -1,21 +1,27 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { VideoJob } from '../../data/entities/video-job.ts';
 import { AppError } from '../../errors/app-error.ts';
-import { startWorkflow } from '../../temporal/workflow-gateway.ts';
+import { describeWorkflow, startWorkflow } from '../../temporal/workflow-gateway.ts';
 import { workflowIds } from '../../temporal/workflow-ids.ts';
 import { generateVideo } from '../../../workflows/generate-video.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { findPost } from '../posts/find-post.ts';
 import { postSearchAttributes } from '../posts/post-workflow-options.ts';
+import { lockWorkspace } from '../workspaces/lock-workspace.ts';
+import { planRules, requireVideoSlot } from '../workspaces/plans.ts';
 import { readJobState } from './video-job-state.ts';
 
 /**
  * Starts a video of the post (dashboard only). The job row commits before the workflow starts, so the workflow
  * always finds it; if Temporal does not take the start, the row is taken back and the caller gets 503. One video
- * per post at a time: a second start while one is being made answers 409 naming the running job.
+ * per post at a time: a second start while one is being made answers 409 naming the running job. And no more videos
+ * being made at once in the workspace than its plan allows (the ffmpeg queue is shared by every tenant): 429 with
+ * Retry-After, counted under the workspace's lock so that concurrent starts cannot both take the last place.
  */
 export async function startVideo(deps: Deps, caller: Caller, postId: string): Promise<VideoJob> {
   const { job, post } = await deps.orm.em.fork().transactional(async (em) => {
+    const { plan } = await lockWorkspace(em, caller.workspaceId);
     const found = await findPost(em, caller.workspaceId, postId, { lock: true });
     if (!found.artworkKey && !found.imageKey) throw new AppError('conflict', `Post ${found.id} has no image yet; generate it before making a video.`);
     const previous = await em.findOne(VideoJob, { postId: found.id, status: { $in: ['queued', 'running'] } }, { orderBy: { createdAt: 'desc' } });
@@ -25,6 +31,7 @@ export async function startVideo(deps: Deps, caller: Caller, postId: string): Pr
         throw new AppError('conflict', `A video of post ${found.id} is already being made (job ${previous.id}); wait for it to finish.`);
       }
     }
+    requireVideoSlot(plan, await videosBeingMade(deps, em, caller.workspaceId, planRules[plan].limits.concurrentVideos));
     return { job: em.create(VideoJob, { workspaceId: caller.workspaceId, postId: found.id, format: found.format }), post: found };
   });
 
@@ -46,4 +53,24 @@ export async function startVideo(deps: Deps, caller: Caller, postId: string): Pr
     throw error;
   }
   return job;
+}
+
+// Longer than any start takes (one Temporal deadline, after which a failed start takes its row back).
+const startInFlightMs = 60_000;
+
+/**
+ * The workspace's jobs whose rows say they are queued or running. Only when they would fill the plan is Temporal
+ * asked about each: a job whose run was terminated never records its end, and must not hold a place for ever. A
+ * job with no run yet is one whose start is on its way (its row commits first), unless the row is too old for that.
+ */
+async function videosBeingMade(deps: Deps, em: EntityManager, workspaceId: string, limit: number | null): Promise<number> {
+  const unfinished = await em.find(VideoJob, { workspaceId, status: { $in: ['queued', 'running'] } });
+  if (limit === null || unfinished.length < limit) return unfinished.length;
+  let counted = 0;
+  for (const job of unfinished) {
+    const run = await describeWorkflow(deps.temporal, workflowIds.videoJob(job.id), 'count the videos being made');
+    const beingMade = run ? run.status.name === 'RUNNING' : Date.now() - job.createdAt.getTime() < startInFlightMs;
+    if (beingMade) counted += 1;
+  }
+  return counted;
 }

@@ -1,23 +1,42 @@
+import { ApiKey } from '../../data/entities/api-key.ts';
 import { BrandKit } from '../../data/entities/brand-kit.ts';
 import { Project } from '../../data/entities/project.ts';
+import { Schedule } from '../../data/entities/schedule.ts';
+import { SocialConnection } from '../../data/entities/social-connection.ts';
+import { VideoJob } from '../../data/entities/video-job.ts';
+import { Webhook } from '../../data/entities/webhook.ts';
 import { Workspace } from '../../data/entities/workspace.ts';
+import type { QuotaName } from '../../errors/app-error.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
-import { planRules } from './plans.ts';
+import { planRules, type Feature } from './plans.ts';
 
 export type WorkspaceOverview = {
   workspace: Workspace;
-  limits: (typeof planRules)[keyof typeof planRules]['limits'];
-  features: (typeof planRules)[keyof typeof planRules]['features'];
-  usage: { activeProjects: number; brandKits: number };
+  limits: Record<QuotaName | 'scheduleIntervalMinutes', number | null>;
+  features: Record<Feature, boolean>;
+  usage: Record<QuotaName, number>;
 };
 
 /** The caller's workspace with its plan, limits and how much of them is used. */
 export async function getWorkspace(deps: Deps, caller: Caller): Promise<WorkspaceOverview> {
   const em = deps.orm.em.fork();
-  const workspace = await em.findOneOrFail(Workspace, caller.workspaceId);
-  const activeProjects = await em.count(Project, { workspaceId: caller.workspaceId, status: 'active' });
-  const brandKits = await em.count(BrandKit, { workspaceId: caller.workspaceId });
+  const workspaceId = caller.workspaceId;
+  const workspace = await em.findOneOrFail(Workspace, workspaceId);
+  const [activeProjects, brandKits, schedules, webhooks, apiKeys, socialConnections, concurrentVideos] = await Promise.all([
+    em.count(Project, { workspaceId, status: 'active' }),
+    em.count(BrandKit, { workspaceId }),
+    em.count(Schedule, { workspaceId }),
+    em.count(Webhook, { workspaceId }),
+    em.count(ApiKey, { workspaceId }),
+    em.count(SocialConnection, { workspaceId }),
+    em.count(VideoJob, { workspaceId, status: { $in: ['queued', 'running'] } }),
+  ]);
   const rules = planRules[workspace.plan];
-  return { workspace, limits: rules.limits, features: rules.features, usage: { activeProjects, brandKits } };
+  return {
+    workspace,
+    limits: { ...rules.limits, scheduleIntervalMinutes: rules.minScheduleIntervalMinutes },
+    features: rules.features,
+    usage: { activeProjects, brandKits, schedules, webhooks, apiKeys, socialConnections, concurrentVideos },
+  };
 }

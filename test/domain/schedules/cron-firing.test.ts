@@ -6,9 +6,9 @@ import { eventually } from '../../support/eventually.ts';
 import { startTestApp, type TestApp } from '../../support/test-app.ts';
 import { createTestWorkspace } from '../../support/workspaces.ts';
 
-// A real cron firing on the Temporal dev server (the time-skipping server has no Schedules): two schedules on
-// `* * * * *`, one paused. Within about a minute the active one has run and made a generated post; the paused one
-// has not run at all.
+// A real cron firing on the Temporal dev server (the time-skipping server has no Schedules): two schedules firing
+// once a day, at the next whole minute (a cron firing every minute is more often than a plan allows), one paused.
+// Within about a minute the active one has run and made a generated post; the paused one has not run at all.
 
 let app: TestApp;
 beforeAll(async () => {
@@ -20,12 +20,15 @@ describe('a schedule firing on its cron', () => {
   it('when the minute comes, then the active schedule makes a generated post and the paused one makes none', { timeout: 120_000 }, async () => {
     const workspace = await createTestWorkspace(app, 'growth');
     const projectId = (await workspace.client.post<{ id: string }>('/projects', { name: 'Every minute' })).body.id;
+    // The next whole minute at least 5 seconds away, so the schedule exists before it comes.
+    const firing = new Date(Math.ceil((Date.now() + 5_000) / 60_000) * 60_000);
+    const cronExpression = `${firing.getUTCMinutes()} ${firing.getUTCHours()} * * *`;
     const create = (name: string) =>
-      workspace.client.post<Schemas['CreateScheduleResponse']>('/schedules', { name, cronExpression: '* * * * *', promptTemplate: `${name} at {{time}}`, projectId });
+      workspace.client.post<Schemas['CreateScheduleResponse']>('/schedules', { name, cronExpression, promptTemplate: `${name} at {{time}}`, projectId });
     const active = (await create('Ticker')).body;
     const paused = (await create('Sleeper')).body;
     expect((await workspace.client.put(`/schedules/${paused.id}`, { isActive: false })).status).toBe(200);
-    expect(Date.parse(active.nextRunAt!) - Date.now()).toBeLessThanOrEqual(60_000);
+    expect(active.nextRunAt).toBe(firing.toISOString());
 
     const post = await eventually(async () => {
       const [found] = await app.api.services.orm.em.fork().find(Post, { projectId, title: { $like: 'Ticker — %' } });

@@ -62,7 +62,7 @@ describe('reconcile', () => {
     await handleOf(drifted).pause('an operator paused it in the UI');
     // A Temporal Schedule of ours whose row never committed (the crash between create and commit).
     const orphanRow = unsavedRow('Orphan');
-    await temporal().schedule.create(temporalScheduleOptions(orphanRow, app.config.temporal.taskQueue));
+    await temporal().schedule.create(temporalScheduleOptions(orphanRow, app.config.temporal.taskQueue, 'growth'));
     // Reconcile picks its candidates from Temporal's list of schedules, which is eventually consistent: a change of
     // a moment ago may not show yet (the next reconcile would find it).
     await eventually(async () => {
@@ -119,7 +119,7 @@ describe('reconcile beside changes under way', () => {
     const row = unsavedRow('Created meanwhile');
     // What createSchedule does, held open between its two steps: the Temporal Schedule first, then the row, whose
     // insert here waits uncommitted in a transaction while reconcile runs.
-    await temporal().schedule.create(temporalScheduleOptions(row, app.config.temporal.taskQueue));
+    await temporal().schedule.create(temporalScheduleOptions(row, app.config.temporal.taskQueue, 'growth'));
     await eventually(async () => expect((await listed()).has(scheduleIds.generation(row.id))).toBe(true));
     let commit!: () => void;
     const committed = new Promise<void>((resolveCommit) => (commit = resolveCommit));
@@ -156,12 +156,12 @@ describe('reconcile beside changes under way', () => {
     const update = em().transactional(async (tx) => {
       const row = await tx.findOneOrFail(Schedule, id, { lockMode: LockMode.PESSIMISTIC_WRITE });
       Object.assign(row, change);
-      await updateTemporalSchedule(temporal(), row, app.config.temporal.taskQueue);
+      await updateTemporalSchedule(temporal(), row, app.config.temporal.taskQueue, 'growth');
       applied();
       await committed;
     });
     await appliedUncommitted;
-    const wanted = noteOf({ ...(await em().findOneOrFail(Schedule, id)), ...change });
+    const wanted = noteOf({ ...(await em().findOneOrFail(Schedule, id)), ...change }, 'growth');
     // Temporal's list shows the change, so reconcile, reading the row as committed (before the change), takes the
     // schedule for drifted; it must then wait for the row's lock.
     await eventually(async () => expect((await listed()).get(scheduleIds.generation(id))?.state.note).toBe(wanted));
@@ -188,7 +188,7 @@ describe('reconcile beside changes under way', () => {
     const report = await reconcileSchedules(app.api.services);
     expect(report.skipped).toContain(id);
     expect(report.updated).not.toContain(id);
-    expect((await handleOf(id).describe()).state.note).not.toBe(noteOf(row));
+    expect((await handleOf(id).describe()).state.note).not.toBe(noteOf(row, 'growth'));
   });
 });
 

@@ -1,0 +1,29 @@
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { Workspace } from '../src/data/entities/workspace.ts';
+import type { Deps } from '../src/domain/deps.ts';
+import { hasFeature } from '../src/domain/workspaces/plans.ts';
+import { searchAttributes } from '../src/temporal/search-attributes.ts';
+import { deliverEvent, planChangedSignal } from '../workflows/deliver-event.ts';
+
+/**
+ * On a plan without webhooks, wakes the workspace's event deliveries that wait on the retry ladder, so that they
+ * stop now (their next round reads the plan, logs why and ends) rather than at their next rung, hours away. Found
+ * through Temporal's visibility store, which lags a moment behind: a delivery it does not list yet stops at its
+ * next round, which reads the plan too. Returns how many were woken; none on a plan with webhooks.
+ */
+export async function stopWorkspaceDeliveries(deps: Deps, { workspaceId }: { workspaceId: string }): Promise<number> {
+  const workspace = await deps.orm.em.fork().findOne(Workspace, workspaceId);
+  if (!workspace || hasFeature(workspace.plan, 'webhooks')) return 0;
+  const query = `WorkflowType = '${deliverEvent.name}' AND ExecutionStatus = 'Running' AND ${searchAttributes.workspaceId.name} = '${workspaceId}'`;
+  let woken = 0;
+  for await (const run of deps.temporal.workflow.list({ query })) {
+    try {
+      await deps.temporal.workflow.getHandle(run.workflowId, run.runId).signal(planChangedSignal);
+      woken += 1;
+    } catch (error) {
+      // It ended between the list and the signal.
+      if (!(error instanceof WorkflowNotFoundError)) throw error;
+    }
+  }
+  return woken;
+}

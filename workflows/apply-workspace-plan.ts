@@ -1,0 +1,23 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.ts';
+import { databaseWork } from './activity-options.ts';
+
+// Our own database and our own Temporal: unbounded only while one of them is down (see databaseWork).
+const { scheduleIdsOf, applyPlanToSchedule, stopWorkspaceDeliveries } = proxyActivities<Activities>(databaseWork);
+
+export type ApplyWorkspacePlanInput = { workspaceId: string };
+export type ApplyWorkspacePlanResult = { schedules: number; deliveriesStopped: number };
+
+/**
+ * What a plan change (`workspace-plan-<workspaceId>`, started once the change has committed) does outside the
+ * database: each schedule's Temporal Schedule paused or resumed to match the plan (and the customer's own pause),
+ * and, on a plan without webhooks, the workspace's deliveries waiting on the retry ladder woken so that they stop
+ * now, logging why, instead of at their next attempt. Each step reads the plan as it is when it runs, so a second
+ * change that replaces this run (the ID's conflict policy) leaves everything as the last plan says.
+ */
+export async function applyWorkspacePlan({ workspaceId }: ApplyWorkspacePlanInput): Promise<ApplyWorkspacePlanResult> {
+  const scheduleIds = await scheduleIdsOf({ workspaceId });
+  for (const scheduleId of scheduleIds) await applyPlanToSchedule({ scheduleId });
+  const deliveriesStopped = await stopWorkspaceDeliveries({ workspaceId });
+  return { schedules: scheduleIds.length, deliveriesStopped };
+}
