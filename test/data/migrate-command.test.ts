@@ -1,35 +1,15 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { migrationsList } from '../../src/data/migrations/index.ts';
 import { migrationLockKey, openMigratorDatabase } from '../../src/data/migrate-database.ts';
 import { openDatabase } from '../../src/data/orm.ts';
 import { eventually } from '../support/eventually.ts';
-import { createTestDatabase } from '../support/test-database.ts';
+import { runMigrate } from '../support/migrate-process.ts';
+import { createTestDatabase, withClient } from '../support/test-database.ts';
 
 // `npm run migrate` as a deploy runs it: possibly twice at once (two deploy jobs, or an operator beside one), on a
 // database where an index on a large table takes longer than any request may.
 
 /** `npm run migrate` against `databaseUrl`, as a process; resolves with its exit code and output. */
-function migrate(databaseUrl: string): Promise<{ code: number | null; output: string }> {
-  const child = spawn('npm', ['run', '--silent', 'migrate'], { env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return once(child, 'exit').then(([code]) => ({ code: code as number | null, output }));
-}
-
-async function withClient<T>(url: string, action: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await action(client);
-  } finally {
-    await client.end();
-  }
-}
-
 describe('npm run migrate', () => {
   it('when two start at once on a fresh database, then both exit 0 and every migration is applied exactly once', { timeout: 120_000 }, async () => {
     const database = await createTestDatabase({ migrated: false });
@@ -38,7 +18,7 @@ describe('npm run migrate', () => {
         // Held here until both processes wait on the migrator's lock, so that they surely reach it together
         // (two processes started at once may otherwise take turns by the luck of their start-up).
         await holder.query('select pg_advisory_lock($1)', [migrationLockKey]);
-        const both = [migrate(database.url), migrate(database.url)];
+        const both = [runMigrate(database.url), runMigrate(database.url)];
         await eventually(async () => {
           const { rows } = await holder.query<{ waiting: number }>(
             "select count(*)::int as waiting from pg_locks where locktype = 'advisory' and not granted and database = (select oid from pg_database where datname = current_database())",

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -9,6 +9,7 @@ import { migrationsList } from '../../src/data/migrations/index.ts';
 import { createWorkspace } from '../../src/domain/workspaces/create-workspace.ts';
 import { runAdmin } from '../support/admin-cli.ts';
 import { startApiProcess } from '../support/api-process.ts';
+import { runMigrate } from '../support/migrate-process.ts';
 import { apiClient, type ApiClient } from '../support/http.ts';
 import { requestFrom, startLoadBalancer, type LoadBalancer } from '../support/load-balancer.ts';
 import { testConfigEnv } from '../support/test-config.ts';
@@ -42,7 +43,7 @@ beforeAll(async () => {
     RATE_LIMIT_AUTH_FAILURES: String(authFailuresPerAddress),
   };
   // Two deploys' migration jobs at once, on a database that has none of the schema yet.
-  migrations = await Promise.all([runMigrate(env), runMigrate(env)]);
+  migrations = await Promise.all([runMigrate(database.url), runMigrate(database.url)]);
   orm = await openDatabase(database.url);
 
   // A schedule that Temporal refuses (a cron its parser rejects, as a row written by an older release could hold):
@@ -177,11 +178,3 @@ describe('workers', () => {
     for (const child of processes) expect(child.exitCode).toBeNull();
   });
 });
-
-function runMigrate(environment: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ['src/data/migrate-command.ts'], { env: { ...process.env, ...environment }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return once(child, 'exit').then(([code]) => ({ code: code as number | null, output }));
-}

@@ -10,16 +10,17 @@ import { openDatabase, type Database } from '../../src/data/orm.ts';
 export async function createTestDatabase({ migrated = true } = {}): Promise<{ url: string; drop: () => Promise<void> }> {
   const adminUrl = inject('postgresAdminUrl');
   const name = `test_${randomBytes(6).toString('hex')}`;
-  await withAdmin(adminUrl, (client) => client.query(`create database ${name}${migrated ? ` template ${inject('templateDatabase')}` : ''}`));
+  await withClient(adminUrl, (client) => client.query(`create database ${name}${migrated ? ` template ${inject('templateDatabase')}` : ''}`));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    drop: () => withAdmin(adminUrl, (client) => client.query(`drop database if exists ${name} with (force)`)).then(() => undefined),
+    drop: () => withClient(adminUrl, (client) => client.query(`drop database if exists ${name} with (force)`)).then(() => undefined),
   };
 }
 
-async function withAdmin<T>(url: string, action: (client: pg.Client) => Promise<T>): Promise<T> {
+/** One connection of its own to `url` for `action`, closed after it. */
+export async function withClient<T>(url: string, action: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
