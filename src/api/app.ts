@@ -65,7 +65,7 @@ export function createApp(options: AppOptions): Express {
   app.use(healthRoutes(deps));
   app.use(docsRoutes(specPath));
   if (deps.storage.driver === 'filesystem') app.use(fileRoutes(deps.storage, options.urlSigningSecret));
-  // The dashboard editor and its own small API: outside /api/v1 and the public contract (see the README).
+  // The dashboard editor and its own small API: outside /api/v1 and the public contract (see docs/api.md, Dashboard).
   app.use(dashboardRoutes({ deps, lastUsed: options.lastUsed, rateLimiter: options.rateLimiter }));
 
   // The API proper: authenticated and rate-limited before anything else looks at the request.
