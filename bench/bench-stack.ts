@@ -51,7 +51,7 @@ export type BenchStack = {
 export type ApiCall = <T = unknown>(method: string, path: string, body?: unknown) => Promise<ApiAnswer<T>>;
 
 /**
- * The real service for a benchmark, in this process: a throwaway PostgreSQL cluster, a Temporal dev server, the api
+ * The real service for a benchmark, in this process: a PostgreSQL cluster of its own, a Temporal dev server, the api
  * and one worker, everything on ports chosen now and removed afterwards; beside them a worker for the floor
  * workflows on the same Temporal. Logs are off so they cost nothing. Webhooks and social connections may reach this
  * machine (the benchmark's receiver and PDS are local).

@@ -24,11 +24,9 @@ const sections = {
 };
 
 // V8's memory reducer shrinks an isolate's heap, with extra full collections, once the isolate stops allocating. The
-// service's main thread stops for as long as each floor's round runs, and the figure's round after it paid to grow
-// the heap back: in rounds of renders then two of generates (a throwaway script, the renders on their own thread),
-// V8's helper threads spent 4.9–6.3 ms an image in the generates' rounds with the reducer on, against 2.8–3.1 with
-// it off and 2.5–3.0 in a process that rendered nothing. A service under load does not idle like that, so the
-// bench's scripts start Node with `--no-memory-reducer`: without it a run would measure its own turn-taking.
+// service's main thread stops for as long as each floor's round runs, and the figure's round after it paid in
+// garbage collection to grow the heap back. A service under load does not idle like that, so the bench's scripts
+// start Node with `--no-memory-reducer`: without it a run would measure its own turn-taking.
 if (!process.execArgv.includes('--no-memory-reducer')) {
   throw new Error('run the benchmarks through `npm run bench` (its scripts start Node with --no-memory-reducer, see bench/main.ts)');
 }

@@ -41,10 +41,8 @@ export async function benchPostsList(stack: BenchStack): Promise<Row[]> {
     };
     const runs = new Map(Object.keys(cases).map((name) => [name, [] as number[]]));
     // Warm first, as a server in service is: V8 optimises a function only after many calls, and with one call of each
-    // both servers were measured partly unoptimised (BENCH_POSTS=100000, three pairs of runs in turns: page 1 read
-    // 3.8–4.9 ms and its floor 2.5–3.3 after one call each, 3.3–3.8 and 2.3–2.6 after a hundred; the ratio moved
-    // little, 1.47–1.54 against 1.46–1.50). The deep page by number reads every index entry before its own, so it is
-    // warmed only a few times.
+    // both servers would be measured partly unoptimised. The deep page by number reads every index entry before its
+    // own, so it is warmed only a few times.
     for (let round = 0; round < warmUpRounds; round += 1) {
       for (const [name, request] of Object.entries(cases)) if (name !== 'lastByNumber' || round < 3) await request();
     }

@@ -6,9 +6,7 @@ import type { PostFormat } from '../src/images/post-formats.ts';
 // The CPU bound of generating at concurrency: renders alone, as many in flight as requests, with the worker's own
 // provider and in this process (the same libvips and thread pool), but on a thread of their own. On the main thread
 // their garbage (each image's bytes) went to the main heap, whose collector worked it off while the generates' round
-// that followed was measured. In a throwaway script (a round of renders, then two of generates, repeated; V8's
-// memory reducer off, see bench/main.ts), V8's helper threads spent 4.1–5.0 ms an image in the generates' rounds
-// with the renders on the main thread, against 2.8–3.1 with them here.
+// that followed was measured: the generates paid for the floor's garbage collection.
 
 /** One local render after another, each with a seed of its own: the floor's unit of work, here and at concurrency 1. */
 export function floorRenders(format: PostFormat): () => Promise<unknown> {

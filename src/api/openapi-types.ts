@@ -80,7 +80,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a post
-         * @description Deletes the post with its versions and publish targets.
+         * @description Deletes the post with its versions, publish targets, images and videos, and cancels a publication planned for it. Its usage items stay.
          */
         delete: operations["deletePost"];
         options?: never;
@@ -231,7 +231,10 @@ export interface paths {
          *     about half an hour), `Cancelled`. Every attempt sends the same idempotency key (Mastodon `Idempotency-Key`,
          *     Bluesky record key), so nothing is ever posted twice. The post becomes `published` when at least one target
          *     is published (`post.published`), `failed` when all fail (`post.failed`, reasons in `failureReason`). A
-         *     connection of another workspace answers 404.
+         *     connection of another workspace answers 404. The text posted is the post's title, shortened to 500 characters
+         *     on Mastodon (a link counts 23, as Mastodon counts it) and to 300 graphemes and 3,000 bytes on Bluesky, never
+         *     inside a link, tag or mention; on Bluesky links, #tags, $cashtags and @mentions (resolved handles) become
+         *     rich-text facets, and an image over 2 MB is sent as JPEG.
          */
         post: operations["publishPostToSocial"];
         delete?: never;
@@ -275,7 +278,7 @@ export interface paths {
         };
         /**
          * Download the post's image
-         * @description Answers the current image as PNG (default) or JPEG. A post without an image yet answers 409.
+         * @description Answers the current image as PNG (default) or JPEG (flattened on white), named after the post's title as a slug in `Content-Disposition`. A post without an image yet answers 409.
          */
         get: operations["downloadPost"];
         put?: never;
@@ -325,7 +328,7 @@ export interface paths {
         put?: never;
         /**
          * Restore a version of the post
-         * @description Makes the chosen version the post's current content and makes the post `draft`. A version of another post answers 404.
+         * @description Makes the chosen version's image, artwork, prompt and format the post's current content and makes the post `draft`. The restore is itself a new version (`Restored version N`), so history only grows. A version of another post answers 404.
          */
         post: operations["restorePostVersion"];
         delete?: never;
@@ -758,7 +761,7 @@ export interface paths {
         };
         /**
          * Get a video job
-         * @description Poll until `status` is `done` (then `videoUrl` is set), `failed` (see `error`) or `cancelled`. A job that has ended is answered from the service's own record, also long after it finished; `503` only while it is still being made and Temporal cannot be reached.
+         * @description Poll until `status` is `done` (then `videoUrl` is set), `failed` (see `error`) or `cancelled`. A job that has ended is answered from the service's own record, also long after it finished; `503` only while it is still being made and Temporal cannot be reached. A job whose workflow was terminated or timed out records nothing: once Temporal no longer keeps it, it answers `failed` ("ended without recording how").
          */
         get: operations["getVideoJob"];
         put?: never;
@@ -781,7 +784,7 @@ export interface paths {
         };
         /**
          * Get a presigned URL of the post's video
-         * @description Answers 404 when the post does not exist or has no video.
+         * @description A URL of the post's latest finished video, valid for one hour (`expiresAt`). Answers 404 when the post does not exist or has no video.
          */
         get: operations["getVideoPresignedUrl"];
         put?: never;
@@ -853,7 +856,7 @@ export interface paths {
         post?: never;
         /**
          * Delete an API key
-         * @description Growth plan. From this moment the key answers 401.
+         * @description Growth plan. From this moment the key answers 401. A key may delete itself.
          */
         delete: operations["deleteApiKey"];
         options?: never;
@@ -1208,7 +1211,7 @@ export interface components {
         CreateProjectRequest: {
             name: string;
             description?: string;
-            /** @description A single emoji (checked by the server). */
+            /** @description A single emoji, checked by the server against Unicode's RGI emoji set (a flag or a ZWJ sequence counts as one). */
             icon?: string;
             color?: string;
         };

@@ -5,7 +5,7 @@ import { findFreePort } from './ports.ts';
 import { runCommand, type RunOptions } from './run-command.ts';
 
 // A private PostgreSQL cluster in a directory of ours, started from the machine's PostgreSQL binaries. Used by the
-// dev stack (under DATA_DIR), the admin CLI (same cluster) and the test suite (a throwaway one per run).
+// dev stack (under DATA_DIR), the admin CLI (same cluster) and the test suite (a fresh one per run, removed afterwards).
 
 export type PostgresCluster = {
   /** Connection URL of the `postgres` maintenance database. */

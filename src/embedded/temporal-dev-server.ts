@@ -21,35 +21,31 @@ export type DevServerOptions = {
   /** SQLite file that keeps workflows across restarts; in memory when omitted. */
   databaseFile?: string;
   headless?: boolean;
-  /** Server settings on top of the measured ones below (the test suite's). */
+  /** Server settings on top of the ones below (the test suite's). */
   dynamicConfig?: Record<string, string | number | boolean>;
   log?: (message: string) => void;
 };
 
 /**
- * Server settings of the dev server (`--dynamic-config-value`), each measured on this project's workflows.
+ * Server settings of the dev server (`--dynamic-config-value`), each for a server that runs in one process.
  *
  * - The dev server keeps every workflow on its one history shard, and a shard loads its transfer tasks (each
  *   "a workflow or activity task is ready for a worker" step) at most `transferProcessorMaxPollRPS` times a second,
  *   20 by default: a cap sized for clusters that spread the same load over hundreds of shards. On one shard it is
- *   the whole server's cap, and every hop of a workflow waits for the next of those 20 slots: a one-activity
- *   workflow took ~150 ms against ~50 ms for an empty one, and ~50 ms with the cap lifted. The host-wide cap (a
- *   share of `history.persistenceMaxQPS`) still bounds the load on the server's database.
+ *   the whole server's cap, and every hop of a workflow waits for the next of those 20 slots, so each activity
+ *   added tens of milliseconds to a workflow's round trip. The host-wide cap (a share of
+ *   `history.persistenceMaxQPS`) still bounds the load on the server's database.
  * - Eager activity execution: a workflow task's completion answers with the activity it just scheduled when this
  *   worker can run it, saving the trip through the task queue (one hop per activity). Production clusters can
  *   turn it on the same way; it changes no workflow's behaviour.
  * - The search attributes cache, which the CLI turns off so that an attribute created while the server runs is
  *   usable at once. Ours are all registered before it serves (`--search-attribute`), and without the cache every
- *   start, upsert and visibility write reads the cluster's metadata from SQLite again: Temporal creating schedules
- *   alone cost its server 5–7 ms of CPU each against 6–9 with the cache off (`POST /schedules` 129–148/s against
- *   118–136/s, in turns). Production servers keep it on; by the server's code, an attribute created later is seen
- *   within a minute (the cache's refresh interval).
+ *   start, upsert and visibility write reads the cluster's metadata from SQLite again, which every schedule create
+ *   pays. Production servers keep it on; by the server's code, an attribute created later is seen within a minute
+ *   (the cache's refresh interval).
  * - One partition per task queue rather than four. Partitions spread a busy queue over matching hosts; in one
  *   process they only add work: a task or a poll that lands on a partition with no match is forwarded to the root.
- *
- * Measured in a throwaway script (an empty workflow started and awaited 16 at a time, the server's CPU
- * from /proc): with one partition and the collector below, 6.6–7.8 ms of the server's CPU a workflow against 8.5–9.9
- * ms with neither (three runs of each in turns, 1,200 workflows a run).
+ *   With the collector below, this takes CPU off every workflow the server runs.
  */
 const dynamicConfig: Record<string, string | number | boolean> = {
   'history.transferProcessorMaxPollRPS': 10_000,
@@ -62,9 +58,9 @@ const dynamicConfig: Record<string, string | number | boolean> = {
 /**
  * The server's Go garbage collector lets the heap grow to five times what is live before collecting (GOGC=400; Go's
  * default, 100, collects once it has doubled). Without a database file the server keeps every workflow in its heap,
- * and collecting it that often took a sixth of its CPU: with one partition either way, 7.1–7.3 ms of CPU an empty
- * workflow against 8.4–8.7 with GOGC=100. It costs memory: 830 MB resident against 494 MB after 3,600 workflows in
- * memory. A GOGC of the caller's own is kept.
+ * and collecting it that often took a large share of its CPU. It costs memory (the resident size grows by about
+ * two thirds with thousands of workflows held), which a dev or test server can spare. A GOGC of the caller's own is
+ * kept.
  */
 const goGarbageCollection = { GOGC: process.env.GOGC ?? '400' };
 

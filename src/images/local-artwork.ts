@@ -25,7 +25,7 @@ type Sketch = {
 };
 
 // Large gradients are the costly part of rasterising; edgeless layers are drawn at a quarter of the size and
-// enlarged, which looks the same and keeps 1920×1080 well under 300 ms on two cores.
+// enlarged, which looks the same at a fraction of the cost.
 const softScale = 4;
 
 export async function renderLocalArtwork(input: LocalArtworkInput): Promise<Buffer> {

@@ -3,10 +3,10 @@ import type { LocalArtworkInput } from './local-artwork.ts';
 
 // Local artwork is rendered on a thread of its own. Each image passes two full-size raw layers (4.7 MB each at
 // 1080×1080) through JavaScript, and in the worker's process that external memory set off a major garbage
-// collection every few images, each holding the main thread (workflow tasks, heartbeats, the api) for 40–60 ms.
-// On its own thread the collections are those of a small heap, and off the main thread: the benchmark's workflow
-// tasks lost their 60–80 ms p90, and an image costs the process less CPU. One thread is enough: the pixel work runs
-// on libvips's own threads whichever thread asks for it.
+// collection every few images, each holding the main thread (workflow tasks, heartbeats, the api) for tens of
+// milliseconds. On its own thread the collections are those of a small heap, and off the main thread, so workflow
+// tasks no longer wait behind them and an image costs the process less CPU. One thread is enough: the pixel work
+// runs on libvips's own threads whichever thread asks for it.
 
 export type ArtworkRequest = { id: number; input: LocalArtworkInput };
 export type ArtworkAnswer = { id: number; png: Uint8Array } | { id: number; error: string };

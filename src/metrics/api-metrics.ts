@@ -1,7 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 // The api process's metrics, in a registry of its own (a test process also runs a worker, whose counters must not
-// show up here). The names and labels are listed in the README's "Metrics" section.
+// show up here). The names and labels are listed in docs/operations.md (Metrics).
 
 export const apiRegistry = new Registry();
 collectDefaultMetrics({ register: apiRegistry });

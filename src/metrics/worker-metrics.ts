@@ -4,7 +4,7 @@ import { socialPlatforms } from '../social/social-connector.ts';
 import { remoteCallOutcomes } from './remote-call-outcome.ts';
 
 // The worker's own metrics, beside the Temporal SDK's (which its native exporter serves on a port of its own). Names
-// and labels are listed in the README's "Metrics" section; every label takes its values from a small closed set, and
+// and labels are listed in docs/operations.md (Metrics); every label takes its values from a small closed set, and
 // every series starts at zero (a counter that appears at 1 loses its first increase to rate()).
 
 export const workerRegistry = new Registry();

@@ -8,10 +8,10 @@ import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { createTestDatabase } from '../support/test-database.ts';
 import { createTestWorkspace } from '../support/workspaces.ts';
 
-// A rolling deploy from key A to key B, on one database, as the README's rotation steps go: replicas on the old key
-// alone, then a replica with B first and A to read (beside one still on A), then a reseal, then B alone. Before keys
-// had ids a replica with another key could open nothing the old one had sealed: every webhook secret and stored
-// idempotent answer broke.
+// A rolling deploy from key A to key B, on one database, as the rotation steps in docs/operations.md go: replicas on
+// the old key alone, then a replica with B first and A to read (beside one still on A), then a reseal, then B alone.
+// Before keys had ids a replica with another key could open nothing the old one had sealed: every webhook secret and
+// stored idempotent answer broke.
 
 const secret = 'whsec-rotation-0123456789';
 const [keyA, keyB] = [randomBytes(32).toString('base64'), randomBytes(32).toString('base64')];

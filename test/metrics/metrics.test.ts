@@ -16,8 +16,8 @@ import { createTestDatabase } from '../support/test-database.ts';
 import { startWorkerProcess } from '../support/worker-process.ts';
 
 // The api in this process and `npm run worker` as a real process (its two endpoints are wired in worker/main.ts), on
-// one task queue, each scraped over HTTP as Prometheus does. Every metric the README lists is asserted by name and
-// type, and the ones our code moves are shown to move after real requests, generations, publishes and deliveries.
+// one task queue, each scraped over HTTP as Prometheus does. Every metric docs/operations.md lists is asserted by name
+// and type, and the ones our code moves are shown to move after real requests, generations, publishes and deliveries.
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let api: ApiServer;
@@ -63,7 +63,7 @@ afterAll(async () => {
   await database?.drop();
 });
 
-// What the README's "Metrics" section lists, with each metric's type.
+// What the "Metrics" section of docs/operations.md lists, with each metric's type.
 const apiMetrics = {
   http_request_duration_seconds: 'histogram',
   http_requests_in_flight: 'gauge',
@@ -94,7 +94,7 @@ const temporalMetrics = {
 };
 
 describe('the api /metrics', () => {
-  it('when scraped, then it holds every metric the README lists for the api, with its type', async () => {
+  it('when scraped, then it holds every metric the docs list for the api, with its type', async () => {
     const { types } = await scrape(api.metricsUrl);
     for (const [name, type] of Object.entries(apiMetrics)) expect([name, types.get(name)]).toEqual([name, type]);
   });

@@ -26,8 +26,8 @@ export type GenerationResult = { versionNumber: number; respond: string };
 /**
  * Makes the stored artwork the post's image, in the caller's transaction: post, version and usage item commit
  * together. Exactly once: a retry after a commit whose completion never reached Temporal finds the version it made.
- * Every statement but the usage item's is plain SQL: through the ORM's lookups and flush this save took 4.4–5.4 ms
- * of CPU against 2.1–2.2 ms now (measured in turns on one database), and each generation pays it.
+ * Every statement but the usage item's is plain SQL: through the ORM's lookups and flush this save cost about twice
+ * the CPU, and each generation pays it.
  */
 export async function saveGeneratedImage(em: EntityManager, input: SaveGeneratedImageInput): Promise<GenerationResult> {
   const post = await lockPostRecord(em, input.postId);

@@ -5,8 +5,8 @@ import { postDeletedMeanwhile, readWorkflowPost, type PostRecord } from './read-
 
 /**
  * The post a workflow's activity draws from (a generation, a render, a video), with its brand kit; a post deleted
- * meanwhile ends the workflow for good. Read-only, so the post is plain SQL (readPost says why): through the ORM's
- * findOne a generation's first step took 1.38 ms at concurrency 1, against 0.49 ms for this statement.
+ * meanwhile ends the workflow for good. Read-only, so the post is plain SQL (readPost says why): it is the first
+ * step of every generation, render and video, and stands between the request and its answer.
  */
 export async function loadPost(em: EntityManager, postId: string): Promise<{ post: PostRecord; brandKit: BrandKit | null }> {
   const post = await readWorkflowPost(em, postId);

@@ -37,9 +37,8 @@ type Row = ListedPostColumns & {
 
 /**
  * The caller's post, read-only, or a 404 (another workspace's post is indistinguishable from a missing one). In
- * plain SQL because reading is all it does: a managed entity costs the identity map and a change-set snapshot, and
- * findOne took 0.58–0.68 ms of CPU against 0.14–0.19 ms for this statement (measured side by side on one
- * database). A generation reads its post twice, before the start and for the answer.
+ * plain SQL because reading is all it does: a managed entity costs the identity map and a change-set snapshot, several
+ * times the CPU of this one statement. A generation reads its post twice, before the start and for the answer.
  */
 export async function readPost(em: EntityManager, workspaceId: string, id: string): Promise<PostRecord> {
   const post = await selectPost(em, 'id = ? and workspace_id = ?', [id, workspaceId]);
