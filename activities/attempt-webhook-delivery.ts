@@ -5,8 +5,8 @@ import type { DeliveryAttempt, DeliveryAttemptInput, TargetAttempt } from '../sr
 import { attemptDeliveries } from './webhook-attempts.ts';
 
 /**
- * One attempt of one event to one webhook, under a delivery id the caller gives: the retry ladder of deliveries
- * started before events were fanned out (workflows/deliver-webhook.ts) and redeliveries a customer asks for.
+ * One attempt of one event to one webhook, under a delivery id the caller gives: a redelivery a customer asks for
+ * (workflows/redeliver-webhook.ts).
  */
 export async function attemptWebhookDelivery(deps: Deps, input: DeliveryAttemptInput): Promise<DeliveryAttempt> {
   const em = deps.orm.em.fork();

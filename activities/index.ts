@@ -17,7 +17,6 @@ import { attemptWebhookDelivery } from './attempt-webhook-delivery.ts';
 import { finalUnlessDependencyDown, inOneStatement, inTransaction } from './database-work.ts';
 import { deleteOrphanedObjects } from './delete-orphaned-objects.ts';
 import { deliverToWebhooks, type DeliverToWebhooksInput } from './deliver-to-webhooks.ts';
-import { dispatchEvent } from './dispatch-event.ts';
 import { generatePostImage, type GeneratePostImageInput } from './generate-post-image.ts';
 import { publishToTarget, type PublishToTargetInput } from './publish-to-target.ts';
 import { recordScheduleRunAtItsFiring } from './record-schedule-run.ts';
@@ -54,8 +53,8 @@ export function createActivities(deps: Deps) {
     markTargetFailed: (input: { targetId: string; reason: string }) => inOneStatement(deps.orm, (em) => markTargetFailed(em, input)),
     settlePublication: (input: SettlePublicationInput) => inTransaction(deps.orm, (em) => settlePublication(em, input)),
     startEventDelivery: (input: { eventId: string }) => finalUnlessDependencyDown(() => startEventDelivery(deps, input)),
-    dispatchEvent: (input: { eventId: string }) => finalUnlessDependencyDown(() => dispatchEvent(deps, input)),
-    createScheduledPost: (input: ScheduledRun) => inTransaction(deps.orm, (em) => createScheduledPost(em, input)),
+    // With the provider's kind, which decides where the run's generation draws its image (see requestGeneration).
+    createScheduledPost: async (input: ScheduledRun) => ({ ...(await inTransaction(deps.orm, (em) => createScheduledPost(em, input))), imageRunsLocally: deps.images.name === 'local' }),
     recordScheduleRun: (input: { scheduleId: string; error: string | null }) => recordScheduleRunAtItsFiring(deps, input),
     repairScheduleDrift: () => repairScheduleDrift(deps),
     deliverToWebhooks: (input: DeliverToWebhooksInput) => finalUnlessDependencyDown(() => deliverToWebhooks(deps, input)),

@@ -3,7 +3,8 @@ import { Workspace } from '../src/data/entities/workspace.ts';
 import type { Deps } from '../src/domain/deps.ts';
 import { hasFeature } from '../src/domain/workspaces/plans.ts';
 import { searchAttributes } from '../src/temporal/search-attributes.ts';
-import { deliverEvent, planChangedSignal } from '../workflows/deliver-event.ts';
+import { planChangedSignal } from '../workflows/contracts/deliver-event.ts';
+import { deliverEvent } from '../workflows/deliver-event.ts';
 
 /**
  * On a plan without webhooks, wakes the workspace's event deliveries that wait on the retry ladder, so that they

@@ -49,7 +49,7 @@ async function runGeneration(post: Post) {
     .execute(generatePost, {
       workflowId: workflowIds.postGenerate(post.id),
       taskQueue: bed.taskQueue,
-      args: [{ postId: post.id, generationId: newId(), prompt: post.prompt, promptWasNew: false, format: '16:9', seed: 7 }],
+      args: [{ postId: post.id, generationId: newId(), prompt: post.prompt, promptWasNew: false, format: '16:9', seed: 7, imageRunsLocally: false }],
     })
     .then((result) => ({ result, error: undefined }), (error: unknown) => ({ result: undefined, error }));
   return { ...outcome, serverTimeMs: (await bed.env.currentTimeMs()) - startedAt };

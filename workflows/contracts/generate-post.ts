@@ -1,0 +1,19 @@
+import type { Activities } from '../../activities/index.ts';
+import type { PostFormat } from '../../src/images/post-formats.ts';
+
+// What starting generatePost takes and what it answers: imported by its callers and by the workflow, and importing
+// nothing at run time (see README, "Changing a workflow").
+
+export type GeneratePostInput = {
+  postId: string;
+  generationId: string;
+  prompt: string;
+  promptWasNew: boolean;
+  format: PostFormat;
+  seed: number;
+  /** The provider of whoever started the run is the local renderer (see requestGeneration). */
+  imageRunsLocally: boolean;
+};
+
+/** The post's new image and version, as the save wrote them. */
+export type GenerationResult = Awaited<ReturnType<Activities['saveGeneratedImage']>>;
