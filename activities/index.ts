@@ -10,7 +10,7 @@ import { createScheduledPost, type ScheduledRun } from '../src/domain/schedules/
 import type { DeleteOrphansInput } from '../src/domain/storage/purge-orphaned-objects.ts';
 import { recordVideoJobEnd, type VideoJobEnd } from '../src/domain/video/record-video-job-end.ts';
 import { savePostVideo, type SavePostVideoInput } from '../src/domain/video/save-post-video.ts';
-import type { DeliveryAttemptInput } from '../src/domain/webhooks/delivery-attempt.ts';
+import type { RedeliverWebhookInput } from '../workflows/contracts/redeliver-webhook.ts';
 import { scheduleIdsOf } from '../src/domain/schedules/list-schedule-ids.ts';
 import { applyPlanToSchedule } from '../src/domain/workspaces/apply-plan-to-schedule.ts';
 import { attemptWebhookDelivery } from './attempt-webhook-delivery.ts';
@@ -58,7 +58,7 @@ export function createActivities(deps: Deps) {
     recordScheduleRun: (input: { scheduleId: string; error: string | null }) => recordScheduleRunAtItsFiring(deps, input),
     repairScheduleDrift: () => repairScheduleDrift(deps),
     deliverToWebhooks: (input: DeliverToWebhooksInput) => finalUnlessDependencyDown(() => deliverToWebhooks(deps, input)),
-    attemptWebhookDelivery: (input: DeliveryAttemptInput) => attemptWebhookDelivery(deps, input),
+    attemptWebhookDelivery: (input: RedeliverWebhookInput) => attemptWebhookDelivery(deps, input),
     scheduleIdsOf: (input: { workspaceId: string }) => finalUnlessDependencyDown(() => scheduleIdsOf(deps, input)),
     applyPlanToSchedule: (input: { scheduleId: string }) => finalUnlessDependencyDown(() => applyPlanToSchedule(deps, input)),
     stopWorkspaceDeliveries: (input: { workspaceId: string }) => finalUnlessDependencyDown(() => stopWorkspaceDeliveries(deps, input)),

@@ -1,8 +1,7 @@
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-import type { Activities } from '../../activities/index.ts';
 
 // What starting and asking deliverEvent takes and answers: imported by its callers and by the workflow, and
-// importing nothing of ours at run time.
+// importing nothing of ours.
 
 /** The webhooks whose delivery failed and waits for its next rung of the ladder (the Temporal UI's Queries tab). */
 export const retryingWebhooksQuery = defineQuery<string[]>('retryingWebhooks');
@@ -15,15 +14,25 @@ export const planChangedSignal = defineSignal('planChanged');
 
 export type DeliverEventInput = { eventId: string };
 
-/** What one round's attempt to one webhook came to. */
-type RoundOutcome = Awaited<ReturnType<Activities['deliverToWebhooks']>>[number]['outcome'];
+/** What one attempt of an event to a webhook came to, told from the receiver's answer and written to the delivery log. */
+export type DeliveryOutcome =
+  /** A 2xx answer. */
+  | 'delivered'
+  /** Anything else that may work later: tried again on the retry ladder. */
+  | 'failed'
+  /** A 410 Gone: the webhook is now inactive. */
+  | 'gone'
+  /** The stored URL can never work (not https, not a URL): logged once, never retried. */
+  | 'unusable'
+  /** The workspace is no longer on a plan with webhooks: logged, never retried. */
+  | 'not-on-plan';
 
 export type WebhookDeliveryResult = {
   webhookId: string;
   /** Absent when the webhook stopped taking the event before its first attempt. */
   deliveryId?: string;
   /** `exhausted`: still failing after the last rung; `skipped`: deactivated, deleted or unsubscribed meanwhile. */
-  outcome: RoundOutcome | 'exhausted';
+  outcome: DeliveryOutcome | 'exhausted' | 'skipped';
   attempts: number;
 };
 export type EventDeliveryResult = { webhooks: WebhookDeliveryResult[] };

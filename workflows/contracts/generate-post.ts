@@ -1,4 +1,3 @@
-import type { Activities } from '../../activities/index.ts';
 import type { PostFormat } from '../../src/images/post-formats.ts';
 
 // What starting generatePost takes and what it answers: imported by its callers and by the workflow, and importing
@@ -15,5 +14,5 @@ export type GeneratePostInput = {
   imageRunsLocally: boolean;
 };
 
-/** The post's new image and version, as the save wrote them. */
-export type GenerationResult = Awaited<ReturnType<Activities['saveGeneratedImage']>>;
+/** The post's new version and the sentence the client reads about it. */
+export type GenerationResult = { versionNumber: number; respond: string };

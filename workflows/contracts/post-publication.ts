@@ -1,5 +1,4 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
-import type { Activities } from '../../activities/index.ts';
 
 // What starting and steering postPublication takes and answers: imported by its callers and by the workflow, and
 // importing nothing of ours at run time.
@@ -11,8 +10,8 @@ export type PublicationRequest = {
   connectionIds: string[];
 };
 
-/** What a plan recorded: the publish targets, and whether the post became `scheduled`. */
-export type PublicationPlan = Awaited<ReturnType<Activities['planPublication']>>;
+/** What a plan recorded: when, the publish targets, and whether the post became `scheduled`. */
+export type PublicationPlan = { publishAt: string; scheduled: boolean; targetIds: string[] };
 
 /** Plan (or re-plan) the publication: when, and to which connections. Answers once it is recorded. */
 export const planUpdate = defineUpdate<PublicationPlan, [PublicationRequest]>('plan');

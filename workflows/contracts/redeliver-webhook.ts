@@ -1,7 +1,12 @@
-import type { Activities } from '../../activities/index.ts';
+import type { DeliveryOutcome } from './deliver-event.ts';
 
-// What starting redeliverWebhook takes and answers: importing nothing of ours at run time.
+// What starting redeliverWebhook takes and answers: importing nothing of ours but another contract.
 
-/** The delivery, its webhook and event, and the attempt number this redelivery is logged as. */
-export type RedeliverWebhookInput = Parameters<Activities['attemptWebhookDelivery']>[0];
-export type RedeliveryResult = Awaited<ReturnType<Activities['attemptWebhookDelivery']>>;
+/** One attempt under a delivery id the caller gives (the `attemptWebhookDelivery` activity, `redeliverWebhook`'s input). */
+export type RedeliverWebhookInput = { webhookId: string; eventId: string; deliveryId: string; attempt: number };
+export type RedeliveryResult = {
+  /** One of DeliveryOutcome, or skipped: the webhook is inactive or deleted, or the event is gone (nothing logged). */
+  outcome: DeliveryOutcome | 'skipped';
+  statusCode: number | null;
+  error: string | null;
+};

@@ -1,7 +1,5 @@
-import type { Activities } from '../../activities/index.ts';
-
 // What starting renderPost takes and answers: importing nothing of ours at run time.
 
 export type RenderPostInput = { postId: string; renderId: string };
-/** The post's new image and version, as the save wrote them. */
-export type RenderResult = Awaited<ReturnType<Activities['saveRenderedImage']>>;
+/** The post's new version and what the render noted (e.g. a brand logo it could not fetch). */
+export type RenderResult = { versionNumber: number; notes: string[] };

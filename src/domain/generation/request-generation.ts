@@ -2,7 +2,7 @@ import { defaultPostFormat, type PostFormat } from '../../images/post-formats.ts
 import { newId } from '../../data/new-id.ts';
 import { seedFromId } from '../../generation/seed.ts';
 import { startAndWait } from '../../temporal/workflow-gateway.ts';
-import type { GenerationResult } from './save-generated-image.ts';
+import type { GenerationResult } from '../../../workflows/contracts/generate-post.ts';
 import { generatePost } from '../../../workflows/generate-post.ts';
 import { generatePostStart } from '../../../workflows/starts/generate-post.ts';
 import type { Caller } from '../caller.ts';
