@@ -26,6 +26,7 @@ import { repairScheduleDrift } from './repair-schedule-drift.ts';
 import { startEventDelivery } from './start-event-delivery.ts';
 import { stopWorkspaceDeliveries } from './stop-workspace-deliveries.ts';
 import { failingAsTemporal } from './temporal-failure.ts';
+import type { Activities } from './activity-signatures.ts';
 
 /**
  * The worker injects real clients; tests inject what they need (e.g. a storage that fails on purpose). Each activity
@@ -33,10 +34,10 @@ import { failingAsTemporal } from './temporal-failure.ts';
  * transaction of its own (`inTransaction`) or as the one statement they are (`inOneStatement`). Activities that only
  * work on our own database pass through `finalUnlessDependencyDown`, which decides what their unbounded retry may
  * retry; the ones that call outside services pass through `failingAsTemporal` and have bounded retries. Both make
- * work the domain refused (`WorkRefused`) final, with its failure type. The keys are activity types, recorded in
- * workflow histories: never rename one. `deps` are the process's (src/services.ts), the same that use cases take.
+ * work the domain refused (`WorkRefused`) final, with its failure type. Held to `Activities` (activity-signatures.ts),
+ * the type workflows call them by. `deps` are the process's (src/services.ts), the same that use cases take.
  */
-export function createActivities(deps: Deps) {
+export function createActivities(deps: Deps): Activities {
   return {
     deleteOrphanedObjects: (input: DeleteOrphansInput) => deleteOrphanedObjects(deps, input),
     generatePostImage: (input: GeneratePostImageInput) => failingAsTemporal(() => generatePostImage(deps, input)),
@@ -64,5 +65,3 @@ export function createActivities(deps: Deps) {
     stopWorkspaceDeliveries: (input: { workspaceId: string }) => finalUnlessDependencyDown(() => stopWorkspaceDeliveries(deps, input)),
   };
 }
-
-export type Activities = ReturnType<typeof createActivities>;

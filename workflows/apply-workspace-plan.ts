@@ -1,5 +1,5 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.ts';
+import type { Activities } from '../activities/activity-signatures.ts';
 import { databaseWork } from './activity-options.ts';
 import type { ApplyWorkspacePlanInput, ApplyWorkspacePlanResult } from './contracts/apply-workspace-plan.ts';
 

@@ -1,5 +1,5 @@
 import { continueAsNew, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.ts';
+import type { Activities } from '../activities/activity-signatures.ts';
 import { storageCleanup } from './activity-options.ts';
 import type { CleanUpInput, CleanUpResult, SweepInput } from './contracts/clean-up-orphaned-objects.ts';
 

@@ -6,7 +6,7 @@ import {
   proxyActivities,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.ts';
+import type { Activities } from '../activities/activity-signatures.ts';
 import { taskQueues } from '../src/temporal/task-queues.ts';
 import { databaseWork, videoEncoding } from './activity-options.ts';
 import type { GeneratedVideo, GenerateVideoInput } from './contracts/generate-video.ts';

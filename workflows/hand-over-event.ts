@@ -1,5 +1,5 @@
 import { log, proxyLocalActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.ts';
+import type { Activities } from '../activities/activity-signatures.ts';
 import { localDatabaseWork } from './activity-options.ts';
 
 // A database read and a start on Temporal: unbounded while either is down (see databaseWork), when the workflow that

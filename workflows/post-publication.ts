@@ -8,7 +8,7 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.ts';
+import type { Activities } from '../activities/activity-signatures.ts';
 import { databaseWork, localDatabaseWork, socialPublish } from './activity-options.ts';
 import { utc } from './current-details.ts';
 import { failureReasonFor } from './failure-reason.ts';

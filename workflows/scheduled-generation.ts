@@ -1,5 +1,5 @@
 import { ApplicationFailure, executeChild, proxyActivities, uuid4 } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.ts';
+import type { Activities } from '../activities/activity-signatures.ts';
 import { seedFromId } from '../src/generation/seed.ts';
 import { databaseWork } from './activity-options.ts';
 import type { ScheduledGenerationInput, ScheduledGenerationResult } from './contracts/scheduled-generation.ts';

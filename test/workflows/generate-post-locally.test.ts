@@ -1,6 +1,6 @@
 import proto from '@temporalio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Activities } from '../../activities/index.ts';
+import type { Activities } from '../../activities/activity-signatures.ts';
 import { Post } from '../../src/data/entities/post.ts';
 import { PostVersion } from '../../src/data/entities/post-version.ts';
 import { UsageActivity } from '../../src/data/entities/usage-activity.ts';

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GeneratedArtwork } from '../../activities/generate-post-image.ts';
-import type { Activities } from '../../activities/index.ts';
+import type { Activities } from '../../activities/activity-signatures.ts';
 import { Post } from '../../src/data/entities/post.ts';
 import { OrphanedObject } from '../../src/data/entities/orphaned-object.ts';
 import { PostVersion } from '../../src/data/entities/post-version.ts';

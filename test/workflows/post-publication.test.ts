@@ -2,7 +2,7 @@ import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Activities } from '../../activities/index.ts';
+import type { Activities } from '../../activities/activity-signatures.ts';
 import { Post } from '../../src/data/entities/post.ts';
 import { Webhook } from '../../src/data/entities/webhook.ts';
 import { WebhookDelivery } from '../../src/data/entities/webhook-delivery.ts';

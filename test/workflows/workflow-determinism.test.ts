@@ -34,7 +34,7 @@ describe('workflow determinism lint', () => {
 
   it('when a workflow imports only the workflow API and activity types, then lint accepts it', async () => {
     const messages = await lintWorkflow(
-      "import { proxyActivities } from '@temporalio/workflow';\nimport type { Activities } from '../activities/index.ts';\nexport const acts = proxyActivities<Activities>({ startToCloseTimeout: '1 minute' });\n",
+      "import { proxyActivities } from '@temporalio/workflow';\nimport type { Activities } from '../activities/activity-signatures.ts';\nexport const acts = proxyActivities<Activities>({ startToCloseTimeout: '1 minute' });\n",
     );
     expect(messages).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
-import type { Activities } from '../../../activities/index.ts';
+import type { Activities } from '../../../activities/activity-signatures.ts';
 import type { RenderPostInput } from '../../../workflows/contracts/render-post.ts';
 
 // workflows/render-post.ts changed the way a careless edit would: saving becomes a local activity, without

@@ -5,7 +5,7 @@ import { Worker } from '@temporalio/worker';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Activities } from '../../../activities/index.ts';
+import type { Activities } from '../../../activities/activity-signatures.ts';
 import { WorkspaceEvent } from '../../../src/data/entities/workspace-event.ts';
 import { newId } from '../../../src/data/new-id.ts';
 import { recordOrphanedObjects } from '../../../src/domain/storage/orphaned-objects.ts';
