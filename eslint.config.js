@@ -12,7 +12,16 @@ const forbiddenInWorkflows = {
   patterns: [
     { group: ['@mikro-orm/*', 'pg', '**/src/data/**', '**/src/storage/**'], message: 'Workflows must not touch the database or storage: call an activity.' },
     { group: ['@aws-sdk/*', 'got', 'sharp', 'express'], message: 'Workflows must stay deterministic: do I/O in an activity.' },
+    // Dependencies run one way: the domain starts workflows, never the other way round (not even for a type; a
+    // type a workflow shares with the domain lives in workflows/contracts/).
+    { group: ['**/src/domain/**'], message: 'Workflows must not import the domain: put what both need in workflows/contracts/.' },
   ],
+};
+
+// A workflow's contract (its input, result, updates, queries, signals) is what its callers and the workflow both
+// import: a leaf that imports nothing of ours at run time, so importing it never pulls in code.
+const contractsAreLeaves = {
+  patterns: [{ regex: '^\\.', allowTypeImports: true, message: 'A workflow contract imports nothing of ours at run time: import types only.' }],
 };
 
 export default tseslint.config(
@@ -35,6 +44,10 @@ export default tseslint.config(
   {
     files: ['workflows/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', forbiddenInWorkflows] },
+  },
+  {
+    files: ['workflows/contracts/**/*.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', contractsAreLeaves] },
   },
   {
     files: ['tools/**', 'test/**', 'src/dev/**', 'src/admin/**', 'bench/**'],

@@ -1,14 +1,15 @@
 import { Webhook } from '../src/data/entities/webhook.ts';
 import type { Deps } from '../src/domain/deps.ts';
 import { eventToDeliver } from '../src/domain/webhooks/event-to-deliver.ts';
-import type { DeliveryAttempt, DeliveryAttemptInput, TargetAttempt } from '../src/domain/webhooks/delivery-attempt.ts';
+import type { TargetAttempt } from '../src/domain/webhooks/delivery-attempt.ts';
+import type { RedeliverWebhookInput, RedeliveryResult } from '../workflows/contracts/redeliver-webhook.ts';
 import { attemptDeliveries } from './webhook-attempts.ts';
 
 /**
- * One attempt of one event to one webhook, under a delivery id the caller gives: the retry ladder of deliveries
- * started before events were fanned out (workflows/deliver-webhook.ts) and redeliveries a customer asks for.
+ * One attempt of one event to one webhook, under a delivery id the caller gives: a redelivery a customer asks for
+ * (workflows/redeliver-webhook.ts).
  */
-export async function attemptWebhookDelivery(deps: Deps, input: DeliveryAttemptInput): Promise<DeliveryAttempt> {
+export async function attemptWebhookDelivery(deps: Deps, input: RedeliverWebhookInput): Promise<RedeliveryResult> {
   const em = deps.orm.em.fork();
   const webhook = await em.findOne(Webhook, input.webhookId);
   const found = await eventToDeliver(em, input.eventId);

@@ -2,7 +2,8 @@ import { Context } from '@temporalio/activity';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { withTimeout } from '../src/async/with-timeout.ts';
 import { heartbeatingOnAClock } from './heartbeat-on-a-clock.ts';
-import { saveGeneratedImage, type GenerationResult, type SaveGeneratedImageInput } from '../src/domain/generation/save-generated-image.ts';
+import { saveGeneratedImage, type SaveGeneratedImageInput } from '../src/domain/generation/save-generated-image.ts';
+import type { GenerationResult } from '../workflows/contracts/generate-post.ts';
 import { loadPost } from '../src/domain/posts/load-post.ts';
 import { PostVersion } from '../src/data/entities/post-version.ts';
 import { postFormats, type PostFormat } from '../src/images/post-formats.ts';
@@ -19,8 +20,8 @@ export type GeneratePostImageInput = {
   prompt: string;
   format: PostFormat;
   seed: number;
-  /** Save the artwork as the post's image and newest version once it is stored (absent in runs that began before). */
-  saveToPost?: { promptWasNew: boolean };
+  /** Saves the artwork as the post's image and newest version once it is stored. */
+  saveToPost: { promptWasNew: boolean };
 };
 export type GeneratedArtwork = {
   artworkKey: string;
@@ -28,7 +29,7 @@ export type GeneratedArtwork = {
   seed: number;
   width: number;
   height: number;
-  /** The generation's result when this activity saved it; absent when it was not asked to or its save failed. */
+  /** The generation's result when this activity saved it; absent when its save failed. */
   saved?: GenerationResult;
 };
 
@@ -55,7 +56,6 @@ async function generate(deps: Deps, input: GeneratePostImageInput): Promise<Gene
   const { post, brandKit } = await loadPost(em, input.postId);
   const artworkKey = objectKeys.postArtwork(post.workspaceId, post.id, input.generationId);
   const artwork = (await artworkSavedEarlier(deps, em, input, artworkKey)) ?? (await newArtwork(deps, em, input, artworkKey, brandKit?.colors ?? {}));
-  if (!input.saveToPost) return artwork;
   const { promptWasNew } = input.saveToPost;
   const saved = await trySaving(deps, { postId: post.id, generationId: input.generationId, prompt: input.prompt, promptWasNew, format: input.format, artworkKey, madeBy: artwork.madeBy, seed: artwork.seed });
   return saved ? { ...artwork, saved } : artwork;
@@ -68,7 +68,7 @@ async function generate(deps: Deps, input: GeneratePostImageInput): Promise<Gene
  * Stability's engine) is not kept, so the answer names the provider.
  */
 async function artworkSavedEarlier(deps: Deps, em: EntityManager, input: GeneratePostImageInput, artworkKey: string): Promise<GeneratedArtwork | undefined> {
-  if (!input.saveToPost || Context.current().info.attempt === 1) return undefined;
+  if (Context.current().info.attempt === 1) return undefined;
   const version = await em.findOne(PostVersion, { sourceId: input.generationId });
   if (!version) return undefined;
   const { width, height } = postFormats[input.format];

@@ -10,14 +10,13 @@ import { createScheduledPost, type ScheduledRun } from '../src/domain/schedules/
 import type { DeleteOrphansInput } from '../src/domain/storage/purge-orphaned-objects.ts';
 import { recordVideoJobEnd, type VideoJobEnd } from '../src/domain/video/record-video-job-end.ts';
 import { savePostVideo, type SavePostVideoInput } from '../src/domain/video/save-post-video.ts';
-import type { DeliveryAttemptInput } from '../src/domain/webhooks/delivery-attempt.ts';
+import type { RedeliverWebhookInput } from '../workflows/contracts/redeliver-webhook.ts';
 import { scheduleIdsOf } from '../src/domain/schedules/list-schedule-ids.ts';
 import { applyPlanToSchedule } from '../src/domain/workspaces/apply-plan-to-schedule.ts';
 import { attemptWebhookDelivery } from './attempt-webhook-delivery.ts';
 import { finalUnlessDependencyDown, inOneStatement, inTransaction } from './database-work.ts';
 import { deleteOrphanedObjects } from './delete-orphaned-objects.ts';
 import { deliverToWebhooks, type DeliverToWebhooksInput } from './deliver-to-webhooks.ts';
-import { dispatchEvent } from './dispatch-event.ts';
 import { generatePostImage, type GeneratePostImageInput } from './generate-post-image.ts';
 import { publishToTarget, type PublishToTargetInput } from './publish-to-target.ts';
 import { recordScheduleRunAtItsFiring } from './record-schedule-run.ts';
@@ -27,6 +26,7 @@ import { repairScheduleDrift } from './repair-schedule-drift.ts';
 import { startEventDelivery } from './start-event-delivery.ts';
 import { stopWorkspaceDeliveries } from './stop-workspace-deliveries.ts';
 import { failingAsTemporal } from './temporal-failure.ts';
+import type { Activities } from './activity-signatures.ts';
 
 /**
  * The worker injects real clients; tests inject what they need (e.g. a storage that fails on purpose). Each activity
@@ -34,10 +34,10 @@ import { failingAsTemporal } from './temporal-failure.ts';
  * transaction of its own (`inTransaction`) or as the one statement they are (`inOneStatement`). Activities that only
  * work on our own database pass through `finalUnlessDependencyDown`, which decides what their unbounded retry may
  * retry; the ones that call outside services pass through `failingAsTemporal` and have bounded retries. Both make
- * work the domain refused (`WorkRefused`) final, with its failure type. The keys are activity types, recorded in
- * workflow histories: never rename one. `deps` are the process's (src/services.ts), the same that use cases take.
+ * work the domain refused (`WorkRefused`) final, with its failure type. Held to `Activities` (activity-signatures.ts),
+ * the type workflows call them by. `deps` are the process's (src/services.ts), the same that use cases take.
  */
-export function createActivities(deps: Deps) {
+export function createActivities(deps: Deps): Activities {
   return {
     deleteOrphanedObjects: (input: DeleteOrphansInput) => deleteOrphanedObjects(deps, input),
     generatePostImage: (input: GeneratePostImageInput) => failingAsTemporal(() => generatePostImage(deps, input)),
@@ -54,16 +54,14 @@ export function createActivities(deps: Deps) {
     markTargetFailed: (input: { targetId: string; reason: string }) => inOneStatement(deps.orm, (em) => markTargetFailed(em, input)),
     settlePublication: (input: SettlePublicationInput) => inTransaction(deps.orm, (em) => settlePublication(em, input)),
     startEventDelivery: (input: { eventId: string }) => finalUnlessDependencyDown(() => startEventDelivery(deps, input)),
-    dispatchEvent: (input: { eventId: string }) => finalUnlessDependencyDown(() => dispatchEvent(deps, input)),
-    createScheduledPost: (input: ScheduledRun) => inTransaction(deps.orm, (em) => createScheduledPost(em, input)),
+    // With the provider's kind, which decides where the run's generation draws its image (see requestGeneration).
+    createScheduledPost: async (input: ScheduledRun) => ({ ...(await inTransaction(deps.orm, (em) => createScheduledPost(em, input))), imageRunsLocally: deps.images.name === 'local' }),
     recordScheduleRun: (input: { scheduleId: string; error: string | null }) => recordScheduleRunAtItsFiring(deps, input),
     repairScheduleDrift: () => repairScheduleDrift(deps),
     deliverToWebhooks: (input: DeliverToWebhooksInput) => finalUnlessDependencyDown(() => deliverToWebhooks(deps, input)),
-    attemptWebhookDelivery: (input: DeliveryAttemptInput) => attemptWebhookDelivery(deps, input),
+    attemptWebhookDelivery: (input: RedeliverWebhookInput) => attemptWebhookDelivery(deps, input),
     scheduleIdsOf: (input: { workspaceId: string }) => finalUnlessDependencyDown(() => scheduleIdsOf(deps, input)),
     applyPlanToSchedule: (input: { scheduleId: string }) => finalUnlessDependencyDown(() => applyPlanToSchedule(deps, input)),
     stopWorkspaceDeliveries: (input: { workspaceId: string }) => finalUnlessDependencyDown(() => stopWorkspaceDeliveries(deps, input)),
   };
 }
-
-export type Activities = ReturnType<typeof createActivities>;

@@ -1,5 +1,6 @@
 import { log } from '@temporalio/activity';
-import { describeReport, reconcileSchedules, type ReconcileReport } from '../src/domain/schedules/reconcile-schedules.ts';
+import { describeReport, reconcileSchedules } from '../src/domain/schedules/reconcile-schedules.ts';
+import type { ReconcileReport } from '../workflows/contracts/reconcile-schedules.ts';
 import type { Deps } from '../src/domain/deps.ts';
 import { heartbeatingOnAClock } from './heartbeat-on-a-clock.ts';
 

@@ -7,6 +7,14 @@ import { deliverEvent } from '../workflows/deliver-event.ts';
 import type { Deps } from '../src/domain/deps.ts';
 
 /**
+ * The visibility query that finds a workspace's event deliveries still running: by the search attribute each
+ * is started with below.
+ */
+export function runningDeliveriesOf(workspaceId: string): string {
+  return `WorkflowType = '${deliverEvent.name}' AND ExecutionStatus = 'Running' AND ${searchAttributes.workspaceId.name} = '${workspaceId}'`;
+}
+
+/**
  * Hands an event to its own workflow (`event-<eventId>`) and returns once Temporal has it: the workflow that
  * recorded the event never waits for webhooks. A top-level workflow rather than an abandoned child, so it carries
  * nothing of its starter's life; its ID makes a retried start start nothing twice. An event that no active webhook

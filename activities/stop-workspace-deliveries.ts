@@ -2,8 +2,8 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { Workspace } from '../src/data/entities/workspace.ts';
 import type { Deps } from '../src/domain/deps.ts';
 import { hasFeature } from '../src/domain/workspaces/plans.ts';
-import { searchAttributes } from '../src/temporal/search-attributes.ts';
-import { deliverEvent, planChangedSignal } from '../workflows/deliver-event.ts';
+import { planChangedSignal } from '../workflows/contracts/deliver-event.ts';
+import { runningDeliveriesOf } from './start-event-delivery.ts';
 
 /**
  * On a plan without webhooks, wakes the workspace's event deliveries that wait on the retry ladder, so that they
@@ -14,9 +14,8 @@ import { deliverEvent, planChangedSignal } from '../workflows/deliver-event.ts';
 export async function stopWorkspaceDeliveries(deps: Deps, { workspaceId }: { workspaceId: string }): Promise<number> {
   const workspace = await deps.orm.em.fork().findOne(Workspace, workspaceId);
   if (!workspace || hasFeature(workspace.plan, 'webhooks')) return 0;
-  const query = `WorkflowType = '${deliverEvent.name}' AND ExecutionStatus = 'Running' AND ${searchAttributes.workspaceId.name} = '${workspaceId}'`;
   let woken = 0;
-  for await (const run of deps.temporal.workflow.list({ query })) {
+  for await (const run of deps.temporal.workflow.list({ query: runningDeliveriesOf(workspaceId) })) {
     try {
       await deps.temporal.workflow.getHandle(run.workflowId, run.runId).signal(planChangedSignal);
       woken += 1;

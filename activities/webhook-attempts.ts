@@ -14,8 +14,7 @@ import type { Deps } from '../src/domain/deps.ts';
 
 // One attempt of one event to several webhooks at once: the HTTP requests run concurrently, and the whole round is
 // logged in one transaction (src/domain/webhooks/record-delivery-round.ts). Used by the event's fan-out (all its
-// webhooks, then the ones still failing) and by the single-webhook attempt (deliveries started before the fan-out,
-// and redeliveries).
+// webhooks, then the ones still failing) and by the single-webhook attempt of a redelivery.
 
 // Receivers fetch the image after the fact; give them a week.
 const imageLinkTtlSeconds = 7 * 24 * 60 * 60;

@@ -43,12 +43,12 @@ export async function executionsOf(stack: BenchStack, operation: () => Promise<u
   );
 }
 
-/** "3 executions; 41 events: postPublication 19, deliverEvent 11, deliverWebhook 11" */
+/** "3 executions; 41 events: postPublication 19, deliverEvent 11, redeliverWebhook 11" */
 export function describeExecutions(executions: Execution[]): string {
   return `${executions.length} execution${executions.length === 1 ? '' : 's'}; ${historyEvents(executions)}`;
 }
 
-/** History events in all, then per execution grouped by workflow type ("deliverWebhook 20×11"). */
+/** History events in all, then per execution grouped by workflow type ("deliverEvent 20×11"). */
 export function historyEvents(executions: Execution[]): string {
   const byType = new Map<string, number[]>();
   for (const execution of executions) byType.set(execution.type, [...(byType.get(execution.type) ?? []), execution.historyEvents]);

@@ -1,12 +1,10 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.ts';
+import type { Activities } from '../activities/activity-signatures.ts';
 import { databaseWork } from './activity-options.ts';
+import type { ApplyWorkspacePlanInput, ApplyWorkspacePlanResult } from './contracts/apply-workspace-plan.ts';
 
 // Our own database and our own Temporal: unbounded only while one of them is down (see databaseWork).
 const { scheduleIdsOf, applyPlanToSchedule, stopWorkspaceDeliveries } = proxyActivities<Activities>(databaseWork);
-
-export type ApplyWorkspacePlanInput = { workspaceId: string };
-export type ApplyWorkspacePlanResult = { schedules: number; deliveriesStopped: number };
 
 /**
  * What a plan change (`workspace-plan-<workspaceId>`, started once the change has committed) does outside the

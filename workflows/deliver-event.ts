@@ -1,42 +1,18 @@
-import { condition, defineQuery, defineSignal, patched, proxyActivities, proxyLocalActivities, setCurrentDetails, setHandler } from '@temporalio/workflow';
+import { condition, proxyActivities, proxyLocalActivities, setCurrentDetails, setHandler } from '@temporalio/workflow';
 import { msToNumber } from '@temporalio/common/lib/time.js';
-import type { Activities } from '../activities/index.ts';
-import type { DeliveryOutcome } from '../src/domain/webhooks/delivery-attempt.ts';
+import type { Activities } from '../activities/activity-signatures.ts';
+import { planChangedSignal, retryingWebhooksQuery, type DeliverEventInput, type EventDeliveryResult, type WebhookDeliveryResult } from './contracts/deliver-event.ts';
 import { localWebhookRound, webhookRound } from './activity-options.ts';
 import { utc } from './current-details.ts';
 import { retryWaits } from './webhook-retry-waits.ts';
 
-// Runs that began before the fan-out started one `deliverWebhook` workflow per webhook from the dispatch activity;
-// replaying such a run must schedule that activity again. Once no such run is left, deprecatePatch() it.
-export const eventFanOutPatch = 'event-fan-out';
-
 // Unbounded while the database or Temporal is down (see webhookRound); nothing waits for this workflow, so a long
 // outage delays the event's deliveries and nothing else.
-const { deliverToWebhooks, dispatchEvent } = proxyActivities<Activities>(webhookRound);
+const { deliverToWebhooks } = proxyActivities<Activities>(webhookRound);
 // The first round runs as a local activity, inside the workflow's first task: on the success path an event costs
 // Temporal one workflow task and no activity task, which is what lets delivery keep pace with publishing. A worker
 // that dies mid-round loses the task, and the next worker runs the round again (what the log holds is not sent twice).
 const local = proxyLocalActivities<Activities>(localWebhookRound);
-
-/** The webhooks whose delivery failed and waits for its next rung of the ladder (the Temporal UI's Queries tab). */
-export const retryingWebhooksQuery = defineQuery<string[]>('retryingWebhooks');
-
-/**
- * The workspace moved to a plan without webhooks (sent by applyWorkspacePlan): the deliveries waiting on the ladder
- * go now instead of at their next rung, so the round reads the plan at once, logs why nothing was sent, and ends.
- */
-export const planChangedSignal = defineSignal('planChanged');
-
-export type DeliverEventInput = { eventId: string };
-export type WebhookDeliveryResult = {
-  webhookId: string;
-  /** Absent when the webhook stopped taking the event before its first attempt. */
-  deliveryId?: string;
-  /** `exhausted`: still failing after the last rung; `skipped`: deactivated, deleted or unsubscribed meanwhile. */
-  outcome: DeliveryOutcome | 'exhausted' | 'skipped';
-  attempts: number;
-};
-export type EventDeliveryResult = { webhooks: WebhookDeliveryResult[] };
 
 /**
  * Delivers one event (`event-<eventId>`) to every subscribed webhook. The first attempts to all of them go out at
@@ -46,10 +22,6 @@ export type EventDeliveryResult = { webhooks: WebhookDeliveryResult[] };
  * does not wait for it.
  */
 export async function deliverEvent({ eventId }: DeliverEventInput): Promise<EventDeliveryResult> {
-  if (!patched(eventFanOutPatch)) {
-    await dispatchEvent({ eventId });
-    return { webhooks: [] };
-  }
   const results = new Map<string, WebhookDeliveryResult>();
   let retrying: string[] = [];
   let planChanged = false;
@@ -70,7 +42,7 @@ export async function deliverEvent({ eventId }: DeliverEventInput): Promise<Even
     if (retrying.length === 0 || !wait) break;
     // What the Temporal UI shows while the run sleeps (not a command: changing it never affects replay).
     setCurrentDetails(`${retrying.length} webhook(s) failing; attempt ${attempt + 1} of ${retryWaits.length + 1} at ${utc(Date.now() + msToNumber(wait))}`);
-    // The same timer as a sleep (runs that began before replay alike), cut short by a plan change.
+    // The retry ladder's timer, cut short by a plan change.
     await condition(() => planChanged, wait);
     planChanged = false;
   }

@@ -3,29 +3,18 @@ import {
   ApplicationFailure,
   CancellationScope,
   isCancellation,
-  patched,
   proxyActivities,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.ts';
+import type { Activities } from '../activities/activity-signatures.ts';
 import { taskQueues } from '../src/temporal/task-queues.ts';
 import { databaseWork, videoEncoding } from './activity-options.ts';
+import type { GeneratedVideo, GenerateVideoInput } from './contracts/generate-video.ts';
 import { failureReasonFor } from './failure-reason.ts';
 import { failureTypes } from '../src/temporal/failure-types.ts';
 
-// Bounded: a job that cannot be made says so instead of running for ever (see videoEncoding).
-const { renderPostVideo } = proxyActivities<Activities>(videoEncoding);
-
 // Database work: unbounded only while the database is down (anything else fails at once, see databaseWork).
 const { savePostVideo, recordVideoJobEnd } = proxyActivities<Activities>(databaseWork);
-
-// Runs that began before jobs recorded their end encoded on the workflow's own task queue and wrote nothing when
-// they failed: replaying such a run must schedule the same commands, so the runs without this marker keep doing
-// that. Once no such run is left, deprecatePatch() it.
-export const durableVideoJobPatch = 'durable-video-jobs';
-
-export type GenerateVideoInput = { jobId: string };
-export type GeneratedVideo = { videoKey: string; notes: string[] };
 
 /**
  * A video job (its workflow ID is the job id): makes the post's video and attaches it to the post. How the job ended
@@ -34,23 +23,21 @@ export type GeneratedVideo = { videoKey: string; notes: string[] };
  * one (ffmpeg killed first) ends cancelled.
  */
 export async function generateVideo(input: GenerateVideoInput): Promise<GeneratedVideo> {
-  const durable = patched(durableVideoJobPatch);
-  // On the video queue, whose workers bound how many encodes run at once; a cancellation waits until the activity
-  // has killed ffmpeg, so "cancelled" is recorded only once nothing is encoding any more.
-  const encode = durable
-    ? proxyActivities<Activities>({ ...videoEncoding, taskQueue: taskQueues.video(workflowInfo().taskQueue), cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED }).renderPostVideo
-    : renderPostVideo;
+  // Bounded: a job that cannot be made says so instead of running for ever (see videoEncoding). On the video queue,
+  // whose workers bound how many encodes run at once; a cancellation waits until the activity has killed ffmpeg, so
+  // "cancelled" is recorded only once nothing is encoding any more.
+  const { renderPostVideo } = proxyActivities<Activities>({ ...videoEncoding, taskQueue: taskQueues.video(workflowInfo().taskQueue), cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED });
   try {
-    const video = await encode(input);
+    const video = await renderPostVideo(input);
     await savePostVideo({ jobId: input.jobId, videoKey: video.videoKey, bytes: video.bytes });
     return { videoKey: video.videoKey, notes: video.notes };
   } catch (error) {
-    if (durable && isCancellation(error)) {
+    if (isCancellation(error)) {
       await CancellationScope.nonCancellable(() => recordVideoJobEnd({ jobId: input.jobId, status: 'cancelled', error: null }));
       throw error;
     }
     const reason = failureReasonFor(error, 'A video job');
-    if (durable) await recordVideoJobEnd({ jobId: input.jobId, status: 'failed', error: reason });
+    await recordVideoJobEnd({ jobId: input.jobId, status: 'failed', error: reason });
     throw ApplicationFailure.create({ message: reason, type: failureTypes.videoFailed, nonRetryable: true, cause: error as Error });
   }
 }

@@ -3,7 +3,6 @@ export { cleanUpOrphanedObjects, sweepOrphanedObjects } from './clean-up-orphane
 export { generatePost } from './generate-post.ts';
 export { renderPost } from './render-post.ts';
 export { deliverEvent } from './deliver-event.ts';
-export { deliverWebhook } from './deliver-webhook.ts';
 export { redeliverWebhook } from './redeliver-webhook.ts';
 export { postPublication } from './post-publication.ts';
 export { scheduledGeneration } from './scheduled-generation.ts';

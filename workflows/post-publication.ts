@@ -2,77 +2,29 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
-  defineQuery,
-  defineUpdate,
   proxyActivities,
   proxyLocalActivities,
   setCurrentDetails,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.ts';
-import type { PublicationPlan } from '../src/domain/publishing/record-publication-plan.ts';
+import type { Activities } from '../activities/activity-signatures.ts';
 import { databaseWork, localDatabaseWork, socialPublish } from './activity-options.ts';
 import { utc } from './current-details.ts';
 import { failureReasonFor } from './failure-reason.ts';
-import { patchesFoldedInto } from './folded-patches.ts';
+import { cancelUpdate, planUpdate, publishAtQuery, type PostPublicationInput, type PublicationRequest, type PublicationResult } from './contracts/post-publication.ts';
 import { handOver } from './hand-over-event.ts';
 
 // Database work: unbounded only while the database is down (anything else fails at once, see databaseWork). The
 // post's own changes wait for these; webhooks do not (startEventDelivery only hands the event to a workflow of its
 // own, see handOver).
-const { planPublication, cancelPublication, settlePublication, markTargetFailed } = proxyActivities<Activities>(databaseWork);
+const { cancelPublication, markTargetFailed } = proxyActivities<Activities>(databaseWork);
 // Planning and settling, the two steps every publication takes, run as local activities: a publish costs Temporal
-// two workflow tasks and one activity (the event hand-over) instead of four and three.
-const local = proxyLocalActivities<Activities>(localDatabaseWork);
-
-// Runs that began before planning and settling were local activities scheduled them as activities: replaying such a
-// run must schedule the same commands, so the runs without this marker keep doing that. Once no such run is left,
-// deprecatePatch() it.
-export const localPublicationWorkPatch = 'publication-local-database-work';
-
-// A plan or cancel accepted before the publication time may still be recording when the timer fires; runs that
-// began before this marker published at once, and the client heard the change was made. With it, the run hears the
-// change out first. Only runs that met that race carry it.
-export const hearChangesOutPatch = 'publication-hears-changes-out';
-
-// A run whose first plan failed (a deleted connection or post) has nothing to wait for; runs that began before this
-// marker waited for ever for a plan. With it, such a run ends as cancelled, and the next publish starts a new run.
-export const endUnplannedPatch = 'publication-ends-unplanned';
-
-// Runs that begin with this marker take all four patches above and the hand-over's two (eventHandOverPatch,
-// localHandOverPatch) on it alone (see patchesFoldedInto): a publish records one patch marker instead of three.
-export const publicationPatchesFolded = 'publication-patches-folded';
+// two workflow tasks and no activity task.
+const { planPublication, settlePublication } = proxyLocalActivities<Activities>(localDatabaseWork);
 
 // One post to one platform, bounded because the publication waits for it (see socialPublish).
 const { publishToTarget } = proxyActivities<Activities>(socialPublish);
-
-export type PublicationRequest = {
-  /** When to publish (ISO 8601); null or in the past: now. */
-  publishAt: string | null;
-  /** Social connections to publish to; none: publish the post itself only. */
-  connectionIds: string[];
-};
-
-/** Plan (or re-plan) the publication: when, and to which connections. Answers once it is recorded. */
-export const planUpdate = defineUpdate<PublicationPlan, [PublicationRequest]>('plan');
-/** Cancel a publication that has not started yet. */
-export const cancelUpdate = defineUpdate<void, []>('cancel');
-export const publishAtQuery = defineQuery<string | null>('publishAt');
-
-export type PublicationResult = { outcome: 'published' | 'failed' | 'cancelled'; publishedAt: string | null };
-
-export type PostPublicationInput = {
-  postId: string;
-  /**
-   * The publication's identity (its publish targets, its event's source): given by whoever starts the workflow,
-   * and carried through continue-as-new, so a new run or a reset never makes it another publication. Runs started
-   * before it was given used their run id, which they keep.
-   */
-  publicationId?: string;
-  /** The plan a previous run of this publication continued as new with: the run goes on waiting for it. */
-  carried?: { publishAt: number; targetIds: string[] };
-};
 
 // A publication re-planned again and again grows its history by a few events each time; past this many plans in
 // one run (or when Temporal suggests it sooner), it continues as new with its plan, so a history never grows
@@ -84,8 +36,7 @@ export const plansPerRun = 100;
  * the publication time (moved by a new plan, ended by a cancel), then publishes to every planned connection, settles
  * the post's status and tells webhooks. Once it has started publishing, it refuses changes.
  */
-export async function postPublication({ postId, publicationId = workflowInfo().runId, carried }: PostPublicationInput): Promise<PublicationResult> {
-  const isPatched = patchesFoldedInto(publicationPatchesFolded);
+export async function postPublication({ postId, publicationId, carried }: PostPublicationInput): Promise<PublicationResult> {
   let publishAt: number | undefined = carried?.publishAt;
   let targetIds: string[] = carried?.targetIds ?? [];
   let cancelled = false;
@@ -104,9 +55,10 @@ export async function postPublication({ postId, publicationId = workflowInfo().r
       const at = request.publishAt ? Math.max(Date.parse(request.publishAt), Date.now()) : Date.now();
       let plan;
       try {
-        plan = await (isPatched(localPublicationWorkPatch) ? local.planPublication : planPublication)({ postId, publicationId, publishAt: new Date(at).toISOString(), connectionIds: request.connectionIds, immediate: at <= Date.now() });
+        plan = await planPublication({ postId, publicationId, publishAt: new Date(at).toISOString(), connectionIds: request.connectionIds, immediate: at <= Date.now() });
       } catch (error) {
-        if (publishAt === undefined && isPatched(endUnplannedPatch)) unplanned = true;
+        // A failed first plan leaves nothing to wait for: the run ends as cancelled, and the next publish starts a new one.
+        if (publishAt === undefined) unplanned = true;
         throw error;
       }
       publishAt = at;
@@ -134,8 +86,9 @@ export async function postPublication({ postId, publicationId = workflowInfo().r
     const seen = plans;
     const wait = publishAt - Date.now();
     if (wait <= 0) {
-      // Once publishing, changes are refused; one accepted before must not be answered as made and then ignored.
-      if (!allHandlersFinished() && isPatched(hearChangesOutPatch)) {
+      // Once publishing, changes are refused; one accepted before (still recording when the timer fired) must not be
+      // answered as made and then ignored.
+      if (!allHandlersFinished()) {
         await condition(allHandlersFinished);
         continue;
       }
@@ -156,8 +109,8 @@ export async function postPublication({ postId, publicationId = workflowInfo().r
   setCurrentDetails('Publishing');
   const publishedAt = new Date().toISOString();
   await publishToTargets();
-  const settled = await (isPatched(localPublicationWorkPatch) ? local.settlePublication : settlePublication)({ postId, publicationId, publishedAt, targetIds, onlyIfStillScheduled: scheduledPlan });
-  if (settled.eventId) await handOver(settled.eventId, isPatched);
+  const settled = await settlePublication({ postId, publicationId, publishedAt, targetIds, onlyIfStillScheduled: scheduledPlan });
+  if (settled.eventId) await handOver(settled.eventId);
   return finish({ outcome: settled.outcome, publishedAt: settled.outcome === 'published' ? publishedAt : null });
 
   /** Publishes to every planned connection side by side; a target that fails for good is marked so. */

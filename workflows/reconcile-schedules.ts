@@ -1,7 +1,7 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.ts';
-import type { ReconcileReport } from '../src/domain/schedules/reconcile-schedules.ts';
+import type { Activities } from '../activities/activity-signatures.ts';
 import { scheduleReconcile } from './activity-options.ts';
+import type { ReconcileReport } from './contracts/reconcile-schedules.ts';
 
 const { repairScheduleDrift } = proxyActivities<Activities>(scheduleReconcile);
 

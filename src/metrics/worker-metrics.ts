@@ -10,7 +10,7 @@ import { remoteCallOutcomes } from './remote-call-outcome.ts';
 export const workerRegistry = new Registry();
 collectDefaultMetrics({ register: workerRegistry });
 
-/** src/domain/webhooks/delivery-attempt.ts's DeliveryOutcome. */
+/** workflows/contracts/deliver-event.ts's DeliveryOutcome. */
 const webhookDeliveryOutcomes = ['delivered', 'failed', 'gone', 'unusable', 'not-on-plan'] as const;
 const imageProviders = ['local', 'stability'] as const satisfies ReadonlyArray<ImageProvider['name']>;
 

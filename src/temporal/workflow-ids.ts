@@ -14,8 +14,6 @@ export const workflowIds = {
   postPublication: (postId: string) => `post-publish-${postId}`,
   /** Hands one event to every subscribed webhook; started for the workflow that recorded the event, which does not wait for it. */
   eventDelivery: (eventId: string) => `event-${eventId}`,
-  /** One delivery of one event to one webhook, with its retries. */
-  webhookDelivery: (webhookId: string, eventId: string) => `webhook-${webhookId}-${eventId}`,
   /** One customer-requested attempt of a logged delivery: the attempt number makes the same attempt impossible to send twice. */
   webhookRedelivery: (deliveryId: string, attempt: number) => `webhook-redelivery-${deliveryId}-${attempt}`,
   /** What a plan change does in Temporal (schedules paused or resumed, deliveries stopped); a newer change replaces a run still going. */

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import type { ReconcileReport } from '../../src/domain/schedules/reconcile-schedules.ts';
+import type { ReconcileReport } from '../../workflows/contracts/reconcile-schedules.ts';
 import { openDatabase, type Database } from '../../src/data/orm.ts';
 import { migrationsList } from '../../src/data/migrations/index.ts';
 import { createWorkspace } from '../../src/domain/workspaces/create-workspace.ts';

@@ -2,7 +2,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Activities } from '../../activities/index.ts';
+import type { Activities } from '../../activities/activity-signatures.ts';
 import { clientOnWorkerConnection, startsEagerly } from '../../src/temporal/connect.ts';
 import { deliverEvent } from '../../workflows/deliver-event.ts';
 import { workflowSpanSink } from '../../worker/workflow-span-sink.ts';

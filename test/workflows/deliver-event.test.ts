@@ -2,7 +2,7 @@ import { msToNumber } from '@temporalio/common/lib/time.js';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliverToWebhooksInput, RoundResult } from '../../activities/deliver-to-webhooks.ts';
-import type { Activities } from '../../activities/index.ts';
+import type { Activities } from '../../activities/activity-signatures.ts';
 import { deliverEvent } from '../../workflows/deliver-event.ts';
 import { retryWaits } from '../../workflows/webhook-retry-waits.ts';
 import { startWorkflowTestBed, type WorkflowTestBed } from '../support/workflow-test-bed.ts';

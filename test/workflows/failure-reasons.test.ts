@@ -56,7 +56,7 @@ describe('a generation that fails on our side', () => {
           taskQueue,
           // As the api starts it (src/temporal/client-interceptors.ts).
           memo: { [requestIdKey]: requestId },
-          args: [{ postId: post.id, generationId: newId(), prompt: post.prompt, promptWasNew: false, format: '1:1', seed: 3 }],
+          args: [{ postId: post.id, generationId: newId(), prompt: post.prompt, promptWasNew: false, format: '1:1', seed: 3, imageRunsLocally: false }],
         }),
       ),
       WorkflowFailedError,

@@ -1,6 +1,6 @@
 import proto from '@temporalio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Activities } from '../../activities/index.ts';
+import type { Activities } from '../../activities/activity-signatures.ts';
 import { Post } from '../../src/data/entities/post.ts';
 import { PostVersion } from '../../src/data/entities/post-version.ts';
 import { UsageActivity } from '../../src/data/entities/usage-activity.ts';
@@ -55,8 +55,8 @@ describe('generatePost with an image that runs locally', () => {
     expect(result.versionNumber).toBe(1);
     expect(result.respond).toContain('local renderer');
     expect(events.filter((type) => type === 'EVENT_TYPE_WORKFLOW_TASK_COMPLETED')).toHaveLength(1);
-    // The patch's marker (patched() records one in new runs) and the local activity's.
-    expect(markers).toEqual(['core_patch', 'core_local_activity']);
+    // The local activity's marker only: the 1.0 baseline takes no patch.
+    expect(markers).toEqual(['core_local_activity']);
     expect(events.some((type) => type.startsWith('EVENT_TYPE_ACTIVITY_TASK'))).toBe(false);
     const saved = await savedOf(post.id);
     expect(saved.post.imageKey).toBeTruthy();

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GeneratedArtwork } from '../../activities/generate-post-image.ts';
-import type { Activities } from '../../activities/index.ts';
+import type { Activities } from '../../activities/activity-signatures.ts';
 import { Post } from '../../src/data/entities/post.ts';
 import { OrphanedObject } from '../../src/data/entities/orphaned-object.ts';
 import { PostVersion } from '../../src/data/entities/post-version.ts';
@@ -49,7 +49,7 @@ async function runGeneration(post: Post) {
     .execute(generatePost, {
       workflowId: workflowIds.postGenerate(post.id),
       taskQueue: bed.taskQueue,
-      args: [{ postId: post.id, generationId: newId(), prompt: post.prompt, promptWasNew: false, format: '16:9', seed: 7 }],
+      args: [{ postId: post.id, generationId: newId(), prompt: post.prompt, promptWasNew: false, format: '16:9', seed: 7, imageRunsLocally: false }],
     })
     .then((result) => ({ result, error: undefined }), (error: unknown) => ({ result: undefined, error }));
   return { ...outcome, serverTimeMs: (await bed.env.currentTimeMs()) - startedAt };

@@ -2,7 +2,7 @@ import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Activities } from '../../activities/index.ts';
+import type { Activities } from '../../activities/activity-signatures.ts';
 import { Post } from '../../src/data/entities/post.ts';
 import { Webhook } from '../../src/data/entities/webhook.ts';
 import { WebhookDelivery } from '../../src/data/entities/webhook-delivery.ts';
@@ -11,7 +11,8 @@ import type { SettlePublicationInput } from '../../src/domain/publishing/settle-
 import { failureTypes } from '../../src/temporal/failure-types.ts';
 import { workflowIds } from '../../src/temporal/workflow-ids.ts';
 import type { deliverEvent } from '../../workflows/deliver-event.ts';
-import { cancelUpdate, planUpdate, plansPerRun, postPublication, publicationPatchesFolded, type PublicationRequest } from '../../workflows/post-publication.ts';
+import { cancelUpdate, planUpdate, type PublicationRequest } from '../../workflows/contracts/post-publication.ts';
+import { plansPerRun, postPublication } from '../../workflows/post-publication.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';
 import { eventually } from '../support/eventually.ts';
 import { createPostFixture } from '../support/post-fixtures.ts';
@@ -50,7 +51,7 @@ async function startPublication(postId: string) {
   return bed.client.workflow.start(postPublication, {
     workflowId: workflowIds.postPublication(postId),
     taskQueue: bed.taskQueue,
-    args: [{ postId }],
+    args: [{ postId, publicationId: randomUUID() }],
   });
 }
 
@@ -106,11 +107,9 @@ describe('scheduled publication', () => {
       timestamp: event.createdAt.toISOString(),
       data: { id: post.id, title: post.title, status: 'published', imageUrl: null, publishedAt: result.publishedAt },
     });
-    // Its patches folded: one patch marker, the folded one, whatever paths the run took.
+    // The 1.0 baseline: a publication takes no patch, so it records no patch marker.
     const { events } = await handle.fetchHistory();
-    const patchMarkers = events!.filter((historyEvent) => historyEvent.markerRecordedEventAttributes?.markerName === 'core_patch');
-    const patchIds = patchMarkers.map((marker) => Buffer.from(marker.markerRecordedEventAttributes!.details!['patch-data']!.payloads![0]!.data!).toString('utf8'));
-    expect(patchIds).toEqual([expect.stringContaining(`"${publicationPatchesFolded}"`)]);
+    expect(events!.filter((historyEvent) => historyEvent.markerRecordedEventAttributes?.markerName === 'core_patch')).toEqual([]);
   });
 
   it('when the publication is moved earlier and then later, then it happens at the last time given', async () => {
@@ -170,7 +169,7 @@ describe('postPublication branches, with stub activities', () => {
   /** Runs a publication of a made-up post on a worker with `stubs`, planned by `request` (and steered by `then`). */
   async function publicationWith(stubs: Partial<Activities>, request: PublicationRequest, then?: (handle: WorkflowHandle<typeof postPublication>) => Promise<void>) {
     return bed.runWith(stubs, async (taskQueue) => {
-      const handle = await bed.client.workflow.start(postPublication, { workflowId: `publication-${randomUUID()}`, taskQueue, args: [{ postId: randomUUID() }] });
+      const handle = await bed.client.workflow.start(postPublication, { workflowId: `publication-${randomUUID()}`, taskQueue, args: [{ postId: randomUUID(), publicationId: randomUUID() }] });
       await handle.executeUpdate(planUpdate, { args: [request] });
       await then?.(handle);
       const result = await handle.result();
@@ -239,7 +238,7 @@ describe('postPublication branches, with stub activities', () => {
       planPublication: () => Promise.reject(ApplicationFailure.nonRetryable('Connection c was deleted.', failureTypes.connectionNotFound)),
     };
     await bed.runWith(stubs, async (taskQueue) => {
-      const handle = await bed.client.workflow.start(postPublication, { workflowId: `publication-${randomUUID()}`, taskQueue, args: [{ postId: randomUUID() }] });
+      const handle = await bed.client.workflow.start(postPublication, { workflowId: `publication-${randomUUID()}`, taskQueue, args: [{ postId: randomUUID(), publicationId: randomUUID() }] });
       await expect(handle.executeUpdate(planUpdate, { args: [{ publishAt: null, connectionIds: ['c'] }] })).rejects.toThrow();
       expect(await handle.result()).toEqual({ outcome: 'cancelled', publishedAt: null });
     });

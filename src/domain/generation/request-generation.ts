@@ -2,13 +2,12 @@ import { defaultPostFormat, type PostFormat } from '../../images/post-formats.ts
 import { newId } from '../../data/new-id.ts';
 import { seedFromId } from '../../generation/seed.ts';
 import { startAndWait } from '../../temporal/workflow-gateway.ts';
-import { workflowIds } from '../../temporal/workflow-ids.ts';
-import type { GenerationResult } from './save-generated-image.ts';
+import type { GenerationResult } from '../../../workflows/contracts/generate-post.ts';
 import { generatePost } from '../../../workflows/generate-post.ts';
+import { generatePostStart } from '../../../workflows/starts/generate-post.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { readPost } from '../posts/read-post.ts';
-import { postSearchAttributes } from '../posts/post-workflow-options.ts';
 import type { ActionOutcome } from './action-outcome.ts';
 
 export type GenerationRequest = { prompt?: string; format?: PostFormat; seed?: number };
@@ -34,11 +33,8 @@ export async function requestGeneration(
     deps.temporal,
     generatePost,
     {
-      workflowId: workflowIds.postGenerate(post.id),
+      ...generatePostStart(post, { generationId, prompt, promptWasNew: prompt !== post.prompt, format, seed: request.seed ?? seedFromId(generationId), imageRunsLocally }),
       taskQueue: deps.taskQueue,
-      args: [{ postId: post.id, generationId, prompt, promptWasNew: prompt !== post.prompt, format, seed: request.seed ?? seedFromId(generationId), imageRunsLocally }],
-      staticSummary: `Generate a ${format} image for "${post.title}"`,
-      typedSearchAttributes: postSearchAttributes(post),
     },
     { description: `a generation of post ${post.id}`, name: 'Generation', waitMs: deps.actionWaitMs },
   );

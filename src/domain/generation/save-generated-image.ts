@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { GenerationResult } from '../../../workflows/contracts/generate-post.ts';
 import { BrandKit } from '../../data/entities/brand-kit.ts';
 import type { PostFormat } from '../../images/post-formats.ts';
 import { failureTypes } from '../../temporal/failure-types.ts';
@@ -21,7 +22,6 @@ export type SaveGeneratedImageInput = {
   seed: number;
 };
 /** What a generation answers (the `generatePost` workflow's result). */
-export type GenerationResult = { versionNumber: number; respond: string };
 
 /**
  * Makes the stored artwork the post's image, in the caller's transaction: post, version and usage item commit

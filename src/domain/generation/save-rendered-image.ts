@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RenderResult } from '../../../workflows/contracts/render-post.ts';
 import { failureTypes } from '../../temporal/failure-types.ts';
 import { lockPostRecord } from '../posts/read-post.ts';
 import { setPostImage } from '../posts/set-post-image.ts';
@@ -8,8 +9,6 @@ import { appendVersion, savedVersionNumber } from '../versions/append-version.ts
 import { WorkRefused } from '../work-refused.ts';
 
 export type SaveRenderedImageInput = { postId: string; renderId: string; imageKey: string; notes: string[] };
-/** What a render answers (the `renderPost` workflow's result). */
-export type RenderResult = { versionNumber: number; notes: string[] };
 
 /**
  * Makes the rendered image the post's image, in the caller's transaction: post, version and usage item commit

@@ -1,6 +1,7 @@
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
-import { recordOrphanedObjects, startStorageCleanup } from '../storage/orphaned-objects.ts';
+import { recordOrphanedObjects } from '../storage/orphaned-objects.ts';
+import { startStorageCleanup } from '../storage/start-storage-cleanup.ts';
 import { cancelPublication } from '../publishing/publication-workflow.ts';
 import { findPost } from './find-post.ts';
 import { readPost } from './read-post.ts';

@@ -1,6 +1,7 @@
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
-import { recordOrphanedObjects, startStorageCleanup } from '../storage/orphaned-objects.ts';
+import { recordOrphanedObjects } from '../storage/orphaned-objects.ts';
+import { startStorageCleanup } from '../storage/start-storage-cleanup.ts';
 import { findProject } from './find-project.ts';
 
 /** Removes the cover (a project without one is left as it is); the image leaves storage durably. */

@@ -3,7 +3,8 @@ import { AppError } from '../../errors/app-error.ts';
 import { objectKeys } from '../../storage/object-keys.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
-import { claimObjectKey, recordOrphanedObjects, reserveObjectKey, startStorageCleanup } from '../storage/orphaned-objects.ts';
+import { claimObjectKey, recordOrphanedObjects, reserveObjectKey } from '../storage/orphaned-objects.ts';
+import { startStorageCleanup } from '../storage/start-storage-cleanup.ts';
 import { detectImageType } from './detect-image-type.ts';
 import { findProject } from './find-project.ts';
 

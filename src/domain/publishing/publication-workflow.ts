@@ -3,10 +3,10 @@ import type { Post } from '../../data/entities/post.ts';
 import { newId } from '../../data/new-id.ts';
 import { updateIfRunning, updateWithStart, waitForOutcome } from '../../temporal/workflow-gateway.ts';
 import { workflowIds } from '../../temporal/workflow-ids.ts';
-import type { PublicationPlan } from './record-publication-plan.ts';
-import { cancelUpdate, planUpdate, postPublication, type PublicationRequest } from '../../../workflows/post-publication.ts';
+import { cancelUpdate, planUpdate, type PublicationPlan, type PublicationRequest } from '../../../workflows/contracts/post-publication.ts';
+import { postPublication } from '../../../workflows/post-publication.ts';
 import type { Deps } from '../deps.ts';
-import { postSearchAttributes } from '../posts/post-workflow-options.ts';
+import { postSearchAttributes } from '../../temporal/search-attributes.ts';
 
 /**
  * Plans the post's publication through its workflow, starting the workflow if none runs (Update-with-Start). The

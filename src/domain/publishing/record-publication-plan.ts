@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { PublicationPlan } from '../../../workflows/contracts/post-publication.ts';
 import { PublishTarget } from '../../data/entities/publish-target.ts';
 import { SocialConnection } from '../../data/entities/social-connection.ts';
 import { newId } from '../../data/new-id.ts';
@@ -8,7 +9,6 @@ import { WorkRefused } from '../work-refused.ts';
 
 export type PublicationPlanInput = { postId: string; publicationId: string; publishAt: string; connectionIds: string[]; immediate: boolean };
 /** What a `plan` update of the publication workflow answers once the plan is recorded. */
-export type PublicationPlan = { publishAt: string; scheduled: boolean; targetIds: string[] };
 
 /**
  * Records the publication plan, in the caller's transaction: the post becomes `scheduled` for a later time, and every

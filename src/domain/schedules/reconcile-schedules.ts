@@ -4,21 +4,10 @@ import { Schedule } from '../../data/entities/schedule.ts';
 import type { Plan } from '../../data/entities/workspace.ts';
 import { scheduleIds } from '../../temporal/workflow-ids.ts';
 import { inTemporal } from '../../temporal/workflow-gateway.ts';
-import { scheduledGeneration } from '../../../workflows/scheduled-generation.ts';
 import type { Deps } from '../deps.ts';
 import { plansOf } from '../workspaces/plans-of.ts';
-import { createTemporalSchedule, deleteTemporalSchedule, isOwnedSchedule, temporalScheduleOptions, updateTemporalSchedule } from './temporal-schedule.ts';
-
-export type ReconcileReport = {
-  checked: number;
-  created: string[];
-  updated: string[];
-  deleted: string[];
-  /** Left for the next run: changed within the grace window (a change may be under way). */
-  skipped: string[];
-  /** Temporal refused the repair; the others were repaired all the same. */
-  failed: Array<{ scheduleId: string; error: string }>;
-};
+import type { ReconcileReport } from '../../../workflows/contracts/reconcile-schedules.ts';
+import { createTemporalSchedule, deleteTemporalSchedule, isOwnedSchedule, scheduledGenerationType, temporalScheduleOptions, updateTemporalSchedule } from './temporal-schedule.ts';
 
 /**
  * How recent a change must be for reconcile to leave it alone. A change in flight touches Temporal first and the
@@ -115,7 +104,7 @@ function listDiffers(summary: ScheduleSummary, row: Schedule, taskQueue: string,
   return (
     summary.state.note !== wanted.state?.note ||
     summary.state.paused !== (wanted.state?.paused ?? false) ||
-    summary.action?.workflowType !== scheduledGeneration.name
+    summary.action?.workflowType !== scheduledGenerationType
   );
 }
 
@@ -126,7 +115,7 @@ function differs(current: ScheduleDescription, row: Schedule, taskQueue: string,
   return (
     current.state.note !== wanted.state?.note ||
     current.state.paused !== (wanted.state?.paused ?? false) ||
-    action?.workflowType !== scheduledGeneration.name ||
+    action?.workflowType !== scheduledGenerationType ||
     action.taskQueue !== taskQueue ||
     JSON.stringify(action.args) !== JSON.stringify(wanted.action.args)
   );

@@ -11,6 +11,9 @@ import { scheduleIds, workflowIds } from '../../temporal/workflow-ids.ts';
 import { scheduledGeneration } from '../../../workflows/scheduled-generation.ts';
 import { hasFeature } from '../workspaces/plans.ts';
 
+/** The workflow type a schedule's Temporal Schedule starts: what reconcile checks a found schedule against. */
+export const scheduledGenerationType = scheduledGeneration.name;
+
 // The Temporal side of a schedule: `schedule-<id>`, its cron in UTC, one `scheduledGeneration` run per firing.
 // Overlap policy SKIP: a firing while the previous run still works is skipped, not queued, so a slow provider never
 // piles runs up. Catch-up window 10 minutes: firings missed while Temporal was down longer than that are skipped.

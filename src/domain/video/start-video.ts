@@ -7,7 +7,7 @@ import { generateVideo } from '../../../workflows/generate-video.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { findPost } from '../posts/find-post.ts';
-import { postSearchAttributes } from '../posts/post-workflow-options.ts';
+import { postSearchAttributes } from '../../temporal/search-attributes.ts';
 import { lockWorkspace } from '../workspaces/lock-workspace.ts';
 import { planRules, requireVideoSlot } from '../workspaces/plans.ts';
 import { readJobState } from './video-job-state.ts';

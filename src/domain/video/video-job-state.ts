@@ -20,7 +20,7 @@ const { PENDING_ACTIVITY_STATE_SCHEDULED } = proto.temporal.api.enums.v1.Pending
  * A job's status. A job whose row says how it ended (written by its workflow) is answered from the row alone, also
  * after Temporal has dropped the workflow's history (retention). Otherwise it is asked of the workflow: waiting for
  * a worker (`queued`), working (`running`, with the activity's last progress report), or ended without the row
- * saying so yet (a moment before the write commits; a run from before jobs recorded their end; a terminated or
+ * saying so yet (a moment before the write commits; a terminated or
  * timed-out run, which runs no code of ours). A row that never says how the job ended, whose workflow Temporal no
  * longer keeps, is a job that failed without a word: `failed`, saying so.
  */

@@ -1,6 +1,6 @@
 import { patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
-import type { Activities } from '../../../activities/index.ts';
-import type { RenderPostInput } from '../../../workflows/render-post.ts';
+import type { Activities } from '../../../activities/activity-signatures.ts';
+import type { RenderPostInput } from '../../../workflows/contracts/render-post.ts';
 
 // The same change made the way the README says (Changing a workflow): behind patched(), so runs that began before
 // keep scheduling the save as an activity (see changed-workflows.test.ts).

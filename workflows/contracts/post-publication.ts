@@ -1,0 +1,33 @@
+import { defineQuery, defineUpdate } from '@temporalio/workflow';
+
+// What starting and steering postPublication takes and answers: imported by its callers and by the workflow, and
+// importing nothing of ours at run time.
+
+export type PublicationRequest = {
+  /** When to publish (ISO 8601); null or in the past: now. */
+  publishAt: string | null;
+  /** Social connections to publish to; none: publish the post itself only. */
+  connectionIds: string[];
+};
+
+/** What a plan recorded: when, the publish targets, and whether the post became `scheduled`. */
+export type PublicationPlan = { publishAt: string; scheduled: boolean; targetIds: string[] };
+
+/** Plan (or re-plan) the publication: when, and to which connections. Answers once it is recorded. */
+export const planUpdate = defineUpdate<PublicationPlan, [PublicationRequest]>('plan');
+/** Cancel a publication that has not started yet. */
+export const cancelUpdate = defineUpdate<void, []>('cancel');
+export const publishAtQuery = defineQuery<string | null>('publishAt');
+
+export type PublicationResult = { outcome: 'published' | 'failed' | 'cancelled'; publishedAt: string | null };
+
+export type PostPublicationInput = {
+  postId: string;
+  /**
+   * The publication's identity (its publish targets, its event's source): given by whoever starts the workflow,
+   * and carried through continue-as-new, so a new run or a reset never makes it another publication.
+   */
+  publicationId: string;
+  /** The plan a previous run of this publication continued as new with: the run goes on waiting for it. */
+  carried?: { publishAt: number; targetIds: string[] };
+};
