@@ -2,6 +2,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Database } from '../src/data/orm.ts';
 import { WorkRefused } from '../src/domain/work-refused.ts';
+import { errorOf } from '../src/errors/caught.ts';
 import { failureTypes } from '../src/temporal/failure-types.ts';
 import { isDependencyDown } from './dependency-down.ts';
 import { asTemporalFailure } from './temporal-failure.ts';
@@ -18,7 +19,7 @@ export async function finalUnlessDependencyDown<T>(work: () => Promise<T>): Prom
   } catch (error) {
     if (error instanceof ApplicationFailure || isDependencyDown(error)) throw error;
     if (error instanceof WorkRefused) throw asTemporalFailure(error);
-    const cause = error instanceof Error ? error : new Error(String(error));
+    const cause = errorOf(error);
     throw ApplicationFailure.create({ message: cause.message, type: failureTypes.unexpected, nonRetryable: true, cause });
   }
 }

@@ -13,6 +13,7 @@ import { postGenerations } from '../src/metrics/worker-metrics.ts';
 import { objectKeys } from '../src/storage/object-keys.ts';
 import type { Deps } from '../src/domain/deps.ts';
 import type { BrandColors } from '../src/data/entities/brand-kit.ts';
+import { messageOf } from '../src/errors/caught.ts';
 
 export type GeneratePostImageInput = {
   postId: string;
@@ -103,7 +104,7 @@ async function trySaving(deps: Deps, input: SaveGeneratedImageInput): Promise<Ge
       saveWaitMs,
     );
   } catch (error) {
-    Context.current().log.warn('Saving the generated image failed; the workflow saves it again', { error: error instanceof Error ? error.message : String(error) });
+    Context.current().log.warn('Saving the generated image failed; the workflow saves it again', { error: messageOf(error) });
     return undefined;
   }
 }

@@ -1,6 +1,7 @@
 import { log } from '@temporalio/activity';
 import { recordVideoJobProgress } from '../src/domain/video/record-video-job-progress.ts';
 import type { Deps } from '../src/domain/deps.ts';
+import { messageOf } from '../src/errors/caught.ts';
 
 const stepPercent = 10;
 
@@ -23,7 +24,7 @@ export function videoJobProgress(deps: Pick<Deps, 'orm'>, jobId: string) {
         .then(
           () => undefined,
           (error: unknown) => {
-            log.warn('could not record the video job progress', { error: error instanceof Error ? error.message : String(error), jobId });
+            log.warn('could not record the video job progress', { error: messageOf(error), jobId });
           },
         );
     },

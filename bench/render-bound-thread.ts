@@ -1,4 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { messageOf } from '../src/errors/caught.ts';
 import type { PostFormat } from '../src/images/post-formats.ts';
 import { steadyRate } from './stats.ts';
 import { floorRenders, type RenderRound, type RenderRoundResult } from './render-bound.ts';
@@ -13,6 +14,6 @@ port.on('message', (message: RenderRound | 'stop') => {
   if (message === 'stop') return port.close();
   void steadyRate(message.requests, message.concurrency, render).then(
     (rate) => port.postMessage({ rate } satisfies RenderRoundResult),
-    (error: unknown) => port.postMessage({ error: error instanceof Error ? error.message : String(error) } satisfies RenderRoundResult),
+    (error: unknown) => port.postMessage({ error: messageOf(error) } satisfies RenderRoundResult),
   );
 });

@@ -5,7 +5,7 @@ import { requireMigratedSchema } from './data/schema-version.ts';
 import type { Clients, Deps } from './domain/deps.ts';
 import { createImageProvider } from './generation/create-image-provider.ts';
 import { createLogger } from './logger.ts';
-import { logRefusedAddresses } from './net/public-fetch.ts';
+import { logRefusedAddresses } from './net/public-address-policy.ts';
 import { createSocialConnectors } from './social/create-social-connectors.ts';
 import { createStorage } from './storage/create-storage.ts';
 import { connectTemporalClient, lazyTemporalClient } from './temporal/connect.ts';

@@ -1,5 +1,6 @@
 import { log, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/activity-signatures.ts';
+import { messageOf } from '../src/errors/caught.ts';
 import { localDatabaseWork } from './activity-options.ts';
 
 // A database read and a start on Temporal: unbounded while either is down (see databaseWork), when the workflow that
@@ -16,6 +17,6 @@ export async function handOver(eventId: string): Promise<void> {
   try {
     await startEventDelivery({ eventId });
   } catch (error) {
-    log.error('The event could not be handed to its delivery workflow', { eventId, error: error instanceof Error ? error.message : String(error) });
+    log.error('The event could not be handed to its delivery workflow', { eventId, error: messageOf(error) });
   }
 }

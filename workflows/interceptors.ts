@@ -1,6 +1,7 @@
 // Not a workflow: the interceptors every workflow runs with, bundled with them (worker/create-worker.ts).
 import type { OpenTelemetrySinks, SerializableSpan } from '@temporalio/interceptors-opentelemetry';
 import { ContinueAsNew, defaultPayloadConverter, proxySinks, workflowInfo, type Headers, type WorkflowInterceptors } from '@temporalio/workflow';
+import { messageOf } from '../src/errors/caught.ts';
 import { requestIdHeader, requestIdKey } from '../src/temporal/request-id.ts';
 
 // The header @temporalio/interceptors-opentelemetry propagates W3C trace context in (its client and activity
@@ -40,7 +41,7 @@ export function interceptors(): WorkflowInterceptors {
             exportRunSpan(run, { code: 1 });
             return result;
           } catch (error) {
-            exportRunSpan(run, error instanceof ContinueAsNew ? { code: 1 } : { code: 2, message: error instanceof Error ? error.message : String(error) });
+            exportRunSpan(run, error instanceof ContinueAsNew ? { code: 1 } : { code: 2, message: messageOf(error) });
             throw error;
           }
         },

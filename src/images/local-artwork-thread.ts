@@ -1,4 +1,5 @@
 import { parentPort } from 'node:worker_threads';
+import { messageOf } from '../errors/caught.ts';
 import { renderLocalArtwork, type LocalArtworkInput } from './local-artwork.ts';
 import type { ArtworkAnswer, ArtworkRequest } from './off-thread-artwork.ts';
 
@@ -18,7 +19,7 @@ async function answer(id: number, input: LocalArtworkInput): Promise<void> {
     reply = { id, png };
     port.postMessage(reply, [png.buffer]);
   } catch (error) {
-    reply = { id, error: error instanceof Error ? error.message : String(error) };
+    reply = { id, error: messageOf(error) };
     port.postMessage(reply);
   }
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
+import { colorRoles } from '../data/brand-roles.ts';
 import type { BrandColors } from '../data/entities/brand-kit.ts';
 import { postFormats, type PostFormat } from './post-formats.ts';
 
@@ -86,11 +87,9 @@ function pick<T>(random: Random, items: readonly T[]): T {
   return items[Math.floor(random() * items.length)] as T;
 }
 
-const brandRoles = ['primary', 'secondary', 'accent', 'neutral'] as const;
-
 /** The brand's own colours, the primary (or first given) one as the background; undefined without any. */
 function brandPalette(colors: BrandColors, random: Random): Palette | undefined {
-  const given = brandRoles
+  const given = colorRoles
     .map((role) => colors[role])
     .filter((hex): hex is string => hex !== undefined && /^#[0-9a-f]{6}$/i.test(hex))
     .map(hexToHsl);

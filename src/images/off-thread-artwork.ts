@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { errorOf } from '../errors/caught.ts';
 import type { LocalArtworkInput } from './local-artwork.ts';
 
 // Local artwork is rendered on a thread of its own. Each image passes two full-size raw layers (4.7 MB each at
@@ -30,7 +31,7 @@ export function renderLocalArtworkOffThread(input: LocalArtworkInput): Promise<B
       thread.worker.postMessage({ id, input } satisfies ArtworkRequest);
     } catch (error) {
       settle(thread, id);
-      reject(error instanceof Error ? error : new Error(String(error)));
+      reject(errorOf(error));
     }
   });
 }

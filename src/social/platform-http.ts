@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import got from 'got';
-import { addressPolicy, NonPublicAddressError, toPublicFetchError } from '../net/public-fetch.ts';
+import { addressPolicy, NonPublicAddressError } from '../net/public-address-policy.ts';
+import { toPublicFetchError } from '../net/public-fetch.ts';
 import { withResponseSizeLimit } from '../net/response-size-limit.ts';
 import { isStorableText } from '../validation/storable-text.ts';
 import { SocialRejectedError, SocialUnavailableError } from './social-connector.ts';

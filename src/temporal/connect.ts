@@ -2,6 +2,7 @@ import { Client, Connection, type TLSConfig } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { readFileSync } from 'node:fs';
 import type { Config } from '../config.ts';
+import { messageOf } from '../errors/caught.ts';
 import { workflowClientInterceptors } from './client-interceptors.ts';
 
 // The one place that connects to Temporal. Every process goes through here (the api's and the admin CLI's client,
@@ -82,6 +83,6 @@ function readSetting(variable: string, path: string): Buffer {
   try {
     return readFileSync(path);
   } catch (error) {
-    throw new Error(`${variable}: cannot read ${path} (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+    throw new Error(`${variable}: cannot read ${path} (${messageOf(error)})`, { cause: error });
   }
 }

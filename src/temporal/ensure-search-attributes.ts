@@ -1,6 +1,7 @@
 import type { Connection } from '@temporalio/client';
 // A CommonJS module: Node's ESM loader sees only its default export.
 import proto from '@temporalio/proto';
+import { messageOf } from '../errors/caught.ts';
 import { searchAttributes } from './search-attributes.ts';
 
 const keyword = proto.temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
@@ -32,8 +33,4 @@ export async function ensureSearchAttributes(connection: Pick<Connection, 'opera
     );
   }
   return missing;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

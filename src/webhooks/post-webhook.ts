@@ -1,6 +1,7 @@
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { guardedRequestOptions, RequestDeadlineError, toPublicFetchError } from '../net/public-fetch.ts';
+import { guardedRequestOptions } from '../net/public-address-policy.ts';
+import { RequestDeadlineError, toPublicFetchError } from '../net/public-fetch.ts';
 
 // One delivery attempt to a customer's endpoint. Whatever happens is reported, never thrown: the caller records
 // every attempt in the delivery log and decides about retries from the outcome.

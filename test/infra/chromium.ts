@@ -1,5 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { runCommand } from '../../src/embedded/run-command.ts';
+import { messageOf } from '../../src/errors/caught.ts';
 
 /** Debian's Chromium, which the dashboard's browser tests drive through playwright-core. */
 export const chromiumPath = '/usr/bin/chromium';
@@ -42,7 +43,7 @@ export async function ensureChromium(log: (message: string) => void): Promise<vo
       await install();
     }
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = messageOf(error);
     throw new Error(`Could not install Chromium from Debian packages (apt-get install chromium):\n${reason}`, { cause: error });
   }
   if (!existsSync(chromiumPath)) throw new Error(`apt-get installed chromium, but ${chromiumPath} is still missing.`);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { toolchainCacheDir } from '../../src/embedded/cache-dir.ts';
 import { runCommand } from '../../src/embedded/run-command.ts';
+import { messageOf } from '../../src/errors/caught.ts';
 
 // schemathesis (PyPI) fuzzes the running service against openapi.yaml (test/fuzz/). Pinned with everything it pulls
 // in (test/fuzz/requirements.txt): checks and data generation change between releases, and a fixed seed replays the
@@ -43,7 +44,7 @@ export async function ensureSchemathesis(log: (message: string) => void): Promis
     });
   } catch (error) {
     rmSync(staging, { recursive: true, force: true });
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = messageOf(error);
     throw new Error(`Could not install schemathesis ${schemathesisVersion} (python3 -m venv, then pip install):\n${reason}`, { cause: error });
   }
   try {

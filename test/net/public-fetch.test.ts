@@ -4,15 +4,8 @@ import type { AddressInfo, LookupFunction } from 'node:net';
 import got from 'got';
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  addressPolicy,
-  fetchPublicResource,
-  guardedLookup,
-  isPublicAddress,
-  logRefusedAddresses,
-  PublicFetchError,
-  toPublicFetchError,
-} from '../../src/net/public-fetch.ts';
+import { addressPolicy, guardedLookup, isPublicAddress, logRefusedAddresses } from '../../src/net/public-address-policy.ts';
+import { fetchPublicResource, PublicFetchError, toPublicFetchError } from '../../src/net/public-fetch.ts';
 import { closedPort } from '../fakes/closed-port.ts';
 import { startConnectionCounter, type ConnectionCounter } from '../fakes/connection-counter.ts';
 import { startHttpsServer, startSelfSignedHttpsServer, type HttpsServer } from '../fakes/https-server.ts';

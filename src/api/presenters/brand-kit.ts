@@ -1,5 +1,5 @@
+import { colorRoles, fontRoles, inRoleOrder } from '../../data/brand-roles.ts';
 import type { BrandKit } from '../../data/entities/brand-kit.ts';
-import { colorRoles, fontRoles, inRoleOrder } from '../../domain/brand-kits/brand-roles.ts';
 import type { Schemas } from '../schemas.ts';
 
 /** Colours and fonts are read back as JSON strings, as the spec has it, with their members in role order. */

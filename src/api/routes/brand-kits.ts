@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { createBrandKit } from '../../domain/brand-kits/create-brand-kit.ts';
 import { deleteBrandKit } from '../../domain/brand-kits/delete-brand-kit.ts';
-import { getBrandKit } from '../../domain/brand-kits/get-brand-kit.ts';
+import { findBrandKit } from '../../domain/brand-kits/find-brand-kit.ts';
 import { listBrandKits } from '../../domain/brand-kits/list-brand-kits.ts';
 import { updateBrandKit } from '../../domain/brand-kits/update-brand-kit.ts';
 import type { Deps } from '../../domain/deps.ts';
@@ -24,7 +24,7 @@ export function brandKitRoutes(deps: Deps): Router {
   });
 
   router.get('/brandkits/:id', async (req, res) => {
-    res.json(presentBrandKit(await getBrandKit(deps, callerOf(res), req.params.id)));
+    res.json(presentBrandKit(await findBrandKit(deps.orm.em.fork(), callerOf(res).workspaceId, req.params.id)));
   });
 
   router.put('/brandkits/:id', async (req, res) => {

@@ -3,8 +3,8 @@ import type { PostStatus } from '../../data/entities/post.ts';
 import type { Deps } from '../../domain/deps.ts';
 import { createPost } from '../../domain/posts/create-post.ts';
 import { deletePost } from '../../domain/posts/delete-post.ts';
-import { getPost } from '../../domain/posts/get-post.ts';
 import { listPosts, listProjectPosts, type PostListQuery } from '../../domain/posts/list-posts.ts';
+import { readPost } from '../../domain/posts/read-post.ts';
 import { updatePost } from '../../domain/posts/update-post.ts';
 import { callerOf } from '../caller-of.ts';
 import { pageRequestOf, sendPage } from '../paging.ts';
@@ -31,7 +31,7 @@ export function postRoutes(deps: Deps): Router {
   });
 
   router.get('/posts/:id', async (req, res) => {
-    res.json(await presentPost(await getPost(deps, callerOf(res), req.params.id), deps.storage));
+    res.json(await presentPost(await readPost(deps.orm.em.fork(), callerOf(res).workspaceId, req.params.id), deps.storage));
   });
 
   router.put('/posts/:id', async (req, res) => {

@@ -3,7 +3,7 @@ import type { Deps } from '../../domain/deps.ts';
 import { createProject } from '../../domain/projects/create-project.ts';
 import { deleteProject } from '../../domain/projects/delete-project.ts';
 import { deleteProjectCover } from '../../domain/projects/delete-project-cover.ts';
-import { getProject } from '../../domain/projects/get-project.ts';
+import { findProject } from '../../domain/projects/find-project.ts';
 import { listProjects } from '../../domain/projects/list-projects.ts';
 import { updateProject } from '../../domain/projects/update-project.ts';
 import { uploadProjectCover } from '../../domain/projects/upload-project-cover.ts';
@@ -28,7 +28,7 @@ export function projectRoutes(deps: Deps): Router {
   });
 
   router.get('/projects/:id', async (req, res) => {
-    const project = await getProject(deps, callerOf(res), req.params.id);
+    const project = await findProject(deps.orm.em.fork(), callerOf(res).workspaceId, req.params.id);
     res.json(await presentProject(project, deps.storage));
   });
 

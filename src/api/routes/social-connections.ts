@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { Deps } from '../../domain/deps.ts';
 import { createSocialConnection } from '../../domain/social-connections/create-social-connection.ts';
 import { deleteSocialConnection } from '../../domain/social-connections/delete-social-connection.ts';
-import { getSocialConnection } from '../../domain/social-connections/get-social-connection.ts';
+import { findSocialConnection } from '../../domain/social-connections/find-social-connection.ts';
 import { listSocialConnections } from '../../domain/social-connections/list-social-connections.ts';
 import { callerOf } from '../caller-of.ts';
 import { presentSocialConnection } from '../presenters/social-connection.ts';
@@ -23,7 +23,7 @@ export function socialConnectionRoutes(deps: Deps): Router {
   });
 
   router.get('/social-connections/:id', async (req, res) => {
-    res.json(presentSocialConnection(await getSocialConnection(deps, callerOf(res), req.params.id)));
+    res.json(presentSocialConnection(await findSocialConnection(deps.orm.em.fork(), callerOf(res).workspaceId, req.params.id)));
   });
 
   router.delete('/social-connections/:id', async (req, res) => {

@@ -1,9 +1,10 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql';
+import type { colorRoles, fontRoles } from '../brand-roles.ts';
 import { newId } from '../new-id.ts';
 import { Workspace } from './workspace.ts';
 
-export type BrandColors = Partial<Record<'primary' | 'secondary' | 'accent' | 'neutral', string>>;
-export type BrandFonts = Partial<Record<'heading' | 'body', string>>;
+export type BrandColors = Partial<Record<(typeof colorRoles)[number], string>>;
+export type BrandFonts = Partial<Record<(typeof fontRoles)[number], string>>;
 
 export const BrandKit = defineEntity({
   name: 'BrandKit',

@@ -1,5 +1,5 @@
+import { colorRoles, inRoleOrder } from '../../data/brand-roles.ts';
 import type { BrandKit } from '../../data/entities/brand-kit.ts';
-import { colorRoles, inRoleOrder } from '../brand-kits/brand-roles.ts';
 import { postFormats, type PostFormat } from '../../images/post-formats.ts';
 
 /** The `respond` of a generation: what was made, by whom, from which prompt and with which brand kit. */

@@ -1,6 +1,7 @@
 import { LockMode } from '@mikro-orm/postgresql';
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, type ScheduleDescription, type ScheduleSummary } from '@temporalio/client';
 import { Schedule } from '../../data/entities/schedule.ts';
+import { messageOf } from '../../errors/caught.ts';
 import type { Plan } from '../../data/entities/workspace.ts';
 import { scheduleIds } from '../../temporal/workflow-ids.ts';
 import { inTemporal } from '../../temporal/workflow-gateway.ts';
@@ -57,7 +58,7 @@ export async function reconcileSchedules(deps: Pick<Deps, 'orm' | 'temporal' | '
       const outcome = await repair(deps, id, settledBefore);
       if (outcome !== 'none') report[outcome].push(id);
     } catch (error) {
-      report.failed.push({ scheduleId: id, error: error instanceof Error ? error.message : String(error) });
+      report.failed.push({ scheduleId: id, error: messageOf(error) });
     }
   }
   return report;

@@ -1,5 +1,6 @@
-// The roles of brand colours and fonts, in the spec's order. PostgreSQL's jsonb does not keep key order, so
-// whatever shows them (API, generation texts) puts them back in this order.
+// The roles of brand colours and fonts, in the spec's order, the one list of them (the brand kit's types derive from
+// it). PostgreSQL's jsonb does not keep key order, so whatever shows or uses them (API, generation texts, the local
+// artwork's palette) puts them back in this order. No imports: the artwork's render thread loads this file.
 export const colorRoles = ['primary', 'secondary', 'accent', 'neutral'] as const;
 export const fontRoles = ['heading', 'body'] as const;
 
