@@ -18,6 +18,9 @@ export default defineConfig({
     maxWorkers: '100%',
     // The longest files first, also on a clean clone (test/support/heavy-first-sequencer.ts).
     sequence: { sequencer: HeavyFirstSequencer },
+    // expect.poll() waits as long as eventually() does (test/support/eventually.ts): vitest's 1 s made the browser
+    // tests fail whenever the machine was busy (a page's answer after 1.2 s is an answer, not a bug).
+    expect: { poll: { timeout: 15_000 } },
     testTimeout: 30_000,
     hookTimeout: 120_000,
     teardownTimeout: 60_000,
