@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import HeavyFirstSequencer from './test/support/heavy-first-sequencer.ts';
 
 export default defineConfig({
   test: {
@@ -15,6 +16,11 @@ export default defineConfig({
     // one at a time, all passing. Three took 427 s but stretched the CPU-bound fuzzing to 210 s (158–182 s with two);
     // one per core keeps the margin that a suite with timeouts needs.
     maxWorkers: '100%',
+    // The longest files first, also on a clean clone (test/support/heavy-first-sequencer.ts).
+    sequence: { sequencer: HeavyFirstSequencer },
+    // expect.poll() waits as long as eventually() does (test/support/eventually.ts): vitest's 1 s made the browser
+    // tests fail whenever the machine was busy (a page's answer after 1.2 s is an answer, not a bug).
+    expect: { poll: { timeout: 15_000 } },
     testTimeout: 30_000,
     hookTimeout: 120_000,
     teardownTimeout: 60_000,

@@ -154,12 +154,18 @@ describe('deliveries', () => {
   it('when a webhook is deactivated, then it receives nothing', async () => {
     const own = await createTestWorkspace(app, 'growth');
     const project = (await own.client.post<{ id: string }>('/projects', { name: 'Quiet' })).body.id;
-    const hook = (await own.client.post<Hook>('/webhooks', { url: receiver.url, events: 'post.published' })).body;
+    const hook = (await own.client.post<Hook>('/webhooks', { url: `${receiver.url}/deactivated`, events: 'post.published' })).body;
+    // An active one beside it: the event's delivery runs for it, and once that run has ended every webhook that
+    // was going to get the event has got it.
+    await own.client.post<Hook>('/webhooks', { url: `${receiver.url}/active`, events: 'post.published' });
     const updated = await own.client.put<Hook>(`/webhooks/${hook.id}`, { isActive: false });
     expect(updated.body).toMatchObject({ id: hook.id, isActive: false });
-    await publishNewPost(own.client, project);
-    await new Promise((resolveWait) => setTimeout(resolveWait, 1000));
-    expect(receiver.deliveries).toHaveLength(0);
+    const postId = await publishNewPost(own.client, project);
+    const event = await eventually(() => app.api.services.orm.em.fork().findOneOrFail(WorkspaceEvent, { postId }));
+    const delivery = app.api.services.temporal.workflow.getHandle<typeof deliverEvent>(workflowIds.eventDelivery(event.id));
+    const { webhooks } = await eventually(() => delivery.result());
+    expect(webhooks.map((result) => result.outcome)).toEqual(['delivered']);
+    expect(receiver.deliveries.map((received) => received.path)).toEqual(['/webhook/active']);
   });
 });
 

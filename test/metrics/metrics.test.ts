@@ -37,7 +37,6 @@ beforeAll(async () => {
   receiver = await startWebhookReceiver();
   const env = {
     ...testConfigEnv(database.url),
-    TEMPORAL_WORKFLOW_BUNDLE: inject('workflowBundlePath'),
     WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true',
     SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true',
     RATE_LIMIT_AUTH_FAILURES: String(authFailuresPerAddress),

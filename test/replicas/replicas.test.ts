@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import type { ReconcileReport } from '../../workflows/contracts/reconcile-schedules.ts';
 import { openDatabase, type Database } from '../../src/data/orm.ts';
@@ -37,7 +37,6 @@ beforeAll(async () => {
   database = await createTestDatabase({ migrated: false });
   env = {
     ...testConfigEnv(database.url),
-    TEMPORAL_WORKFLOW_BUNDLE: inject('workflowBundlePath'),
     TRUST_PROXY_HOPS: '1',
     RATE_LIMIT_REQUESTS: String(requestsPerKey),
     RATE_LIMIT_AUTH_FAILURES: String(authFailuresPerAddress),

@@ -9,6 +9,7 @@ import { createBlueskyConnector } from '../../src/social/bluesky-connector.ts';
 import { connectionSessions } from '../../src/social/connection-sessions.ts';
 import { SocialRejectedError, type BlueskyCredentials, type SocialPost } from '../../src/social/social-connector.ts';
 import { startAtprotoPds, type AtprotoPds, type PdsAccount } from '../infra/atproto-pds.ts';
+import { eventually } from '../support/eventually.ts';
 import { failureOf } from '../support/failure-of.ts';
 import { makeImage } from '../support/images.ts';
 import { createTestDatabase } from '../support/test-database.ts';
@@ -62,6 +63,14 @@ async function recordOf(uri: string): Promise<PostRecord> {
   const answer = await pds.query('com.atproto.repo.getRecord', { repo: repo!, collection: collection!, rkey: rkey! });
   expect(answer.status).toBe(200);
   return ((await answer.json()) as { value: PostRecord }).value;
+}
+
+/** How many sessions of this test's database wait on an advisory lock. */
+async function advisoryLockWaiters(): Promise<number> {
+  const [row] = await orm.em.getConnection().execute<Array<{ waiting: string }>>(
+    "select count(*) as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and wait_event = 'advisory'",
+  );
+  return Number(row!.waiting);
 }
 
 /** The text each facet's byte range cuts out, with its feature. */
@@ -197,8 +206,9 @@ describe("A connection's session store", () => {
       seenBySecond.push(stored);
       return Promise.resolve(stored ?? 'renewed by the second');
     });
-    // The second waits for the first's lock: whatever it would see now is not what it is given.
-    await new Promise((resolveWait) => setTimeout(resolveWait, 300));
+    // The second waits for the first's lock (PostgreSQL shows its session waiting on an advisory lock): it has
+    // not been given anything yet.
+    await eventually(async () => expect(await advisoryLockWaiters()).toBe(1));
     expect(seenBySecond).toEqual([]);
     releaseFirst();
 

@@ -1,11 +1,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { inject } from 'vitest';
 
 /**
  * `npm run worker` as a real process (so a test can kill it the hard way), ready once it polls its task queue. It
  * inherits the test process's scratch directory for its temporary files (test/setup/own-ports-and-scratch.ts).
+ * It runs the run's prebuilt workflow bundle (test/global-setup.ts), as a deployed worker does; `bundlesItself`
+ * leaves `TEMPORAL_WORKFLOW_BUNDLE` unset so that the worker bundles the workflows at start-up, as `npm run worker`
+ * does in development (worker-start-up.test.ts keeps that path tested).
  */
-export async function startWorkerProcess(env: Record<string, string>): Promise<{ process: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, ['worker/main.ts'], { env: { ...process.env, ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startWorkerProcess(env: Record<string, string>, { bundlesItself = false } = {}): Promise<{ process: ChildProcess; output: () => string }> {
+  const bundle: Record<string, string> = bundlesItself ? {} : { TEMPORAL_WORKFLOW_BUNDLE: inject('workflowBundlePath') };
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, ...bundle, ...env, LOG_LEVEL: 'info' };
+  if (bundlesItself) delete childEnv.TEMPORAL_WORKFLOW_BUNDLE;
+  const child = spawn(process.execPath, ['worker/main.ts'], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

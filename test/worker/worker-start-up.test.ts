@@ -79,7 +79,8 @@ describe('the service schedules at worker start-up', () => {
     });
 
     const taskQueue = `test-${randomBytes(6).toString('hex')}`;
-    const worker = await startWorkerProcess({ ...testConfigEnv(database.url), TEMPORAL_NAMESPACE: namespace, TEMPORAL_TASK_QUEUE: taskQueue });
+    // The one worker of the suite that bundles the workflows at start-up, as `npm run worker` does in development.
+    const worker = await startWorkerProcess({ ...testConfigEnv(database.url), TEMPORAL_NAMESPACE: namespace, TEMPORAL_TASK_QUEUE: taskQueue }, { bundlesItself: true });
     try {
       const report = await client.workflow.execute(reconcileSchedules, { workflowId: `schedules-reconcile-test-${randomUUID()}`, taskQueue });
       expect(report).toMatchObject({ checked: 0, failed: [] });

@@ -18,6 +18,7 @@ import { failureTypes } from '../../src/temporal/failure-types.ts';
 import { workflowIds } from '../../src/temporal/workflow-ids.ts';
 import { generatePost } from '../../workflows/generate-post.ts';
 import { startStabilityServer, type StabilityServer } from '../fakes/stability-server.ts';
+import { eventually } from '../support/eventually.ts';
 import { failureOf } from '../support/failure-of.ts';
 import { createPostFixture } from '../support/post-fixtures.ts';
 import { startWorkflowTestBed, type WorkflowTestBed } from '../support/workflow-test-bed.ts';
@@ -55,7 +56,7 @@ async function runGeneration(post: Post) {
   return { ...outcome, serverTimeMs: (await bed.env.currentTimeMs()) - startedAt };
 }
 
-/** The history event types of a finished generation, as the Temporal UI names them. */
+/** The history event types of a generation, as the Temporal UI names them. */
 async function eventTypesOf(postId: string): Promise<string[]> {
   const history = await bed.client.workflow.getHandle(workflowIds.postGenerate(postId)).fetchHistory();
   return (history.events ?? []).map((event) => EventType[event.eventType ?? 0] ?? String(event.eventType));
@@ -127,7 +128,8 @@ describe('generatePost with Stability AI', () => {
       await holder.query('begin');
       await holder.query('select id from posts where id = $1 for update', [post.id]);
       const generation = runGeneration(post);
-      await new Promise((resolveWait) => setTimeout(resolveWait, 7_000));
+      // The image activity has given up on its save and returned the artwork: only now may the lock go.
+      await eventually(async () => expect(await eventTypesOf(post.id)).toContain('EVENT_TYPE_ACTIVITY_TASK_COMPLETED'), 25_000);
       await holder.query('commit');
       const { result, error } = await generation;
       expect(error).toBeUndefined();

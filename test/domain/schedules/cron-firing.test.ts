@@ -1,3 +1,4 @@
+import { ScheduleNotFoundError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schemas } from '../../../src/api/schemas.ts';
 import { Post } from '../../../src/data/entities/post.ts';
@@ -11,10 +12,21 @@ import { createTestWorkspace } from '../../support/workspaces.ts';
 // Within about a minute the active one has run and made a generated post; the paused one has not run at all.
 
 let app: TestApp;
+/** What this file created on the run's shared Temporal server: deleted once it is done, so nothing goes on firing. */
+const created: Array<{ scheduleId: string; remove: () => Promise<{ status: number }> }> = [];
 beforeAll(async () => {
   app = await startTestApp();
 });
-afterAll(() => app?.stop());
+afterAll(async () => {
+  try {
+    for (const { scheduleId, remove } of created) {
+      expect((await remove()).status).toBe(204);
+      await expect(app.api.services.temporal.schedule.getHandle(scheduleId).describe()).rejects.toThrow(ScheduleNotFoundError);
+    }
+  } finally {
+    await app?.stop();
+  }
+});
 
 describe('a schedule firing on its cron', () => {
   it('when the minute comes, then the active schedule makes a generated post and the paused one makes none', { timeout: 120_000 }, async () => {
@@ -23,8 +35,12 @@ describe('a schedule firing on its cron', () => {
     // The next whole minute at least 5 seconds away, so the schedule exists before it comes.
     const firing = new Date(Math.ceil((Date.now() + 5_000) / 60_000) * 60_000);
     const cronExpression = `${firing.getUTCMinutes()} ${firing.getUTCHours()} * * *`;
-    const create = (name: string) =>
-      workspace.client.post<Schemas['CreateScheduleResponse']>('/schedules', { name, cronExpression, promptTemplate: `${name} at {{time}}`, projectId });
+    const create = async (name: string) => {
+      const response = await workspace.client.post<Schemas['CreateScheduleResponse']>('/schedules', { name, cronExpression, promptTemplate: `${name} at {{time}}`, projectId });
+      const { id } = response.body;
+      created.push({ scheduleId: scheduleIds.generation(id), remove: () => workspace.client.delete(`/schedules/${id}`) });
+      return response;
+    };
     const active = (await create('Ticker')).body;
     const paused = (await create('Sleeper')).body;
     expect((await workspace.client.put(`/schedules/${paused.id}`, { isActive: false })).status).toBe(200);

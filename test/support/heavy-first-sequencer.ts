@@ -1,0 +1,36 @@
+import { relative } from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+// The suite's wall time is bounded by its longest file: the fuzzing alone is about a third of one worker's share. A
+// file started last makes the run wait for it after everything else is done, so the longest files go first. Vitest
+// orders by the durations of the previous run, kept in node_modules/.vite; a clean clone has none and vitest then
+// starts the largest files first, which put the fuzzing and the crash tests near the end. These figures (seconds,
+// the fifteen longest of a full run on the 2-core machine) stand in for a file until vitest has measured it itself.
+const expectedSeconds: Record<string, number> = {
+  'test/fuzz/api.test.ts': 154,
+  'test/api/video.test.ts': 52,
+  'test/worker/worker-crash-during-generation.test.ts': 43,
+  'test/admin/admin-cli.test.ts': 38,
+  'test/dashboard/dashboard.test.ts': 37,
+  'test/worker/worker-crash-during-video.test.ts': 29,
+  'test/temporal/temporal-outage.test.ts': 26,
+  'test/temporal/temporal-hang.test.ts': 25,
+  'test/domain/schedules/half-way-failures.test.ts': 25,
+  'test/temporal/temporal-tls.test.ts': 25,
+  'test/api/schedules.test.ts': 22,
+  'test/domain/schedules/cron-firing.test.ts': 21,
+  'test/workflows/post-publication.test.ts': 20,
+  'test/api/failure-reasons.test.ts': 20,
+  'test/workflows/post-publication-restart.test.ts': 20,
+};
+
+/** Longest first: vitest's own figure from the previous run, else the one above, else the file's size decides. */
+export default class HeavyFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const bySize = await super.sort(files);
+    const expectedMs = (spec: TestSpecification) =>
+      this.ctx.cache.getTestSpecificationResult(spec)?.duration ?? (expectedSeconds[relative(spec.project.config.root, spec.moduleId)] ?? 0) * 1000;
+    // Array.prototype.sort is stable: files of no known duration keep vitest's order among themselves.
+    return [...bySize].sort((a, b) => expectedMs(b) - expectedMs(a));
+  }
+}
