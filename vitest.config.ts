@@ -12,8 +12,7 @@ export default defineConfig({
     setupFiles: ['test/setup/trust-dev-ca.ts', 'test/setup/own-ports-and-scratch.ts'],
     pool: 'forks',
     // A file per core at a time, not vitest's default of one fewer: most files spend their time waiting on servers
-    // (Temporal's timers, processes they start and kill), so two on 2 cores ran the suite in 472–523 s against 814 s
-    // one at a time, all passing. Three took 427 s but stretched the CPU-bound fuzzing to 210 s (158–182 s with two);
+    // (Temporal's timers, processes they start and kill). More than one per core stretches the CPU-bound fuzzing;
     // one per core keeps the margin that a suite with timeouts needs.
     maxWorkers: '100%',
     // The longest files first, also on a clean clone (test/support/heavy-first-sequencer.ts).
