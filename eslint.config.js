@@ -5,10 +5,12 @@ import tseslint from 'typescript-eslint';
 // Workflow code runs in Temporal's deterministic sandbox: no Node built-ins, no database, no I/O libraries.
 // Workflows reach the outside world only through activities, imported as types.
 const forbiddenInWorkflows = {
-  paths: builtinModules.flatMap((name) => [name, `node:${name}`]).map((name) => ({
-    name,
-    message: 'Workflows must stay deterministic: do I/O in an activity.',
-  })),
+  paths: builtinModules
+    .flatMap((name) => [name, `node:${name}`])
+    .map((name) => ({
+      name,
+      message: 'Workflows must stay deterministic: do I/O in an activity.',
+    })),
   patterns: [
     { group: ['@mikro-orm/*', 'pg', '**/src/data/**', '**/src/storage/**'], message: 'Workflows must not touch the database or storage: call an activity.' },
     { group: ['@aws-sdk/*', 'got', 'sharp', 'express'], message: 'Workflows must stay deterministic: do I/O in an activity.' },
@@ -69,7 +71,15 @@ export default tseslint.config(
     languageOptions: {
       ...tseslint.configs.disableTypeChecked.languageOptions,
       sourceType: 'module',
-      globals: { document: 'readonly', sessionStorage: 'readonly', fetch: 'readonly', setTimeout: 'readonly', HTMLElement: 'readonly', AbortController: 'readonly', DOMException: 'readonly' },
+      globals: {
+        document: 'readonly',
+        sessionStorage: 'readonly',
+        fetch: 'readonly',
+        setTimeout: 'readonly',
+        HTMLElement: 'readonly',
+        AbortController: 'readonly',
+        DOMException: 'readonly',
+      },
     },
   },
   {

@@ -14,6 +14,8 @@ export async function attemptWebhookDelivery(deps: Deps, input: RedeliverWebhook
   const webhook = await em.findOne(Webhook, input.webhookId);
   const found = await eventToDeliver(em, input.eventId);
   if (!webhook || !webhook.isActive || !found) return { outcome: 'skipped', statusCode: null, error: 'the webhook is inactive or deleted' };
-  const [{ outcome, statusCode, error }] = (await attemptDeliveries(deps, em, found, [{ webhook, deliveryId: input.deliveryId }], input.attempt)) as [TargetAttempt];
+  const [{ outcome, statusCode, error }] = (await attemptDeliveries(deps, em, found, [{ webhook, deliveryId: input.deliveryId }], input.attempt)) as [
+    TargetAttempt,
+  ];
   return { outcome, statusCode, error };
 }

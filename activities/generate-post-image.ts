@@ -58,7 +58,16 @@ async function generate(deps: Deps, input: GeneratePostImageInput): Promise<Gene
   const artworkKey = objectKeys.postArtwork(post.workspaceId, post.id, input.generationId);
   const artwork = (await artworkSavedEarlier(deps, em, input, artworkKey)) ?? (await newArtwork(deps, em, input, artworkKey, brandKit?.colors ?? {}));
   const { promptWasNew } = input.saveToPost;
-  const saved = await trySaving(deps, { postId: post.id, generationId: input.generationId, prompt: input.prompt, promptWasNew, format: input.format, artworkKey, madeBy: artwork.madeBy, seed: artwork.seed });
+  const saved = await trySaving(deps, {
+    postId: post.id,
+    generationId: input.generationId,
+    prompt: input.prompt,
+    promptWasNew,
+    format: input.format,
+    artworkKey,
+    madeBy: artwork.madeBy,
+    seed: artwork.seed,
+  });
   return saved ? { ...artwork, saved } : artwork;
 }
 
@@ -80,9 +89,8 @@ async function newArtwork(deps: Deps, em: EntityManager, input: GeneratePostImag
   // The key is reserved while the image is made (a database round trip off the customer's wait); both are done
   // before any byte is stored, which is what the reservation must precede.
   const [image] = await Promise.all([
-    countOutcome(
-      deps.images.generate({ prompt: input.prompt, format: input.format, seed: input.seed, colors }),
-      (outcome) => postGenerations.inc({ provider: deps.images.name, outcome }),
+    countOutcome(deps.images.generate({ prompt: input.prompt, format: input.format, seed: input.seed, colors }), (outcome) =>
+      postGenerations.inc({ provider: deps.images.name, outcome }),
     ),
     reserveObjectKey(em, { key: artworkKey, reason: 'generated artwork never saved', graceMs: artworkGraceMs }),
   ]);

@@ -55,7 +55,10 @@ export function createActivities(deps: Deps): Activities {
     settlePublication: (input: SettlePublicationInput) => inTransaction(deps.orm, (em) => settlePublication(em, input)),
     startEventDelivery: (input: { eventId: string }) => finalUnlessDependencyDown(() => startEventDelivery(deps, input)),
     // With the provider's kind, which decides where the run's generation draws its image (see requestGeneration).
-    createScheduledPost: async (input: ScheduledRun) => ({ ...(await inTransaction(deps.orm, (em) => createScheduledPost(em, input))), imageRunsLocally: deps.images.name === 'local' }),
+    createScheduledPost: async (input: ScheduledRun) => ({
+      ...(await inTransaction(deps.orm, (em) => createScheduledPost(em, input))),
+      imageRunsLocally: deps.images.name === 'local',
+    }),
     recordScheduleRun: (input: { scheduleId: string; error: string | null }) => recordScheduleRunAtItsFiring(deps, input),
     repairScheduleDrift: () => repairScheduleDrift(deps),
     deliverToWebhooks: (input: DeliverToWebhooksInput) => finalUnlessDependencyDown(() => deliverToWebhooks(deps, input)),

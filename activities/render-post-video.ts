@@ -45,7 +45,9 @@ export async function renderPostVideo(deps: Deps, input: RenderPostVideoInput): 
     const artworkPath = join(workDir, 'artwork');
     await writeFile(artworkPath, await buffer(source.body));
     // Over the bare artwork the title fades in; a rendered image (no artwork kept) already carries its title.
-    const title = post.artworkKey ? await composeTitleOverlay({ format: job.format, title: post.title, colors: brandKit?.colors ?? {}, fonts: brandKit?.fonts ?? {} }) : null;
+    const title = post.artworkKey
+      ? await composeTitleOverlay({ format: job.format, title: post.title, colors: brandKit?.colors ?? {}, fonts: brandKit?.fonts ?? {} })
+      : null;
     const overlay = title ? { path: join(workDir, 'title.png'), top: title.top } : null;
     if (title && overlay) await writeFile(overlay.path, title.png);
 
@@ -60,7 +62,8 @@ export async function renderPostVideo(deps: Deps, input: RenderPostVideoInput): 
       signal: context.cancellationSignal,
     }).catch((error: unknown) => {
       // ffmpeg refusing its input fails the same way every time; a killed ffmpeg (no exit code) may be transient.
-      if (error instanceof VideoEncodingError && error.exitCode !== null) throw ApplicationFailure.nonRetryable(error.message, failureTypes.videoEncodingFailed);
+      if (error instanceof VideoEncodingError && error.exitCode !== null)
+        throw ApplicationFailure.nonRetryable(error.message, failureTypes.videoEncodingFailed);
       throw error;
     });
 

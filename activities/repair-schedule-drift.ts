@@ -8,7 +8,8 @@ import { heartbeatingOnAClock } from './heartbeat-on-a-clock.ts';
 export async function repairScheduleDrift(deps: Deps): Promise<ReconcileReport> {
   const report = await heartbeatingOnAClock(() => reconcileSchedules(deps));
   const repaired = report.created.length + report.updated.length + report.deleted.length;
-  if (repaired > 0 || report.skipped.length > 0) log.info(describeReport(report), { created: report.created, updated: report.updated, deleted: report.deleted, skipped: report.skipped });
+  if (repaired > 0 || report.skipped.length > 0)
+    log.info(describeReport(report), { created: report.created, updated: report.updated, deleted: report.deleted, skipped: report.skipped });
   for (const failure of report.failed) log.warn('schedule could not be reconciled', failure);
   return report;
 }

@@ -39,7 +39,12 @@ export async function attemptDeliveries(
   if (!hasFeature(plan, 'webhooks')) {
     const error = stoppedByPlan(plan, 'webhooks');
     const attemptedAt = new Date();
-    await recordDeliveryRound(em, event, attempt, targets.map((target) => ({ target, attemptedAt, response: { statusCode: null, durationMs: 0, error } })));
+    await recordDeliveryRound(
+      em,
+      event,
+      attempt,
+      targets.map((target) => ({ target, attemptedAt, response: { statusCode: null, durationMs: 0, error } })),
+    );
     webhookDeliveryAttempts.inc({ outcome: 'not-on-plan' }, targets.length);
     return targets.map(({ webhook, deliveryId }) => ({ webhookId: webhook.id, deliveryId, outcome: 'not-on-plan', statusCode: null, error }));
   }
@@ -58,7 +63,9 @@ export async function attemptDeliveries(
   });
   await recordDeliveryRound(em, event, attempt, answers);
 
-  const fresh = new Map(answers.map(({ target, response }) => [target.deliveryId, { statusCode: response.statusCode, error: response.error, outcome: outcomeOf(response) }]));
+  const fresh = new Map(
+    answers.map(({ target, response }) => [target.deliveryId, { statusCode: response.statusCode, error: response.error, outcome: outcomeOf(response) }]),
+  );
   // Counted once logged: a retried round skips what the log holds, so no attempt is counted twice.
   for (const { outcome } of fresh.values()) webhookDeliveryAttempts.inc({ outcome });
   for (const { target, response } of answers) {

@@ -20,7 +20,9 @@ export async function captureStatements(action: () => Promise<unknown>): Promise
   const statements: Statement[] = [];
   prototype.query = function (this: pg.Client, ...args: unknown[]) {
     const [config, values] = args as [string | { text: string; values?: unknown[] }, unknown];
-    statements.push(typeof config === 'string' ? { text: config, values: Array.isArray(values) ? values : [] } : { text: config.text, values: config.values ?? [] });
+    statements.push(
+      typeof config === 'string' ? { text: config, values: Array.isArray(values) ? values : [] } : { text: config.text, values: config.values ?? [] },
+    );
     return original.apply(this, args);
   };
   try {

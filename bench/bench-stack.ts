@@ -104,7 +104,10 @@ export async function startBenchStack(): Promise<BenchStack> {
     stops.push(() => api.stop());
     const connection = await connectWorkerConnection(config.temporal);
     stops.push(() => connection.close());
-    const workers: Worker[] = [await createWorker({ connection, config, deps: api.services }), await createVideoWorker({ connection, config, deps: api.services })];
+    const workers: Worker[] = [
+      await createWorker({ connection, config, deps: api.services }),
+      await createVideoWorker({ connection, config, deps: api.services }),
+    ];
     const running = runWorkers(workers);
     stops.push(async () => {
       shutDownWorkers(workers);
@@ -140,7 +143,18 @@ export async function startBenchStack(): Promise<BenchStack> {
       const created = await createWorkspace(api.services.orm, { name, plan: 'growth' });
       return { workspaceId: created.workspace.id, call: callerWith(created.apiKey) };
     };
-    return { config, api, temporal: api.services.temporal, floorTaskQueue, serverPids: [cluster.pid], apiKey, workspaceId: workspace.id, call: callerWith(apiKey), newWorkspace, stop };
+    return {
+      config,
+      api,
+      temporal: api.services.temporal,
+      floorTaskQueue,
+      serverPids: [cluster.pid],
+      apiKey,
+      workspaceId: workspace.id,
+      call: callerWith(apiKey),
+      newWorkspace,
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;

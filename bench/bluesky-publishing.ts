@@ -36,14 +36,28 @@ export async function benchBlueskyPublishing(stack: BenchStack): Promise<Row[]> 
     const { body: project } = await stack.call<{ id: string }>('POST', '/projects', { name: 'Bluesky bench' });
     const postIds: string[] = [];
     for (let index = 0; index < total; index += 1) {
-      postIds.push((await stack.call<{ id: string }>('POST', '/posts', { title: `Tip ${index + 1} of the day #tips https://example.com/${index}`, prompt: 'tips', projectId: project.id })).body.id);
+      postIds.push(
+        (
+          await stack.call<{ id: string }>('POST', '/posts', {
+            title: `Tip ${index + 1} of the day #tips https://example.com/${index}`,
+            prompt: 'tips',
+            projectId: project.id,
+          })
+        ).body.id,
+      );
     }
 
-    const floorSession = (await (await pds.procedure('com.atproto.server.createSession', '', { identifier: account.handle, password: account.password })).json()) as { accessJwt: string };
+    const floorSession = (await (
+      await pds.procedure('com.atproto.server.createSession', '', { identifier: account.handle, password: account.password })
+    ).json()) as { accessJwt: string };
     const floor = await timed(() =>
       runConcurrently(total, concurrency, async () => {
         const record = { $type: 'app.bsky.feed.post', text: `Floor ${randomUUID()}`, createdAt: new Date().toISOString() };
-        const answer = await pds.procedure('com.atproto.repo.createRecord', floorSession.accessJwt, { repo: account.did, collection: 'app.bsky.feed.post', record });
+        const answer = await pds.procedure('com.atproto.repo.createRecord', floorSession.accessJwt, {
+          repo: account.did,
+          collection: 'app.bsky.feed.post',
+          record,
+        });
         if (!answer.ok) throw new Error(`the floor's createRecord answered ${answer.status}`);
       }),
     );

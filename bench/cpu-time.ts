@@ -20,7 +20,12 @@ function readStat(path: string): Stat | undefined {
     // The name is in parentheses and may hold spaces: the fields after the last ")" are fixed.
     const close = text.lastIndexOf(')');
     const fields = text.slice(close + 2).split(' ');
-    return { pid: Number(text.slice(0, text.indexOf(' '))), name: text.slice(text.indexOf('(') + 1, close), parent: Number(fields[1]), ms: (Number(fields[11]) + Number(fields[12])) / ticksPerMs };
+    return {
+      pid: Number(text.slice(0, text.indexOf(' '))),
+      name: text.slice(text.indexOf('(') + 1, close),
+      parent: Number(fields[1]),
+      ms: (Number(fields[11]) + Number(fields[12])) / ticksPerMs,
+    };
   } catch {
     return undefined; // the process or thread ended meanwhile
   }
@@ -34,7 +39,9 @@ export function cpuTime(roots: number[] = []): CpuTime {
   const reading: CpuTime = { entries: new Map(), processMs: 0 };
   let processes: Stat[];
   try {
-    processes = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry)).flatMap((pid) => readStat(`/proc/${pid}/stat`) ?? []);
+    processes = readdirSync('/proc')
+      .filter((entry) => /^\d+$/.test(entry))
+      .flatMap((pid) => readStat(`/proc/${pid}/stat`) ?? []);
   } catch {
     return reading;
   }
@@ -88,7 +95,10 @@ export function cpuSpent(before: CpuTime, after: CpuTime): Array<[string, number
   // A thread that ended in between (a pool shrinking while idle) left the list with its time; the process's own
   // total keeps it.
   add(endedThreads, after.processMs - before.processMs - threadsMs);
-  return [...spent].map(([group, ms]): [string, number] => [labels[group] ?? group, ms]).filter(([, ms]) => ms > 0).sort((a, b) => b[1] - a[1]);
+  return [...spent]
+    .map(([group, ms]): [string, number] => [labels[group] ?? group, ms])
+    .filter(([, ms]) => ms > 0)
+    .sort((a, b) => b[1] - a[1]);
 }
 
 /** Adds one reading's spending to a running total. */

@@ -36,7 +36,11 @@ async function measure(stack: BenchStack, renderBound: RenderBound): Promise<Row
   const { body: project } = await stack.call<{ id: string }>('POST', '/projects', { name: 'Generate' });
   const postIds: string[] = [];
   const newPost = async (index: number) => {
-    const { body } = await stack.call<{ id: string }>('POST', '/posts', { title: `Bench post ${index}`, prompt: `A calm sea at dusk, take ${index}`, projectId: project.id });
+    const { body } = await stack.call<{ id: string }>('POST', '/posts', {
+      title: `Bench post ${index}`,
+      prompt: `A calm sea at dusk, take ${index}`,
+      projectId: project.id,
+    });
     postIds.push(body.id);
   };
   const generate = async (postId: string) => {
@@ -72,7 +76,12 @@ async function measure(stack: BenchStack, renderBound: RenderBound): Promise<Row
     runs.image.push((await timed(render)).ms);
     runs.generate.push((await timed(() => timedGenerate(posts.pop()!, sequentialRuns))).ms);
   }
-  const [empty, oneActivity, image, sequential] = [runs.empty, runs.oneActivity, runs.image, runs.generate].map((values) => percentile(values, 50)) as [number, number, number, number];
+  const [empty, oneActivity, image, sequential] = [runs.empty, runs.oneActivity, runs.image, runs.generate].map((values) => percentile(values, 50)) as [
+    number,
+    number,
+    number,
+    number,
+  ];
 
   // Both busy runs also read where the cores went (bench/cpu-time.ts): the render bound is all rendering, so what
   // the generations spend beyond it is the rest of the stack's share.
@@ -94,8 +103,16 @@ async function measure(stack: BenchStack, renderBound: RenderBound): Promise<Row
   await steady(() => generate(posts.pop()!))();
   for (let round = 0; round < settings.rounds; round += 1) {
     await busy(renderRound, rates.renderBound, cpu.renderBound);
-    await busy(steady(() => timedGenerate(posts.pop()!, busyRuns)), rates.generate, cpu.generate);
-    await busy(steady(() => roundTrips(stack, 'oneActivityWorkflow', 1)), [], cpu.oneActivity);
+    await busy(
+      steady(() => timedGenerate(posts.pop()!, busyRuns)),
+      rates.generate,
+      cpu.generate,
+    );
+    await busy(
+      steady(() => roundTrips(stack, 'oneActivityWorkflow', 1)),
+      [],
+      cpu.oneActivity,
+    );
   }
   const median = (values: number[]) => percentile(values, 50);
   const busyCount = settings.rounds * busyRequests;
@@ -106,10 +123,18 @@ async function measure(stack: BenchStack, renderBound: RenderBound): Promise<Row
   // What the rate could reach were a generate nothing but its render and a workflow of Temporal's (the one-activity
   // workflow, which pays a hop through the task queue that a generate's local activity does not), and what a
   // generate spends beyond both: the share of the stack that is ours to cut.
-  const perImage = { render: cpuPerOperation(cpu.renderBound, busyCount), generate: cpuPerOperation(cpu.generate, busyCount), workflow: cpuPerOperation(cpu.oneActivity, busyCount) };
-  const ceiling = perImage.render > 0
-    ? [(perImage.render / (perImage.render + perImage.workflow)).toFixed(2), `(a generate spends ${(perImage.generate - perImage.render - perImage.workflow).toFixed(0)} ms beyond both)`] as const
-    : ['not measured (no /proc here)', ''] as const;
+  const perImage = {
+    render: cpuPerOperation(cpu.renderBound, busyCount),
+    generate: cpuPerOperation(cpu.generate, busyCount),
+    workflow: cpuPerOperation(cpu.oneActivity, busyCount),
+  };
+  const ceiling =
+    perImage.render > 0
+      ? ([
+          (perImage.render / (perImage.render + perImage.workflow)).toFixed(2),
+          `(a generate spends ${(perImage.generate - perImage.render - perImage.workflow).toFixed(0)} ms beyond both)`,
+        ] as const)
+      : (['not measured (no /proc here)', ''] as const);
 
   return [
     heading('Temporal floors (sequential round trip, p50)'),
@@ -119,15 +144,32 @@ async function measure(stack: BenchStack, renderBound: RenderBound): Promise<Row
     alone('local image alone, p50', image, 'ms'),
     compared('generate, concurrency 1, p50', sequential, 'ms', { value: empty + image, name: 'empty workflow + image' }, ratioAtMost(1.3)),
     ...(await generateProfile(stack, `where it goes (all ${settings.samples} requests)`, sequentialRuns)),
-    compared(`generate, concurrency ${busyConcurrency}, images`, median(rates.generate), '/s', { value: median(rates.renderBound), name: `${busyConcurrency} renders in flight` }, ratioAtLeast(0.7)),
-    alone(`  each of ${settings.rounds} rounds`, rates.generate.map((rate) => rate.toFixed(1)).join(' / '), '', undefined, `(renders ${rates.renderBound.map((rate) => rate.toFixed(1)).join(' / ')})`),
+    compared(
+      `generate, concurrency ${busyConcurrency}, images`,
+      median(rates.generate),
+      '/s',
+      { value: median(rates.renderBound), name: `${busyConcurrency} renders in flight` },
+      ratioAtLeast(0.7),
+    ),
+    alone(
+      `  each of ${settings.rounds} rounds`,
+      rates.generate.map((rate) => rate.toFixed(1)).join(' / '),
+      '',
+      undefined,
+      `(renders ${rates.renderBound.map((rate) => rate.toFixed(1)).join(' / ')})`,
+    ),
     alone('  CPU per image, rendering alone', describeCpu([...cpu.renderBound], busyCount, 10), ''),
     alone('  CPU per image, generate', describeCpu([...cpu.generate], busyCount, 10), ''),
     alone(`  CPU per one-activity workflow, ${busyConcurrency} at a time`, describeCpu([...cpu.oneActivity], busyCount, 10), ''),
     alone('  ceiling with nothing of ours: render ÷ (render + that workflow)', ceiling[0], '', undefined, ceiling[1]),
     ...(await generateProfile(stack, `where it goes (all ${busyCount} requests, ramp-up and drain included)`, busyRuns)),
     alone('Temporal cost of one generate', describeExecutions(cost), ''),
-    alone('a no-op call into a workflow sandbox, per call', `${sandbox.withTimeout.toFixed(0)} µs`, '', undefined, `(${sandbox.without.toFixed(1)} µs without the deadlock timeout; the difference is Node's watchdog thread)`),
+    alone(
+      'a no-op call into a workflow sandbox, per call',
+      `${sandbox.withTimeout.toFixed(0)} µs`,
+      '',
+      undefined,
+      `(${sandbox.without.toFixed(1)} µs without the deadlock timeout; the difference is Node's watchdog thread)`,
+    ),
   ];
 }
-

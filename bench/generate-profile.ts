@@ -15,15 +15,30 @@ export type TimedRun = { workflowId: string; sentAt: number; answeredAt: number 
 type Step = { name: string; from: (at: Stamps) => number | undefined; to: (at: Stamps) => number | undefined };
 type Stamps = { sentAt: number; answeredAt: number; events: Array<{ type: number; at: number }> };
 
-const eventAt = (type: number, nth = 0) => (at: Stamps) => at.events.filter((event) => event.type === type)[nth]?.at;
+const eventAt =
+  (type: number, nth = 0) =>
+  (at: Stamps) =>
+    at.events.filter((event) => event.type === type)[nth]?.at;
 
 // A step whose events a run lacks is left out of that run: a generation drawn by the local renderer runs its image
 // as a local activity inside the first workflow task, so it has no activity task and no second workflow task.
 const steps: Step[] = [
   { name: 'api before the start (HTTP, auth, lookup, start)', from: (at) => at.sentAt, to: eventAt(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED) },
-  { name: 'start → first workflow task picked up', from: eventAt(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED), to: eventAt(EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED) },
-  { name: 'first workflow task (with a local activity\'s image)', from: eventAt(EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED), to: eventAt(EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED) },
-  { name: 'activity (lookup, image, storage, save)', from: eventAt(EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED), to: eventAt(EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED) },
+  {
+    name: 'start → first workflow task picked up',
+    from: eventAt(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED),
+    to: eventAt(EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED),
+  },
+  {
+    name: "first workflow task (with a local activity's image)",
+    from: eventAt(EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED),
+    to: eventAt(EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED),
+  },
+  {
+    name: 'activity (lookup, image, storage, save)',
+    from: eventAt(EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED),
+    to: eventAt(EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED),
+  },
   { name: 'second workflow task', from: eventAt(EventType.EVENT_TYPE_ACTIVITY_TASK_COMPLETED), to: eventAt(EventType.EVENT_TYPE_WORKFLOW_TASK_COMPLETED, 1) },
   { name: 'workflow end → answer (reload, respond)', from: eventAt(EventType.EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED), to: (at) => at.answeredAt },
 ];
@@ -37,15 +52,18 @@ export async function generateProfile(stack: BenchStack, title: string, runs: Ti
       return { sentAt: run.sentAt, answeredAt: run.answeredAt, events };
     }),
   );
-  return [alone(`  ${title}`, '', ''), ...steps.flatMap((step) => {
-    const durations = stamped.flatMap((at) => {
-      const [from, to] = [step.from(at), step.to(at)];
-      return from === undefined || to === undefined ? [] : [to - from];
-    });
-    if (durations.length === 0) return [];
-    const runs = durations.length === stamped.length ? '' : `, ${durations.length} of ${stamped.length} runs`;
-    return [alone(`    ${step.name}, p50`, percentile(durations, 50), 'ms', undefined, `(p90 ${percentile(durations, 90).toFixed(0)} ms${runs})`)];
-  })];
+  return [
+    alone(`  ${title}`, '', ''),
+    ...steps.flatMap((step) => {
+      const durations = stamped.flatMap((at) => {
+        const [from, to] = [step.from(at), step.to(at)];
+        return from === undefined || to === undefined ? [] : [to - from];
+      });
+      if (durations.length === 0) return [];
+      const runs = durations.length === stamped.length ? '' : `, ${durations.length} of ${stamped.length} runs`;
+      return [alone(`    ${step.name}, p50`, percentile(durations, 50), 'ms', undefined, `(p90 ${percentile(durations, 90).toFixed(0)} ms${runs})`)];
+    }),
+  ];
 }
 
 function epochMs(time: proto.temporal.api.history.v1.IHistoryEvent['eventTime']): number {

@@ -54,7 +54,13 @@ export async function benchPostsList(stack: BenchStack): Promise<Row[]> {
     const posts = settings.posts.toLocaleString('en');
     return [
       heading(`GET /posts, ${posts} posts, pages of ${pageSize}, p50`),
-      compared('GET /posts page 1', p50('first'), 'ms', { value: p50('bare'), name: `bare Express + pg, same ${statements.length} statements` }, ratioAtMost(1.43, ' (≥ 0.7 of its speed)')),
+      compared(
+        'GET /posts page 1',
+        p50('first'),
+        'ms',
+        { value: p50('bare'), name: `bare Express + pg, same ${statements.length} statements` },
+        ratioAtMost(1.43, ' (≥ 0.7 of its speed)'),
+      ),
       compared(`GET /posts page ${Math.floor(lastPage / 2) + 1} by cursor`, p50('middle'), 'ms', pageOne, ratioAtMost(1.5)),
       compared(`GET /posts page ${lastPage} by cursor`, p50('last'), 'ms', pageOne, ratioAtMost(1.5)),
       compared(`GET /posts page ${lastPage} by number`, p50('lastByNumber'), 'ms', pageOne),

@@ -48,7 +48,13 @@ export async function benchRateLimits(stack: BenchStack): Promise<Row[]> {
       compared('one budget in PostgreSQL, p95 µs', p95('budgetShared'), '', { value: p95('budgetMemory'), name: 'in memory' }),
       compared("a request's limits (key + workspace) in PostgreSQL, p50 µs", p50('requestShared'), '', { value: p50('requestMemory'), name: 'in memory' }),
       compared("a request's limits (key + workspace) in PostgreSQL, p95 µs", p95('requestShared'), '', { value: p95('requestMemory'), name: 'in memory' }),
-      alone("a request's limits in PostgreSQL, share of a GET /projects p50", `${((100 * p50('requestShared')) / get).toFixed(1)} %`, '', undefined, `(${p50('requestShared').toFixed(0)} of ${get.toFixed(0)} µs)`),
+      alone(
+        "a request's limits in PostgreSQL, share of a GET /projects p50",
+        `${((100 * p50('requestShared')) / get).toFixed(1)} %`,
+        '',
+        undefined,
+        `(${p50('requestShared').toFixed(0)} of ${get.toFixed(0)} µs)`,
+      ),
     ];
   } finally {
     await store.close();

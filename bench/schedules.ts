@@ -69,11 +69,29 @@ export async function benchSchedules(stack: BenchStack): Promise<Row[]> {
   const floor = { value: projects, name: 'GET /projects, page of 50' };
   return [
     heading('schedules'),
-    compared(`POST /schedules, ${concurrency} at a time (median of ${settings.rounds} rounds)`, created, '/s', { value: temporalAlone, name: 'Temporal schedule create alone' }, atLeast(100, '/s')),
-    alone(`  each of ${settings.rounds} rounds`, rates.created.map((value) => value.toFixed(0)).join(' / '), '', undefined, `(Temporal alone ${rates.temporalAlone.map((value) => value.toFixed(0)).join(' / ')})`),
+    compared(
+      `POST /schedules, ${concurrency} at a time (median of ${settings.rounds} rounds)`,
+      created,
+      '/s',
+      { value: temporalAlone, name: 'Temporal schedule create alone' },
+      atLeast(100, '/s'),
+    ),
+    alone(
+      `  each of ${settings.rounds} rounds`,
+      rates.created.map((value) => value.toFixed(0)).join(' / '),
+      '',
+      undefined,
+      `(Temporal alone ${rates.temporalAlone.map((value) => value.toFixed(0)).join(' / ')})`,
+    ),
     alone('  CPU per create while the rounds ran, through the api', describeCpu([...cpu.created], countedCreates), ''),
     alone('  CPU per create while the rounds ran, Temporal alone', describeCpu([...cpu.temporalAlone], countedCreates), ''),
-    alone("  the server's work left when the last round ended", leftOver === undefined ? 'not measured (no /proc here)' : `${leftOver.seconds} s, ${(leftOver.ms / createsMade).toFixed(1)} ms of its CPU per create made`, ''),
+    alone(
+      "  the server's work left when the last round ended",
+      leftOver === undefined
+        ? 'not measured (no /proc here)'
+        : `${leftOver.seconds} s, ${(leftOver.ms / createsMade).toFixed(1)} ms of its CPU per create made`,
+      '',
+    ),
     compared('GET /schedules page of 50, p50', schedules, 'ms', floor, ratioAtMost(2)),
   ];
 }

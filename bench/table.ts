@@ -39,13 +39,7 @@ export function below(limit: number, unit: Unit): Target {
 }
 
 /** A figure next to its floor. */
-export function compared(
-  benchmark: string,
-  figure: number,
-  unit: Unit,
-  floor: { value: number; name: string },
-  target?: Target,
-): Row {
+export function compared(benchmark: string, figure: number, unit: Unit, floor: { value: number; name: string }, target?: Target): Row {
   const ratio = figure / floor.value;
   const met = target?.(figure, ratio);
   return {
@@ -89,7 +83,11 @@ export function printTable(rows: Row[]): void {
     ['met', 'met'],
   ];
   const widths = columns.map(([key, title]) => Math.max(title.length, ...rows.map((row) => row[key].length)));
-  const line = (cells: string[]) => cells.map((cell, index) => cell.padEnd(widths[index]!)).join(' │ ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, index) => cell.padEnd(widths[index]!))
+      .join(' │ ')
+      .trimEnd();
   process.stdout.write(
     [
       line(columns.map(([, title]) => title)),

@@ -20,7 +20,11 @@ export async function benchVideo(stack: BenchStack): Promise<Row[]> {
   const workDir = mkdtempSync(join(tmpdir(), 'bench-video-'));
   try {
     const { body: project } = await stack.call<{ id: string }>('POST', '/projects', { name: 'Video' });
-    const { body: post } = await stack.call<{ id: string }>('POST', '/posts', { title: 'Harvest festival', prompt: 'Lanterns over a field at dusk', projectId: project.id });
+    const { body: post } = await stack.call<{ id: string }>('POST', '/posts', {
+      title: 'Harvest festival',
+      prompt: 'Lanterns over a field at dusk',
+      projectId: project.id,
+    });
     await stack.call('POST', `/posts/${post.id}/generate`, { format: '9:16' });
 
     // The inputs the activity gives ffmpeg: the post's artwork and its title overlay.
@@ -40,7 +44,8 @@ export async function benchVideo(stack: BenchStack): Promise<Row[]> {
         await new Promise((resolveWait) => setTimeout(resolveWait, pollMs));
       }
     };
-    const ffmpegAlone = () => encodePostVideo({ ffmpegPath: stack.config.video.ffmpegPath, artworkPath, overlay, format: '9:16', outputPath: join(workDir, 'alone.mp4') });
+    const ffmpegAlone = () =>
+      encodePostVideo({ ffmpegPath: stack.config.video.ffmpegPath, artworkPath, overlay, format: '9:16', outputPath: join(workDir, 'alone.mp4') });
 
     await throughProduct();
     await ffmpegAlone();

@@ -23,7 +23,9 @@ const server = createServer({ cert: readFileSync(certPath), key: readFileSync(ke
     const timestamp = header('webhook-timestamp');
     const valid =
       same(`sha256=${hmac(raw).toString('hex')}`, header('x-service-signature')) &&
-      header('webhook-signature').split(' ').some((entry) => same(`v1,${hmac(`${id}.${timestamp}.${raw}`).toString('base64')}`, entry));
+      header('webhook-signature')
+        .split(' ')
+        .some((entry) => same(`v1,${hmac(`${id}.${timestamp}.${raw}`).toString('base64')}`, entry));
     const at = Date.now();
     const body = JSON.parse(raw) as { timestamp: string; data: { id: string } };
     const receipt: Receipt = { delivery: `${body.data.id} ${request.url}`, deliveryId: id, at, lagMs: at - Date.parse(body.timestamp), valid };

@@ -108,7 +108,9 @@ export async function benchWebhooks(stack: BenchStack): Promise<Row[]> {
       await waitUntilQuiet(stack);
       addSpent(cpu.withWebhooks, cpuSpent(before, cpuTime(stack.serverPids)));
       const arrived = new Set(first.map((receipt) => receipt.delivery));
-      lost += posts.flatMap((postId) => webhookIds.map((_id, index) => `${postId} ${new URL(`${receiver.url}/${index}`).pathname}`)).filter((delivery) => !arrived.has(delivery)).length;
+      lost += posts
+        .flatMap((postId) => webhookIds.map((_id, index) => `${postId} ${new URL(`${receiver.url}/${index}`).pathname}`))
+        .filter((delivery) => !arrived.has(delivery)).length;
       duplicates += receiver.receipts.length - first.length;
       freshIdDuplicates += freshIds(receiver.receipts, first);
       badSignatures += receiver.receipts.filter((receipt) => !receipt.valid).length;
@@ -124,10 +126,22 @@ export async function benchWebhooks(stack: BenchStack): Promise<Row[]> {
       alone('one-activity workflows, 8 at a time', median(rates.oneActivity), '/s'),
       compared('publish, posts', median(rates.publish), '/s', { value: median(rates.oneActivity), name: 'one-activity workflows' }, ratioAtLeast(0.5)),
       compared(`${shape}: deliveries`, median(rates.deliveries), '/s', { value: median(rates.publish), name: 'publish-only posts' }, ratioAtLeast(10)),
-      alone(`${shape}: deliveries, each round`, rates.deliveries.map((rate) => rate.toFixed(0)).join(' / '), '', undefined, `(publish-only ${rates.publish.map((rate) => rate.toFixed(1)).join(' / ')})`),
+      alone(
+        `${shape}: deliveries, each round`,
+        rates.deliveries.map((rate) => rate.toFixed(0)).join(' / '),
+        '',
+        undefined,
+        `(publish-only ${rates.publish.map((rate) => rate.toFixed(1)).join(' / ')})`,
+      ),
       alone('CPU per post, publish only', describeCpu([...cpu.publishOnly], settings.events * settings.rounds), ''),
       alone(`CPU per post with ${settings.webhooks} webhooks`, describeCpu([...cpu.withWebhooks], settings.events * settings.rounds), ''),
-      alone(`${shape}: lag event→receipt p95`, percentile(lags(firstReceipts), 95), 'ms', below(1000, 'ms'), `(p50 ${Math.round(percentile(lags(firstReceipts), 50))} ms)`),
+      alone(
+        `${shape}: lag event→receipt p95`,
+        percentile(lags(firstReceipts), 95),
+        'ms',
+        below(1000, 'ms'),
+        `(p50 ${Math.round(percentile(lags(firstReceipts), 50))} ms)`,
+      ),
       alone(`${shape}: lost`, lost, '', atMost(0, '')),
       alone(`${shape}: duplicates`, duplicates, '', atMost(0, ''), `(${freshIdDuplicates} with a delivery id of their own)`),
       alone('publishes answered 503 (retried 1 s later; 409 then counts as done)', unavailable, '', atMost(0, '')),

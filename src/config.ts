@@ -86,9 +86,17 @@ const schema = z
     // Both at once is refused rather than one winning: an operator who adds ENCRYPTION_KEYS beside an old
     // ENCRYPTION_KEY would otherwise drop a key without knowing it.
     if (env.ENCRYPTION_KEYS !== undefined && env.ENCRYPTION_KEY !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['ENCRYPTION_KEYS'], message: 'set ENCRYPTION_KEYS or ENCRYPTION_KEY, not both (ENCRYPTION_KEYS lists the current key first, then older ones)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ENCRYPTION_KEYS'],
+        message: 'set ENCRYPTION_KEYS or ENCRYPTION_KEY, not both (ENCRYPTION_KEYS lists the current key first, then older ones)',
+      });
     } else if (env.ENCRYPTION_KEYS === undefined && env.ENCRYPTION_KEY === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['ENCRYPTION_KEYS'], message: 'is required (the current key first, then older ones; or ENCRYPTION_KEY for one key)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ENCRYPTION_KEYS'],
+        message: 'is required (the current key first, then older ones; or ENCRYPTION_KEY for one key)',
+      });
     } else {
       try {
         encryptionKeys(env);
@@ -97,7 +105,11 @@ const schema = z
       }
     }
     if (Boolean(env.TEMPORAL_TLS_CERT_PATH) !== Boolean(env.TEMPORAL_TLS_KEY_PATH)) {
-      ctx.addIssue({ code: 'custom', path: [env.TEMPORAL_TLS_CERT_PATH ? 'TEMPORAL_TLS_KEY_PATH' : 'TEMPORAL_TLS_CERT_PATH'], message: 'a client certificate needs both TEMPORAL_TLS_CERT_PATH and TEMPORAL_TLS_KEY_PATH' });
+      ctx.addIssue({
+        code: 'custom',
+        path: [env.TEMPORAL_TLS_CERT_PATH ? 'TEMPORAL_TLS_KEY_PATH' : 'TEMPORAL_TLS_CERT_PATH'],
+        message: 'a client certificate needs both TEMPORAL_TLS_CERT_PATH and TEMPORAL_TLS_KEY_PATH',
+      });
     }
     if (env.TEMPORAL_TLS === false && (env.TEMPORAL_TLS_CA_PATH || env.TEMPORAL_TLS_CERT_PATH || env.TEMPORAL_API_KEY)) {
       ctx.addIssue({ code: 'custom', path: ['TEMPORAL_TLS'], message: 'is false, but TLS settings or an API key are given (they need TLS)' });
@@ -154,8 +166,13 @@ function toConfig(env: z.infer<typeof schema>) {
       // TLS when asked for, or implied by a CA, a client certificate, a server name or an API key (Temporal Cloud
       // takes mTLS or an API key, both over TLS).
       tls:
-        env.TEMPORAL_TLS ?? Boolean(env.TEMPORAL_TLS_CA_PATH || env.TEMPORAL_TLS_CERT_PATH || env.TEMPORAL_TLS_SERVER_NAME || env.TEMPORAL_API_KEY)
-          ? { caPath: env.TEMPORAL_TLS_CA_PATH, certPath: env.TEMPORAL_TLS_CERT_PATH, keyPath: env.TEMPORAL_TLS_KEY_PATH, serverName: env.TEMPORAL_TLS_SERVER_NAME }
+        (env.TEMPORAL_TLS ?? Boolean(env.TEMPORAL_TLS_CA_PATH || env.TEMPORAL_TLS_CERT_PATH || env.TEMPORAL_TLS_SERVER_NAME || env.TEMPORAL_API_KEY))
+          ? {
+              caPath: env.TEMPORAL_TLS_CA_PATH,
+              certPath: env.TEMPORAL_TLS_CERT_PATH,
+              keyPath: env.TEMPORAL_TLS_KEY_PATH,
+              serverName: env.TEMPORAL_TLS_SERVER_NAME,
+            }
           : null,
       apiKey: env.TEMPORAL_API_KEY,
       /** How long running activities may finish after SIGTERM before they are cancelled (and retried elsewhere). */

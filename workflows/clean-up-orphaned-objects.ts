@@ -23,7 +23,11 @@ export async function sweepOrphanedObjects({ deletedBefore = 0 }: SweepInput = {
   return deleteAll({ due: true }, deletedBefore, (deleted) => continueAsNew<typeof sweepOrphanedObjects>({ deletedBefore: deleted }));
 }
 
-async function deleteAll(input: Parameters<Activities['deleteOrphanedObjects']>[0], deletedBefore: number, continueWith: (deleted: number) => Promise<never>): Promise<CleanUpResult> {
+async function deleteAll(
+  input: Parameters<Activities['deleteOrphanedObjects']>[0],
+  deletedBefore: number,
+  continueWith: (deleted: number) => Promise<never>,
+): Promise<CleanUpResult> {
   let deleted = deletedBefore;
   for (let page = 1; ; page += 1) {
     const result = await deleteOrphanedObjects(input);

@@ -1,7 +1,13 @@
 import { condition, proxyActivities, proxyLocalActivities, setCurrentDetails, setHandler } from '@temporalio/workflow';
 import { msToNumber } from '@temporalio/common/lib/time.js';
 import type { Activities } from '../activities/activity-signatures.ts';
-import { planChangedSignal, retryingWebhooksQuery, type DeliverEventInput, type EventDeliveryResult, type WebhookDeliveryResult } from './contracts/deliver-event.ts';
+import {
+  planChangedSignal,
+  retryingWebhooksQuery,
+  type DeliverEventInput,
+  type EventDeliveryResult,
+  type WebhookDeliveryResult,
+} from './contracts/deliver-event.ts';
 import { localWebhookRound, webhookRound } from './activity-options.ts';
 import { utc } from './current-details.ts';
 import { retryWaits } from './webhook-retry-waits.ts';

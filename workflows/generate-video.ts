@@ -1,11 +1,4 @@
-import {
-  ActivityCancellationType,
-  ApplicationFailure,
-  CancellationScope,
-  isCancellation,
-  proxyActivities,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { ActivityCancellationType, ApplicationFailure, CancellationScope, isCancellation, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/activity-signatures.ts';
 import { taskQueues } from '../src/temporal/task-queues.ts';
 import { databaseWork, videoEncoding } from './activity-options.ts';
@@ -26,7 +19,11 @@ export async function generateVideo(input: GenerateVideoInput): Promise<Generate
   // Bounded: a job that cannot be made says so instead of running for ever (see videoEncoding). On the video queue,
   // whose workers bound how many encodes run at once; a cancellation waits until the activity has killed ffmpeg, so
   // "cancelled" is recorded only once nothing is encoding any more.
-  const { renderPostVideo } = proxyActivities<Activities>({ ...videoEncoding, taskQueue: taskQueues.video(workflowInfo().taskQueue), cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED });
+  const { renderPostVideo } = proxyActivities<Activities>({
+    ...videoEncoding,
+    taskQueue: taskQueues.video(workflowInfo().taskQueue),
+    cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+  });
   try {
     const video = await renderPostVideo(input);
     await savePostVideo({ jobId: input.jobId, videoKey: video.videoKey, bytes: video.bytes });

@@ -12,7 +12,14 @@ import type { Activities } from '../activities/activity-signatures.ts';
 import { databaseWork, localDatabaseWork, socialPublish } from './activity-options.ts';
 import { utc } from './current-details.ts';
 import { failureReasonFor } from './failure-reason.ts';
-import { cancelUpdate, planUpdate, publishAtQuery, type PostPublicationInput, type PublicationRequest, type PublicationResult } from './contracts/post-publication.ts';
+import {
+  cancelUpdate,
+  planUpdate,
+  publishAtQuery,
+  type PostPublicationInput,
+  type PublicationRequest,
+  type PublicationResult,
+} from './contracts/post-publication.ts';
 import { handOver } from './hand-over-event.ts';
 
 // Database work: unbounded only while the database is down (anything else fails at once, see databaseWork). The
@@ -55,7 +62,13 @@ export async function postPublication({ postId, publicationId, carried }: PostPu
       const at = request.publishAt ? Math.max(Date.parse(request.publishAt), Date.now()) : Date.now();
       let plan;
       try {
-        plan = await planPublication({ postId, publicationId, publishAt: new Date(at).toISOString(), connectionIds: request.connectionIds, immediate: at <= Date.now() });
+        plan = await planPublication({
+          postId,
+          publicationId,
+          publishAt: new Date(at).toISOString(),
+          connectionIds: request.connectionIds,
+          immediate: at <= Date.now(),
+        });
       } catch (error) {
         // A failed first plan leaves nothing to wait for: the run ends as cancelled, and the next publish starts a new one.
         if (publishAt === undefined) unplanned = true;

@@ -17,7 +17,8 @@ export function rememberRouteRegexps(): void {
   if (pathToRegexpModule.pathToRegexp !== compile) return;
   pathToRegexpModule.pathToRegexp = (path, options) => {
     // The validator's own calls: a route and the app's two routing settings. Any other call is passed on as it is.
-    if (typeof path !== 'string' || !options || !('sensitive' in options && 'strict' in options) || Object.keys(options).length !== 2) return compile(path, options);
+    if (typeof path !== 'string' || !options || !('sensitive' in options && 'strict' in options) || Object.keys(options).length !== 2)
+      return compile(path, options);
     const key = `${options.sensitive ? 1 : 0}${options.strict ? 1 : 0}${path}`;
     let regexp = compiled.get(key);
     if (regexp === undefined) {

@@ -9,7 +9,8 @@ import { isStorageClientError } from '../storage/storage-unavailable.ts';
 // - socket errors while connecting or talking (ECONNREFUSED when nothing listens, ECONNRESET, ...);
 // - `pg`'s and `pg-pool`'s own messages for a connection that died, never came, or stopped answering.
 const sqlStates = /^(08...|53...|57P0[123]|57014|40001|40P01|55P03)$/;
-const messages = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Query read timeout|is not queryable|Client has encountered a connection error/i;
+const messages =
+  /Connection terminated|connection timeout|timeout exceeded when trying to connect|Query read timeout|is not queryable|Client has encountered a connection error/i;
 
 /** True for an error that says "the database cannot answer now" rather than "this request is wrong". */
 export function isDatabaseUnavailable(error: unknown): boolean {
@@ -24,4 +25,3 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return false;
 }
-

@@ -26,7 +26,9 @@ export function ormOptions(databaseUrl: string, poolMax = 10, statementTimeoutMs
       connectionTimeoutMillis: 5_000,
       // pg leaves a statement_timeout of 0 out of the session's parameters (the database's or role's default would
       // then apply): "none" is sent as an option of its own.
-      ...(statementTimeoutMs === 0 ? { options: '-c statement_timeout=0' } : { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + 5_000 }),
+      ...(statementTimeoutMs === 0
+        ? { options: '-c statement_timeout=0' }
+        : { statement_timeout: statementTimeoutMs, query_timeout: statementTimeoutMs + 5_000 }),
       keepAlive: true,
       onPoolCreated: releaseDeadConnections,
     },

@@ -113,7 +113,10 @@ function run(name: string, script: string): ChildProcess {
 async function waitForReady(url: string): Promise<void> {
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
-    const ok = await fetch(url).then((response) => response.ok, () => false);
+    const ok = await fetch(url).then(
+      (response) => response.ok,
+      () => false,
+    );
     if (ok) return;
     await new Promise((resolveWait) => setTimeout(resolveWait, 250));
   }

@@ -33,7 +33,11 @@ export async function findFreePort(): Promise<number> {
  * they start inherit it. Without it, or when it makes no sense, the whole range.
  */
 export function portRange(slice: string | undefined): { first: number; pastLast: number } {
-  const [index, count] = /^(\d+)\/(\d+)$/.exec(slice ?? '')?.slice(1).map(Number) ?? [];
+  const [index, count] =
+    /^(\d+)\/(\d+)$/
+      .exec(slice ?? '')
+      ?.slice(1)
+      .map(Number) ?? [];
   if (!index || !count || index > count || count > 32) return { first: firstPort, pastLast: pastLastPort };
   const size = Math.floor((pastLastPort - firstPort) / count);
   return { first: firstPort + (index - 1) * size, pastLast: firstPort + index * size };

@@ -42,9 +42,7 @@ export async function startPostgresCluster(options: ClusterOptions): Promise<Pos
     mkdirSync(dirname(directory), { recursive: true });
     mkdirSync(directory, { recursive: true, mode: 0o700 });
     giveToServerUser(directory);
-    await asServerUser(join(bin, 'initdb'), [
-      '--pgdata', directory, '--username', superuser, '--auth', 'trust', '--encoding', 'UTF8', '--locale', 'C',
-    ]);
+    await asServerUser(join(bin, 'initdb'), ['--pgdata', directory, '--username', superuser, '--auth', 'trust', '--encoding', 'UTF8', '--locale', 'C']);
   }
 
   const running = runningServer(directory);
@@ -53,7 +51,7 @@ export async function startPostgresCluster(options: ClusterOptions): Promise<Pos
   const port = options.port ?? (await findFreePort());
   const settings = [
     `-p ${port}`,
-    "-c listen_addresses=127.0.0.1",
+    '-c listen_addresses=127.0.0.1',
     "-c unix_socket_directories=''",
     '-c max_connections=200',
     ...(options.ephemeral ? ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off'] : []),

@@ -28,8 +28,8 @@ type Answer = { status: number; headers: IncomingHttpHeaders; body: Buffer };
 type Generated = { bytes: Buffer; finishReason: string | undefined; seed: number | undefined };
 
 function promptOf(request: ImageRequest): string {
-  const palette = [request.colors.primary, request.colors.secondary, request.colors.accent, request.colors.neutral].filter(
-    (colour): colour is string => Boolean(colour),
+  const palette = [request.colors.primary, request.colors.secondary, request.colors.accent, request.colors.neutral].filter((colour): colour is string =>
+    Boolean(colour),
   );
   if (palette.length === 0) return request.prompt;
   // One line: multipart encoding turns a newline into CRLF, which the model would then see.

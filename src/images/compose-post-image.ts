@@ -72,10 +72,16 @@ async function titleBand(layout: Layout, input: Pick<ComposePostImageInput, 'tit
 
 /** The title as the font can draw it: no control characters, at most 200 characters, no glyph-less characters. */
 async function drawableTitle(raw: string, font: ResolvedFont, notes: string[]): Promise<string> {
-  let title = raw.replace(/\r\n?/g, '\n').replace(/[^\P{Cc}\n]/gu, ' ').trim();
+  let title = raw
+    .replace(/\r\n?/g, '\n')
+    .replace(/[^\P{Cc}\n]/gu, ' ')
+    .trim();
   const characters = Array.from(title);
   if (characters.length > maxTitleLength) {
-    title = `${characters.slice(0, maxTitleLength - 1).join('').trimEnd()}…`;
+    title = `${characters
+      .slice(0, maxTitleLength - 1)
+      .join('')
+      .trimEnd()}…`;
     notes.push(`the title was cut to ${maxTitleLength} characters`);
   }
   const missing = [...new Set(await charactersMissingFrom(font.bold, title))];
@@ -113,9 +119,7 @@ async function titleLayers(layout: Layout, title: string, font: ResolvedFont, co
       `<stop offset="${(fade / (bandHeight + fade)).toFixed(3)}" stop-color="#000" stop-opacity="0.55"/>` +
       `<stop offset="1" stop-color="#000" stop-opacity="0.8"/></linearGradient>` +
       `<rect width="${width}" height="${bandHeight + fade}" fill="url(#scrim)"/>`;
-  const line = accent
-    ? `<rect x="${padding}" y="${fade + padding}" width="${Math.round(width * 0.16)}" height="${accentHeight}" fill="${accent}"/>`
-    : '';
+  const line = accent ? `<rect x="${padding}" y="${fade + padding}" width="${Math.round(width * 0.16)}" height="${accentHeight}" fill="${accent}"/>` : '';
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${bandHeight + fade}">${surface}${line}</svg>`;
   return [
     { input: Buffer.from(svg), left: 0, top: bandTop - fade },
@@ -139,10 +143,14 @@ async function setTitle(title: string, font: ResolvedFont, style: TitleStyle): P
     wrap: 'word-char' as const,
     rgba: true,
   };
-  const fitted = await sharp({ text: { ...text, height: style.maxHeight } }).png().toBuffer({ resolveWithObject: true });
+  const fitted = await sharp({ text: { ...text, height: style.maxHeight } })
+    .png()
+    .toBuffer({ resolveWithObject: true });
   const largest = style.maxPixelSize * 6;
   if ((fitted.info.textAutofitDpi ?? 0) <= largest) return { png: fitted.data, height: fitted.info.height };
-  const capped = await sharp({ text: { ...text, dpi: largest } }).png().toBuffer({ resolveWithObject: true });
+  const capped = await sharp({ text: { ...text, dpi: largest } })
+    .png()
+    .toBuffer({ resolveWithObject: true });
   return { png: capped.data, height: capped.info.height };
 }
 

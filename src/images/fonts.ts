@@ -107,10 +107,7 @@ function format4CodePoints(font: Buffer, offset: number): Set<number> {
     const rangeOffset = font.readUInt16BE(rangeOffsets + 2 * segment);
     for (let codePoint = first; codePoint <= last && codePoint !== 0xffff; codePoint++) {
       // Per the OpenType spec, a non-zero idRangeOffset points into glyphIdArray relative to its own position.
-      const glyph =
-        rangeOffset === 0
-          ? (codePoint + delta) % 0x10000
-          : font.readUInt16BE(rangeOffsets + 2 * segment + rangeOffset + 2 * (codePoint - first));
+      const glyph = rangeOffset === 0 ? (codePoint + delta) % 0x10000 : font.readUInt16BE(rangeOffsets + 2 * segment + rangeOffset + 2 * (codePoint - first));
       if (glyph !== 0) codePoints.add(codePoint);
     }
   }

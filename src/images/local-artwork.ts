@@ -39,17 +39,22 @@ export async function renderLocalArtwork(input: LocalArtworkInput): Promise<Buff
   drawLighting(sketch);
   const raw = { width, height, channels: 4 } as const;
   const [soft, light] = await Promise.all([enlarged(sketch, sketch.soft), enlarged(sketch, sketch.light)]);
-  return sharp(soft, { raw })
-    .composite([{ input: svgDocument(sketch, sketch.crisp, 1) }, { input: light, raw }])
-    .removeAlpha()
-    // Smooth gradients compress poorly whatever the effort; a low level keeps encoding fast.
-    .png({ compressionLevel: 3 })
-    .toBuffer();
+  return (
+    sharp(soft, { raw })
+      .composite([{ input: svgDocument(sketch, sketch.crisp, 1) }, { input: light, raw }])
+      .removeAlpha()
+      // Smooth gradients compress poorly whatever the effort; a low level keeps encoding fast.
+      .png({ compressionLevel: 3 })
+      .toBuffer()
+  );
 }
 
 /** Edgeless layers drawn small and enlarged as pixels (sharp would re-render an SVG at the full size instead). */
 async function enlarged(sketch: Sketch, shapes: string[]): Promise<Buffer> {
-  const small = await sharp(svgDocument(sketch, shapes, softScale)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const small = await sharp(svgDocument(sketch, shapes, softScale))
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return sharp(small.data, { raw: { width: small.info.width, height: small.info.height, channels: 4 } })
     .resize(sketch.width, sketch.height, { kernel: 'linear' })
     .raw()
@@ -106,11 +111,28 @@ function brandPalette(colors: BrandColors, random: Random): Palette | undefined 
 /** A colour scheme (analogous, complementary, triadic or split) around a hue drawn from the prompt. */
 function derivedPalette(random: Random): Palette {
   const hue = between(random, 0, 360);
-  const offsets = pick(random, [[-35, 35, 70], [180, 150, 20], [120, 240, 30], [150, 210, -30]]);
+  const offsets = pick(random, [
+    [-35, 35, 70],
+    [180, 150, 20],
+    [120, 240, 30],
+    [150, 210, -30],
+  ]);
   // Deep, vivid or pastel grounds; mid-lightness, mid-saturation grounds come out muddy (browns, greys), and so do
   // deep oranges and yellows, which get one of the other two.
-  const deep = [[55, 75], [16, 26]] as const;
-  const others = [[[70, 85], [48, 56]], [[45, 70], [86, 92]]] as const;
+  const deep = [
+    [55, 75],
+    [16, 26],
+  ] as const;
+  const others = [
+    [
+      [70, 85],
+      [48, 56],
+    ],
+    [
+      [45, 70],
+      [86, 92],
+    ],
+  ] as const;
   const [saturation, lightness] = pick(random, hue > 15 && hue < 70 ? others : [deep, ...others]);
   return {
     background: { h: hue, s: between(random, saturation[0], saturation[1]), l: between(random, lightness[0], lightness[1]) },
@@ -162,7 +184,9 @@ function drawWaves(sketch: Sketch): void {
     const d = `${smoothLine(points)} L ${width} ${height} L 0 ${height} Z`;
     // The front wave is in the ground colour, which frames the picture and keeps the brand colour in sight.
     const front = index === count - 1;
-    const fill = front ? { fill: hsl(groundShade(sketch)), 'fill-opacity': 0.95 } : { fill: hsl(shapeColor(sketch)), 'fill-opacity': between(random, 0.55, 0.9) };
+    const fill = front
+      ? { fill: hsl(groundShade(sketch)), 'fill-opacity': 0.95 }
+      : { fill: hsl(shapeColor(sketch)), 'fill-opacity': between(random, 0.55, 0.9) };
     sketch.crisp.push(element('path', { d, ...fill }));
   }
 }
@@ -186,7 +210,7 @@ function drawStripes(sketch: Sketch): void {
   const diagonal = Math.hypot(width, height);
   const angle = pick(random, [-1, 1]) * between(random, 20, 65);
   const stripes: string[] = [];
-  for (let x = -diagonal / 2; x < diagonal / 2; ) {
+  for (let x = -diagonal / 2; x < diagonal / 2;) {
     const stripe = diagonal * between(random, 0.02, 0.09);
     if (random() < 0.55) {
       const fill = { fill: hsl(shapeColor(sketch)), 'fill-opacity': between(random, 0.25, 0.7) };
@@ -221,7 +245,9 @@ const styles = [drawBlobs, drawWaves, drawRings, drawStripes, drawHorizon] as co
 /** A soft highlight and a darker rim, so flat shapes read as lit from one side. */
 function drawLighting(sketch: Sketch): void {
   const { random, width, height } = sketch;
-  sketch.light.push(softCircle(sketch, between(random, 0, width), between(random, 0, height * 0.5), Math.max(width, height) * 0.6, { h: 0, s: 0, l: 100 }, 0.22));
+  sketch.light.push(
+    softCircle(sketch, between(random, 0, width), between(random, 0, height * 0.5), Math.max(width, height) * 0.6, { h: 0, s: 0, l: 100 }, 0.22),
+  );
   // The rim is a deep shade of the background's own hue: plain black greys out pastel grounds.
   const rim = hsl({ ...sketch.palette.background, l: 12 });
   const id = `g${sketch.defs.length}`;

@@ -25,10 +25,11 @@ export async function startMetricsServer(registry: Registry, listen: { host: str
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://${hostAndPort(listen.host, port)}/metrics`,
-    stop: () => new Promise((resolveClose, reject) => {
-      server.close((error) => (error ? reject(error) : resolveClose()));
-      server.closeIdleConnections();
-    }),
+    stop: () =>
+      new Promise((resolveClose, reject) => {
+        server.close((error) => (error ? reject(error) : resolveClose()));
+        server.closeIdleConnections();
+      }),
   };
 }
 

@@ -36,7 +36,14 @@ const textLimits = { graphemes: 300, bytes: 3_000 };
 const maxImageBytes = 2_000_000;
 const jpegQualities = [90, 80, 70, 60, 50, 40];
 
-type Call = { method: 'GET' | 'POST'; nsid: string; token?: string; query?: Record<string, string>; json?: object; bytes?: { body: Buffer; contentType: string } };
+type Call = {
+  method: 'GET' | 'POST';
+  nsid: string;
+  token?: string;
+  query?: Record<string, string>;
+  json?: object;
+  bytes?: { body: Buffer; contentType: string };
+};
 type Image = NonNullable<SocialPost['image']>;
 type Published = { externalPostId: string; url: string };
 

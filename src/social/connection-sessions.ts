@@ -15,7 +15,9 @@ export function connectionSessions(orm: Database, secrets: SecretBox, connection
     key: connectionId,
 
     async read() {
-      const [row] = await orm.em.fork().execute<{ session_sealed: string | null }[]>('select session_sealed from social_connections where id = ?', [connectionId]);
+      const [row] = await orm.em
+        .fork()
+        .execute<{ session_sealed: string | null }[]>('select session_sealed from social_connections where id = ?', [connectionId]);
       return open(row?.session_sealed);
     },
 

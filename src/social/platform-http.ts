@@ -117,7 +117,8 @@ export function createPlatformHttp(platform: string, options: PlatformHttpOption
       // makes its writes idempotent.
       if (typeof value !== 'string' || !value) throw new SocialUnavailableError(`${platform} answered ${what} (${answer.status}) without ${field}`);
       // An id, a token or a URI: kept as it is or not at all, and one that is not text will not become text on a retry.
-      if (!isStorableText(value, fieldMaxChars)) throw new SocialRejectedError(`${platform} answered ${what} with an unusable ${field} (not text, or over ${fieldMaxChars} characters)`, 'server');
+      if (!isStorableText(value, fieldMaxChars))
+        throw new SocialRejectedError(`${platform} answered ${what} with an unusable ${field} (not text, or over ${fieldMaxChars} characters)`, 'server');
       return value;
     },
   };

@@ -3,8 +3,7 @@ import { newId } from '../data/new-id.ts';
 // Where things live in object storage. Keys never reuse a name, so a replaced object can be deleted later without
 // racing a reader of its successor, and caches never serve stale bytes.
 export const objectKeys = {
-  projectCover: (workspaceId: string, projectId: string, extension: string) =>
-    `workspaces/${workspaceId}/projects/${projectId}/cover-${newId()}.${extension}`,
+  projectCover: (workspaceId: string, projectId: string, extension: string) => `workspaces/${workspaceId}/projects/${projectId}/cover-${newId()}.${extension}`,
   /** One per generation, so a retried activity overwrites its own object. */
   postArtwork: (workspaceId: string, postId: string, generationId: string) => `workspaces/${workspaceId}/posts/${postId}/artwork-${generationId}.png`,
   /** One per render, for the same reason. */

@@ -9,12 +9,7 @@ export function signObjectUrl(secret: string, key: string, expires: number): str
   return createHmac('sha256', secret).update(`${key}\n${expires}`).digest('base64url');
 }
 
-export function isValidObjectSignature(
-  secret: string,
-  key: string,
-  { expires, signature }: UrlSignature,
-  now = Date.now(),
-): boolean {
+export function isValidObjectSignature(secret: string, key: string, { expires, signature }: UrlSignature, now = Date.now()): boolean {
   if (!Number.isInteger(expires) || expires * 1000 < now) return false;
   const expected = Buffer.from(signObjectUrl(secret, key, expires));
   const given = Buffer.from(signature);

@@ -75,7 +75,9 @@ function tlsConfig(tls: NonNullable<TemporalSettings['tls']>): TLSConfig {
   return {
     ...(tls.serverName ? { serverNameOverride: tls.serverName } : {}),
     ...(tls.caPath ? { serverRootCACertificate: readSetting('TEMPORAL_TLS_CA_PATH', tls.caPath) } : {}),
-    ...(tls.certPath && tls.keyPath ? { clientCertPair: { crt: readSetting('TEMPORAL_TLS_CERT_PATH', tls.certPath), key: readSetting('TEMPORAL_TLS_KEY_PATH', tls.keyPath) } } : {}),
+    ...(tls.certPath && tls.keyPath
+      ? { clientCertPair: { crt: readSetting('TEMPORAL_TLS_CERT_PATH', tls.certPath), key: readSetting('TEMPORAL_TLS_KEY_PATH', tls.keyPath) } }
+      : {}),
   };
 }
 

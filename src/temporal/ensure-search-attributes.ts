@@ -15,7 +15,9 @@ const keyword = proto.temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_
  */
 export async function ensureSearchAttributes(connection: Pick<Connection, 'operatorService'>, namespace: string): Promise<string[]> {
   const known = await connection.operatorService.listSearchAttributes({ namespace }).catch((error: unknown) => {
-    throw new Error(`Cannot read the search attributes of the Temporal namespace "${namespace}" (${messageOf(error)}); check TEMPORAL_NAMESPACE.`, { cause: error });
+    throw new Error(`Cannot read the search attributes of the Temporal namespace "${namespace}" (${messageOf(error)}); check TEMPORAL_NAMESPACE.`, {
+      cause: error,
+    });
   });
   const missing = Object.values(searchAttributes)
     .map(({ name }) => name)

@@ -69,7 +69,11 @@ export function failureReasonOf(failure: unknown): string {
 }
 
 /** The same of a failure as Temporal describes it (a pending activity's last failure). */
-export function failureReasonOfDescribed(failure: { message?: string | null; applicationFailureInfo?: { type?: string | null } | null; timeoutFailureInfo?: object | null }): string {
+export function failureReasonOfDescribed(failure: {
+  message?: string | null;
+  applicationFailureInfo?: { type?: string | null } | null;
+  timeoutFailureInfo?: object | null;
+}): string {
   if (failure.timeoutFailureInfo) return timedOutSentence;
   return failureReasonOfType(failure.applicationFailureInfo?.type ?? undefined, failure.message ?? '');
 }

@@ -61,7 +61,12 @@ export async function inTemporal<T>(client: Client, purpose: string, call: () =>
  * Starts `workflow`. `work` names it for the caller ("a generation of post <id>"): 503 "Temporal did not start
  * <work>", and 409 when a run with the same ID is still going.
  */
-export async function startWorkflow<W extends Workflow>(client: Client, workflow: W, options: WorkflowStartOptions<W>, work: string): Promise<WorkflowHandle<W>> {
+export async function startWorkflow<W extends Workflow>(
+  client: Client,
+  workflow: W,
+  options: WorkflowStartOptions<W>,
+  work: string,
+): Promise<WorkflowHandle<W>> {
   return inTemporal(client, `start ${work}`, async () => {
     const handle = await startUnlessTaken(client, workflow, options);
     if (handle) return handle;
@@ -173,7 +178,12 @@ export async function updateIfRunning(
 }
 
 /** The workflow's latest run as Temporal describes it, or undefined when Temporal keeps no run of that ID. */
-export async function describeWorkflow(client: Client, workflowId: string, purpose: string, deadline?: number): Promise<WorkflowExecutionDescription | undefined> {
+export async function describeWorkflow(
+  client: Client,
+  workflowId: string,
+  purpose: string,
+  deadline?: number,
+): Promise<WorkflowExecutionDescription | undefined> {
   return inTemporal(client, purpose, () => describe(client, workflowId), deadline);
 }
 

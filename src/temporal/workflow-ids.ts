@@ -37,5 +37,6 @@ export const scheduleIds = {
   /** A customer's recurring generation (its runs are `scheduled-generation-<scheduleId>-<time>`). */
   generation: (scheduleId: string) => `schedule-${scheduleId}`,
   /** Inverse of `generation`, for the reconcile step. */
-  generationScheduleIdOf: (temporalScheduleId: string) => (temporalScheduleId.startsWith('schedule-') ? temporalScheduleId.slice('schedule-'.length) : undefined),
+  generationScheduleIdOf: (temporalScheduleId: string) =>
+    temporalScheduleId.startsWith('schedule-') ? temporalScheduleId.slice('schedule-'.length) : undefined,
 } as const;

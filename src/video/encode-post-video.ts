@@ -41,21 +41,24 @@ export function encodePostVideo(input: EncodeVideoInput): Promise<void> {
 type VideoInputs = Pick<EncodeVideoInput, 'artworkPath' | 'overlay' | 'format' | 'outputPath'>;
 
 export function videoArguments(input: VideoInputs): string[] {
-  return [
-    ...inputArguments(input),
-    '-filter_complex', filterGraph(input),
-    '-map', '[video]',
-    ...h264Arguments(),
-    input.outputPath,
-  ];
+  return [...inputArguments(input), '-filter_complex', filterGraph(input), '-map', '[video]', ...h264Arguments(), input.outputPath];
 }
 
 /** The frames of the post video as raw yuv420p, without encoding them (for the benchmark's baseline). */
 export function rawFrameArguments(input: VideoInputs): string[] {
   return [
     ...inputArguments(input),
-    '-filter_complex', filterGraph(input),
-    '-map', '[video]', '-frames:v', String(videoFrames), '-f', 'rawvideo', '-pix_fmt', 'yuv420p', input.outputPath,
+    '-filter_complex',
+    filterGraph(input),
+    '-map',
+    '[video]',
+    '-frames:v',
+    String(videoFrames),
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    'yuv420p',
+    input.outputPath,
   ];
 }
 
@@ -63,8 +66,19 @@ export function rawFrameArguments(input: VideoInputs): string[] {
 export function encodeRawFramesArguments(format: PostFormat, rawPath: string, outputPath: string): string[] {
   const { width, height } = postFormats[format];
   return [
-    '-hide_banner', '-nostdin', '-y',
-    '-f', 'rawvideo', '-pix_fmt', 'yuv420p', '-s', `${width}x${height}`, '-r', String(videoFps), '-i', rawPath,
+    '-hide_banner',
+    '-nostdin',
+    '-y',
+    '-f',
+    'rawvideo',
+    '-pix_fmt',
+    'yuv420p',
+    '-s',
+    `${width}x${height}`,
+    '-r',
+    String(videoFps),
+    '-i',
+    rawPath,
     ...h264Arguments(),
     outputPath,
   ];
@@ -90,9 +104,23 @@ function filterGraph({ format, overlay }: Pick<VideoInputs, 'format' | 'overlay'
 
 function h264Arguments(): string[] {
   return [
-    '-frames:v', String(videoFrames), '-r', String(videoFps),
-    '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-profile:v', 'high', '-pix_fmt', 'yuv420p',
-    '-movflags', '+faststart', '-an',
+    '-frames:v',
+    String(videoFrames),
+    '-r',
+    String(videoFps),
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-crf',
+    '23',
+    '-profile:v',
+    'high',
+    '-pix_fmt',
+    'yuv420p',
+    '-movflags',
+    '+faststart',
+    '-an',
   ];
 }
 

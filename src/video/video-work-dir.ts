@@ -12,7 +12,10 @@ export async function videoWorkDir(parent = join(tmpdir(), 'content-service-vide
   await mkdir(parent, { recursive: true });
   for (const name of await readdir(parent)) {
     const path = join(parent, name);
-    const modified = await stat(path).then((info) => info.mtimeMs, () => Date.now());
+    const modified = await stat(path).then(
+      (info) => info.mtimeMs,
+      () => Date.now(),
+    );
     if (Date.now() - modified > staleAfterMs) await rm(path, { recursive: true, force: true });
   }
   return mkdtemp(join(parent, 'video-'));

@@ -17,5 +17,11 @@ export async function sendWebhook(
 ): Promise<WebhookPostResult> {
   const secret = webhook.secretSealed ? sender.secrets.open(webhook.secretSealed) : null;
   const headers = signWebhook({ secret, ...message });
-  return postWebhook({ url: webhook.url, body: message.body, headers, timeoutMs: sender.webhooks.timeoutMs, allowPrivateNetworks: sender.webhooks.allowPrivateNetworks });
+  return postWebhook({
+    url: webhook.url,
+    body: message.body,
+    headers,
+    timeoutMs: sender.webhooks.timeoutMs,
+    allowPrivateNetworks: sender.webhooks.allowPrivateNetworks,
+  });
 }

@@ -8,7 +8,11 @@ import { subscribesTo } from './event-names.ts';
  * (the deliveries still on the ladder).
  */
 export async function subscribedWebhooks(em: EntityManager, event: WorkspaceEvent, ids?: string[]): Promise<Webhook[]> {
-  const active = await em.find(Webhook, { workspaceId: event.workspaceId, isActive: true, ...(ids ? { id: { $in: ids } } : {}) }, { orderBy: { createdAt: 'asc' } });
+  const active = await em.find(
+    Webhook,
+    { workspaceId: event.workspaceId, isActive: true, ...(ids ? { id: { $in: ids } } : {}) },
+    { orderBy: { createdAt: 'asc' } },
+  );
   return active.filter((webhook) => subscribesTo(webhook.events, event.type));
 }
 

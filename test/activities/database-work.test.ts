@@ -37,8 +37,11 @@ describe('finalUnlessDependencyDown', () => {
     expect(failure).toMatchObject({ type: failureTypes.unexpected, nonRetryable: true, cause: { name: 'UniqueConstraintViolationException' } });
   });
 
-  it('when the domain refused the work, then the failure is final with the refusal\'s type and words', async () => {
-    const failure = await failureOf(finalUnlessDependencyDown(() => Promise.reject(new WorkRefused(failureTypes.postDeleted, 'Post p was deleted while the work was running.'))), ApplicationFailure);
+  it("when the domain refused the work, then the failure is final with the refusal's type and words", async () => {
+    const failure = await failureOf(
+      finalUnlessDependencyDown(() => Promise.reject(new WorkRefused(failureTypes.postDeleted, 'Post p was deleted while the work was running.'))),
+      ApplicationFailure,
+    );
     expect(failure).toMatchObject({ type: failureTypes.postDeleted, nonRetryable: true, message: 'Post p was deleted while the work was running.' });
   });
 

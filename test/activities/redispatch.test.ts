@@ -33,7 +33,8 @@ describe('an event dispatched again after its delivery ended', () => {
   it('when it is handed over and its round runs a second time, then nothing more is sent and each webhook has one delivery, with the derived delivery id', async () => {
     const workspace = await createTestWorkspace(app, 'growth');
     const webhooks = [];
-    for (const name of ['a', 'b']) webhooks.push((await workspace.client.post<{ id: string }>('/webhooks', { url: `${receiver.url}/${name}`, events: 'post.published' })).body);
+    for (const name of ['a', 'b'])
+      webhooks.push((await workspace.client.post<{ id: string }>('/webhooks', { url: `${receiver.url}/${name}`, events: 'post.published' })).body);
     const projectId = (await workspace.client.post<{ id: string }>('/projects', { name: 'Once' })).body.id;
     const postId = (await workspace.client.post<{ id: string }>('/posts', { title: 'Once', prompt: 'One bell', projectId })).body.id;
     expect((await workspace.client.post(`/posts/${postId}/publish`)).status).toBe(200);

@@ -55,7 +55,16 @@ describe('saveGeneratedImage', () => {
     const post = await createPostFixture(orm);
     const artworkKey = `workspaces/${post.workspaceId}/posts/${post.id}/artwork-x.png`;
     await reserveObjectKey(orm.em.fork(), { key: artworkKey, reason: 'test', graceMs: 60_000 });
-    const input = { postId: post.id, generationId: newId(), prompt: 'A new prompt', promptWasNew: true, format: '9:16' as const, artworkKey, madeBy: 'a test', seed: 9 };
+    const input = {
+      postId: post.id,
+      generationId: newId(),
+      prompt: 'A new prompt',
+      promptWasNew: true,
+      format: '9:16' as const,
+      artworkKey,
+      madeBy: 'a test',
+      seed: 9,
+    };
 
     const first = await activities.saveGeneratedImage(input);
     const retried = await activities.saveGeneratedImage(input);
@@ -74,7 +83,16 @@ describe('saveGeneratedImage', () => {
       Array.from({ length: 8 }, async (_, index) => {
         const artworkKey = `workspaces/${post.workspaceId}/posts/${post.id}/artwork-${index}.png`;
         await reserveObjectKey(orm.em.fork(), { key: artworkKey, reason: 'test', graceMs: 60_000 });
-        return { postId: post.id, generationId: newId(), prompt: `Prompt ${index}`, promptWasNew: true, format: '1:1' as const, artworkKey, madeBy: 'a test', seed: index };
+        return {
+          postId: post.id,
+          generationId: newId(),
+          prompt: `Prompt ${index}`,
+          promptWasNew: true,
+          format: '1:1' as const,
+          artworkKey,
+          madeBy: 'a test',
+          seed: index,
+        };
       }),
     );
 

@@ -41,7 +41,9 @@ describe('npm run admin', () => {
   });
 
   it('when the arguments are wrong, then it exits non-zero naming the problem and prints nothing on stdout', async () => {
-    const failure = await admin('workspace', 'create', '--name', 'X', '--plan', 'platinum', '--json').catch((error: { code: number; stdout: string; stderr: string }) => error);
+    const failure = await admin('workspace', 'create', '--name', 'X', '--plan', 'platinum', '--json').catch(
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
     expect(failure).toMatchObject({ code: 1, stdout: '' });
     expect((failure as { stderr: string }).stderr).toContain('--plan must be one of starter, growth');
 

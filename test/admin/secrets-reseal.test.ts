@@ -72,7 +72,9 @@ describe('npm run admin -- secrets reseal', () => {
     withDatabase(async (orm, reseal) => {
       const [keyA, keyB] = [randomBytes(32), randomBytes(32)];
       const values = await insertSealedRows(orm, boxes([keyA]), 30);
-      const [first, second] = (await Promise.all([reseal([keyB, keyA], '--json'), reseal([keyB, keyA], '--json')])).map(({ stdout }) => JSON.parse(stdout) as ResealReport);
+      const [first, second] = (await Promise.all([reseal([keyB, keyA], '--json'), reseal([keyB, keyA], '--json')])).map(
+        ({ stdout }) => JSON.parse(stdout) as ResealReport,
+      );
       expect(resealed(first!).map((count, index) => count + resealed(second!)[index]!)).toEqual([30, 30, 30, 30]);
 
       const after = await readSealedValues(orm, values);

@@ -114,13 +114,15 @@ describe('the plan budget of API keys', () => {
     expect(answers.filter((answer) => answer.status === 201)).toHaveLength(limit - 1);
     const refused = answers.filter((answer) => answer.status === 403);
     expect(refused).toHaveLength(3);
-    for (const answer of refused) expect(answer.body).toMatchObject({ type: '/problems/plan-limit-reached', quota: { name: 'apiKeys', plan: 'growth', limit } });
+    for (const answer of refused)
+      expect(answer.body).toMatchObject({ type: '/problems/plan-limit-reached', quota: { name: 'apiKeys', plan: 'growth', limit } });
     expect(await app.api.services.orm.em.fork().count(ApiKey, { workspaceId: own.id })).toBe(limit);
   });
 });
 
-describe('the dashboard\'s API keys (Settings), on every plan', () => {
-  const dashboard = (key: string, path: string, method = 'GET') => fetch(`${app.url}/dashboard/api${path}`, { method, headers: { authorization: `Bearer ${key}` } });
+describe("the dashboard's API keys (Settings), on every plan", () => {
+  const dashboard = (key: string, path: string, method = 'GET') =>
+    fetch(`${app.url}/dashboard/api${path}`, { method, headers: { authorization: `Bearer ${key}` } });
 
   it('when a workspace downgraded to Starter lists and revokes a key it made on Growth, then the key answers 401 at once; the public /api-keys stays 403', async () => {
     const own = await createTestWorkspace(app, 'growth');
@@ -132,7 +134,10 @@ describe('the dashboard\'s API keys (Settings), on every plan', () => {
     const listed = await dashboard(own.key, '/api-keys');
     expect(listed.status).toBe(200);
     const keys = (await listed.json()) as Schemas['ApiKeyListItem'][];
-    expect(keys.map(({ name, keyPrefix }) => ({ name, keyPrefix }))).toEqual([{ name: 'leaked', keyPrefix: leaked.prefix }, { name: expect.any(String), keyPrefix: own.key.slice(0, 11) }]);
+    expect(keys.map(({ name, keyPrefix }) => ({ name, keyPrefix }))).toEqual([
+      { name: 'leaked', keyPrefix: leaked.prefix },
+      { name: expect.any(String), keyPrefix: own.key.slice(0, 11) },
+    ]);
     expect(JSON.stringify(keys)).not.toContain(leaked.key);
 
     expect((await dashboard(own.key, `/api-keys/${leaked.id}`, 'DELETE')).status).toBe(204);
@@ -140,7 +145,7 @@ describe('the dashboard\'s API keys (Settings), on every plan', () => {
     expect(((await (await dashboard(own.key, '/api-keys')).json()) as Schemas['ApiKeyListItem'][]).map(({ id }) => id)).not.toContain(leaked.id);
   });
 
-  it('when the key is another workspace\'s, unknown or not an id, then revoking answers 404 or 400 and nothing changes; without a key 401', async () => {
+  it("when the key is another workspace's, unknown or not an id, then revoking answers 404 or 400 and nothing changes; without a key 401", async () => {
     const other = await createTestWorkspace(app, 'starter');
     const [theirs] = (await (await dashboard(other.key, '/api-keys')).json()) as Schemas['ApiKeyListItem'][];
     expect((await dashboard(growth.key, `/api-keys/${theirs!.id}`, 'DELETE')).status).toBe(404);

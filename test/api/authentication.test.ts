@@ -46,21 +46,55 @@ describe('authentication', () => {
   it('when any operation is called without a key, then it answers 401', async () => {
     const id = '018f0000-0000-7000-8000-000000000000';
     const operations: Array<[string, string]> = [
-      ['GET', '/projects'], ['POST', '/projects'], ['GET', `/projects/${id}`], ['PUT', `/projects/${id}`],
-      ['DELETE', `/projects/${id}`], ['POST', `/projects/${id}/cover`], ['DELETE', `/projects/${id}/cover`],
-      ['GET', '/brandkits'], ['POST', '/brandkits'], ['GET', `/brandkits/${id}`], ['PUT', `/brandkits/${id}`],
+      ['GET', '/projects'],
+      ['POST', '/projects'],
+      ['GET', `/projects/${id}`],
+      ['PUT', `/projects/${id}`],
+      ['DELETE', `/projects/${id}`],
+      ['POST', `/projects/${id}/cover`],
+      ['DELETE', `/projects/${id}/cover`],
+      ['GET', '/brandkits'],
+      ['POST', '/brandkits'],
+      ['GET', `/brandkits/${id}`],
+      ['PUT', `/brandkits/${id}`],
       ['DELETE', `/brandkits/${id}`],
-      ['GET', '/api-keys'], ['POST', '/api-keys'], ['DELETE', `/api-keys/${id}`], ['POST', `/api-keys/${id}/regenerate`],
+      ['GET', '/api-keys'],
+      ['POST', '/api-keys'],
+      ['DELETE', `/api-keys/${id}`],
+      ['POST', `/api-keys/${id}/regenerate`],
       ['GET', '/workspace'],
-      ['GET', '/posts'], ['POST', '/posts'], ['GET', `/posts/project/${id}`], ['GET', `/posts/${id}`], ['PUT', `/posts/${id}`],
-      ['DELETE', `/posts/${id}`], ['POST', `/posts/${id}/generate`], ['POST', `/posts/${id}/render`], ['GET', `/posts/${id}/versions`],
-      ['POST', `/posts/${id}/versions/${id}/restore`], ['GET', `/posts/${id}/download`], ['GET', '/usage/activity'],
-      ['POST', `/posts/${id}/publish`], ['POST', `/posts/${id}/schedule`], ['POST', `/posts/${id}/publish-social`],
-      ['GET', `/posts/${id}/publish-targets`], ['GET', '/webhooks'], ['POST', '/webhooks'], ['PUT', `/webhooks/${id}`],
-      ['DELETE', `/webhooks/${id}`], ['GET', `/webhooks/${id}/deliveries`], ['GET', '/social-connections'],
-      ['POST', '/social-connections'], ['GET', `/social-connections/${id}`], ['DELETE', `/social-connections/${id}`],
-      ['GET', '/schedules'], ['POST', '/schedules'], ['GET', `/schedules/${id}`], ['PUT', `/schedules/${id}`], ['DELETE', `/schedules/${id}`],
-      ['GET', `/video/jobs/${id}`], ['GET', `/video/presign/${id}`],
+      ['GET', '/posts'],
+      ['POST', '/posts'],
+      ['GET', `/posts/project/${id}`],
+      ['GET', `/posts/${id}`],
+      ['PUT', `/posts/${id}`],
+      ['DELETE', `/posts/${id}`],
+      ['POST', `/posts/${id}/generate`],
+      ['POST', `/posts/${id}/render`],
+      ['GET', `/posts/${id}/versions`],
+      ['POST', `/posts/${id}/versions/${id}/restore`],
+      ['GET', `/posts/${id}/download`],
+      ['GET', '/usage/activity'],
+      ['POST', `/posts/${id}/publish`],
+      ['POST', `/posts/${id}/schedule`],
+      ['POST', `/posts/${id}/publish-social`],
+      ['GET', `/posts/${id}/publish-targets`],
+      ['GET', '/webhooks'],
+      ['POST', '/webhooks'],
+      ['PUT', `/webhooks/${id}`],
+      ['DELETE', `/webhooks/${id}`],
+      ['GET', `/webhooks/${id}/deliveries`],
+      ['GET', '/social-connections'],
+      ['POST', '/social-connections'],
+      ['GET', `/social-connections/${id}`],
+      ['DELETE', `/social-connections/${id}`],
+      ['GET', '/schedules'],
+      ['POST', '/schedules'],
+      ['GET', `/schedules/${id}`],
+      ['PUT', `/schedules/${id}`],
+      ['DELETE', `/schedules/${id}`],
+      ['GET', `/video/jobs/${id}`],
+      ['GET', `/video/presign/${id}`],
     ];
     for (const [method, path] of operations) {
       const response = await apiClient(app.url).call<Problem>(method, path, { body: method === 'POST' || method === 'PUT' ? {} : undefined });
@@ -134,13 +168,19 @@ describe('rate limiting', () => {
 });
 
 /** GET /api/v1/projects from another loopback address than the rest of the file uses (127.0.0.1). */
-function getProjectsFrom(localAddress: string, key: string, headers: Record<string, string> = {}): Promise<{ status: number; retryAfter: string | undefined; body: Problem }> {
+function getProjectsFrom(
+  localAddress: string,
+  key: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; retryAfter: string | undefined; body: Problem }> {
   const url = new URL(`${app.url}/api/v1/projects`);
   return new Promise((resolveResponse, reject) => {
     const outgoing = request(url, { localAddress, headers: { ...headers, authorization: `Bearer ${key}` } }, (response) => {
       let text = '';
       response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-      response.on('end', () => resolveResponse({ status: response.statusCode ?? 0, retryAfter: response.headers['retry-after'], body: JSON.parse(text) as Problem }));
+      response.on('end', () =>
+        resolveResponse({ status: response.statusCode ?? 0, retryAfter: response.headers['retry-after'], body: JSON.parse(text) as Problem }),
+      );
     });
     outgoing.on('error', reject).end();
   });

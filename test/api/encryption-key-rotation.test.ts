@@ -49,35 +49,39 @@ async function signedTestEvent(client: ApiClient, webhookId: string): Promise<bo
 }
 
 describe('rotating the encryption key with replicas running', () => {
-  it('when replicas move from ENCRYPTION_KEY=A to ENCRYPTION_KEYS=B,A and then B, then webhook secrets and stored answers keep working', { timeout: 180_000 }, async () => {
-    const old = await replica({ ENCRYPTION_KEY: keyA });
-    const workspace = await createTestWorkspace(old, 'growth');
-    const hook = (await workspace.client.post<Schemas['Webhook']>('/webhooks', { url: receiver.url, events: 'post.published', secret })).body;
-    const createKey = (client: ApiClient) => client.post('/api-keys', { name: 'Rotation' }, { headers: { 'idempotency-key': 'rotation-answer' } });
-    const answer = await createKey(workspace.client);
-    expect(answer.status).toBe(201);
+  it(
+    'when replicas move from ENCRYPTION_KEY=A to ENCRYPTION_KEYS=B,A and then B, then webhook secrets and stored answers keep working',
+    { timeout: 180_000 },
+    async () => {
+      const old = await replica({ ENCRYPTION_KEY: keyA });
+      const workspace = await createTestWorkspace(old, 'growth');
+      const hook = (await workspace.client.post<Schemas['Webhook']>('/webhooks', { url: receiver.url, events: 'post.published', secret })).body;
+      const createKey = (client: ApiClient) => client.post('/api-keys', { name: 'Rotation' }, { headers: { 'idempotency-key': 'rotation-answer' } });
+      const answer = await createKey(workspace.client);
+      expect(answer.status).toBe(201);
 
-    // Step 2: the new key first, the old one to read, while a replica on the old key still runs.
-    const rotated = await replica({ ENCRYPTION_KEYS: `${keyB},${keyA}` });
-    const client = apiClient(rotated.url, workspace.key);
-    expect(await signedTestEvent(client, hook.id)).toBe(true);
-    const replayed = await createKey(client);
-    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
-    expect(replayed.body).toEqual(answer.body);
+      // Step 2: the new key first, the old one to read, while a replica on the old key still runs.
+      const rotated = await replica({ ENCRYPTION_KEYS: `${keyB},${keyA}` });
+      const client = apiClient(rotated.url, workspace.key);
+      expect(await signedTestEvent(client, hook.id)).toBe(true);
+      const replayed = await createKey(client);
+      expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+      expect(replayed.body).toEqual(answer.body);
 
-    // Step 3: once no replica seals with A, everything A sealed is moved to B.
-    await stop(old);
-    const report = await resealSecrets(rotated.api.services);
-    expect(report.columns.map((column) => column.remaining)).toEqual([0, 0, 0, 0]);
-    expect(report.columns.find((column) => column.table === 'webhooks')?.resealed).toBe(1);
+      // Step 3: once no replica seals with A, everything A sealed is moved to B.
+      await stop(old);
+      const report = await resealSecrets(rotated.api.services);
+      expect(report.columns.map((column) => column.remaining)).toEqual([0, 0, 0, 0]);
+      expect(report.columns.find((column) => column.table === 'webhooks')?.resealed).toBe(1);
 
-    // Step 4: B alone.
-    await stop(rotated);
-    const renewed = await replica({ ENCRYPTION_KEYS: keyB });
-    const renewedClient = apiClient(renewed.url, workspace.key);
-    expect(await signedTestEvent(renewedClient, hook.id)).toBe(true);
-    const again = await createKey(renewedClient);
-    expect(again.headers.get('idempotent-replayed')).toBe('true');
-    expect(again.body).toEqual(answer.body);
-  });
+      // Step 4: B alone.
+      await stop(rotated);
+      const renewed = await replica({ ENCRYPTION_KEYS: keyB });
+      const renewedClient = apiClient(renewed.url, workspace.key);
+      expect(await signedTestEvent(renewedClient, hook.id)).toBe(true);
+      const again = await createKey(renewedClient);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.body).toEqual(answer.body);
+    },
+  );
 });

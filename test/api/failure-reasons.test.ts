@@ -58,35 +58,42 @@ function logLinesOf(output: string, match: (line: Record<string, unknown>) => bo
 }
 
 describe('a video job whose ffmpeg cannot be run', () => {
-  it('when every attempt fails, then the job reads our sentence, never the binary path, and the worker log has it with the job and request ids', { timeout: 120_000 }, async () => {
-    const project = await client.post<{ id: string }>('/projects', { name: 'Videos' });
-    const post = await client.post<Schemas['Post']>('/posts', { title: 'Harbour', prompt: 'A harbour at dawn', projectId: project.body.id });
-    expect((await client.post(`/posts/${post.body.id}/generate`)).status).toBe(200);
+  it(
+    'when every attempt fails, then the job reads our sentence, never the binary path, and the worker log has it with the job and request ids',
+    { timeout: 120_000 },
+    async () => {
+      const project = await client.post<{ id: string }>('/projects', { name: 'Videos' });
+      const post = await client.post<Schemas['Post']>('/posts', { title: 'Harbour', prompt: 'A harbour at dawn', projectId: project.body.id });
+      expect((await client.post(`/posts/${post.body.id}/generate`)).status).toBe(200);
 
-    const requestId = `video-${randomUUID()}`;
-    const started = await fetch(`${api.url}/dashboard/api/posts/${post.body.id}/video`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'x-request-id': requestId } });
-    expect(started.status).toBe(202);
-    const { jobId } = (await started.json()) as { jobId: string };
+      const requestId = `video-${randomUUID()}`;
+      const started = await fetch(`${api.url}/dashboard/api/posts/${post.body.id}/video`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'x-request-id': requestId },
+      });
+      expect(started.status).toBe(202);
+      const { jobId } = (await started.json()) as { jobId: string };
 
-    const answers: string[] = [];
-    const final = await eventually(async () => {
-      const job = await client.get<Schemas['VideoJob']>(`/video/jobs/${jobId}`);
-      answers.push(JSON.stringify(job.body));
-      expect(job.body.status).toBe('failed');
-      return job.body;
-    }, 100_000);
-    expect(final).toMatchObject({ status: 'failed', message: 'The video could not be made.', error: ourSideSentence });
-    // Between attempts (5 s, then 10 s) the job says why it is trying again, in the same words.
-    expect(answers.some((answer) => answer.includes(`(attempt 2, after: ${ourSideSentence.replace(/\.$/, '')})`))).toBe(true);
-    for (const answer of answers) expect(answer).not.toContain('/opt/internal-tools');
+      const answers: string[] = [];
+      const final = await eventually(async () => {
+        const job = await client.get<Schemas['VideoJob']>(`/video/jobs/${jobId}`);
+        answers.push(JSON.stringify(job.body));
+        expect(job.body.status).toBe('failed');
+        return job.body;
+      }, 100_000);
+      expect(final).toMatchObject({ status: 'failed', message: 'The video could not be made.', error: ourSideSentence });
+      // Between attempts (5 s, then 10 s) the job says why it is trying again, in the same words.
+      expect(answers.some((answer) => answer.includes(`(attempt 2, after: ${ourSideSentence.replace(/\.$/, '')})`))).toBe(true);
+      for (const answer of answers) expect(answer).not.toContain('/opt/internal-tools');
 
-    const logged = await eventually(() => {
-      const lines = logLinesOf(worker.output(), (line) => line.msg === 'A video job failed' && line.workflowId === jobId);
-      expect(lines).toHaveLength(1);
-      return Promise.resolve(lines[0]!);
-    });
-    expect(logged).toMatchObject({ requestId, reason: ourSideSentence, failure: expect.stringContaining(ffmpegPath) });
-  });
+      const logged = await eventually(() => {
+        const lines = logLinesOf(worker.output(), (line) => line.msg === 'A video job failed' && line.workflowId === jobId);
+        expect(lines).toHaveLength(1);
+        return Promise.resolve(lines[0]!);
+      });
+      expect(logged).toMatchObject({ requestId, reason: ourSideSentence, failure: expect.stringContaining(ffmpegPath) });
+    },
+  );
 });
 
 describe('a social connection whose server cannot be reached', () => {
@@ -104,7 +111,10 @@ describe('a social connection whose server cannot be reached', () => {
     expect(JSON.stringify(answer.body)).not.toContain('refused the connection');
 
     const logged = await eventually(() => {
-      const lines = logLinesOf(api.output(), (line) => (line.req as { id?: string } | undefined)?.id === requestId && line.msg === 'a dependency did not answer');
+      const lines = logLinesOf(
+        api.output(),
+        (line) => (line.req as { id?: string } | undefined)?.id === requestId && line.msg === 'a dependency did not answer',
+      );
       expect(lines).toHaveLength(1);
       return Promise.resolve(JSON.stringify(lines[0]));
     });

@@ -104,7 +104,9 @@ async function settledDelivery(): Promise<{ hookId: string; deliveryId: string; 
   });
   // One redelivery without a key, once the delivery has left its automatic schedule; the keyed one comes after it.
   const first = await eventually(async () => {
-    const response = await workspace.client.post<Schemas['RedeliverWebhookDeliveryResponse']>(`/webhooks/${hook.id}/deliveries/${delivery!.deliveryId}/redeliver`);
+    const response = await workspace.client.post<Schemas['RedeliverWebhookDeliveryResponse']>(
+      `/webhooks/${hook.id}/deliveries/${delivery!.deliveryId}/redeliver`,
+    );
     expect(response.status).toBe(202);
     return response.body;
   });
@@ -163,7 +165,9 @@ const scenarios: Record<string, () => Scenario | Promise<Scenario>> = {
   },
   'POST /posts/{id}/publish-social': async () => {
     const id = await newPost({ generated: true });
-    const connectionId = (await workspace.client.post<{ id: string }>('/social-connections', { platform: 'mastodon', instanceUrl: mastodon.url, accessToken: mastodon.token })).body.id;
+    const connectionId = (
+      await workspace.client.post<{ id: string }>('/social-connections', { platform: 'mastodon', instanceUrl: mastodon.url, accessToken: mastodon.token })
+    ).body.id;
     return {
       path: `/posts/${id}/publish-social`,
       body: { connectionIds: [connectionId] },
@@ -210,7 +214,10 @@ const scenarios: Record<string, () => Scenario | Promise<Scenario>> = {
     return {
       path: `/webhooks/${hookId}/deliveries/${deliveryId}/redeliver`,
       // A second run would start the attempt after the next one (or answer 409 while the next one runs).
-      effect: async () => [await workflowExists(workflowIds.webhookRedelivery(deliveryId, nextAttempt)), await workflowExists(workflowIds.webhookRedelivery(deliveryId, nextAttempt + 1))],
+      effect: async () => [
+        await workflowExists(workflowIds.webhookRedelivery(deliveryId, nextAttempt)),
+        await workflowExists(workflowIds.webhookRedelivery(deliveryId, nextAttempt + 1)),
+      ],
     };
   },
   'POST /social-connections': () => ({
@@ -321,7 +328,11 @@ describe('Idempotency-Key: a stored answer is a secret at rest', () => {
     const body = JSON.stringify(first.body);
     await app.api.services.orm.em
       .fork()
-      .execute('update idempotency_keys set response_body = ? where workspace_id = ? and key = ?', [sealV1(app.config.secrets.encryptionKeys[0]!, body), workspace.id, key]);
+      .execute('update idempotency_keys set response_body = ? where workspace_id = ? and key = ?', [
+        sealV1(app.config.secrets.encryptionKeys[0]!, body),
+        workspace.id,
+        key,
+      ]);
     const retry = await send('/api-keys', { name: 'Sealed before key ids' }, key);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect(retry.body).toEqual(first.body);
@@ -432,4 +443,3 @@ describe('Idempotency-Key: expiry', () => {
     expect(fresh.headers.get('idempotent-replayed')).toBeNull();
   });
 });
-

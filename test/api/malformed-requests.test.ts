@@ -39,8 +39,16 @@ describe('requests broken below the schema', () => {
     ['a body of another type', '/projects', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'name=x' }],
     ['a lone surrogate escaped in JSON', '/projects', { method: 'POST', headers: json, body: '{"name":"\\ud800"}' }],
     // An operation without a request body accepts any JSON; its Idempotency-Key hashes the body.
-    ['deeply nested JSON to an operation without a body, with an Idempotency-Key', `/posts/${unknownId}/publish`, { method: 'POST', headers: { ...json, 'idempotency-key': 'nested' }, body: `${'['.repeat(5000)}${']'.repeat(5000)}` }],
-    ['a multipart Content-Type with spaces around its boundary', `/projects/${unknownId}/cover`, { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary = X' }, body: '--X--\r\n' }],
+    [
+      'deeply nested JSON to an operation without a body, with an Idempotency-Key',
+      `/posts/${unknownId}/publish`,
+      { method: 'POST', headers: { ...json, 'idempotency-key': 'nested' }, body: `${'['.repeat(5000)}${']'.repeat(5000)}` },
+    ],
+    [
+      'a multipart Content-Type with spaces around its boundary',
+      `/projects/${unknownId}/cover`,
+      { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary = X' }, body: '--X--\r\n' },
+    ],
   ] as const)('when it is %s, then it answers a 4xx problem document', async (_what, path, init) => {
     const response = await raw(path, init);
     expect(response.status, JSON.stringify(response.body)).toBeGreaterThanOrEqual(400);

@@ -21,7 +21,10 @@ let projectId: string;
 
 beforeAll(async () => {
   stability = await startStabilityServer();
-  ({ app, workspace, projectId } = await startAppWithWorkspace({ env: { STABILITY_API_KEY: stability.apiKey, STABILITY_API_URL: stability.url, API_WAIT_SECONDS: '8' }, project: 'Stability' }));
+  ({ app, workspace, projectId } = await startAppWithWorkspace({
+    env: { STABILITY_API_KEY: stability.apiKey, STABILITY_API_URL: stability.url, API_WAIT_SECONDS: '8' },
+    project: 'Stability',
+  }));
 });
 afterAll(async () => {
   await app?.stop();

@@ -66,7 +66,8 @@ describe('POST /posts/{id}/generate', () => {
     ['9:16', 1080, 1920],
     ['16:9', 1920, 1080],
   ] as const)('when the format is %s, then the image is %ix%i and the post takes the new prompt and format', async (format, width, height) => {
-    const kit = (await workspace.client.post<{ id: string; name: string }>('/brandkits', { name: 'Warm', colors: { primary: '#aa3300', accent: '#ffcc00' } })).body;
+    const kit = (await workspace.client.post<{ id: string; name: string }>('/brandkits', { name: 'Warm', colors: { primary: '#aa3300', accent: '#ffcc00' } }))
+      .body;
     const postId = await newPost({ brandKitId: kit.id });
     const result = await generate(postId, { prompt: 'Pumpkins on a porch', format });
     expect(result.respond).toContain(`(${format})`);
@@ -151,12 +152,14 @@ describe('POST /posts/{id}/render', () => {
   });
 
   it('when the brand kit has a reachable logo and known fonts, then the render uses them and says nothing', async () => {
-    const kit = (await workspace.client.post<{ id: string }>('/brandkits', {
-      name: 'Logo kit',
-      colors: { primary: '#003366', accent: '#ff9900' },
-      fonts: { heading: 'Playfair Display' },
-      logoUrl: `${logoServer.url}/logo.png`,
-    })).body;
+    const kit = (
+      await workspace.client.post<{ id: string }>('/brandkits', {
+        name: 'Logo kit',
+        colors: { primary: '#003366', accent: '#ff9900' },
+        fonts: { heading: 'Playfair Display' },
+        logoUrl: `${logoServer.url}/logo.png`,
+      })
+    ).body;
     const postId = await newPost({ brandKitId: kit.id });
     const generated = await generate(postId);
     const response = await workspace.client.post<Schemas['RenderPostResponse']>(`/posts/${postId}/render`);
@@ -169,11 +172,13 @@ describe('POST /posts/{id}/render', () => {
   });
 
   it('when the logo cannot be fetched and the font is unknown, then the render still succeeds and notes say why', async () => {
-    const kit = (await workspace.client.post<{ id: string }>('/brandkits', {
-      name: 'Broken kit',
-      fonts: { heading: 'Comic Sans' },
-      logoUrl: `${logoServer.url}/missing.png`,
-    })).body;
+    const kit = (
+      await workspace.client.post<{ id: string }>('/brandkits', {
+        name: 'Broken kit',
+        fonts: { heading: 'Comic Sans' },
+        logoUrl: `${logoServer.url}/missing.png`,
+      })
+    ).body;
     const postId = await newPost({ brandKitId: kit.id });
     await generate(postId);
     const response = await workspace.client.post<Schemas['RenderPostResponse']>(`/posts/${postId}/render`);

@@ -19,7 +19,12 @@ beforeAll(async () => {
 afterAll(() => app?.stop());
 
 async function createPost(body: Record<string, unknown> = {}, client = workspace.client, project = projectId) {
-  const response = await client.post<Schemas['CreatePostResponse']>('/posts', { title: 'Launch day', prompt: 'A rocket over a city at dawn', projectId: project, ...body });
+  const response = await client.post<Schemas['CreatePostResponse']>('/posts', {
+    title: 'Launch day',
+    prompt: 'A rocket over a city at dawn',
+    projectId: project,
+    ...body,
+  });
   expect(response.status).toBe(201);
   return response.body;
 }

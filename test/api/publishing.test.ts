@@ -27,9 +27,21 @@ let blueskyId: string;
 beforeAll(async () => {
   mastodon = await startMastodonServer();
   bluesky = await startBlueskyServer();
-  ({ app, workspace, projectId } = await startAppWithWorkspace({ env: { SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true', API_WAIT_SECONDS: '10' }, project: 'Publishing' }));
-  mastodonId = (await workspace.client.post<{ id: string }>('/social-connections', { platform: 'mastodon', instanceUrl: mastodon.url, accessToken: mastodon.token })).body.id;
-  blueskyId = (await workspace.client.post<{ id: string }>('/social-connections', { platform: 'bluesky', serviceUrl: bluesky.url, handle: bluesky.handle, appPassword: bluesky.appPassword })).body.id;
+  ({ app, workspace, projectId } = await startAppWithWorkspace({
+    env: { SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true', API_WAIT_SECONDS: '10' },
+    project: 'Publishing',
+  }));
+  mastodonId = (
+    await workspace.client.post<{ id: string }>('/social-connections', { platform: 'mastodon', instanceUrl: mastodon.url, accessToken: mastodon.token })
+  ).body.id;
+  blueskyId = (
+    await workspace.client.post<{ id: string }>('/social-connections', {
+      platform: 'bluesky',
+      serviceUrl: bluesky.url,
+      handle: bluesky.handle,
+      appPassword: bluesky.appPassword,
+    })
+  ).body.id;
 });
 afterAll(async () => {
   await app?.stop();
@@ -195,10 +207,14 @@ describe('POST /posts/{id}/publish-social and GET /posts/{id}/publish-targets', 
   it('when a connection is unknown or of another workspace, or none is given, then it answers 404 or 400', async () => {
     const id = await newPost();
     const stranger = await createTestWorkspace(app, 'growth');
-    const theirs = (await stranger.client.post<{ id: string }>('/social-connections', { platform: 'mastodon', instanceUrl: mastodon.url, accessToken: mastodon.token })).body.id;
+    const theirs = (
+      await stranger.client.post<{ id: string }>('/social-connections', { platform: 'mastodon', instanceUrl: mastodon.url, accessToken: mastodon.token })
+    ).body.id;
     expect((await workspace.client.post<Problem>(`/posts/${id}/publish-social`, { connectionIds: [theirs] })).status).toBe(404);
     expect((await workspace.client.post<Problem>(`/posts/${id}/publish-social`, { connectionIds: [] })).status).toBe(400);
-    expect((await workspace.client.post<Problem>(`/posts/${id}/publish-social`, { connectionIds: [mastodonId], scheduledAt: '2020-01-01T00:00:00Z' })).status).toBe(400);
+    expect(
+      (await workspace.client.post<Problem>(`/posts/${id}/publish-social`, { connectionIds: [mastodonId], scheduledAt: '2020-01-01T00:00:00Z' })).status,
+    ).toBe(400);
     expect((await workspace.client.get<Target[]>(`/posts/${id}/publish-targets`)).body).toEqual([]);
   });
 });

@@ -65,7 +65,13 @@ describe('the request log', () => {
     const response = await fetch(`${base}/ok`, { headers: { 'x-request-id': 'client-7' } });
     expect(response.headers.get('x-request-id')).toBe('client-7');
     const line = await requestLine('/ok');
-    expect(line).toMatchObject({ level: 30, msg: 'request completed', req: { id: 'client-7', method: 'GET', url: '/ok' }, res: { statusCode: 200 }, workspaceId: 'workspace-1' });
+    expect(line).toMatchObject({
+      level: 30,
+      msg: 'request completed',
+      req: { id: 'client-7', method: 'GET', url: '/ok' },
+      res: { statusCode: 200 },
+      workspaceId: 'workspace-1',
+    });
     expect(line.responseTime).toEqual(expect.any(Number));
     expect(lines.filter((each) => each.res !== undefined)).toHaveLength(1);
   });
@@ -87,7 +93,11 @@ describe('the request log', () => {
     expect(line).toMatchObject({ level: 50, msg: 'request failed with status 500', res: { statusCode: 500 } });
     const requestId = response.headers.get('x-request-id');
     expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(await found(() => lines.find((each) => each.msg === 'request failed unexpectedly'))).toMatchObject({ level: 50, req: { id: requestId, url: '/bug' }, err: { message: 'the database said no' } });
+    expect(await found(() => lines.find((each) => each.msg === 'request failed unexpectedly'))).toMatchObject({
+      level: 50,
+      req: { id: requestId, url: '/bug' },
+      err: { message: 'the database said no' },
+    });
   });
 
   it('when a dependency is down, then the request line is a warning, not an error', async () => {

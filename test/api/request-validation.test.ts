@@ -98,7 +98,11 @@ describe('URLs', () => {
 
 describe('webhook secrets', () => {
   it('when the secret is short, as the specification allows, then the webhook is created', async () => {
-    const created = await workspace.client.post<{ id: string }>('/webhooks', { url: 'https://example.com/hook', events: 'post.published', secret: 'shh-secret' });
+    const created = await workspace.client.post<{ id: string }>('/webhooks', {
+      url: 'https://example.com/hook',
+      events: 'post.published',
+      secret: 'shh-secret',
+    });
     expect(created.status).toBe(201);
     expect(created.body).not.toHaveProperty('secret');
     expect((await workspace.client.delete(`/webhooks/${created.body.id}`)).status).toBe(204);
@@ -115,9 +119,12 @@ describe('webhook secrets', () => {
 });
 
 describe('schedules', () => {
-  it.each(['0 0 L * *', '5L * * * *', 'H * * * *', '0 0 1W * *'])('when the cron is "%s" (an extension Temporal refuses), then 400 names cronExpression', async (cronExpression) => {
-    expectFieldError(await workspace.client.post('/schedules', { name: 'Daily', cronExpression }), 'body', '/cronExpression');
-  });
+  it.each(['0 0 L * *', '5L * * * *', 'H * * * *', '0 0 1W * *'])(
+    'when the cron is "%s" (an extension Temporal refuses), then 400 names cronExpression',
+    async (cronExpression) => {
+      expectFieldError(await workspace.client.post('/schedules', { name: 'Daily', cronExpression }), 'body', '/cronExpression');
+    },
+  );
 
   it('when a prompt template names an inherited property, then 400 names promptTemplate', async () => {
     for (const promptTemplate of ['{{constructor}}', '{{toString}}', '{{hasOwnProperty}}']) {

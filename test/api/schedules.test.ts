@@ -33,12 +33,19 @@ const temporalHandle = (id: string) => app.api.services.temporal.schedule.getHan
 /** The Temporal Schedules of the workspace, by its search attribute (Temporal's list lags a moment behind). */
 async function temporalScheduleIdsOf(workspaceId: string): Promise<string[]> {
   const ids: string[] = [];
-  for await (const summary of app.api.services.temporal.schedule.list({ query: `${searchAttributes.workspaceId.name} = '${workspaceId}'` })) ids.push(summary.scheduleId);
+  for await (const summary of app.api.services.temporal.schedule.list({ query: `${searchAttributes.workspaceId.name} = '${workspaceId}'` }))
+    ids.push(summary.scheduleId);
   return ids;
 }
 
 async function createSchedule(body: Record<string, unknown> = {}, client = workspace.client) {
-  const response = await client.post<Schemas['CreateScheduleResponse']>('/schedules', { name: 'Daily tip', cronExpression: '0 9 * * *', promptTemplate: 'A tip for {{weekday}}, {{date}}', projectId, ...body });
+  const response = await client.post<Schemas['CreateScheduleResponse']>('/schedules', {
+    name: 'Daily tip',
+    cronExpression: '0 9 * * *',
+    promptTemplate: 'A tip for {{weekday}}, {{date}}',
+    projectId,
+    ...body,
+  });
   expect(response.status).toBe(201);
   return response.body;
 }
@@ -119,25 +126,29 @@ describe('budgets of the Growth plan', () => {
     ['every 5 minutes', '*/5 * * * *', 5],
     ['twice 10 minutes apart', '0,10 9 * * *', 10],
     ['10 minutes apart across midnight', '0,50 0,23 * * *', 10],
-  ])('when the cron fires %s, then create and update answer 403 plan-limit-reached naming cronExpression and the 15-minute minimum', async (_case, cronExpression, minutes) => {
-    const created = await createSchedule({ cronExpression: '0 9 * * *' });
-    for (const response of [
-      await workspace.client.post<Problem>('/schedules', { name: 'Too often', cronExpression }),
-      await workspace.client.put<Problem>(`/schedules/${created.id}`, { cronExpression }),
-    ]) {
-      expect(response.status).toBe(403);
-      expect(response.body).toMatchObject({ type: '/problems/plan-limit-reached', quota: { name: 'scheduleIntervalMinutes', plan: 'growth', limit: 15 } });
-      expect(response.body.detail).toContain(`cronExpression "${cronExpression}" fires ${minutes} minute(s) apart`);
-    }
-    expect((await workspace.client.get<Sched>(`/schedules/${created.id}`)).body.cronExpression).toBe('0 9 * * *');
-  });
-
-  it.each([['every 15 minutes', '*/15 * * * *'], ['hourly', '0 * * * *'], ['15 minutes apart across midnight', '45 23 * * *']])(
-    'when the cron fires %s, then it is accepted',
-    async (_case, cronExpression) => {
-      expect((await workspace.client.post('/schedules', { name: 'Often enough', cronExpression })).status).toBe(201);
+  ])(
+    'when the cron fires %s, then create and update answer 403 plan-limit-reached naming cronExpression and the 15-minute minimum',
+    async (_case, cronExpression, minutes) => {
+      const created = await createSchedule({ cronExpression: '0 9 * * *' });
+      for (const response of [
+        await workspace.client.post<Problem>('/schedules', { name: 'Too often', cronExpression }),
+        await workspace.client.put<Problem>(`/schedules/${created.id}`, { cronExpression }),
+      ]) {
+        expect(response.status).toBe(403);
+        expect(response.body).toMatchObject({ type: '/problems/plan-limit-reached', quota: { name: 'scheduleIntervalMinutes', plan: 'growth', limit: 15 } });
+        expect(response.body.detail).toContain(`cronExpression "${cronExpression}" fires ${minutes} minute(s) apart`);
+      }
+      expect((await workspace.client.get<Sched>(`/schedules/${created.id}`)).body.cronExpression).toBe('0 9 * * *');
     },
   );
+
+  it.each([
+    ['every 15 minutes', '*/15 * * * *'],
+    ['hourly', '0 * * * *'],
+    ['15 minutes apart across midnight', '45 23 * * *'],
+  ])('when the cron fires %s, then it is accepted', async (_case, cronExpression) => {
+    expect((await workspace.client.post('/schedules', { name: 'Often enough', cronExpression })).status).toBe(201);
+  });
 
   it('when 53 schedules are created at once in a workspace, then exactly 50 are (the plan limit) and the rest answer 403 plan-limit-reached', async () => {
     const own = await createTestWorkspace(app, 'growth');
@@ -148,7 +159,8 @@ describe('budgets of the Growth plan', () => {
     expect(answers.filter((answer) => answer.status === 201)).toHaveLength(limit);
     const refused = answers.filter((answer) => answer.status === 403);
     expect(refused).toHaveLength(3);
-    for (const answer of refused) expect(answer.body).toMatchObject({ type: '/problems/plan-limit-reached', quota: { name: 'schedules', plan: 'growth', limit } });
+    for (const answer of refused)
+      expect(answer.body).toMatchObject({ type: '/problems/plan-limit-reached', quota: { name: 'schedules', plan: 'growth', limit } });
     expect(await app.api.services.orm.em.fork().count(Schedule, { workspaceId: own.id })).toBe(limit);
     // Each refused create stopped before Temporal: the workspace's Temporal Schedules are the rows'.
     await eventually(async () => expect(await temporalScheduleIdsOf(own.id)).toHaveLength(limit));
@@ -177,7 +189,12 @@ describe('GET, PUT and DELETE /schedules', () => {
     expect(paused.body).toMatchObject({ isActive: false, nextRunAt: null });
     expect((await temporalHandle(created.id).describe()).state.paused).toBe(true);
 
-    const changed = await workspace.client.put<Sched>(`/schedules/${created.id}`, { isActive: true, cronExpression: '30 6 * * 0', name: 'Sunday', promptTemplate: null });
+    const changed = await workspace.client.put<Sched>(`/schedules/${created.id}`, {
+      isActive: true,
+      cronExpression: '30 6 * * 0',
+      name: 'Sunday',
+      promptTemplate: null,
+    });
     expect(changed.body).toMatchObject({ isActive: true, name: 'Sunday', cronExpression: '30 6 * * 0', promptTemplate: null });
     expect(changed.body.nextRunAt).toBe(nextCronTimes('30 6 * * 0', new Date(), 1)[0]!.toISOString());
     expect((await temporalHandle(created.id).describe()).state.paused).toBe(false);
@@ -207,7 +224,8 @@ describe('GET, PUT and DELETE /schedules', () => {
       await createSchedule({ cronExpression: '15 10 * * 1', projectId: undefined }, own.client),
       await createSchedule({ cronExpression: '45 23 1 * *', projectId: undefined }, own.client),
     ];
-    const nextRuns = async () => Object.fromEntries((await own.client.get<Schemas['ScheduleListItem'][]>('/schedules')).body.map((item) => [item.id, item.nextRunAt]));
+    const nextRuns = async () =>
+      Object.fromEntries((await own.client.get<Schemas['ScheduleListItem'][]>('/schedules')).body.map((item) => [item.id, item.nextRunAt]));
     const temporalNextRun = async (id: string) => {
       const { state, info } = await temporalHandle(id).describe();
       return state.paused ? null : (info.nextActionTimes[0]?.toISOString() ?? null);
@@ -242,7 +260,9 @@ describe('runs', () => {
       return found!;
     }, 30_000);
     const today = new Date();
-    expect(post.prompt).toBe(`Sunrise over the sea on ${today.toLocaleDateString('en-US', { weekday: 'long', timeZone: 'UTC' })} ${today.toISOString().slice(0, 10)}`);
+    expect(post.prompt).toBe(
+      `Sunrise over the sea on ${today.toLocaleDateString('en-US', { weekday: 'long', timeZone: 'UTC' })} ${today.toISOString().slice(0, 10)}`,
+    );
     expect(post.title).toMatch(/^Daily tip — \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
     expect(await app.api.services.orm.em.fork().count(UsageActivity, { postId: post.id, type: 'ScheduledGeneration' })).toBe(1);
     // The child generation is found in the Temporal UI like any other: by its post, with a summary.

@@ -67,8 +67,16 @@ describe('X-Content-Type-Options', () => {
 describe('Cache-Control on answers that carry a secret', () => {
   it('when a key is created, regenerated, or its creation replayed for the same Idempotency-Key, then the answer says no-store', async () => {
     const idempotencyKey = randomUUID();
-    const created = await workspace.client.post<Schemas['CreateApiKeyResponse']>('/api-keys', { name: 'CI' }, { headers: { 'idempotency-key': idempotencyKey } });
-    const replayed = await workspace.client.post<Schemas['CreateApiKeyResponse']>('/api-keys', { name: 'CI' }, { headers: { 'idempotency-key': idempotencyKey } });
+    const created = await workspace.client.post<Schemas['CreateApiKeyResponse']>(
+      '/api-keys',
+      { name: 'CI' },
+      { headers: { 'idempotency-key': idempotencyKey } },
+    );
+    const replayed = await workspace.client.post<Schemas['CreateApiKeyResponse']>(
+      '/api-keys',
+      { name: 'CI' },
+      { headers: { 'idempotency-key': idempotencyKey } },
+    );
     const regenerated = await workspace.client.post<Schemas['RegenerateApiKeyResponse']>(`/api-keys/${created.body.id}/regenerate`);
     expect([created, replayed, regenerated].map((answer) => [answer.status, typeof answer.body.key, answer.headers.get('cache-control')])).toEqual([
       [201, 'string', 'no-store'],

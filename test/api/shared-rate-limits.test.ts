@@ -100,7 +100,9 @@ describe('when the shared store is unavailable', () => {
     const response = await apiClient(other.url, fresh).get('/projects');
     expect(response.status).toBe(200);
     expect(remainingOf(response)).toBe(requestsPerKey - 1);
-    const { rows } = await sql.query<{ key: string; points: number }>('select key, points from rate_limits where key = any($1)', [[`key:${freshId}`, `key:${apiKeyId}`]]);
+    const { rows } = await sql.query<{ key: string; points: number }>('select key, points from rate_limits where key = any($1)', [
+      [`key:${freshId}`, `key:${apiKeyId}`],
+    ]);
     expect(rows).toEqual([{ key: `key:${freshId}`, points: 1 }]);
     await eventually(() => Promise.resolve(expect(logLines(other.output(), 'rate-limit store answers again')).toHaveLength(1)));
   });

@@ -29,10 +29,20 @@ afterAll(async () => {
 
 describe('POST /social-connections', () => {
   it('when Mastodon accepts the token, then the account is connected and the token is stored sealed, never returned', async () => {
-    const response = await workspace.client.post<Connection>('/social-connections', { platform: 'mastodon', instanceUrl: mastodon.url, accessToken: mastodon.token });
+    const response = await workspace.client.post<Connection>('/social-connections', {
+      platform: 'mastodon',
+      instanceUrl: mastodon.url,
+      accessToken: mastodon.token,
+    });
     expect(response.status).toBe(201);
     expect(response.headers.get('location')).toBe(`/api/v1/social-connections/${response.body.id}`);
-    expect(response.body).toEqual({ id: expect.any(String), platform: 'mastodon', serverUrl: mastodon.url, accountName: expect.stringContaining(mastodon.account.username), createdAt: expect.any(String) });
+    expect(response.body).toEqual({
+      id: expect.any(String),
+      platform: 'mastodon',
+      serverUrl: mastodon.url,
+      accountName: expect.stringContaining(mastodon.account.username),
+      createdAt: expect.any(String),
+    });
     expect(JSON.stringify(response.body)).not.toContain(mastodon.token);
     const stored = await app.api.services.orm.em.fork().findOneOrFail(SocialConnection, response.body.id);
     expect(stored.credentialsSealed).not.toContain(mastodon.token);
@@ -93,7 +103,8 @@ describe('POST /social-connections', () => {
 describe('GET and DELETE /social-connections', () => {
   it('when listed, read and deleted, then only the workspace own connections show, and another workspace gets 404', async () => {
     const own = await createTestWorkspace(app, 'growth');
-    const created = (await own.client.post<Connection>('/social-connections', { platform: 'mastodon', instanceUrl: mastodon.url, accessToken: mastodon.token })).body;
+    const created = (await own.client.post<Connection>('/social-connections', { platform: 'mastodon', instanceUrl: mastodon.url, accessToken: mastodon.token }))
+      .body;
     const listed = await own.client.get<Connection[]>('/social-connections');
     expect(listed.body.map((connection) => connection.id)).toEqual([created.id]);
     expect((await own.client.get<Connection>(`/social-connections/${created.id}`)).body).toEqual(created);
@@ -119,7 +130,8 @@ describe('the plan budget of social connections', () => {
       expect(answers.filter((answer) => answer.status === 201)).toHaveLength(limit);
       const refused = answers.filter((answer) => answer.status === 403);
       expect(refused).toHaveLength(2);
-      for (const answer of refused) expect(answer.body).toMatchObject({ type: '/problems/plan-limit-reached', quota: { name: 'socialConnections', plan, limit } });
+      for (const answer of refused)
+        expect(answer.body).toMatchObject({ type: '/problems/plan-limit-reached', quota: { name: 'socialConnections', plan, limit } });
       expect(await app.api.services.orm.em.fork().count(SocialConnection, { workspaceId: own.id })).toBe(limit);
       expect((await connect()).body).toMatchObject({ type: '/problems/plan-limit-reached' });
     },

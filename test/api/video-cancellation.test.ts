@@ -23,7 +23,10 @@ let workspace: TestWorkspace;
 let projectId: string;
 
 beforeAll(async () => {
-  ({ app, workspace, projectId } = await startAppWithWorkspace({ env: { FFMPEG_PATH: pacedFfmpeg(scratch), WORKER_SHUTDOWN_GRACE_SECONDS: '0' }, project: 'Videos' }));
+  ({ app, workspace, projectId } = await startAppWithWorkspace({
+    env: { FFMPEG_PATH: pacedFfmpeg(scratch), WORKER_SHUTDOWN_GRACE_SECONDS: '0' },
+    project: 'Videos',
+  }));
 });
 afterAll(async () => {
   await app?.stop();
@@ -59,39 +62,43 @@ function isAlive(pid: number): boolean {
 }
 
 describe('stopping a video job', () => {
-  it('when its workflow is cancelled while ffmpeg encodes, then ffmpeg is killed and the job ends cancelled, in Temporal and in its record', { timeout: 120_000 }, async () => {
-    const { jobId, pid, seen } = await encodingJob();
-    const progress = await eventually(async () => {
-      const job = (await workspace.client.get<VideoJob>(`/video/jobs/${jobId}`)).body;
-      seen.push(job);
-      expect(job.progress).toBeGreaterThan(0);
-      return job.progress;
-    }, 30_000);
-    for (const [index, state] of seen.entries()) if (index > 0) expect(state.progress).toBeGreaterThanOrEqual(seen[index - 1]!.progress);
+  it(
+    'when its workflow is cancelled while ffmpeg encodes, then ffmpeg is killed and the job ends cancelled, in Temporal and in its record',
+    { timeout: 120_000 },
+    async () => {
+      const { jobId, pid, seen } = await encodingJob();
+      const progress = await eventually(async () => {
+        const job = (await workspace.client.get<VideoJob>(`/video/jobs/${jobId}`)).body;
+        seen.push(job);
+        expect(job.progress).toBeGreaterThan(0);
+        return job.progress;
+      }, 30_000);
+      for (const [index, state] of seen.entries()) if (index > 0) expect(state.progress).toBeGreaterThanOrEqual(seen[index - 1]!.progress);
 
-    await app.api.services.temporal.workflow.getHandle(jobId).cancel();
-    await eventually(() => Promise.resolve(expect(isAlive(pid)).toBe(false)), 20_000);
-    expect(ffmpegChildren()).toEqual([]);
+      await app.api.services.temporal.workflow.getHandle(jobId).cancel();
+      await eventually(() => Promise.resolve(expect(isAlive(pid)).toBe(false)), 20_000);
+      expect(ffmpegChildren()).toEqual([]);
 
-    const ended = await eventually(async () => {
-      const job = (await workspace.client.get<VideoJob>(`/video/jobs/${jobId}`)).body;
-      expect(job.status).toBe('cancelled');
-      return job;
-    }, 20_000);
-    expect(ended).toMatchObject({ message: 'The job was cancelled.', error: null, videoUrl: null });
-    const row = await eventually(async () => {
-      const found = await app.api.services.orm.em.fork().findOneOrFail(VideoJobRow, jobId);
-      expect(found.status).toBe('cancelled');
-      return found;
-    });
-    expect(row.completedAt).toBeInstanceOf(Date);
-    expect(row.videoKey).toBeNull();
-    expect(row.progress).toBeLessThanOrEqual(100);
+      const ended = await eventually(async () => {
+        const job = (await workspace.client.get<VideoJob>(`/video/jobs/${jobId}`)).body;
+        expect(job.status).toBe('cancelled');
+        return job;
+      }, 20_000);
+      expect(ended).toMatchObject({ message: 'The job was cancelled.', error: null, videoUrl: null });
+      const row = await eventually(async () => {
+        const found = await app.api.services.orm.em.fork().findOneOrFail(VideoJobRow, jobId);
+        expect(found.status).toBe('cancelled');
+        return found;
+      });
+      expect(row.completedAt).toBeInstanceOf(Date);
+      expect(row.videoKey).toBeNull();
+      expect(row.progress).toBeLessThanOrEqual(100);
 
-    // Answered from the record alone once Temporal no longer keeps the run; the progress is where it stopped.
-    await deleteWorkflowHistory(app.api.services.temporal, jobId);
-    const after = (await workspace.client.get<VideoJob>(`/video/jobs/${jobId}`)).body;
-    expect(after).toMatchObject({ status: 'cancelled', progress: row.progress, completedAt: row.completedAt!.toISOString() });
-    expect(row.progress).toBeGreaterThanOrEqual(Math.floor(progress / 10) * 10);
-  });
+      // Answered from the record alone once Temporal no longer keeps the run; the progress is where it stopped.
+      await deleteWorkflowHistory(app.api.services.temporal, jobId);
+      const after = (await workspace.client.get<VideoJob>(`/video/jobs/${jobId}`)).body;
+      expect(after).toMatchObject({ status: 'cancelled', progress: row.progress, completedAt: row.completedAt!.toISOString() });
+      expect(row.progress).toBeGreaterThanOrEqual(Math.floor(progress / 10) * 10);
+    },
+  );
 });

@@ -64,7 +64,16 @@ describe('a video job', () => {
     const jobId = await startedJob(postId);
     const { final, seen } = await pollUntilEnded(jobId);
 
-    expect(final).toEqual({ jobId, status: 'done', postId, videoUrl: expect.any(String), message: 'Done: a 6-second 1080×1920 video.', error: null, progress: 100, completedAt: expect.any(String) });
+    expect(final).toEqual({
+      jobId,
+      status: 'done',
+      postId,
+      videoUrl: expect.any(String),
+      message: 'Done: a 6-second 1080×1920 video.',
+      error: null,
+      progress: 100,
+      completedAt: expect.any(String),
+    });
     expect(seen.some((state) => state.status === 'running' && /^Encoding the video: \d+%$/.test(state.message))).toBe(true);
     for (const state of seen) expect(['queued', 'running', 'done']).toContain(state.status);
     const progress = seen.map((state) => state.progress);
@@ -95,7 +104,7 @@ describe('a video job', () => {
     expect(probeVideo(Buffer.from(await again.arrayBuffer()))).toMatchObject({ width: 1080, height: 1920 });
   });
 
-  it('when the post image cannot be read by ffmpeg, then the job fails with our reason in error (never ffmpeg\'s output) and the post gets no video', async () => {
+  it("when the post image cannot be read by ffmpeg, then the job fails with our reason in error (never ffmpeg's output) and the post gets no video", async () => {
     const postId = await generatedPost('1:1');
     const post = await app.api.services.orm.em.fork().findOneOrFail(Post, postId);
     await app.storage.put(post.artworkKey!, Buffer.from('these bytes are not a picture'), 'image/png');
@@ -119,21 +128,25 @@ describe('a video job', () => {
 });
 
 describe('a video job after Temporal no longer keeps its workflow', () => {
-  it('when a done job\'s history is deleted, then it still answers done, progress 100, its completion time and a working videoUrl', { timeout: 120_000 }, async () => {
-    const jobId = await startedJob(await generatedPost('1:1'));
-    const { final } = await pollUntilEnded(jobId);
-    expect(final).toMatchObject({ status: 'done', progress: 100, completedAt: expect.any(String) });
+  it(
+    "when a done job's history is deleted, then it still answers done, progress 100, its completion time and a working videoUrl",
+    { timeout: 120_000 },
+    async () => {
+      const jobId = await startedJob(await generatedPost('1:1'));
+      const { final } = await pollUntilEnded(jobId);
+      expect(final).toMatchObject({ status: 'done', progress: 100, completedAt: expect.any(String) });
 
-    await deleteWorkflowHistory(app.api.services.temporal, jobId);
-    const after = await workspace.client.get<VideoJob>(`/video/jobs/${jobId}`);
-    expect(after.status).toBe(200);
-    expect(after.body).toEqual({ ...final, videoUrl: expect.any(String) });
-    const download = await fetch(after.body.videoUrl!);
-    expect(download.status).toBe(200);
-    expect(probeVideo(Buffer.from(await download.arrayBuffer()))).toMatchObject({ width: 1080, height: 1080 });
-  });
+      await deleteWorkflowHistory(app.api.services.temporal, jobId);
+      const after = await workspace.client.get<VideoJob>(`/video/jobs/${jobId}`);
+      expect(after.status).toBe(200);
+      expect(after.body).toEqual({ ...final, videoUrl: expect.any(String) });
+      const download = await fetch(after.body.videoUrl!);
+      expect(download.status).toBe(200);
+      expect(probeVideo(Buffer.from(await download.arrayBuffer()))).toMatchObject({ width: 1080, height: 1080 });
+    },
+  );
 
-  it('when a failed job\'s history is deleted, then it still answers failed with its error and completion time', { timeout: 120_000 }, async () => {
+  it("when a failed job's history is deleted, then it still answers failed with its error and completion time", { timeout: 120_000 }, async () => {
     const postId = await generatedPost('1:1');
     const post = await app.api.services.orm.em.fork().findOneOrFail(Post, postId);
     await app.storage.put(post.artworkKey!, Buffer.from('these bytes are not a picture'), 'image/png');
@@ -148,7 +161,7 @@ describe('a video job after Temporal no longer keeps its workflow', () => {
     expect(await startedJob(postId)).not.toBe(jobId);
   });
 
-  it('when a job\'s workflow is gone but its record never said how it ended, then it answers failed, saying so', { timeout: 120_000 }, async () => {
+  it("when a job's workflow is gone but its record never said how it ended, then it answers failed, saying so", { timeout: 120_000 }, async () => {
     const jobId = await startedJob(await generatedPost('1:1'));
     await pollUntilEnded(jobId);
     await deleteWorkflowHistory(app.api.services.temporal, jobId);

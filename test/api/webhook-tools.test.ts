@@ -41,7 +41,11 @@ beforeEach(async () => {
 });
 
 async function createHook(url = receiver.url, options: { secret?: string; client?: TestWorkspace['client'] } = { secret }): Promise<Hook> {
-  const response = await (options.client ?? workspace.client).post<Hook>('/webhooks', { url, events: 'post.published', ...(options.secret ? { secret: options.secret } : {}) });
+  const response = await (options.client ?? workspace.client).post<Hook>('/webhooks', {
+    url,
+    events: 'post.published',
+    ...(options.secret ? { secret: options.secret } : {}),
+  });
   expect(response.status).toBe(201);
   return response.body;
 }
@@ -197,7 +201,9 @@ describe('POST /webhooks/{id}/deliveries/{deliveryId}/redeliver', () => {
     const settled = await redeliverWhenSettled(hook.id, first.deliveryId);
     await eventually(async () => expect(await logOf(hook.id)).toHaveLength(2));
 
-    const answers = await Promise.all([1, 2].map(() => workspace.client.post<Redelivery | Problem>(`/webhooks/${hook.id}/deliveries/${first.deliveryId}/redeliver`)));
+    const answers = await Promise.all(
+      [1, 2].map(() => workspace.client.post<Redelivery | Problem>(`/webhooks/${hook.id}/deliveries/${first.deliveryId}/redeliver`)),
+    );
 
     const accepted = answers.filter((answer) => answer.status === 202).map((answer) => (answer.body as Redelivery).attempt);
     const refused = answers.filter((answer) => answer.status !== 202);

@@ -32,7 +32,10 @@ let unusable: Webhook;
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
   stability = await startStabilityServer();
-  ({ app, workspace, projectId } = await startAppWithWorkspace({ env: { WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true', STABILITY_API_KEY: stability.apiKey, STABILITY_API_URL: stability.url, API_WAIT_SECONDS: '10' }, project: 'Jam' }));
+  ({ app, workspace, projectId } = await startAppWithWorkspace({
+    env: { WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true', STABILITY_API_KEY: stability.apiKey, STABILITY_API_URL: stability.url, API_WAIT_SECONDS: '10' },
+    project: 'Jam',
+  }));
   // Older than the good webhook, so it comes first wherever webhooks are taken in order.
   unusable = await createWebhookFixture(app.api.services.orm, app.config, { workspaceId: workspace.id, url: 'https://' });
   expect((await workspace.client.post('/webhooks', { url: receiver.url, events: 'post.published,post.failed' })).status).toBe(201);

@@ -42,10 +42,20 @@ async function publishNewPost(client = workspace.client, project = projectId): P
 
 describe('POST /webhooks', () => {
   it('when created with a secret, then it answers 201 without the secret, which is stored sealed', async () => {
-    const response = await workspace.client.post<Schemas['CreateWebhookResponse']>('/webhooks', { url: 'https://example.com/hooks', events: 'post.published, post.failed', secret });
+    const response = await workspace.client.post<Schemas['CreateWebhookResponse']>('/webhooks', {
+      url: 'https://example.com/hooks',
+      events: 'post.published, post.failed',
+      secret,
+    });
     expect(response.status).toBe(201);
     expect(response.headers.get('location')).toBe(`/api/v1/webhooks/${response.body.id}`);
-    expect(response.body).toEqual({ id: expect.any(String), url: 'https://example.com/hooks', events: 'post.published,post.failed', isActive: true, createdAt: expect.any(String) });
+    expect(response.body).toEqual({
+      id: expect.any(String),
+      url: 'https://example.com/hooks',
+      events: 'post.published,post.failed',
+      isActive: true,
+      createdAt: expect.any(String),
+    });
     expect(JSON.stringify(response.body)).not.toContain(secret);
     const stored = await app.api.services.orm.em.fork().findOneOrFail(Webhook, response.body.id);
     expect(stored.secretSealed).not.toContain(secret);
@@ -131,7 +141,8 @@ describe('deliveries', () => {
     const own = await createTestWorkspace(app, 'growth');
     const project = (await own.client.post<{ id: string }>('/projects', { name: 'Many' })).body.id;
     const hooks: Hook[] = [];
-    for (let index = 0; index < 20; index += 1) hooks.push((await own.client.post<Hook>('/webhooks', { url: `${receiver.url}/${index}`, events: 'post.published', secret })).body);
+    for (let index = 0; index < 20; index += 1)
+      hooks.push((await own.client.post<Hook>('/webhooks', { url: `${receiver.url}/${index}`, events: 'post.published', secret })).body);
     const postId = await publishNewPost(own.client, project);
 
     const event = await eventually(() => app.api.services.orm.em.fork().findOneOrFail(WorkspaceEvent, { postId }));
@@ -195,7 +206,9 @@ describe('a downgrade to Starter', () => {
     receiver.script([500]);
     const postId = await publishNewPost(own.client, project);
     const event = await eventually(() => app.api.services.orm.em.fork().findOneOrFail(WorkspaceEvent, { postId }));
-    await eventually(async () => expect(await app.api.services.orm.em.fork().count(WebhookDelivery, { webhookId: hook.id, attempt: 1, statusCode: 500 })).toBe(1));
+    await eventually(async () =>
+      expect(await app.api.services.orm.em.fork().count(WebhookDelivery, { webhookId: hook.id, attempt: 1, statusCode: 500 })).toBe(1),
+    );
     // The downgrade finds the workspace's deliveries in Temporal's visibility store, a moment behind the start.
     const running = `WorkflowType = 'deliverEvent' AND ExecutionStatus = 'Running' AND workspaceId = '${own.id}'`;
     await eventually(async () => expect(await app.api.services.temporal.workflow.count(running)).toMatchObject({ count: 1 }));
@@ -207,7 +220,10 @@ describe('a downgrade to Starter', () => {
     const { webhooks } = await delivery.result();
     expect(webhooks).toEqual([expect.objectContaining({ webhookId: hook.id, outcome: 'not-on-plan', attempts: 2 })]);
     const log = await app.api.services.orm.em.fork().find(WebhookDelivery, { webhookId: hook.id }, { orderBy: { attempt: 'asc' } });
-    expect(log.map(({ attempt, statusCode }) => ({ attempt, statusCode }))).toEqual([{ attempt: 1, statusCode: 500 }, { attempt: 2, statusCode: null }]);
+    expect(log.map(({ attempt, statusCode }) => ({ attempt, statusCode }))).toEqual([
+      { attempt: 1, statusCode: 500 },
+      { attempt: 2, statusCode: null },
+    ]);
     expect(log[1]!.error).toContain('need the Growth plan');
     expect(receiver.deliveries.filter((received) => received.path === '/webhook/retrying')).toHaveLength(1);
   });

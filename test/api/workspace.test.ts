@@ -22,7 +22,16 @@ describe('GET /workspace', () => {
       id: starter.id,
       name: 'Quota check',
       plan: 'starter',
-      limits: { activeProjects: 3, brandKits: 1, schedules: 0, webhooks: 0, apiKeys: 0, socialConnections: 3, concurrentVideos: 1, scheduleIntervalMinutes: null },
+      limits: {
+        activeProjects: 3,
+        brandKits: 1,
+        schedules: 0,
+        webhooks: 0,
+        apiKeys: 0,
+        socialConnections: 3,
+        concurrentVideos: 1,
+        scheduleIntervalMinutes: null,
+      },
       usage: { activeProjects: 1, brandKits: 1, schedules: 0, webhooks: 0, apiKeys: 1, socialConnections: 0, concurrentVideos: 0 },
       features: { apiKeys: false, schedules: false, webhooks: false },
     });
@@ -31,7 +40,16 @@ describe('GET /workspace', () => {
     const after = await starter.client.get<Schemas['Workspace']>('/workspace');
     expect(after.body).toMatchObject({
       plan: 'growth',
-      limits: { activeProjects: null, brandKits: null, schedules: 50, webhooks: 50, apiKeys: 25, socialConnections: 25, concurrentVideos: 2, scheduleIntervalMinutes: 15 },
+      limits: {
+        activeProjects: null,
+        brandKits: null,
+        schedules: 50,
+        webhooks: 50,
+        apiKeys: 25,
+        socialConnections: 25,
+        concurrentVideos: 2,
+        scheduleIntervalMinutes: 15,
+      },
     });
     expect((await starter.client.get('/api-keys')).status).toBe(200);
   });

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 
-const minimal = { DATABASE_URL: 'postgresql://u@localhost:5432/db', URL_SIGNING_SECRET: 'x'.repeat(32), ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64') };
+const minimal = {
+  DATABASE_URL: 'postgresql://u@localhost:5432/db',
+  URL_SIGNING_SECRET: 'x'.repeat(32),
+  ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+};
 
 describe('loadConfig', () => {
   it('when only the required variables are set, then every other setting has its documented default', () => {

@@ -18,10 +18,22 @@ describe('loadConfig: encryption keys', () => {
   });
 
   it.each([
-    ['a short second key', { ENCRYPTION_KEYS: `${a.toString('base64')},${b.toString('base64').slice(0, 20)}` }, 'ENCRYPTION_KEYS: key 2 of 2: encryption key must be 32 bytes, got 15'],
+    [
+      'a short second key',
+      { ENCRYPTION_KEYS: `${a.toString('base64')},${b.toString('base64').slice(0, 20)}` },
+      'ENCRYPTION_KEYS: key 2 of 2: encryption key must be 32 bytes, got 15',
+    ],
     ['an empty entry', { ENCRYPTION_KEYS: `${a.toString('base64')},,${b.toString('base64')}` }, 'ENCRYPTION_KEYS: key 2 of 3: encryption key is empty'],
-    ['a list in ENCRYPTION_KEY', { ENCRYPTION_KEY: `${a.toString('base64')},${b.toString('base64')}` }, 'ENCRYPTION_KEY: encryption key is not base64 or base64url'],
-    ['both variables', { ENCRYPTION_KEYS: a.toString('base64'), ENCRYPTION_KEY: b.toString('base64') }, 'ENCRYPTION_KEYS: set ENCRYPTION_KEYS or ENCRYPTION_KEY, not both'],
+    [
+      'a list in ENCRYPTION_KEY',
+      { ENCRYPTION_KEY: `${a.toString('base64')},${b.toString('base64')}` },
+      'ENCRYPTION_KEY: encryption key is not base64 or base64url',
+    ],
+    [
+      'both variables',
+      { ENCRYPTION_KEYS: a.toString('base64'), ENCRYPTION_KEY: b.toString('base64') },
+      'ENCRYPTION_KEYS: set ENCRYPTION_KEYS or ENCRYPTION_KEY, not both',
+    ],
     ['neither variable', {}, 'ENCRYPTION_KEYS: is required'],
   ])('when the keys are %s, then start-up fails naming the variable (and the position)', (_case, keys, message) => {
     const attempt = () => loadConfig({ ...base, ...keys });
@@ -31,7 +43,10 @@ describe('loadConfig: encryption keys', () => {
 
   it('when a listed key is malformed, then the message does not repeat the keys', async () => {
     const listed = `${a.toString('base64')},${b.toString('base64').slice(0, 20)}`;
-    const { message } = await failureOf(Promise.resolve().then(() => loadConfig({ ...base, ENCRYPTION_KEYS: listed })), ConfigError);
+    const { message } = await failureOf(
+      Promise.resolve().then(() => loadConfig({ ...base, ENCRYPTION_KEYS: listed })),
+      ConfigError,
+    );
     expect(message).toContain('ENCRYPTION_KEYS');
     expect(message).not.toContain(a.toString('base64').slice(0, 12));
     expect(message).not.toContain(b.toString('base64').slice(0, 12));

@@ -14,8 +14,14 @@ const artifactsDir = fileURLToPath(new URL('../../test-artifacts/dashboard/', im
 
 // What the closed test network needs: no GPU, no QUIC, and none of Chromium's own calls home.
 const chromiumArgs = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 
 // The few browser objects the page functions below touch (the project's types have no DOM).
@@ -109,13 +115,20 @@ describe('the dashboard in Chromium', () => {
     // A new workspace has no project: the form for one is open.
     await page.getByLabel('Project name').fill('Autumn campaign');
     await page.getByRole('button', { name: 'Create project' }).click();
-    await expect.poll(() => page.getByLabel('Project', { exact: true }).evaluate((select: { selectedOptions: Array<{ text: string }> }) => select.selectedOptions[0]?.text)).toBe('Autumn campaign');
+    await expect
+      .poll(() =>
+        page.getByLabel('Project', { exact: true }).evaluate((select: { selectedOptions: Array<{ text: string }> }) => select.selectedOptions[0]?.text),
+      )
+      .toBe('Autumn campaign');
 
     await page.getByLabel('Title').fill('Autumn sale');
     await page.getByLabel('Prompt', { exact: true }).fill('Golden leaves over a cosy shop window');
     await page.getByRole('button', { name: 'Create post' }).click();
     await page.getByRole('heading', { level: 2, name: 'Autumn sale' }).waitFor();
-    await page.getByRole('list', { name: 'Posts' }).getByRole('button', { name: /Autumn sale/ }).waitFor();
+    await page
+      .getByRole('list', { name: 'Posts' })
+      .getByRole('button', { name: /Autumn sale/ })
+      .waitFor();
     const { body: posts } = await workspace.client.get<Array<{ id: string; title: string }>>('/posts');
     expect(posts.map((post) => post.title)).toEqual(['Autumn sale']);
     const postId = posts[0]!.id;
@@ -124,7 +137,9 @@ describe('the dashboard in Chromium', () => {
     await page.getByLabel('Format').selectOption('9:16');
     await page.getByRole('button', { name: 'Generate' }).click();
     const image = page.getByRole('img', { name: 'Image of the post “Autumn sale”' });
-    await expect.poll(() => image.evaluate((img: ImageElement) => img.complete && [img.naturalWidth, img.naturalHeight]), { timeout: 60_000 }).toEqual([1080, 1920]);
+    await expect
+      .poll(() => image.evaluate((img: ImageElement) => img.complete && [img.naturalWidth, img.naturalHeight]), { timeout: 60_000 })
+      .toEqual([1080, 1920]);
     await page.getByRole('button', { name: 'Restore version 1' }).waitFor();
     const { body: generated } = await workspace.client.get<{ format: string; imageUrl: string | null }>(`/posts/${postId}`);
     expect(generated).toMatchObject({ format: '9:16', imageUrl: expect.any(String) });

@@ -49,57 +49,66 @@ afterAll(async () => {
 type Answer = { request: string; status: number | 'no answer'; type?: string; retryAfter: string | null };
 
 describe('the api while PostgreSQL is down', () => {
-  it('when PostgreSQL stops under load and comes back, then only 2xx or 503 are answered, it serves again without a restart and no acknowledged create is lost', { timeout: 180_000 }, async () => {
-    const answers: Answer[] = [];
-    const created: string[] = [];
-    let running = true;
-    const send = async (request: string, call: () => Promise<ApiResponse>) => {
-      const response = await answerWithin(call(), answerBoundMs);
-      answers.push({ request, status: response?.status ?? 'no answer', type: (response?.body as { type?: string } | undefined)?.type, retryAfter: response?.headers.get('retry-after') ?? null });
-      return response;
-    };
-    // Each client creates a project and reads it back, then the list, over and over (bounded, and paced so an
-    // outage's fast refusals do not turn into a busy loop).
-    const load = Array.from({ length: clients }, async (_, client) => {
-      for (let round = 0; running && round < 2000; round += 1) {
-        const response = await send('POST /projects', () => workspace.client.post<{ id: string }>('/projects', { name: `Load ${client}-${round}` }));
-        if (response?.status === 201) {
-          const id = (response.body as { id: string }).id;
-          created.push(id);
-          await send('GET /projects/{id}', () => workspace.client.get(`/projects/${id}`));
+  it(
+    'when PostgreSQL stops under load and comes back, then only 2xx or 503 are answered, it serves again without a restart and no acknowledged create is lost',
+    { timeout: 180_000 },
+    async () => {
+      const answers: Answer[] = [];
+      const created: string[] = [];
+      let running = true;
+      const send = async (request: string, call: () => Promise<ApiResponse>) => {
+        const response = await answerWithin(call(), answerBoundMs);
+        answers.push({
+          request,
+          status: response?.status ?? 'no answer',
+          type: (response?.body as { type?: string } | undefined)?.type,
+          retryAfter: response?.headers.get('retry-after') ?? null,
+        });
+        return response;
+      };
+      // Each client creates a project and reads it back, then the list, over and over (bounded, and paced so an
+      // outage's fast refusals do not turn into a busy loop).
+      const load = Array.from({ length: clients }, async (_, client) => {
+        for (let round = 0; running && round < 2000; round += 1) {
+          const response = await send('POST /projects', () => workspace.client.post<{ id: string }>('/projects', { name: `Load ${client}-${round}` }));
+          if (response?.status === 201) {
+            const id = (response.body as { id: string }).id;
+            created.push(id);
+            await send('GET /projects/{id}', () => workspace.client.get(`/projects/${id}`));
+          }
+          await send('GET /projects', () => workspace.client.get('/projects?pageSize=10'));
+          await new Promise((resolveWait) => setTimeout(resolveWait, 20));
         }
-        await send('GET /projects', () => workspace.client.get('/projects?pageSize=10'));
-        await new Promise((resolveWait) => setTimeout(resolveWait, 20));
+      });
+
+      try {
+        await eventually(() => Promise.resolve(expect(created.length).toBeGreaterThan(clients * 3)));
+        await cluster.stop();
+        databaseRunning = false;
+        const refused = () => answers.filter((answer) => answer.status !== 200 && answer.status !== 201).length;
+        await eventually(() => Promise.resolve(expect(refused()).toBeGreaterThan(clients * 10)));
+        const createdBeforeRestart = created.length;
+
+        cluster = await startPostgresCluster({ directory: join(directory, 'postgres'), port: cluster.port });
+        databaseRunning = true;
+        // The same api process and pool: connections the outage broke were let go, new ones serve.
+        await eventually(() => Promise.resolve(expect(created.length).toBeGreaterThan(createdBeforeRestart + clients)), 60_000);
+      } finally {
+        running = false;
+        await Promise.all(load);
       }
-    });
 
-    try {
-      await eventually(() => Promise.resolve(expect(created.length).toBeGreaterThan(clients * 3)));
-      await cluster.stop();
-      databaseRunning = false;
-      const refused = () => answers.filter((answer) => answer.status !== 200 && answer.status !== 201).length;
-      await eventually(() => Promise.resolve(expect(refused()).toBeGreaterThan(clients * 10)));
-      const createdBeforeRestart = created.length;
+      const unexpected = answers.filter((answer) => answer.status === 'no answer' || (answer.status !== 503 && (answer.status < 200 || answer.status > 299)));
+      expect(unexpected).toEqual([]);
+      const unavailable = answers.filter((answer) => answer.status === 503);
+      expect(unavailable.length).toBeGreaterThan(0);
+      expect(unavailable.every((answer) => Number(answer.retryAfter) > 0 && answer.type === '/problems/service-unavailable')).toBe(true);
 
-      cluster = await startPostgresCluster({ directory: join(directory, 'postgres'), port: cluster.port });
-      databaseRunning = true;
-      // The same api process and pool: connections the outage broke were let go, new ones serve.
-      await eventually(() => Promise.resolve(expect(created.length).toBeGreaterThan(createdBeforeRestart + clients)), 60_000);
-    } finally {
-      running = false;
-      await Promise.all(load);
-    }
-
-    const unexpected = answers.filter((answer) => answer.status === 'no answer' || (answer.status !== 503 && (answer.status < 200 || answer.status > 299)));
-    expect(unexpected).toEqual([]);
-    const unavailable = answers.filter((answer) => answer.status === 503);
-    expect(unavailable.length).toBeGreaterThan(0);
-    expect(unavailable.every((answer) => Number(answer.retryAfter) > 0 && answer.type === '/problems/service-unavailable')).toBe(true);
-
-    const em = app.api.services.orm.em.fork();
-    expect(await em.count(Project, { id: { $in: created } })).toBe(created.length);
-    // Nothing is in flight now: every connection the outage broke went back to the pool, none is held for ever.
-    const pool = (await app.api.services.orm.em.getConnection().getNativeClient()) as unknown as { totalCount: number; idleCount: number };
-    expect(pool.idleCount).toBe(pool.totalCount);
-  });
+      const em = app.api.services.orm.em.fork();
+      expect(await em.count(Project, { id: { $in: created } })).toBe(created.length);
+      // Nothing is in flight now: every connection the outage broke went back to the pool, none is held for ever.
+      const pool = (await app.api.services.orm.em.getConnection().getNativeClient()) as unknown as { totalCount: number; idleCount: number };
+      expect(pool.idleCount).toBe(pool.totalCount);
+    },
+  );
 });

@@ -46,7 +46,8 @@ describe('npm run migrate', () => {
     const migrator = await openMigratorDatabase(database.url);
     const pool = await openDatabase(database.url);
     try {
-      const timeoutOf = async (orm: typeof pool) => (await orm.em.getConnection().execute<Array<{ statement_timeout: string }>>('show statement_timeout'))[0]?.statement_timeout;
+      const timeoutOf = async (orm: typeof pool) =>
+        (await orm.em.getConnection().execute<Array<{ statement_timeout: string }>>('show statement_timeout'))[0]?.statement_timeout;
       expect(await timeoutOf(migrator)).toBe('0');
       expect(await timeoutOf(pool)).toBe('10s');
       // Longer than the database's own default of 1 s.

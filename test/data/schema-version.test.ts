@@ -29,7 +29,10 @@ async function onMigrationsTable(sql: string, parameters: unknown[]): Promise<vo
 
 /** `script` as a process against the test's database, to its exit. */
 async function runToExit(args: string[]): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...testConfigEnv(database.url), LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, ...testConfigEnv(database.url), LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -40,23 +43,29 @@ async function runToExit(args: string[]): Promise<{ code: number | null; output:
 const latest = migrationsList.at(-1)!.name;
 
 describe('the schema version at start-up', () => {
-  it('when the database lacks the latest migration, then the api, the worker and the admin CLI exit non-zero naming `npm run migrate`, and nothing migrates', { timeout: 60_000 }, async () => {
-    await onMigrationsTable('delete from mikro_orm_migrations where name = ?', [latest]);
-    try {
-      for (const args of [['src/api/main.ts'], ['worker/main.ts'], ['src/admin/main.ts', 'workspace', 'list']]) {
-        const { code, output } = await runToExit(args);
-        expect(code, args[0]).not.toBe(0);
-        expect(output, args[0]).toContain('Run `npm run migrate`');
-        expect(output, args[0]).toContain(latest);
+  it(
+    'when the database lacks the latest migration, then the api, the worker and the admin CLI exit non-zero naming `npm run migrate`, and nothing migrates',
+    { timeout: 60_000 },
+    async () => {
+      await onMigrationsTable('delete from mikro_orm_migrations where name = ?', [latest]);
+      try {
+        for (const args of [['src/api/main.ts'], ['worker/main.ts'], ['src/admin/main.ts', 'workspace', 'list']]) {
+          const { code, output } = await runToExit(args);
+          expect(code, args[0]).not.toBe(0);
+          expect(output, args[0]).toContain('Run `npm run migrate`');
+          expect(output, args[0]).toContain(latest);
+        }
+        const orm = await openDatabase(database.url);
+        const [row] = await orm.em
+          .getConnection()
+          .execute<Array<{ count: number }>>('select count(*)::int as count from mikro_orm_migrations where name = ?', [latest]);
+        await orm.close();
+        expect(row?.count).toBe(0);
+      } finally {
+        await onMigrationsTable('insert into mikro_orm_migrations (name) values (?)', [latest]);
       }
-      const orm = await openDatabase(database.url);
-      const [row] = await orm.em.getConnection().execute<Array<{ count: number }>>('select count(*)::int as count from mikro_orm_migrations where name = ?', [latest]);
-      await orm.close();
-      expect(row?.count).toBe(0);
-    } finally {
-      await onMigrationsTable('insert into mikro_orm_migrations (name) values (?)', [latest]);
-    }
-  });
+    },
+  );
 
   it('when the database has a migration this code does not know (a newer release migrated first), then the api starts', { timeout: 60_000 }, async () => {
     await onMigrationsTable('insert into mikro_orm_migrations (name) values (?)', ['Migration20991231000000_from_a_newer_release']);

@@ -60,7 +60,19 @@ describe('docker-compose.yml', () => {
 
   it('when its services are read, then it runs postgres, temporal with its setup jobs and UI, an S3 store, the migrations, the api, the worker, the proxy and Prometheus', () => {
     expect(Object.keys(services)).toEqual(
-      expect.arrayContaining(['postgres', 'temporal-schema', 'temporal', 'temporal-setup', 'temporal-ui', 's3', 'migrate', 'api', 'worker', 'proxy', 'prometheus']),
+      expect.arrayContaining([
+        'postgres',
+        'temporal-schema',
+        'temporal',
+        'temporal-setup',
+        'temporal-ui',
+        's3',
+        'migrate',
+        'api',
+        'worker',
+        'proxy',
+        'prometheus',
+      ]),
     );
     for (const name of ['api', 'worker', 'migrate']) expect(services[name]!.build).toBe('.');
   });

@@ -153,7 +153,10 @@ export async function startBlueskyServer(options: { handle?: string; appPassword
       if (blob.mimeType !== stored.mimeType || blob.size !== stored.bytes.length) return `${at}/image does not match the uploaded blob`;
       if (!stored.mimeType.startsWith('image/')) return `${at}/image mime type should be image/*`;
       const ratio = image.aspectRatio;
-      if (ratio !== undefined && !(isObject(ratio) && Number.isInteger(ratio.width) && Number.isInteger(ratio.height) && Number(ratio.width) > 0 && Number(ratio.height) > 0)) {
+      if (
+        ratio !== undefined &&
+        !(isObject(ratio) && Number.isInteger(ratio.width) && Number.isInteger(ratio.height) && Number(ratio.width) > 0 && Number(ratio.height) > 0)
+      ) {
         return `${at}/aspectRatio must have positive integer width and height`;
       }
     }

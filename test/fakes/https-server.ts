@@ -21,8 +21,23 @@ export async function startSelfSignedHttpsServer(handler: RequestListener): Prom
   try {
     const [certPath, keyPath] = [join(directory, 'cert.pem'), join(directory, 'key.pem')];
     await runCommand('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-noenc', '-days', '1',
-      '-keyout', keyPath, '-out', certPath, '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1',
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-noenc',
+      '-days',
+      '1',
+      '-keyout',
+      keyPath,
+      '-out',
+      certPath,
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
     ]);
     return await listen({ cert: await readFile(certPath), key: await readFile(keyPath) }, handler);
   } finally {

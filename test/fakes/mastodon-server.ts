@@ -43,7 +43,7 @@ const defaultErrors: Record<number, string> = {
   404: 'Record not found',
   422: 'Validation failed',
   429: 'Too many requests',
-  500: 'We\'re sorry, but something went wrong on our end.',
+  500: "We're sorry, but something went wrong on our end.",
   503: 'Service Unavailable',
 };
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
@@ -117,10 +117,10 @@ export async function startMastodonServer(options: { token?: string } = {}): Pro
 
   async function uploadMedia(received: Received): Promise<Reply> {
     const contentType = received.request.headers['content-type'] ?? '';
-    if (!contentType.startsWith('multipart/form-data')) return failure(422, 'Validation failed: File can\'t be blank');
+    if (!contentType.startsWith('multipart/form-data')) return failure(422, "Validation failed: File can't be blank");
     const form = await new Response(received.body, { headers: { 'content-type': contentType } }).formData();
     const file = form.get('file');
-    if (!(file instanceof File)) return failure(422, 'Validation failed: File can\'t be blank');
+    if (!(file instanceof File)) return failure(422, "Validation failed: File can't be blank");
     if (!file.type.startsWith('image/')) return failure(422, 'Validation failed: File content type is invalid');
     const description = form.get('description');
     const media: MastodonMedia = {
@@ -157,7 +157,7 @@ export async function startMastodonServer(options: { token?: string } = {}): Pro
     const text = typeof body.status === 'string' ? body.status : '';
     const mediaIds = Array.isArray(body.media_ids) ? body.media_ids.map(String) : [];
     const visibility = typeof body.visibility === 'string' ? body.visibility : 'public';
-    if (!text && mediaIds.length === 0) return failure(422, 'Validation failed: Text can\'t be blank');
+    if (!text && mediaIds.length === 0) return failure(422, "Validation failed: Text can't be blank");
     if (statusLength(text) > maxStatusGraphemes) {
       return failure(422, `Validation failed: Text character limit of ${maxStatusGraphemes} exceeded`);
     }

@@ -66,7 +66,9 @@ function pngOfSize(width: number, height: number): Promise<Buffer> {
   const key = `${width}x${height}`;
   let png = pngCache.get(key);
   if (!png) {
-    png = sharp({ create: { width, height, channels: 3, background: '#3a5f8f' } }).png().toBuffer();
+    png = sharp({ create: { width, height, channels: 3, background: '#3a5f8f' } })
+      .png()
+      .toBuffer();
     pngCache.set(key, png);
   }
   return png;

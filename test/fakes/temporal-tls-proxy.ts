@@ -21,7 +21,12 @@ export type TemporalTlsProxy = {
 
 const hopByHop = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'http2-settings']);
 
-export async function startTemporalTlsProxy(options: { target: string; certificates: DevCertificates; clientCertificate: boolean; apiKey?: string }): Promise<TemporalTlsProxy> {
+export async function startTemporalTlsProxy(options: {
+  target: string;
+  certificates: DevCertificates;
+  clientCertificate: boolean;
+  apiKey?: string;
+}): Promise<TemporalTlsProxy> {
   const upstream = http2.connect(`http://${options.target}`);
   upstream.on('error', () => {});
   const server = http2.createSecureServer({
@@ -49,7 +54,9 @@ export async function startTemporalTlsProxy(options: { target: string; certifica
       return;
     }
     proxy.forwarded += 1;
-    const request = upstream.request(Object.fromEntries(Object.entries(headers).filter(([name]) => !hopByHop.has(name) && name !== ':scheme' && name !== ':authority')));
+    const request = upstream.request(
+      Object.fromEntries(Object.entries(headers).filter(([name]) => !hopByHop.has(name) && name !== ':scheme' && name !== ':authority')),
+    );
     let trailers: IncomingHttpHeaders = {};
     request.on('trailers', (received: IncomingHttpHeaders) => {
       trailers = received;

@@ -32,7 +32,9 @@ beforeAll(async () => {
   schemathesis = await ensureSchemathesis((message) => console.log(`[schemathesis] ${message}`));
   // The rate limit is per key; the fuzzer sends thousands of requests a minute.
   // Limits high enough that the fuzzer's own volume never turns into 429s (its unknown keys are failed logins).
-  ({ app, workspace } = await startAppWithWorkspace({ env: { RATE_LIMIT_REQUESTS: '1000000', RATE_LIMIT_WORKSPACE_REQUESTS: '1000000', RATE_LIMIT_AUTH_FAILURES: '1000000' } }));
+  ({ app, workspace } = await startAppWithWorkspace({
+    env: { RATE_LIMIT_REQUESTS: '1000000', RATE_LIMIT_WORKSPACE_REQUESTS: '1000000', RATE_LIMIT_AUTH_FAILURES: '1000000' },
+  }));
   reports = mkdtempSync(join(tmpdir(), 'schemathesis-'));
 }, 180_000);
 
@@ -46,8 +48,16 @@ describe('fuzzing the api with schemathesis', () => {
     // Made first: the main run's creates fill the plan's budget of keys (403 plan-limit-reached from then on).
     const ownKey = await workspace.client.post<{ key: string }>('/api-keys', { name: 'fuzzer: key operations' });
     expect(ownKey.status).toBe(201);
-    const main = await runSchemathesis('main', workspace.key, keyOperations.flatMap((id) => ['--exclude-operation-id', id]));
-    const keys = await runSchemathesis('api-keys', ownKey.body.key, ['createApiKey', ...keyOperations].flatMap((id) => ['--include-operation-id', id]));
+    const main = await runSchemathesis(
+      'main',
+      workspace.key,
+      keyOperations.flatMap((id) => ['--exclude-operation-id', id]),
+    );
+    const keys = await runSchemathesis(
+      'api-keys',
+      ownKey.body.key,
+      ['createApiKey', ...keyOperations].flatMap((id) => ['--include-operation-id', id]),
+    );
     const seconds = main.seconds + keys.seconds;
     console.log(`[schemathesis] ${main.cases + keys.cases} cases in ${seconds.toFixed(0)} s (seed ${seed}, ${maxExamples} examples per operation)`);
 
@@ -62,19 +72,32 @@ type RunResult = { exitCode: number | null; cases: number; seconds: number; prob
 async function runSchemathesis(name: string, key: string, filter: string[]): Promise<RunResult> {
   const report = join(reports, `${name}.json`);
   const args = [
-    ...schemathesis.args, '--config-file', config, 'run', `${app.url}/openapi.yaml`,
-    '--url', `${app.url}/api/v1`,
-    '--checks', 'all',
-    '--phases', 'examples,coverage,fuzzing,stateful',
-    '--seed', String(seed),
-    '--max-examples', String(maxExamples),
+    ...schemathesis.args,
+    '--config-file',
+    config,
+    'run',
+    `${app.url}/openapi.yaml`,
+    '--url',
+    `${app.url}/api/v1`,
+    '--checks',
+    'all',
+    '--phases',
+    'examples,coverage,fuzzing,stateful',
+    '--seed',
+    String(seed),
+    '--max-examples',
+    String(maxExamples),
     // Every operation spends its whole budget even after a failure: the run's length and the list of failures do not
     // depend on which one came first.
     '--continue-on-failure',
     // One worker: with two, hypothesis 6.170 on Python 3.11 crashes now and then describing its strategies (its source
     // cache is not thread-safe), and the app needs the other core.
-    '--workers', '1',
-    '--report', 'json', '--report-json-path', report,
+    '--workers',
+    '1',
+    '--report',
+    'json',
+    '--report-json-path',
+    report,
     '--no-color',
     ...filter,
   ];
@@ -83,7 +106,10 @@ async function runSchemathesis(name: string, key: string, filter: string[]): Pro
   // ("==== SUMMARY ====", "N skipped") would otherwise read as the suite's closing lines to whoever parses the output.
   const output: Buffer[] = [];
   const exitCode = await new Promise<number | null>((resolveRun, reject) => {
-    const child = spawn(schemathesis.python, args, { env: { ...process.env, FUZZ_API_KEY: key, SCHEMATHESIS_HOOKS: hooks }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(schemathesis.python, args, {
+      env: { ...process.env, FUZZ_API_KEY: key, SCHEMATHESIS_HOOKS: hooks },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
     child.on('error', reject);

@@ -139,7 +139,9 @@ describe('Stability AI image provider', () => {
   });
 
   it('when nothing listens at the base URL, then it reports the provider unavailable', async () => {
-    const error = await failureOf(createStabilityImageProvider({ apiKey: 'k', baseUrl: `http://127.0.0.1:${await closedPort()}`, engine: 'core' }).generate(request));
+    const error = await failureOf(
+      createStabilityImageProvider({ apiKey: 'k', baseUrl: `http://127.0.0.1:${await closedPort()}`, engine: 'core' }).generate(request),
+    );
     expect(error).toBeInstanceOf(ImageProviderUnavailableError);
     expect(error.message).toBe('Stability AI could not be reached (ECONNREFUSED)');
   });

@@ -12,7 +12,8 @@ type Pixels = { data: Buffer; width: number; height: number };
 const formats = Object.keys(postFormats) as PostFormat[];
 const gray = '#808080';
 const navyKit: BrandColors = { primary: '#1e3a8a', accent: '#00ff00' };
-const longTitle = 'Spring collection: thirty percent off everything in store this weekend only, so bring a friend, ' +
+const longTitle =
+  'Spring collection: thirty percent off everything in store this weekend only, so bring a friend, ' +
   'try the new seasonal menu, meet the makers, and stay for live music on the terrace from six until late!!';
 
 let artworks: Record<PostFormat, Buffer>;
@@ -25,7 +26,9 @@ beforeAll(async () => {
 });
 
 function solid(colour: string, width: number, height: number, format: 'png' | 'jpeg' | 'webp' = 'png'): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: colour } }).toFormat(format).toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: colour } })
+    .toFormat(format)
+    .toBuffer();
 }
 
 function compose(overrides: Partial<ComposePostImageInput> & { format: PostFormat }) {
@@ -63,7 +66,10 @@ function countPixels(pixels: Pixels, region: Region, matches: (rgb: [number, num
 }
 
 const rgbOf = (hex: string) => [1, 3, 5].map((offset) => parseInt(hex.slice(offset, offset + 2), 16)) as [number, number, number];
-const near = (expected: string, tolerance = 6) => (rgb: [number, number, number]) => rgb.every((channel, index) => Math.abs(channel - (rgbOf(expected)[index] as number)) <= tolerance);
+const near =
+  (expected: string, tolerance = 6) =>
+  (rgb: [number, number, number]) =>
+    rgb.every((channel, index) => Math.abs(channel - (rgbOf(expected)[index] as number)) <= tolerance);
 const padding = (format: PostFormat) => Math.round(Math.min(postFormats[format].width, postFormats[format].height) * 0.06);
 const bottom = (format: PostFormat, share: number): Region => {
   const { width, height } = postFormats[format];
@@ -88,17 +94,20 @@ describe('composePostImage: size and artwork', () => {
 });
 
 describe('composePostImage: title', () => {
-  it.each(formats)('when the format is %s and the title is long, then the title changes the bottom and leaves the top three fifths untouched', async (format) => {
-    const artwork = artworks[format];
-    const bare = await pixelsOf(artwork);
-    const { png, notes } = await compose({ format, artwork, title: longTitle, colors: navyKit });
-    const composed = await pixelsOf(png);
-    expect(meanDifference(bare, composed, top(format, 0.6))).toBe(0);
-    expect(meanDifference(bare, composed, bottom(format, 0.2))).toBeGreaterThan(20);
-    // Auto-sized: a 200-character title fills most of its 40%, not a thin strip.
-    expect(meanDifference(bare, composed, { ...bottom(format, 0.4), height: Math.round(postFormats[format].height * 0.1) })).toBeGreaterThan(20);
-    expect(notes).toEqual([]);
-  });
+  it.each(formats)(
+    'when the format is %s and the title is long, then the title changes the bottom and leaves the top three fifths untouched',
+    async (format) => {
+      const artwork = artworks[format];
+      const bare = await pixelsOf(artwork);
+      const { png, notes } = await compose({ format, artwork, title: longTitle, colors: navyKit });
+      const composed = await pixelsOf(png);
+      expect(meanDifference(bare, composed, top(format, 0.6))).toBe(0);
+      expect(meanDifference(bare, composed, bottom(format, 0.2))).toBeGreaterThan(20);
+      // Auto-sized: a 200-character title fills most of its 40%, not a thin strip.
+      expect(meanDifference(bare, composed, { ...bottom(format, 0.4), height: Math.round(postFormats[format].height * 0.1) })).toBeGreaterThan(20);
+      expect(notes).toEqual([]);
+    },
+  );
 
   it('when the brand has a primary colour, then the band is that colour', async () => {
     const pixels = await pixelsOf((await compose({ format: '1:1', colors: { primary: '#1e3a8a' } })).png);
@@ -184,7 +193,10 @@ describe('composePostImage: logo', () => {
     ['PNG', () => solid(red, 200, 100)],
     ['JPEG', () => solid(red, 200, 100, 'jpeg')],
     ['WebP', () => solid(red, 200, 100, 'webp')],
-    ['SVG', () => Promise.resolve(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10"><rect width="20" height="10" fill="${red}"/></svg>`))],
+    [
+      'SVG',
+      () => Promise.resolve(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10"><rect width="20" height="10" fill="${red}"/></svg>`)),
+    ],
   ];
 
   it.each(formats.flatMap((format) => logos.map(([kind, make]) => [format, kind, make] as const)))(

@@ -8,7 +8,14 @@ import { renderLocalArtwork } from '../../src/images/local-artwork.ts';
 import { postFormats, type PostFormat } from '../../src/images/post-formats.ts';
 
 const brandKit = { primary: '#1e3a8a', secondary: '#f59e0b', accent: '#ef4444', neutral: '#f3f4f6' } satisfies BrandColors;
-const prompts = ['A cosy autumn coffee shop', 'Summer sale on surfboards', 'Quarterly fintech report', 'Yoga retreat', 'Night market food', 'Launch of our new app'];
+const prompts = [
+  'A cosy autumn coffee shop',
+  'Summer sale on surfboards',
+  'Quarterly fintech report',
+  'Yoga retreat',
+  'Night market food',
+  'Launch of our new app',
+];
 
 /** The image shrunk to a fixed size, as RGB bytes: enough to compare pictures, fast to scan. */
 async function thumbnail(png: Buffer): Promise<Buffer> {

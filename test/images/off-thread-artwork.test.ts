@@ -10,7 +10,12 @@ import type { PostFormat } from '../../src/images/post-formats.ts';
 
 describe('renderLocalArtworkOffThread', () => {
   it('when requests overlap, then each gets the bytes the renderer draws for it on the calling thread', async () => {
-    const requests = [1, 2, 3, 4].map((seed) => ({ prompt: `Harbour at dawn ${seed}`, seed, format: seed % 2 ? ('1:1' as const) : ('9:16' as const), colors: {} }));
+    const requests = [1, 2, 3, 4].map((seed) => ({
+      prompt: `Harbour at dawn ${seed}`,
+      seed,
+      format: seed % 2 ? ('1:1' as const) : ('9:16' as const),
+      colors: {},
+    }));
     const offThread = await Promise.all(requests.map(renderLocalArtworkOffThread));
     for (const [index, request] of requests.entries()) expect(offThread[index]!.equals(await renderLocalArtwork(request))).toBe(true);
   });

@@ -58,7 +58,14 @@ export async function startAtprotoPds(tls: { certPath: string; keyPath: string }
     const forwarded = httpRequest(
       // A connection per request: the PDS closes idle keep-alive sockets after 5 s, and a request sent on one just as it
       // closes fails as a reset (seen as a flaky "server closed the connection").
-      { host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers: { ...incoming.headers, host: upstream.host }, agent: false },
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: incoming.method,
+        path: incoming.url,
+        headers: { ...incoming.headers, host: upstream.host },
+        agent: false,
+      },
       (answer) => {
         outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(outgoing);
@@ -91,8 +98,12 @@ export async function startAtprotoPds(tls: { certPath: string; keyPath: string }
     resetCounts: () => counts.clear(),
     async createAccount(handle) {
       const password = `pw-${handle}`;
-      const account = await json<{ did: string; accessJwt: string }>(procedure('com.atproto.server.createAccount', '', { handle, email: `${handle}@example.com`, password }));
-      const { password: appPassword } = await json<{ password: string }>(procedure('com.atproto.server.createAppPassword', account.accessJwt, { name: 'content-service' }));
+      const account = await json<{ did: string; accessJwt: string }>(
+        procedure('com.atproto.server.createAccount', '', { handle, email: `${handle}@example.com`, password }),
+      );
+      const { password: appPassword } = await json<{ password: string }>(
+        procedure('com.atproto.server.createAppPassword', account.accessJwt, { name: 'content-service' }),
+      );
       return { did: account.did, handle, password, appPassword };
     },
     query(nsid, params) {

@@ -12,11 +12,7 @@ export type MavenArtifact = { groupId: string; artifactId: string; version: stri
  * Copies a Maven Central artifact (with its runtime dependencies when `transitive`) into `directory`, once; later
  * calls return at once. Downloads into a staging directory and renames it, so an interrupted fetch is redone.
  */
-export async function fetchMavenArtifact(
-  artifact: MavenArtifact,
-  directory: string,
-  options: { transitive: boolean },
-): Promise<void> {
+export async function fetchMavenArtifact(artifact: MavenArtifact, directory: string, options: { transitive: boolean }): Promise<void> {
   if (existsSync(directory)) return;
   const staging = `${directory}.partial-${process.pid}`;
   const work = mkdtempSync(join(tmpdir(), 'maven-fetch-'));

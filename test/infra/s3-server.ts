@@ -16,11 +16,7 @@ export type S3Server = { endpoint: string; accessKeyId: string; secretAccessKey:
 /** Downloads the server once (Maven Central) and returns the path of its jar. */
 export async function fetchS3ServerJar(): Promise<string> {
   const directory = join(toolchainCacheDir(), `s3proxy-${version}`);
-  await fetchMavenArtifact(
-    { groupId: 'org.gaul', artifactId: 's3proxy', version, classifier: 'jar-with-dependencies' },
-    directory,
-    { transitive: false },
-  );
+  await fetchMavenArtifact({ groupId: 'org.gaul', artifactId: 's3proxy', version, classifier: 'jar-with-dependencies' }, directory, { transitive: false });
   return join(directory, `s3proxy-${version}-jar-with-dependencies.jar`);
 }
 
@@ -42,8 +38,10 @@ export async function startS3Server(): Promise<S3Server> {
       '-Djclouds.provider=filesystem-nio2',
       `-Djclouds.filesystem.basedir=${dataDir}`,
       '-DLOG_LEVEL=warn',
-      '-jar', jar,
-      '--properties', '/dev/null',
+      '-jar',
+      jar,
+      '--properties',
+      '/dev/null',
     ],
     { stdio: 'ignore' },
   );

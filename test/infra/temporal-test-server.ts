@@ -18,7 +18,11 @@ export async function prepareTemporalTestServer(): Promise<string> {
   const home = join(toolchainCacheDir(), `temporal-test-server-${version}`);
   const lib = join(home, 'lib');
   await fetchMavenArtifact({ groupId: 'io.temporal', artifactId: 'temporal-test-server', version }, lib, { transitive: true });
-  const classpath = readdirSync(lib).filter((name) => name.endsWith('.jar')).sort().map((name) => join(lib, name)).join(':');
+  const classpath = readdirSync(lib)
+    .filter((name) => name.endsWith('.jar'))
+    .sort()
+    .map((name) => join(lib, name))
+    .join(':');
   const archive = join(home, 'app-cds.jsa');
   if (!(await archiveIsUsable(archive, classpath))) await trainArchive(archive, classpath);
 
@@ -49,8 +53,14 @@ exec java "\${options[@]}" -cp '${classpath}' io.temporal.testserver.TestServer 
 async function archiveIsUsable(archive: string, classpath: string): Promise<boolean> {
   if (!existsSync(archive)) return false;
   return runCommand('java', [
-    '-Xshare:on', `-XX:SharedArchiveFile=${archive}`, '-XX:ErrorFile=/dev/null', '-XX:-CreateCoredumpOnCrash',
-    ...jvmOptions, '-cp', classpath, '-version',
+    '-Xshare:on',
+    `-XX:SharedArchiveFile=${archive}`,
+    '-XX:ErrorFile=/dev/null',
+    '-XX:-CreateCoredumpOnCrash',
+    ...jvmOptions,
+    '-cp',
+    classpath,
+    '-version',
   ]).then(
     () => true,
     () => false,

@@ -7,7 +7,13 @@ import { root } from './source-files.ts';
 // (anchors included) points at nothing. Measured figures belong in bench/README.md, and the runs behind a change in
 // its closing note, not in the prose.
 
-const pages = ['README.md', 'bench/README.md', ...readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const pages = [
+  'README.md',
+  'bench/README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
 function anchorOf(heading: string): string {
@@ -56,9 +62,13 @@ describe('the docs', () => {
   });
 
   it('when the README, the docs and src are read, then none tells of numbered benchmark runs or throwaway scripts', () => {
-    const files = ['README.md', ...pages.filter((page) => page.startsWith('docs/')), ...readdirSync(join(root, 'src'), { recursive: true, withFileTypes: true })
-      .filter((entry) => entry.isFile())
-      .map((entry) => relative(root, join(entry.parentPath, entry.name)))];
+    const files = [
+      'README.md',
+      ...pages.filter((page) => page.startsWith('docs/')),
+      ...readdirSync(join(root, 'src'), { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => relative(root, join(entry.parentPath, entry.name))),
+    ];
     const offenders = files.flatMap((file) =>
       readFileSync(join(root, file), 'utf8')
         .split('\n')

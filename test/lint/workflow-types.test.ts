@@ -5,7 +5,8 @@ import { root, sources } from './source-files.ts';
 // A workflow is started by its function, never by its name in a string: renaming the function is then a compile
 // error instead of a start that Temporal accepts and no worker ever runs.
 
-const startByName = /(?:workflow\.(?:start|execute|signalWithStart)|WithStartWorkflowOperation|executeChild|startChild)(?:<[^>]*>)?\(\s*['"`]|workflowType:\s*['"`]/g;
+const startByName =
+  /(?:workflow\.(?:start|execute|signalWithStart)|WithStartWorkflowOperation|executeChild|startChild)(?:<[^>]*>)?\(\s*['"`]|workflowType:\s*['"`]/g;
 
 describe('workflow types', () => {
   it('when the service starts or schedules a workflow, then it names the workflow by its function', () => {

@@ -47,7 +47,14 @@ beforeAll(async () => {
   const [workerPort, temporalPort] = [await findFreePort(), await findFreePort()];
   workerMetricsUrl = `http://127.0.0.1:${workerPort}/metrics`;
   temporalMetricsUrl = `http://127.0.0.1:${temporalPort}/metrics`;
-  worker = (await startWorkerProcess({ ...env, NODE_EXTRA_CA_CERTS: inject('devCaCertPath'), WORKER_METRICS_PORT: String(workerPort), TEMPORAL_METRICS_PORT: String(temporalPort) })).process;
+  worker = (
+    await startWorkerProcess({
+      ...env,
+      NODE_EXTRA_CA_CERTS: inject('devCaCertPath'),
+      WORKER_METRICS_PORT: String(workerPort),
+      TEMPORAL_METRICS_PORT: String(temporalPort),
+    })
+  ).process;
   apiKey = (await createWorkspace(api.services.orm, { name: 'Metrics', plan: 'growth' })).apiKey;
   client = apiClient(api.url, apiKey);
 });
@@ -137,47 +144,58 @@ describe('the api /metrics', () => {
 });
 
 describe('the worker /metrics', () => {
-  it('when a post is generated, published to Mastodon and announced to a webhook, and another refused by Mastodon, then the counters and the SDK metrics moved', { timeout: 90_000 }, async () => {
-    const projectId = (await client.post<{ id: string }>('/projects', { name: 'Metrics' })).body.id;
-    expect((await client.post('/webhooks', { url: receiver.url, events: 'post.published' })).status).toBe(201);
-    const mastodonId = (await client.post<{ id: string }>('/social-connections', { platform: 'mastodon', instanceUrl: mastodon.url, accessToken: mastodon.token })).body.id;
-    const newPost = async () => (await client.post<{ id: string }>('/posts', { title: 'Counted', prompt: 'A lighthouse', projectId })).body.id;
+  it(
+    'when a post is generated, published to Mastodon and announced to a webhook, and another refused by Mastodon, then the counters and the SDK metrics moved',
+    { timeout: 90_000 },
+    async () => {
+      const projectId = (await client.post<{ id: string }>('/projects', { name: 'Metrics' })).body.id;
+      expect((await client.post('/webhooks', { url: receiver.url, events: 'post.published' })).status).toBe(201);
+      const mastodonId = (
+        await client.post<{ id: string }>('/social-connections', { platform: 'mastodon', instanceUrl: mastodon.url, accessToken: mastodon.token })
+      ).body.id;
+      const newPost = async () => (await client.post<{ id: string }>('/posts', { title: 'Counted', prompt: 'A lighthouse', projectId })).body.id;
 
-    const published = await newPost();
-    expect((await client.post(`/posts/${published}/generate`)).status).toBe(200);
-    const publishing = await client.post<Array<{ status: string }>>(`/posts/${published}/publish-social`, { connectionIds: [mastodonId] });
-    expect(publishing.body.map((target) => target.status)).toEqual(['Published']);
-    await eventually(() => Promise.resolve(expect(receiver.deliveries).toHaveLength(1)));
-    // The platform refuses the next one: a final failure of the publishing activity.
-    mastodon.script('statuses', [{ status: 422, error: 'Validation failed: Text character limit of 500 exceeded' }]);
-    const refusing = await client.post<Array<{ status: string }>>(`/posts/${await newPost()}/publish-social`, { connectionIds: [mastodonId] });
-    expect(refusing.body.map((target) => target.status)).toEqual(['Failed']);
+      const published = await newPost();
+      expect((await client.post(`/posts/${published}/generate`)).status).toBe(200);
+      const publishing = await client.post<Array<{ status: string }>>(`/posts/${published}/publish-social`, { connectionIds: [mastodonId] });
+      expect(publishing.body.map((target) => target.status)).toEqual(['Published']);
+      await eventually(() => Promise.resolve(expect(receiver.deliveries).toHaveLength(1)));
+      // The platform refuses the next one: a final failure of the publishing activity.
+      mastodon.script('statuses', [{ status: 422, error: 'Validation failed: Text character limit of 500 exceeded' }]);
+      const refusing = await client.post<Array<{ status: string }>>(`/posts/${await newPost()}/publish-social`, { connectionIds: [mastodonId] });
+      expect(refusing.body.map((target) => target.status)).toEqual(['Failed']);
 
-    // The delivery is counted once its round is logged, a moment after the receiver answered.
-    const ours = await eventually(async () => {
-      const scraped = await scrape(workerMetricsUrl);
-      expect(scraped.value('webhook_delivery_attempts_total', { outcome: 'delivered' })).toBe(1);
-      return scraped;
-    });
-    for (const [name, type] of Object.entries(workerMetrics)) expect([name, ours.types.get(name)]).toEqual([name, type]);
-    // The worker is a process of this test's own: every count is this test's doing.
-    expect(ours.value('webhook_delivery_attempts_total')).toBe(1);
-    expect(ours.value('post_generations_total', { provider: 'local', outcome: 'succeeded' })).toBe(1);
-    expect(ours.value('post_generations_total')).toBe(1);
-    expect(ours.value('social_publish_attempts_total', { platform: 'mastodon', outcome: 'succeeded' })).toBe(1);
-    expect(ours.value('social_publish_attempts_total', { platform: 'mastodon', outcome: 'refused' })).toBe(1);
-    expect(ours.value('social_publish_attempts_total')).toBe(2);
-    // Every series exists from the start, at zero.
-    expect(ours.series('webhook_delivery_attempts_total').map((labels) => labels.outcome).sort()).toEqual(['delivered', 'failed', 'gone', 'not-on-plan', 'unusable']);
+      // The delivery is counted once its round is logged, a moment after the receiver answered.
+      const ours = await eventually(async () => {
+        const scraped = await scrape(workerMetricsUrl);
+        expect(scraped.value('webhook_delivery_attempts_total', { outcome: 'delivered' })).toBe(1);
+        return scraped;
+      });
+      for (const [name, type] of Object.entries(workerMetrics)) expect([name, ours.types.get(name)]).toEqual([name, type]);
+      // The worker is a process of this test's own: every count is this test's doing.
+      expect(ours.value('webhook_delivery_attempts_total')).toBe(1);
+      expect(ours.value('post_generations_total', { provider: 'local', outcome: 'succeeded' })).toBe(1);
+      expect(ours.value('post_generations_total')).toBe(1);
+      expect(ours.value('social_publish_attempts_total', { platform: 'mastodon', outcome: 'succeeded' })).toBe(1);
+      expect(ours.value('social_publish_attempts_total', { platform: 'mastodon', outcome: 'refused' })).toBe(1);
+      expect(ours.value('social_publish_attempts_total')).toBe(2);
+      // Every series exists from the start, at zero.
+      expect(
+        ours
+          .series('webhook_delivery_attempts_total')
+          .map((labels) => labels.outcome)
+          .sort(),
+      ).toEqual(['delivered', 'failed', 'gone', 'not-on-plan', 'unusable']);
 
-    const sdk = await scrape(temporalMetricsUrl);
-    for (const [name, type] of Object.entries(temporalMetrics)) expect([name, sdk.types.get(name)]).toEqual([name, type]);
-    expect(sdk.value('temporal_workflow_task_schedule_to_start_latency_seconds_count')).toBeGreaterThan(0);
-    expect(sdk.value('temporal_activity_schedule_to_start_latency_seconds_count')).toBeGreaterThan(0);
-    expect(sdk.value('temporal_activity_execution_failed_total', { activity_type: 'publishToTarget' })).toBe(1);
-    expect(sdk.value('temporal_workflow_completed_total', { workflow_type: 'generatePost' })).toBe(1);
-    expect(sdk.value('temporal_worker_task_slots_available', { worker_type: 'ActivityWorker' })).toBeGreaterThan(0);
-  });
+      const sdk = await scrape(temporalMetricsUrl);
+      for (const [name, type] of Object.entries(temporalMetrics)) expect([name, sdk.types.get(name)]).toEqual([name, type]);
+      expect(sdk.value('temporal_workflow_task_schedule_to_start_latency_seconds_count')).toBeGreaterThan(0);
+      expect(sdk.value('temporal_activity_schedule_to_start_latency_seconds_count')).toBeGreaterThan(0);
+      expect(sdk.value('temporal_activity_execution_failed_total', { activity_type: 'publishToTarget' })).toBe(1);
+      expect(sdk.value('temporal_workflow_completed_total', { workflow_type: 'generatePost' })).toBe(1);
+      expect(sdk.value('temporal_worker_task_slots_available', { worker_type: 'ActivityWorker' })).toBeGreaterThan(0);
+    },
+  );
 });
 
 describe('rate-limit refusals', () => {
@@ -187,7 +205,9 @@ describe('rate-limit refusals', () => {
     for (let attempt = 0; attempt < authFailuresPerAddress; attempt++) expect((await client.get('/workspace', { key: unknownKey })).status).toBe(401);
     expect((await client.get('/workspace', { key: unknownKey })).status).toBe(429);
     const after = await scrape(api.metricsUrl);
-    expect(after.value('api_rate_limit_refusals_total', { limit: 'auth-failures' }) - before.value('api_rate_limit_refusals_total', { limit: 'auth-failures' })).toBe(1);
+    expect(
+      after.value('api_rate_limit_refusals_total', { limit: 'auth-failures' }) - before.value('api_rate_limit_refusals_total', { limit: 'auth-failures' }),
+    ).toBe(1);
     expect(after.value('api_rate_limit_refusals_total', { limit: 'api-key' })).toBe(before.value('api_rate_limit_refusals_total', { limit: 'api-key' }));
     expect(after.value('http_request_duration_seconds_count', { route: '/api/v1/workspace', status: '429' })).toBe(1);
   });

@@ -24,7 +24,9 @@ let silentRequestClosed: Promise<void>;
 let closeSilentRequest: () => void;
 /** What the log received about refused addresses: the only place they are named. */
 const refusals: Array<Record<string, unknown>> = [];
-const stopLoggingRefusals = logRefusedAddresses(pino({ level: 'warn' }, { write: (line: string) => refusals.push(JSON.parse(line) as Record<string, unknown>) }));
+const stopLoggingRefusals = logRefusedAddresses(
+  pino({ level: 'warn' }, { write: (line: string) => refusals.push(JSON.parse(line) as Record<string, unknown>) }),
+);
 
 const routes: RequestListener = (request, response) => {
   const path = request.url ?? '/';
@@ -80,17 +82,12 @@ function socketsOpenedDuring<T>(action: () => Promise<T>): { result: Promise<T>;
 }
 
 describe('isPublicAddress', () => {
-  it.each([
-    '8.8.8.8',
-    '1.1.1.1',
-    '172.32.0.1',
-    '100.128.0.1',
-    '2606:4700:4700::1111',
-    '2a00:1450:4001:81c::200e',
-    '::ffff:8.8.8.8',
-  ])('when the address is %s, then it is public', (address) => {
-    expect(isPublicAddress(address)).toBe(true);
-  });
+  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '2a00:1450:4001:81c::200e', '::ffff:8.8.8.8'])(
+    'when the address is %s, then it is public',
+    (address) => {
+      expect(isPublicAddress(address)).toBe(true);
+    },
+  );
 
   it.each([
     ['127.0.0.1', 'loopback'],
@@ -141,13 +138,19 @@ describe('fetchPublicResource', () => {
   });
 
   it('when private networks are not allowed, then the loopback server is refused without connecting', async () => {
-    const failure = await failureOf(fetchPublicResource(`https://127.0.0.1:${counter.port}/logo.png`, { ...logo, allowPrivateNetworks: false }), PublicFetchError);
+    const failure = await failureOf(
+      fetchPublicResource(`https://127.0.0.1:${counter.port}/logo.png`, { ...logo, allowPrivateNetworks: false }),
+      PublicFetchError,
+    );
     expect(failure.reason).toBe('logo host is a private address');
     expect(counter.connections()).toBe(0);
   });
 
   it('when a hostname resolves to loopback (localhost) and that is not allowed, then it is refused without connecting and only the log names the address', async () => {
-    const failure = await failureOf(fetchPublicResource(`https://localhost:${counter.port}/logo.png`, { ...logo, allowPrivateNetworks: false }), PublicFetchError);
+    const failure = await failureOf(
+      fetchPublicResource(`https://localhost:${counter.port}/logo.png`, { ...logo, allowPrivateNetworks: false }),
+      PublicFetchError,
+    );
     expect(failure.reason).toBe('logo host resolves to a private address');
     expect(refusals.at(-1)).toMatchObject({ hostname: 'localhost', address: expect.stringMatching(/^(127\.0\.0\.1|::1)$/) });
     expect(counter.connections()).toBe(0);
@@ -161,7 +164,10 @@ describe('fetchPublicResource', () => {
   });
 
   it('when the URL uses http, then it is refused before anything is sent, even with private networks allowed', async () => {
-    const failure = await failureOf(fetchPublicResource(`http://127.0.0.1:${counter.port}/logo.png`, { ...logo, allowPrivateNetworks: true }), PublicFetchError);
+    const failure = await failureOf(
+      fetchPublicResource(`http://127.0.0.1:${counter.port}/logo.png`, { ...logo, allowPrivateNetworks: true }),
+      PublicFetchError,
+    );
     expect(failure.reason).toBe('logo URL must use https');
     expect(counter.connections()).toBe(0);
   });
@@ -230,7 +236,10 @@ describe('fetchPublicResource', () => {
   });
 
   it('when nothing listens on the port, then the reason says the connection was refused', async () => {
-    const failure = await failureOf(fetchPublicResource(`https://127.0.0.1:${await closedPort()}/logo.png`, { ...logo, allowPrivateNetworks: true }), PublicFetchError);
+    const failure = await failureOf(
+      fetchPublicResource(`https://127.0.0.1:${await closedPort()}/logo.png`, { ...logo, allowPrivateNetworks: true }),
+      PublicFetchError,
+    );
     expect(failure.reason).toBe('logo server refused the connection');
   });
 
@@ -247,7 +256,10 @@ describe('fetchPublicResource', () => {
   });
 
   it('when no `what` is given, then the reasons speak of "the URL" generically', async () => {
-    const insecure = await failureOf(fetchPublicResource('http://example.com/logo.png', { ...logo, what: undefined, allowPrivateNetworks: false }), PublicFetchError);
+    const insecure = await failureOf(
+      fetchPublicResource('http://example.com/logo.png', { ...logo, what: undefined, allowPrivateNetworks: false }),
+      PublicFetchError,
+    );
     expect(insecure.reason).toBe('the URL must use https');
     const invalid = await failureOf(fetchPublicResource('not a url', { ...logo, what: undefined, allowPrivateNetworks: false }), PublicFetchError);
     expect(invalid.reason).toBe('the URL is not a valid URL');

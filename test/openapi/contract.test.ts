@@ -22,18 +22,49 @@ const operations = Object.entries(spec.paths).flatMap(([path, item]) =>
 
 // The 43 endpoints of the product specification, plus documented extensions.
 const specified = [
-  'GET /posts', 'POST /posts', 'GET /posts/{id}', 'GET /posts/project/{projectId}', 'PUT /posts/{id}', 'DELETE /posts/{id}',
-  'POST /posts/{id}/generate', 'POST /posts/{id}/render', 'POST /posts/{id}/publish', 'POST /posts/{id}/schedule',
-  'POST /posts/{id}/publish-social', 'GET /posts/{id}/publish-targets', 'GET /posts/{id}/download', 'GET /posts/{id}/versions',
+  'GET /posts',
+  'POST /posts',
+  'GET /posts/{id}',
+  'GET /posts/project/{projectId}',
+  'PUT /posts/{id}',
+  'DELETE /posts/{id}',
+  'POST /posts/{id}/generate',
+  'POST /posts/{id}/render',
+  'POST /posts/{id}/publish',
+  'POST /posts/{id}/schedule',
+  'POST /posts/{id}/publish-social',
+  'GET /posts/{id}/publish-targets',
+  'GET /posts/{id}/download',
+  'GET /posts/{id}/versions',
   'POST /posts/{id}/versions/{versionId}/restore',
-  'GET /projects', 'POST /projects', 'GET /projects/{id}', 'PUT /projects/{id}', 'POST /projects/{id}/cover',
-  'DELETE /projects/{id}/cover', 'DELETE /projects/{id}',
-  'GET /brandkits', 'POST /brandkits', 'GET /brandkits/{id}', 'PUT /brandkits/{id}', 'DELETE /brandkits/{id}',
-  'GET /schedules', 'POST /schedules', 'GET /schedules/{id}', 'PUT /schedules/{id}', 'DELETE /schedules/{id}',
-  'GET /webhooks', 'POST /webhooks', 'PUT /webhooks/{id}', 'DELETE /webhooks/{id}',
-  'GET /video/jobs/{jobId}', 'GET /video/presign/{postId}',
+  'GET /projects',
+  'POST /projects',
+  'GET /projects/{id}',
+  'PUT /projects/{id}',
+  'POST /projects/{id}/cover',
+  'DELETE /projects/{id}/cover',
+  'DELETE /projects/{id}',
+  'GET /brandkits',
+  'POST /brandkits',
+  'GET /brandkits/{id}',
+  'PUT /brandkits/{id}',
+  'DELETE /brandkits/{id}',
+  'GET /schedules',
+  'POST /schedules',
+  'GET /schedules/{id}',
+  'PUT /schedules/{id}',
+  'DELETE /schedules/{id}',
+  'GET /webhooks',
+  'POST /webhooks',
+  'PUT /webhooks/{id}',
+  'DELETE /webhooks/{id}',
+  'GET /video/jobs/{jobId}',
+  'GET /video/presign/{postId}',
   'GET /usage/activity',
-  'GET /api-keys', 'POST /api-keys', 'DELETE /api-keys/{id}', 'POST /api-keys/{id}/regenerate',
+  'GET /api-keys',
+  'POST /api-keys',
+  'DELETE /api-keys/{id}',
+  'POST /api-keys/{id}/regenerate',
 ];
 const extensions = [
   'GET /workspace',
@@ -80,7 +111,11 @@ describe('openapi.yaml', () => {
 describe('problem types', () => {
   it('when compared with the code, then openapi.yaml lists exactly the problem types the service can send', () => {
     const documented = spec.components.schemas.Problem.properties.type.enum;
-    expect(Object.keys(problemTypes).map((code) => `/problems/${code}`).sort()).toEqual([...documented].sort());
+    expect(
+      Object.keys(problemTypes)
+        .map((code) => `/problems/${code}`)
+        .sort(),
+    ).toEqual([...documented].sort());
   });
 
   it('when compared with the documentation table, then every title matches', () => {
@@ -99,7 +134,8 @@ describe('webhook events', () => {
       const pattern = new RegExp(schemas[name]!.properties.events.pattern, 'u');
       expect(pattern.test(eventTypes.join(', ')), name).toBe(true);
       for (const type of eventTypes) expect(pattern.test(` ${type} `), `${name} ${type}`).toBe(true);
-      for (const unknown of ['post.deleted', 'post', 'post.published,post.created', 'webhook.test']) expect(pattern.test(unknown), `${name} ${unknown}`).toBe(false);
+      for (const unknown of ['post.deleted', 'post', 'post.published,post.created', 'webhook.test'])
+        expect(pattern.test(unknown), `${name} ${unknown}`).toBe(false);
     }
   });
 });

@@ -31,7 +31,10 @@ describe('process lifecycle', () => {
   it.each(['SIGTERM', 'SIGINT'] as const)('when the api receives %s, then it stops serving and exits with 0', async (signal) => {
     const port = await findFreePort();
     const { child, output } = await runUntilReady('src/api/main.ts', { ...testConfigEnv(database.url), PORT: String(port) }, async () =>
-      fetch(`http://127.0.0.1:${port}/health`).then((response) => response.ok, () => false),
+      fetch(`http://127.0.0.1:${port}/health`).then(
+        (response) => response.ok,
+        () => false,
+      ),
     );
     child.kill(signal);
     const [code] = (await once(child, 'exit')) as [number];

@@ -68,10 +68,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await balancer?.close();
   await Promise.all(
-    processes.filter((child) => child.exitCode === null).map(async (child) => {
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    }),
+    processes
+      .filter((child) => child.exitCode === null)
+      .map(async (child) => {
+        child.kill('SIGTERM');
+        await once(child, 'exit');
+      }),
   );
   await orm?.close();
   await database?.drop();
@@ -114,7 +116,7 @@ describe('request budgets', () => {
     }
   });
 
-  it("when one client floods the load balancer with unknown keys, then the guesser is throttled and valid keys (its own too) are still served", async () => {
+  it('when one client floods the load balancer with unknown keys, then the guesser is throttled and valid keys (its own too) are still served', async () => {
     const key = await growthKey('Beside a guesser');
     const guesses = [];
     for (let index = 0; index < authFailuresPerAddress * 3; index += 1) {
@@ -138,7 +140,9 @@ describe('one truth in the database', () => {
   it('when one Idempotency-Key is sent to both apis at once, then one project is created', async () => {
     const key = await growthKey('Idempotent');
     const idempotencyKey = randomBytes(16).toString('hex');
-    const answers = await Promise.all(apis.map((api) => api.client(key).post<{ id: string }>('/projects', { name: 'Once' }, { headers: { 'idempotency-key': idempotencyKey } })));
+    const answers = await Promise.all(
+      apis.map((api) => api.client(key).post<{ id: string }>('/projects', { name: 'Once' }, { headers: { 'idempotency-key': idempotencyKey } })),
+    );
     const created = answers.filter((answer) => answer.status === 201);
     expect(created.length).toBeGreaterThanOrEqual(1);
     // The other either replays the first answer or, while the first still runs, says so (409 with Retry-After).

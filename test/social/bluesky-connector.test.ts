@@ -19,13 +19,16 @@ let connector: SocialConnector;
 let credentials: BlueskyCredentials;
 let png: Buffer;
 
-
 function postWith(overrides: Partial<SocialPost> = {}): SocialPost {
-  return { text: 'Spring collection is here', image: { bytes: png, contentType: 'image/png', alt: 'Three jackets on a rail' }, idempotencyKey: randomUUID(), ...overrides };
+  return {
+    text: 'Spring collection is here',
+    image: { bytes: png, contentType: 'image/png', alt: 'Three jackets on a rail' },
+    idempotencyKey: randomUUID(),
+    ...overrides,
+  };
 }
 
 const calls = (nsid: string) => bluesky.requests.filter((request) => request.nsid === nsid);
-
 
 beforeAll(async () => {
   bluesky = await startBlueskyServer();
@@ -43,8 +46,13 @@ afterAll(() => bluesky?.close());
 describe('Bluesky connector: failures a real PDS cannot be made to give', () => {
   it.each([
     ['uploadBlob', 'BlobTooLarge', 'This file is too large.', 'Bluesky refused the image (400 BlobTooLarge): This file is too large.'],
-    ['createRecord', 'InvalidRequest', 'Invalid app.bsky.feed.post record: Record/text must not be longer than 300 graphemes', 'Bluesky refused the post (400 InvalidRequest): Invalid app.bsky.feed.post record: Record/text must not be longer than 300 graphemes'],
-  ] as const)('when Bluesky answers %s with 400 %s, then it is rejected with Bluesky\'s message', async (endpoint, name, message, reason) => {
+    [
+      'createRecord',
+      'InvalidRequest',
+      'Invalid app.bsky.feed.post record: Record/text must not be longer than 300 graphemes',
+      'Bluesky refused the post (400 InvalidRequest): Invalid app.bsky.feed.post record: Record/text must not be longer than 300 graphemes',
+    ],
+  ] as const)("when Bluesky answers %s with 400 %s, then it is rejected with Bluesky's message", async (endpoint, name, message, reason) => {
     bluesky.script(endpoint, [{ status: 400, error: name, message }]);
     const error = await failureOf(connector.publish(credentials, postWith()));
     expect(error).toBeInstanceOf(SocialRejectedError);
@@ -139,7 +147,9 @@ describe('Bluesky connector: sessions', () => {
 
 describe('Bluesky connector: no double posts', () => {
   it('when an older PDS says a record is missing as InvalidRequest "Could not locate record", then the post is created', async () => {
-    bluesky.script('getRecord', [{ status: 400, error: 'InvalidRequest', message: 'Could not locate record: at://did:plc:x/app.bsky.feed.post/3aaaaaaaaaaaa' }]);
+    bluesky.script('getRecord', [
+      { status: 400, error: 'InvalidRequest', message: 'Could not locate record: at://did:plc:x/app.bsky.feed.post/3aaaaaaaaaaaa' },
+    ]);
     await connector.publish(credentials, postWith());
     expect(bluesky.records).toHaveLength(1);
   });

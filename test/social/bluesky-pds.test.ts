@@ -40,7 +40,11 @@ const secrets = createSecretBox([randomBytes(32)]);
 const connector = createBlueskyConnector({ allowPrivateNetworks: true });
 
 beforeAll(async () => {
-  [pds, database, png] = await Promise.all([startAtprotoPds({ certPath: inject('devCertPath'), keyPath: inject('devKeyPath') }), createTestDatabase(), makeImage('png', '#ff6633', 96)]);
+  [pds, database, png] = await Promise.all([
+    startAtprotoPds({ certPath: inject('devCertPath'), keyPath: inject('devKeyPath') }),
+    createTestDatabase(),
+    makeImage('png', '#ff6633', 96),
+  ]);
   [maker, alice] = await Promise.all([pds.createAccount('maker.test'), pds.createAccount('alice.test')]);
   credentials = { platform: 'bluesky', serviceUrl: pds.url, handle: maker.handle, appPassword: maker.appPassword };
   [orm, otherOrm] = await Promise.all([openDatabase(database.url, 4), openDatabase(database.url, 4)]);
@@ -67,9 +71,11 @@ async function recordOf(uri: string): Promise<PostRecord> {
 
 /** How many sessions of this test's database wait on an advisory lock. */
 async function advisoryLockWaiters(): Promise<number> {
-  const [row] = await orm.em.getConnection().execute<Array<{ waiting: string }>>(
-    "select count(*) as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and wait_event = 'advisory'",
-  );
+  const [row] = await orm.em
+    .getConnection()
+    .execute<Array<{ waiting: string }>>(
+      "select count(*) as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and wait_event = 'advisory'",
+    );
   return Number(row!.waiting);
 }
 
@@ -118,7 +124,10 @@ describe('Bluesky connector on a real PDS: the record', () => {
   it('when a post with an image, a tag, a link and a mention is published, then the record read back has them all, with facets cutting out exactly each', async () => {
     const text = 'Launch 🚀 día #lanzamiento → https://example.com/a?b=c @alice.test';
     const before = Date.now();
-    const published = await connector.publish(credentials, postWith({ text, language: 'es', image: { bytes: png, contentType: 'image/png', alt: 'An orange square' } }));
+    const published = await connector.publish(
+      credentials,
+      postWith({ text, language: 'es', image: { bytes: png, contentType: 'image/png', alt: 'An orange square' } }),
+    );
     const record = await recordOf(published.externalPostId);
 
     expect(record.text).toBe(text);
@@ -140,9 +149,7 @@ describe('Bluesky connector on a real PDS: the record', () => {
   it('when the text has a numeric #1, an unknown handle and trailing punctuation, then those stay text and the facets leave the punctuation out', async () => {
     const text = 'Our #1 pick, by @nobody.test: https://example.com/x. Read it (#launch!)';
     const record = await recordOf((await connector.publish(credentials, postWith({ text }))).externalPostId);
-    expect(facetsRead(record)).toEqual([
-      { cut: 'https://example.com/x', feature: { $type: 'app.bsky.richtext.facet#link', uri: 'https://example.com/x' } },
-    ]);
+    expect(facetsRead(record)).toEqual([{ cut: 'https://example.com/x', feature: { $type: 'app.bsky.richtext.facet#link', uri: 'https://example.com/x' } }]);
     expect(record).not.toHaveProperty('langs');
   });
 
@@ -160,9 +167,13 @@ describe('Bluesky connector on a real PDS: the record', () => {
   });
 
   it('when the image is over 2,000,000 bytes, then it is re-encoded as a JPEG that the PDS takes', async () => {
-    const large = await sharp(randomBytes(1800 * 1800 * 3), { raw: { width: 1800, height: 1800, channels: 3 } }).png().toBuffer();
+    const large = await sharp(randomBytes(1800 * 1800 * 3), { raw: { width: 1800, height: 1800, channels: 3 } })
+      .png()
+      .toBuffer();
     expect(large.length).toBeGreaterThan(2_000_000);
-    const record = await recordOf((await connector.publish(credentials, postWith({ image: { bytes: large, contentType: 'image/png', alt: 'Static' } }))).externalPostId);
+    const record = await recordOf(
+      (await connector.publish(credentials, postWith({ image: { bytes: large, contentType: 'image/png', alt: 'Static' } }))).externalPostId,
+    );
     const [image] = record.embed!.images;
     expect(image!.image.mimeType).toBe('image/jpeg');
     expect(image!.image.size).toBeLessThanOrEqual(2_000_000);
@@ -291,7 +302,11 @@ describe('Bluesky connector on a real PDS: the session', () => {
   it('when the PDS refuses an access token that looked good, then the session is refreshed and the call sent again', async () => {
     const connectionId = await newConnection();
     await replaceAccessToken(connectionId, inMinutes(60));
-    const published = await connector.publish(credentials, postWith({ image: { bytes: png, contentType: 'image/png', alt: 'Orange' } }), connectionSessions(orm, secrets, connectionId));
+    const published = await connector.publish(
+      credentials,
+      postWith({ image: { bytes: png, contentType: 'image/png', alt: 'Orange' } }),
+      connectionSessions(orm, secrets, connectionId),
+    );
     expect((await recordOf(published.externalPostId)).embed?.images).toHaveLength(1);
     expect(pds.count('com.atproto.server.refreshSession')).toBe(1);
     expect(pds.count('com.atproto.repo.uploadBlob')).toBe(2);

@@ -20,7 +20,12 @@ let png: Buffer;
 let defaultStatusUrl: MastodonServer['statusUrlOf'];
 
 function postWith(overrides: Partial<SocialPost> = {}): SocialPost {
-  return { text: 'Spring collection is here', image: { bytes: png, contentType: 'image/png', alt: 'Three jackets on a rail' }, idempotencyKey: randomUUID(), ...overrides };
+  return {
+    text: 'Spring collection is here',
+    image: { bytes: png, contentType: 'image/png', alt: 'Three jackets on a rail' },
+    idempotencyKey: randomUUID(),
+    ...overrides,
+  };
 }
 
 const polls = () => mastodon.requests.filter((request) => request.method === 'GET' && request.path.startsWith('/api/v1/media/'));
@@ -57,7 +62,7 @@ describe('Mastodon connector: verify', () => {
     expect(mastodon.requests[0]?.path).toBe('/api/v1/accounts/verify_credentials');
   });
 
-  it('when the token is wrong, then it is rejected with Mastodon\'s reason and without the token', async () => {
+  it("when the token is wrong, then it is rejected with Mastodon's reason and without the token", async () => {
     const wrongToken = 'wrong-token-0123456789';
     const error = await failureOf(connector.verify({ ...credentials, accessToken: wrongToken }));
     expect(error).toBeInstanceOf(SocialRejectedError);
@@ -161,9 +166,14 @@ describe('Mastodon connector: publish', () => {
 
   it.each([
     ['statuses', 403, 'This action is outside the authorized scopes', 'Mastodon rejected the access token (403): This action is outside the authorized scopes'],
-    ['statuses', 422, 'Validation failed: Text character limit of 500 exceeded', 'Mastodon refused the post (422): Validation failed: Text character limit of 500 exceeded'],
+    [
+      'statuses',
+      422,
+      'Validation failed: Text character limit of 500 exceeded',
+      'Mastodon refused the post (422): Validation failed: Text character limit of 500 exceeded',
+    ],
     ['media', 422, 'Validation failed: File content type is invalid', 'Mastodon refused the image (422): Validation failed: File content type is invalid'],
-  ] as const)('when Mastodon answers %s with %i, then it is rejected with Mastodon\'s message', async (endpoint, status, message, reason) => {
+  ] as const)("when Mastodon answers %s with %i, then it is rejected with Mastodon's message", async (endpoint, status, message, reason) => {
     mastodon.script(endpoint, [{ status, error: message }]);
     const error = await failureOf(connector.publish(credentials, postWith()));
     expect(error).toBeInstanceOf(SocialRejectedError);

@@ -35,7 +35,13 @@ beforeAll(async () => {
   ]);
   ({ app, workspace, projectId } = started);
   [maker, alice] = await Promise.all([pds.createAccount('maker.test'), pds.createAccount('alice.test')]);
-  const created = await workspace.client.post<Schemas['SocialConnection']>('/social-connections', { platform: 'bluesky', serviceUrl: pds.url, handle: maker.handle, appPassword: maker.appPassword, postLanguage: 'es' });
+  const created = await workspace.client.post<Schemas['SocialConnection']>('/social-connections', {
+    platform: 'bluesky',
+    serviceUrl: pds.url,
+    handle: maker.handle,
+    appPassword: maker.appPassword,
+    postLanguage: 'es',
+  });
   expect(created.status).toBe(201);
   expect(created.body).toMatchObject({ accountName: maker.handle, postLanguage: 'es' });
   connectionId = created.body.id;
@@ -81,7 +87,11 @@ describe('publish-social to Bluesky on a real PDS', () => {
     const post = (await workspace.client.get<Schemas['Post']>(`/posts/${id}`)).body;
     const image = await fetchImage(post.imageUrl!);
     const [embedded] = record.embed.images;
-    expect(embedded).toMatchObject({ alt: 'A rocket over a harbour at dawn', aspectRatio: { width: image.width, height: image.height }, image: { mimeType: 'image/png', size: image.bytes.length } });
+    expect(embedded).toMatchObject({
+      alt: 'A rocket over a harbour at dawn',
+      aspectRatio: { width: image.width, height: image.height },
+      image: { mimeType: 'image/png', size: image.bytes.length },
+    });
     const blob = await pds.query('com.atproto.sync.getBlob', { did: maker.did, cid: embedded!.image.ref.$link });
     expect(Buffer.from(await blob.arrayBuffer()).equals(image.bytes)).toBe(true);
   });

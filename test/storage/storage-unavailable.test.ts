@@ -16,7 +16,10 @@ describe('an object store that does not answer', () => {
       credentials: { accessKeyId: 'x', secretAccessKey: 'y' },
       maxAttempts: 1,
     });
-    const error = await client.send(new HeadObjectCommand({ Bucket: 'b', Key: 'k' })).then(() => undefined, (failure: unknown) => failure);
+    const error = await client.send(new HeadObjectCommand({ Bucket: 'b', Key: 'k' })).then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
     expect(error).toBeInstanceOf(Error);
     expect(isStorageUnavailable(error)).toBe(true);
     expect(isDatabaseUnavailable(error)).toBe(false);
@@ -39,7 +42,10 @@ describe('an object store that does not answer', () => {
       idleTimeoutMs: 300,
     });
     try {
-      const error = await storage.get('k').then(() => undefined, (failure: unknown) => failure);
+      const error = await storage.get('k').then(
+        () => undefined,
+        (failure: unknown) => failure,
+      );
       expect(isStorageUnavailable(error)).toBe(true);
       expect(sockets.length).toBeGreaterThan(0);
     } finally {

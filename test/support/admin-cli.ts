@@ -10,7 +10,11 @@ const run = promisify(execFile);
  * DATA_DIR (where a stack without secrets keeps the dev stack's) lies in the app's storage directory, which the app
  * removes when it stops, so no test writes into the checkout. `env` adds or (given as undefined) removes variables.
  */
-export function runAdmin(app: Pick<TestApp, 'config'>, args: string[], env: Record<string, string | undefined> = {}): Promise<{ stdout: string; stderr: string }> {
+export function runAdmin(
+  app: Pick<TestApp, 'config'>,
+  args: string[],
+  env: Record<string, string | undefined> = {},
+): Promise<{ stdout: string; stderr: string }> {
   const merged: Record<string, string | undefined> = {
     ...process.env,
     DATA_DIR: join(app.config.storage.directory, 'admin-data'),
@@ -20,5 +24,7 @@ export function runAdmin(app: Pick<TestApp, 'config'>, args: string[], env: Reco
     ...env,
   };
   // A variable given as undefined is left out (not passed as the text "undefined").
-  return run('npm', ['run', '--silent', 'admin', '--', ...args], { env: Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== undefined)) });
+  return run('npm', ['run', '--silent', 'admin', '--', ...args], {
+    env: Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== undefined)),
+  });
 }

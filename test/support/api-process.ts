@@ -6,13 +6,22 @@ import { spawn, type ChildProcess } from 'node:child_process';
  * taken by another process in between (it was, once, in CI: EADDRINUSE).
  */
 export async function startApiProcess(env: Record<string, string>): Promise<{ process: ChildProcess; url: string; output: () => string }> {
-  const child = spawn(process.execPath, ['src/api/main.ts'], { env: { ...process.env, ...env, PORT: '0', LOG_LEVEL: 'info', LOG_FORMAT: 'json' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['src/api/main.ts'], {
+    env: { ...process.env, ...env, PORT: '0', LOG_LEVEL: 'info', LOG_FORMAT: 'json' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const deadline = Date.now() + 60_000;
   let url: string | undefined;
-  while (!url || !(await fetch(`${url}/health`).then((response) => response.ok, () => false))) {
+  while (
+    !url ||
+    !(await fetch(`${url}/health`).then(
+      (response) => response.ok,
+      () => false,
+    ))
+  ) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`The api did not start:\n${output}`);
     url ??= listeningUrl(output);
     await new Promise((resolveWait) => setTimeout(resolveWait, 100));

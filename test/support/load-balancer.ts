@@ -15,10 +15,14 @@ export async function startLoadBalancer(upstreams: string[]): Promise<LoadBalanc
   const server = createServer((incoming, outgoing) => {
     const target = new URL(incoming.url ?? '/', upstreams[next++ % upstreams.length]);
     const forwarded = [incoming.headers['x-forwarded-for'], incoming.socket.remoteAddress].filter(Boolean).join(', ');
-    const upstream = request(target, { method: incoming.method, headers: { ...incoming.headers, host: target.host, 'x-forwarded-for': forwarded } }, (answer: IncomingMessage) => {
-      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(outgoing);
-    });
+    const upstream = request(
+      target,
+      { method: incoming.method, headers: { ...incoming.headers, host: target.host, 'x-forwarded-for': forwarded } },
+      (answer: IncomingMessage) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      },
+    );
     upstream.on('error', () => {
       if (!outgoing.headersSent) outgoing.writeHead(502);
       outgoing.end();

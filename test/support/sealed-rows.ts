@@ -23,7 +23,13 @@ export async function insertSealedRows(orm: Database, boxes: { secrets: SecretBo
     const session = JSON.stringify({ refreshJwt: `jwt-${randomBytes(8).toString('hex')}` });
     const answer = JSON.stringify({ id: `answer-${index}`, secret });
     return {
-      webhook: em.create(Webhook, { workspaceId: workspace.id, url: `https://hooks.example/${index}`, events: 'post.published', secretSealed: boxes.secrets.seal(secret), isActive: true }),
+      webhook: em.create(Webhook, {
+        workspaceId: workspace.id,
+        url: `https://hooks.example/${index}`,
+        events: 'post.published',
+        secretSealed: boxes.secrets.seal(secret),
+        isActive: true,
+      }),
       connection: em.create(SocialConnection, {
         workspaceId: workspace.id,
         platform: 'mastodon',

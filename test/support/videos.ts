@@ -7,7 +7,16 @@ import { expect } from 'vitest';
 import { defaultFfmpegPath } from '../../src/video/ffmpeg-path.ts';
 import { eventually } from './eventually.ts';
 
-export type VideoFacts = { codec: string; profile: string; pixelFormat: string; width: number; height: number; fps: number; seconds: number; faststart: boolean };
+export type VideoFacts = {
+  codec: string;
+  profile: string;
+  pixelFormat: string;
+  width: number;
+  height: number;
+  fps: number;
+  seconds: number;
+  faststart: boolean;
+};
 
 /**
  * What an MP4 is, as ffmpeg reads it (`ffmpeg -i` prints the stream line; the bundled build has no ffprobe), and
@@ -44,13 +53,16 @@ export function probeVideo(bytes: Buffer): VideoFacts {
  */
 export async function deleteWorkflowHistory(client: Client, workflowId: string): Promise<void> {
   await eventually(async () => {
-    const status = await client.workflow.getHandle(workflowId).describe().then(
-      (description) => description.status.name,
-      (error: unknown) => {
-        if (error instanceof WorkflowNotFoundError) return 'GONE';
-        throw error;
-      },
-    );
+    const status = await client.workflow
+      .getHandle(workflowId)
+      .describe()
+      .then(
+        (description) => description.status.name,
+        (error: unknown) => {
+          if (error instanceof WorkflowNotFoundError) return 'GONE';
+          throw error;
+        },
+      );
     if (status === 'GONE') return;
     expect(status).not.toBe('RUNNING');
     await client.workflowService.deleteWorkflowExecution({ namespace: client.options.namespace, workflowExecution: { workflowId } });

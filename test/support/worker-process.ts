@@ -8,7 +8,10 @@ import { inject } from 'vitest';
  * leaves `TEMPORAL_WORKFLOW_BUNDLE` unset so that the worker bundles the workflows at start-up, as `npm run worker`
  * does in development (worker-start-up.test.ts keeps that path tested).
  */
-export async function startWorkerProcess(env: Record<string, string>, { bundlesItself = false } = {}): Promise<{ process: ChildProcess; output: () => string }> {
+export async function startWorkerProcess(
+  env: Record<string, string>,
+  { bundlesItself = false } = {},
+): Promise<{ process: ChildProcess; output: () => string }> {
   const bundle: Record<string, string> = bundlesItself ? {} : { TEMPORAL_WORKFLOW_BUNDLE: inject('workflowBundlePath') };
   const childEnv: NodeJS.ProcessEnv = { ...process.env, ...bundle, ...env, LOG_LEVEL: 'info' };
   if (bundlesItself) delete childEnv.TEMPORAL_WORKFLOW_BUNDLE;

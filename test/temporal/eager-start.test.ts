@@ -21,21 +21,32 @@ afterAll(async () => {
 });
 
 describe('eager workflow start', () => {
-  it('when a client on a worker\'s connection starts a workflow on that worker\'s queue, then it starts eagerly and completes there', async () => {
+  it("when a client on a worker's connection starts a workflow on that worker's queue, then it starts eagerly and completes there", async () => {
     const taskQueue = `eager-${randomUUID()}`;
     // An event no webhook takes any more: the run's first round finds nothing to send and the run ends.
     const activities: Partial<Activities> = { deliverToWebhooks: () => Promise.resolve([]) };
-    const worker = await Worker.create({ connection, taskQueue, workflowBundle: { codePath: inject('workflowBundlePath') }, activities, sinks: workflowSpanSink() });
+    const worker = await Worker.create({
+      connection,
+      taskQueue,
+      workflowBundle: { codePath: inject('workflowBundlePath') },
+      activities,
+      sinks: workflowSpanSink(),
+    });
     const client = clientOnWorkerConnection(connection, settings);
     expect(startsEagerly(client)).toBe(true);
     await worker.runUntil(async () => {
-      const handle = await client.workflow.start(deliverEvent, { taskQueue, workflowId: `event-${randomUUID()}`, args: [{ eventId: randomUUID() }], requestEagerStart: startsEagerly(client) });
+      const handle = await client.workflow.start(deliverEvent, {
+        taskQueue,
+        workflowId: `event-${randomUUID()}`,
+        args: [{ eventId: randomUUID() }],
+        requestEagerStart: startsEagerly(client),
+      });
       expect(handle.eagerlyStarted).toBe(true);
       expect(await handle.result()).toEqual({ webhooks: [] });
     });
   });
 
-  it('when a client has a connection of its own (the api\'s), then it does not ask to start eagerly', async () => {
+  it("when a client has a connection of its own (the api's), then it does not ask to start eagerly", async () => {
     const grpc = await Connection.connect({ address: settings.address });
     try {
       expect(startsEagerly(new Client({ connection: grpc }))).toBe(false);

@@ -38,7 +38,9 @@ describe('workflow failures as problems', () => {
   });
 
   it('when a bounded activity ran out of attempts on our side, then the work failed: 422 in our words, without what the activity said', () => {
-    const failure = workflowFailed(activityFailed(new ApplicationFailure('EACCES: permission denied, open /srv/objects/p1.png', 'Error'), 'MAXIMUM_ATTEMPTS_REACHED'));
+    const failure = workflowFailed(
+      activityFailed(new ApplicationFailure('EACCES: permission denied, open /srv/objects/p1.png', 'Error'), 'MAXIMUM_ATTEMPTS_REACHED'),
+    );
     expect(problemOf(workflowFailureAsProblem(failure, 'Rendering'))).toEqual({ code: 'generation-failed', detail: `Rendering failed: ${ourSideSentence}` });
   });
 
@@ -59,7 +61,10 @@ describe('workflow failures as problems', () => {
 
 describe('update failures as problems', () => {
   it('when the workflow refused the update, then the caller hears 409 naming the subject', () => {
-    const refused = new WorkflowUpdateFailedError('Workflow Update failed', ApplicationFailure.create({ message: 'The publication is already under way and can no longer be changed.' }));
+    const refused = new WorkflowUpdateFailedError(
+      'Workflow Update failed',
+      ApplicationFailure.create({ message: 'The publication is already under way and can no longer be changed.' }),
+    );
     expect(problemOf(updateFailureAsProblem(refused, 'Post p1'))).toEqual({
       code: 'conflict',
       detail: 'Post p1: The publication is already under way and can no longer be changed.',

@@ -34,7 +34,9 @@ describe('search attributes at worker start-up', () => {
     const fillers = Object.fromEntries(Array.from({ length: 10 }, (_, index) => [`filler${index}`, 2]));
     await connection.operatorService.addSearchAttributes({ namespace, searchAttributes: fillers });
     await expect(ensureSearchAttributes(connection, namespace)).rejects.toThrow(
-      new RegExp(`lacks the search attributes workspaceId, projectId, postId .*temporal operator search-attribute create --namespace ${namespace} --name workspaceId --type Keyword`),
+      new RegExp(
+        `lacks the search attributes workspaceId, projectId, postId .*temporal operator search-attribute create --namespace ${namespace} --name workspaceId --type Keyword`,
+      ),
     );
   });
 

@@ -37,8 +37,13 @@ let suspended = false;
 beforeAll(async () => {
   mastodon = await startMastodonServer();
   temporal = await startTemporalDevServer({ headless: true });
-  ({ app, workspace, projectId } = await startAppWithWorkspace({ env: { TEMPORAL_ADDRESS: temporal.address, SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true' }, project: 'Hung Temporal' }));
-  connectionId = (await workspace.client.post<{ id: string }>('/social-connections', { platform: 'mastodon', instanceUrl: mastodon.url, accessToken: mastodon.token })).body.id;
+  ({ app, workspace, projectId } = await startAppWithWorkspace({
+    env: { TEMPORAL_ADDRESS: temporal.address, SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true' },
+    project: 'Hung Temporal',
+  }));
+  connectionId = (
+    await workspace.client.post<{ id: string }>('/social-connections', { platform: 'mastodon', instanceUrl: mastodon.url, accessToken: mastodon.token })
+  ).body.id;
 });
 afterAll(async () => {
   if (suspended) process.kill(temporal.pid, 'SIGCONT');
@@ -108,75 +113,93 @@ const actions: Action[] = [
 ];
 
 describe('actions while the Temporal server hangs', () => {
-  it('when Temporal hangs, then each action answers 503 with Retry-After and changes nothing; after it resumes, the same request does the work once', { timeout: 180_000 }, async () => {
-    const posts = await Promise.all(actions.map((action) => newPost(action.generated ?? false)));
-    const before = await Promise.all(posts.map(countOf));
+  it(
+    'when Temporal hangs, then each action answers 503 with Retry-After and changes nothing; after it resumes, the same request does the work once',
+    { timeout: 180_000 },
+    async () => {
+      const posts = await Promise.all(actions.map((action) => newPost(action.generated ?? false)));
+      const before = await Promise.all(posts.map(countOf));
 
-    process.kill(temporal.pid, 'SIGSTOP');
-    suspended = true;
-    const answers = await Promise.all(
-      actions.map(async (action, index) => {
-        const response = await answerWithin(action.send(posts[index]!), answerBoundMs);
-        return { action: action.name, status: response?.status ?? 'no answer', type: (response?.body as Schemas['Problem'] | undefined)?.type, retryAfter: response?.headers.get('retry-after') };
-      }),
-    );
-    expect(answers).toEqual(actions.map((action) => ({ action: action.name, status: 503, type: '/problems/service-unavailable', retryAfter: expect.stringMatching(/^\d+$/) })));
-    expect(await Promise.all(posts.map(countOf))).toEqual(before);
+      process.kill(temporal.pid, 'SIGSTOP');
+      suspended = true;
+      const answers = await Promise.all(
+        actions.map(async (action, index) => {
+          const response = await answerWithin(action.send(posts[index]!), answerBoundMs);
+          return {
+            action: action.name,
+            status: response?.status ?? 'no answer',
+            type: (response?.body as Schemas['Problem'] | undefined)?.type,
+            retryAfter: response?.headers.get('retry-after'),
+          };
+        }),
+      );
+      expect(answers).toEqual(
+        actions.map((action) => ({ action: action.name, status: 503, type: '/problems/service-unavailable', retryAfter: expect.stringMatching(/^\d+$/) })),
+      );
+      expect(await Promise.all(posts.map(countOf))).toEqual(before);
 
-    process.kill(temporal.pid, 'SIGCONT');
-    suspended = false;
-    for (const [index, action] of actions.entries()) {
-      const postId = posts[index]!;
-      // The client's connection may need a moment to notice the server is back; a client retries 503s.
-      const response = await eventually(async () => {
-        const retried = await action.send(postId);
-        expect(retried.status, `${action.name}: ${JSON.stringify(retried.body)}`).not.toBe(503);
-        return retried;
-      }, 60_000);
-      expect([200, 202], `${action.name}: ${JSON.stringify(response.body)}`).toContain(response.status);
-      await eventually(() => action.done(postId), 30_000);
-    }
-    // Exactly once: the request that answered 503 left no run behind that Temporal could take up later.
-    for (const postId of posts) {
-      const runs = [];
-      for await (const run of app.api.services.temporal.workflow.list({ query: `postId = "${postId}"` })) runs.push(run.workflowId);
-      expect(runs.length).toBeGreaterThan(0);
-      expect(new Set(runs).size, `runs of post ${postId}: ${runs.join(', ')}`).toBe(runs.length);
-    }
-  });
+      process.kill(temporal.pid, 'SIGCONT');
+      suspended = false;
+      for (const [index, action] of actions.entries()) {
+        const postId = posts[index]!;
+        // The client's connection may need a moment to notice the server is back; a client retries 503s.
+        const response = await eventually(async () => {
+          const retried = await action.send(postId);
+          expect(retried.status, `${action.name}: ${JSON.stringify(retried.body)}`).not.toBe(503);
+          return retried;
+        }, 60_000);
+        expect([200, 202], `${action.name}: ${JSON.stringify(response.body)}`).toContain(response.status);
+        await eventually(() => action.done(postId), 30_000);
+      }
+      // Exactly once: the request that answered 503 left no run behind that Temporal could take up later.
+      for (const postId of posts) {
+        const runs = [];
+        for await (const run of app.api.services.temporal.workflow.list({ query: `postId = "${postId}"` })) runs.push(run.workflowId);
+        expect(runs.length).toBeGreaterThan(0);
+        expect(new Set(runs).size, `runs of post ${postId}: ${runs.join(', ')}`).toBe(runs.length);
+      }
+    },
+  );
 });
 
 describe('a schedule created while the Temporal server hangs', () => {
-  it('when Temporal hangs, then POST /schedules answers 503 after one deadline, not one for the create and another for taking it back, and keeps no row', { timeout: 90_000 }, async () => {
-    // An api process of its own on the same database and Temporal, for its log: the take-back's outcome is only logged.
-    const api = await startApiProcess({ ...testConfigEnv(app.config.database.url), TEMPORAL_ADDRESS: temporal.address });
-    const workspaceLock = new pg.Client({ connectionString: app.config.database.url });
-    await workspaceLock.connect();
-    try {
-      process.kill(temporal.pid, 'SIGSTOP');
-      suspended = true;
-      const answer = apiClient(api.url, workspace.key).post<Schemas['Problem']>('/schedules', { name: 'While hung', cronExpression: '0 9 * * *' });
-      // The create holds the workspace's lock while it waits for Temporal; the lock goes when the create has given up.
-      await eventually(async () => expect(await workspaceLocked(workspaceLock)).toBe(true), 20_000);
-      await eventually(async () => expect(await workspaceLocked(workspaceLock)).toBe(false), 30_000);
-      // Temporal answers again from here on: a take-back with a deadline of its own would now reach it and succeed.
-      process.kill(temporal.pid, 'SIGCONT');
-      suspended = false;
-      const response = await answer;
+  it(
+    'when Temporal hangs, then POST /schedules answers 503 after one deadline, not one for the create and another for taking it back, and keeps no row',
+    { timeout: 90_000 },
+    async () => {
+      // An api process of its own on the same database and Temporal, for its log: the take-back's outcome is only logged.
+      const api = await startApiProcess({ ...testConfigEnv(app.config.database.url), TEMPORAL_ADDRESS: temporal.address });
+      const workspaceLock = new pg.Client({ connectionString: app.config.database.url });
+      await workspaceLock.connect();
+      try {
+        process.kill(temporal.pid, 'SIGSTOP');
+        suspended = true;
+        const answer = apiClient(api.url, workspace.key).post<Schemas['Problem']>('/schedules', { name: 'While hung', cronExpression: '0 9 * * *' });
+        // The create holds the workspace's lock while it waits for Temporal; the lock goes when the create has given up.
+        await eventually(async () => expect(await workspaceLocked(workspaceLock)).toBe(true), 20_000);
+        await eventually(async () => expect(await workspaceLocked(workspaceLock)).toBe(false), 30_000);
+        // Temporal answers again from here on: a take-back with a deadline of its own would now reach it and succeed.
+        process.kill(temporal.pid, 'SIGCONT');
+        suspended = false;
+        const response = await answer;
 
-      expect(response.status).toBe(503);
-      expect(response.body).toMatchObject({ type: '/problems/service-unavailable', detail: expect.stringContaining('Temporal did not accept the schedule change') });
-      expect(response.headers.get('retry-after')).toMatch(/^\d+$/);
-      // The take-back had only what was left of the request's deadline, nothing: it gave up before Temporal was back.
-      await eventually(() => Promise.resolve(expect(api.output()).toContain('orphan schedule left for reconcile')));
-      expect(api.output()).toContain('Temporal did not take the schedule back');
-      expect(await app.api.services.orm.em.fork().count(Schedule, { workspaceId: workspace.id, name: 'While hung' })).toBe(0);
-    } finally {
-      await workspaceLock.end();
-      api.process.kill('SIGTERM');
-      await once(api.process, 'exit');
-    }
-  });
+        expect(response.status).toBe(503);
+        expect(response.body).toMatchObject({
+          type: '/problems/service-unavailable',
+          detail: expect.stringContaining('Temporal did not accept the schedule change'),
+        });
+        expect(response.headers.get('retry-after')).toMatch(/^\d+$/);
+        // The take-back had only what was left of the request's deadline, nothing: it gave up before Temporal was back.
+        await eventually(() => Promise.resolve(expect(api.output()).toContain('orphan schedule left for reconcile')));
+        expect(api.output()).toContain('Temporal did not take the schedule back');
+        expect(await app.api.services.orm.em.fork().count(Schedule, { workspaceId: workspace.id, name: 'While hung' })).toBe(0);
+      } finally {
+        await workspaceLock.end();
+        api.process.kill('SIGTERM');
+        await once(api.process, 'exit');
+      }
+    },
+  );
 });
 
 /** Whether another transaction holds the workspace's row lock (taken and let go here at once when it is free). */

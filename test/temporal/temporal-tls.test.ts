@@ -61,7 +61,10 @@ describe('Temporal over mutual TLS with an API key', () => {
   it('when the API key is wrong, then connecting fails as unauthenticated', async () => {
     const refused = proxy.refused;
     const config = testConfig('postgres://unused/db', { ...tlsSettings(), TEMPORAL_API_KEY: 'not-the-key' });
-    const error = await connectTemporalClient(config.temporal).then(() => undefined, (failure: unknown) => failure as Error);
+    const error = await connectTemporalClient(config.temporal).then(
+      () => undefined,
+      (failure: unknown) => failure as Error,
+    );
     expect(String((error?.cause as Error | undefined)?.message)).toMatch(/UNAUTHENTICATED: Request unauthorized/);
     expect(proxy.refused).toBeGreaterThan(refused);
   });
@@ -70,7 +73,12 @@ describe('Temporal over mutual TLS with an API key', () => {
     const base = { DATABASE_URL: 'postgres://x/y', URL_SIGNING_SECRET: 'x'.repeat(32), ENCRYPTION_KEY: Buffer.alloc(32).toString('base64') };
     expect(() => loadConfig({ ...base, TEMPORAL_TLS_CERT_PATH: '/tmp/cert.pem' })).toThrow(/TEMPORAL_TLS_KEY_PATH/);
     expect(() => loadConfig({ ...base, TEMPORAL_TLS: 'false', TEMPORAL_API_KEY: 'k' })).toThrow(/TEMPORAL_TLS: is false/);
-    expect(loadConfig({ ...base, TEMPORAL_API_KEY: 'k' }).temporal.tls).toEqual({ caPath: undefined, certPath: undefined, keyPath: undefined, serverName: undefined });
+    expect(loadConfig({ ...base, TEMPORAL_API_KEY: 'k' }).temporal.tls).toEqual({
+      caPath: undefined,
+      certPath: undefined,
+      keyPath: undefined,
+      serverName: undefined,
+    });
     expect(loadConfig(base).temporal.tls).toBeNull();
   });
 });

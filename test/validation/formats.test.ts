@@ -2,10 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { isDateTime, isUuid, isWebUrl } from '../../src/validation/formats.ts';
 
 describe('isDateTime', () => {
-  it.each(['2026-11-23T09:00:00Z', '2028-02-29T00:00:00Z', '2030-01-01T00:00:00.123456+05:30', '0001-01-01T00:00:00Z', '9999-12-31T23:59:59Z', '2026-11-23t09:00:00z'])(
-    'when it is %s, then it is a date-time',
-    (value) => expect(isDateTime(value)).toBe(true),
-  );
+  it.each([
+    '2026-11-23T09:00:00Z',
+    '2028-02-29T00:00:00Z',
+    '2030-01-01T00:00:00.123456+05:30',
+    '0001-01-01T00:00:00Z',
+    '9999-12-31T23:59:59Z',
+    '2026-11-23t09:00:00z',
+  ])('when it is %s, then it is a date-time', (value) => expect(isDateTime(value)).toBe(true));
 
   it.each([
     '2030-13-01T00:00:00Z',
@@ -25,14 +29,23 @@ describe('isDateTime', () => {
 });
 
 describe('isWebUrl', () => {
-  it.each(['https://example.com', 'https://example.com/hook?a=b#c', 'http://localhost:3000/x', 'https://[::1]:8443/'])('when it is %s, then it is a URL', (value) =>
-    expect(isWebUrl(value)).toBe(true),
+  it.each(['https://example.com', 'https://example.com/hook?a=b#c', 'http://localhost:3000/x', 'https://[::1]:8443/'])(
+    'when it is %s, then it is a URL',
+    (value) => expect(isWebUrl(value)).toBe(true),
   );
 
-  it.each(['https://', 'https://\u0084', 'https://a.com/x\u0000', 'https://a.com/\ud800', 'https://exa mple.com', ' https://example.com', 'ftp://example.com', 'mailto:a@b.c', 'https://%zz', '/relative'])(
-    'when it is %j, then it is not',
-    (value) => expect(isWebUrl(value)).toBe(false),
-  );
+  it.each([
+    'https://',
+    'https://\u0084',
+    'https://a.com/x\u0000',
+    'https://a.com/\ud800',
+    'https://exa mple.com',
+    ' https://example.com',
+    'ftp://example.com',
+    'mailto:a@b.c',
+    'https://%zz',
+    '/relative',
+  ])('when it is %j, then it is not', (value) => expect(isWebUrl(value)).toBe(false));
 });
 
 describe('isUuid', () => {

@@ -46,35 +46,39 @@ describe('a worker killed in the middle of a generation', () => {
   it.each([
     ['an activity', false],
     ['a local activity', true],
-  ])('when the image is drawn by %s and another worker takes over, then the post gets exactly one new version and one usage item', { timeout: 90_000 }, async (_path, imageRunsLocally) => {
-    stability.requests.length = 0;
-    const post = await createPostFixture(orm);
-    const first = await startWorkerProcess(env);
-    const held = stability.hold();
-    const handle = await client.workflow.start<typeof generatePost>('generatePost', {
-      workflowId: workflowIds.postGenerate(post.id),
-      taskQueue: env.TEMPORAL_TASK_QUEUE!,
-      args: [{ postId: post.id, generationId: newId(), prompt: post.prompt, promptWasNew: false, format: '1:1', seed: 3, imageRunsLocally }],
-    });
-    await held.received;
-    first.process.kill('SIGKILL');
-    await once(first.process, 'exit');
-    held.release();
+  ])(
+    'when the image is drawn by %s and another worker takes over, then the post gets exactly one new version and one usage item',
+    { timeout: 90_000 },
+    async (_path, imageRunsLocally) => {
+      stability.requests.length = 0;
+      const post = await createPostFixture(orm);
+      const first = await startWorkerProcess(env);
+      const held = stability.hold();
+      const handle = await client.workflow.start<typeof generatePost>('generatePost', {
+        workflowId: workflowIds.postGenerate(post.id),
+        taskQueue: env.TEMPORAL_TASK_QUEUE!,
+        args: [{ postId: post.id, generationId: newId(), prompt: post.prompt, promptWasNew: false, format: '1:1', seed: 3, imageRunsLocally }],
+      });
+      await held.received;
+      first.process.kill('SIGKILL');
+      await once(first.process, 'exit');
+      held.release();
 
-    const second = await startWorkerProcess(env);
-    try {
-      const result = await handle.result();
-      expect(result.versionNumber).toBe(1);
-    } finally {
-      second.process.kill('SIGTERM');
-      await once(second.process, 'exit');
-    }
+      const second = await startWorkerProcess(env);
+      try {
+        const result = await handle.result();
+        expect(result.versionNumber).toBe(1);
+      } finally {
+        second.process.kill('SIGTERM');
+        await once(second.process, 'exit');
+      }
 
-    expect(stability.requests.length).toBe(2);
-    const em = orm.em.fork();
-    expect(await em.count(PostVersion, { postId: post.id })).toBe(1);
-    expect(await em.count(UsageActivity, { postId: post.id, type: 'PostGeneration' })).toBe(1);
-    const saved = await em.findOneOrFail(Post, post.id);
-    expect(saved.imageKey).toBeTruthy();
-  });
+      expect(stability.requests.length).toBe(2);
+      const em = orm.em.fork();
+      expect(await em.count(PostVersion, { postId: post.id })).toBe(1);
+      expect(await em.count(UsageActivity, { postId: post.id, type: 'PostGeneration' })).toBe(1);
+      const saved = await em.findOneOrFail(Post, post.id);
+      expect(saved.imageKey).toBeTruthy();
+    },
+  );
 });

@@ -41,47 +41,51 @@ afterAll(async () => {
 });
 
 describe('a worker killed in the middle of a video', () => {
-  it('when another worker takes over, then the job reports the retry, ends done, and the post has one video and one usage item', { timeout: 120_000 }, async () => {
-    const post = await createPostFixture(orm);
-    const storage = createStorage(loadConfig(env).storage, () => 'http://unused');
-    const artworkKey = `workspaces/${post.workspaceId}/posts/${post.id}/artwork-test.png`;
-    await storage.put(artworkKey, await renderLocalArtwork({ prompt: post.prompt, seed: 1, format: '9:16', colors: {} }), 'image/png');
-    const em = orm.em.fork();
-    await em.nativeUpdate(Post, post.id, { artworkKey, format: '9:16' });
-    const job = em.create(VideoJob, { workspaceId: post.workspaceId, postId: post.id, format: '9:16' });
-    await em.flush();
+  it(
+    'when another worker takes over, then the job reports the retry, ends done, and the post has one video and one usage item',
+    { timeout: 120_000 },
+    async () => {
+      const post = await createPostFixture(orm);
+      const storage = createStorage(loadConfig(env).storage, () => 'http://unused');
+      const artworkKey = `workspaces/${post.workspaceId}/posts/${post.id}/artwork-test.png`;
+      await storage.put(artworkKey, await renderLocalArtwork({ prompt: post.prompt, seed: 1, format: '9:16', colors: {} }), 'image/png');
+      const em = orm.em.fork();
+      await em.nativeUpdate(Post, post.id, { artworkKey, format: '9:16' });
+      const job = em.create(VideoJob, { workspaceId: post.workspaceId, postId: post.id, format: '9:16' });
+      await em.flush();
 
-    const first = await startWorkerProcess(env);
-    const handle = await client.workflow.start<typeof generateVideo>('generateVideo', {
-      workflowId: workflowIds.videoJob(job.id),
-      taskQueue: env.TEMPORAL_TASK_QUEUE!,
-      args: [{ jobId: job.id }],
-    });
-    const stateNow = () => readJobState(client, job);
-    await eventually(async () => expect((await stateNow()).message).toMatch(/^Encoding the video: \d+%$/), 30_000);
-    first.process.kill('SIGKILL');
-    await once(first.process, 'exit');
+      const first = await startWorkerProcess(env);
+      const handle = await client.workflow.start<typeof generateVideo>('generateVideo', {
+        workflowId: workflowIds.videoJob(job.id),
+        taskQueue: env.TEMPORAL_TASK_QUEUE!,
+        args: [{ jobId: job.id }],
+      });
+      const stateNow = () => readJobState(client, job);
+      await eventually(async () => expect((await stateNow()).message).toMatch(/^Encoding the video: \d+%$/), 30_000);
+      first.process.kill('SIGKILL');
+      await once(first.process, 'exit');
 
-    const second = await startWorkerProcess(env);
-    try {
-      const retried: VideoJobState = await eventually(async () => {
-        const state = await stateNow();
-        expect(state.message).toMatch(/\(attempt 2, after: The work took longer than allowed \(a worker stopped answering/);
-        return state;
-      }, 60_000);
-      expect(retried.status).toBe('running');
-      expect((await handle.result()).videoKey).toMatch(/\.mp4$/);
-    } finally {
-      second.process.kill('SIGTERM');
-      await once(second.process, 'exit');
-    }
+      const second = await startWorkerProcess(env);
+      try {
+        const retried: VideoJobState = await eventually(async () => {
+          const state = await stateNow();
+          expect(state.message).toMatch(/\(attempt 2, after: The work took longer than allowed \(a worker stopped answering/);
+          return state;
+        }, 60_000);
+        expect(retried.status).toBe('running');
+        expect((await handle.result()).videoKey).toMatch(/\.mp4$/);
+      } finally {
+        second.process.kill('SIGTERM');
+        await once(second.process, 'exit');
+      }
 
-    const after = orm.em.fork();
-    const saved = await after.findOneOrFail(VideoJob, job.id);
-    expect(saved.videoKey).toBeTruthy();
-    expect(await storage.get(saved.videoKey!)).not.toBeNull();
-    expect(await after.count(UsageActivity, { postId: post.id, type: 'VideoGeneration' })).toBe(1);
-    expect((await after.findOneOrFail(Post, post.id)).hasVideo).toBe(true);
-    expect(await readJobState(client, saved)).toMatchObject({ status: 'done', error: null });
-  });
+      const after = orm.em.fork();
+      const saved = await after.findOneOrFail(VideoJob, job.id);
+      expect(saved.videoKey).toBeTruthy();
+      expect(await storage.get(saved.videoKey!)).not.toBeNull();
+      expect(await after.count(UsageActivity, { postId: post.id, type: 'VideoGeneration' })).toBe(1);
+      expect((await after.findOneOrFail(Post, post.id)).hasVideo).toBe(true);
+      expect(await readJobState(client, saved)).toMatchObject({ status: 'done', error: null });
+    },
+  );
 });

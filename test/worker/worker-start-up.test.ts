@@ -34,63 +34,75 @@ async function newNamespace(prefix: string): Promise<{ namespace: string; client
 }
 
 const logger = createLogger({ level: 'silent', name: 'test', format: 'json' });
-const everyOf = async (client: Client, scheduleId: string) => (await client.schedule.getHandle(scheduleId).describe()).spec.intervals?.map((interval) => interval.every);
+const everyOf = async (client: Client, scheduleId: string) =>
+  (await client.schedule.getHandle(scheduleId).describe()).spec.intervals?.map((interval) => interval.every);
 
 describe('the service schedules at worker start-up', () => {
-  it('when several workers start at once, then all succeed and each schedule is as defined, and a definition that changed is brought up to date', { timeout: 60_000 }, async () => {
-    const { client } = await newNamespace('service-schedules');
-    await Promise.all(Array.from({ length: 4 }, () => ensureServiceSchedules(client, 'queue-a', logger)));
-    expect(await everyOf(client, scheduleIds.schedulesReconcile)).toEqual([5 * 60_000]);
-    expect(await everyOf(client, scheduleIds.storageSweep)).toEqual([15 * 60_000]);
+  it(
+    'when several workers start at once, then all succeed and each schedule is as defined, and a definition that changed is brought up to date',
+    { timeout: 60_000 },
+    async () => {
+      const { client } = await newNamespace('service-schedules');
+      await Promise.all(Array.from({ length: 4 }, () => ensureServiceSchedules(client, 'queue-a', logger)));
+      expect(await everyOf(client, scheduleIds.schedulesReconcile)).toEqual([5 * 60_000]);
+      expect(await everyOf(client, scheduleIds.storageSweep)).toEqual([15 * 60_000]);
 
-    // An older release's definition (another interval and task queue), as a rolling deploy finds it.
-    await client.schedule.getHandle(scheduleIds.schedulesReconcile).update((current) => ({ ...current, spec: { intervals: [{ every: '1 hour' }] } }));
-    await ensureServiceSchedules(client, 'queue-b', logger);
-    for (const scheduleId of [scheduleIds.schedulesReconcile, scheduleIds.storageSweep]) {
-      expect((await client.schedule.getHandle(scheduleId).describe()).action).toMatchObject({ taskQueue: 'queue-b' });
-    }
-    expect(await everyOf(client, scheduleIds.schedulesReconcile)).toEqual([5 * 60_000]);
-  });
+      // An older release's definition (another interval and task queue), as a rolling deploy finds it.
+      await client.schedule.getHandle(scheduleIds.schedulesReconcile).update((current) => ({ ...current, spec: { intervals: [{ every: '1 hour' }] } }));
+      await ensureServiceSchedules(client, 'queue-b', logger);
+      for (const scheduleId of [scheduleIds.schedulesReconcile, scheduleIds.storageSweep]) {
+        expect((await client.schedule.getHandle(scheduleId).describe()).action).toMatchObject({ taskQueue: 'queue-b' });
+      }
+      expect(await everyOf(client, scheduleIds.schedulesReconcile)).toEqual([5 * 60_000]);
+    },
+  );
 
-  it('when the search attributes cannot be created and a service schedule is broken, then the worker logs both, starts, and polls', { timeout: 90_000 }, async () => {
-    const { namespace, client } = await newNamespace('start-up-failures');
-    // All ten Keyword slots of the dev server's namespace taken: creating ours fails, as where the worker may not.
-    await client.connection.operatorService.addSearchAttributes({
-      namespace,
-      searchAttributes: Object.fromEntries(Array.from({ length: 10 }, (_, index) => [`filler${index}`, 2])),
-    });
-    // The storage sweep written by another client: its input in an encoding we cannot read, so describing it fails.
-    await client.workflowService.createSchedule({
-      namespace,
-      scheduleId: scheduleIds.storageSweep,
-      requestId: randomUUID(),
-      schedule: {
-        spec: { interval: [{ interval: msToTs('15 minutes') }] },
-        action: {
-          startWorkflow: {
-            workflowId: 'storage-sweep',
-            workflowType: { name: 'sweepOrphanedObjects' },
-            taskQueue: { name: 'elsewhere' },
-            input: { payloads: [{ metadata: { encoding: Buffer.from('binary/encrypted') }, data: Buffer.from('sealed') }] },
+  it(
+    'when the search attributes cannot be created and a service schedule is broken, then the worker logs both, starts, and polls',
+    { timeout: 90_000 },
+    async () => {
+      const { namespace, client } = await newNamespace('start-up-failures');
+      // All ten Keyword slots of the dev server's namespace taken: creating ours fails, as where the worker may not.
+      await client.connection.operatorService.addSearchAttributes({
+        namespace,
+        searchAttributes: Object.fromEntries(Array.from({ length: 10 }, (_, index) => [`filler${index}`, 2])),
+      });
+      // The storage sweep written by another client: its input in an encoding we cannot read, so describing it fails.
+      await client.workflowService.createSchedule({
+        namespace,
+        scheduleId: scheduleIds.storageSweep,
+        requestId: randomUUID(),
+        schedule: {
+          spec: { interval: [{ interval: msToTs('15 minutes') }] },
+          action: {
+            startWorkflow: {
+              workflowId: 'storage-sweep',
+              workflowType: { name: 'sweepOrphanedObjects' },
+              taskQueue: { name: 'elsewhere' },
+              input: { payloads: [{ metadata: { encoding: Buffer.from('binary/encrypted') }, data: Buffer.from('sealed') }] },
+            },
           },
         },
-      },
-      memo: { fields: { purpose: defaultPayloadConverter.toPayload('written by another client') } },
-    });
+        memo: { fields: { purpose: defaultPayloadConverter.toPayload('written by another client') } },
+      });
 
-    const taskQueue = `test-${randomBytes(6).toString('hex')}`;
-    // The one worker of the suite that bundles the workflows at start-up, as `npm run worker` does in development.
-    const worker = await startWorkerProcess({ ...testConfigEnv(database.url), TEMPORAL_NAMESPACE: namespace, TEMPORAL_TASK_QUEUE: taskQueue }, { bundlesItself: true });
-    try {
-      const report = await client.workflow.execute(reconcileSchedules, { workflowId: `schedules-reconcile-test-${randomUUID()}`, taskQueue });
-      expect(report).toMatchObject({ checked: 0, failed: [] });
-      expect(worker.output()).toContain('search attributes not ensured');
-      expect(worker.output()).toContain('service schedules not ensured');
-      // The other service schedule was still created.
-      expect(await everyOf(client, scheduleIds.schedulesReconcile)).toEqual([5 * 60_000]);
-    } finally {
-      worker.process.kill('SIGTERM');
-      await once(worker.process, 'exit');
-    }
-  });
+      const taskQueue = `test-${randomBytes(6).toString('hex')}`;
+      // The one worker of the suite that bundles the workflows at start-up, as `npm run worker` does in development.
+      const worker = await startWorkerProcess(
+        { ...testConfigEnv(database.url), TEMPORAL_NAMESPACE: namespace, TEMPORAL_TASK_QUEUE: taskQueue },
+        { bundlesItself: true },
+      );
+      try {
+        const report = await client.workflow.execute(reconcileSchedules, { workflowId: `schedules-reconcile-test-${randomUUID()}`, taskQueue });
+        expect(report).toMatchObject({ checked: 0, failed: [] });
+        expect(worker.output()).toContain('search attributes not ensured');
+        expect(worker.output()).toContain('service schedules not ensured');
+        // The other service schedule was still created.
+        expect(await everyOf(client, scheduleIds.schedulesReconcile)).toEqual([5 * 60_000]);
+      } finally {
+        worker.process.kill('SIGTERM');
+        await once(worker.process, 'exit');
+      }
+    },
+  );
 });

@@ -31,7 +31,9 @@ beforeAll(async () => {
   orm = database.orm;
   env = testConfigEnv(database.url);
   client = await connectTemporalClient(loadConfig(env).temporal);
-  ({ workspace: { id: workspaceId } } = await createWorkspace(orm, { name: 'Broken schedule', plan: 'growth' }));
+  ({
+    workspace: { id: workspaceId },
+  } = await createWorkspace(orm, { name: 'Broken schedule', plan: 'growth' }));
 });
 afterAll(async () => {
   await client?.connection.close();
@@ -73,40 +75,44 @@ async function createBrokenSchedule(schedule: Schedule): Promise<void> {
 }
 
 describe('a worker while a schedule is broken in Temporal', () => {
-  it('when one schedule cannot be described or updated, then the worker starts and polls, and the reconcile run repairs the others and reports it', { timeout: 90_000 }, async () => {
-    const broken = await row('Broken in Temporal');
-    const missing = await row('Missing in Temporal');
-    const drifted = await row('Paused behind our back');
-    await createBrokenSchedule(broken);
-    await createTemporalSchedule(client, drifted, taskQueue(), 'growth');
-    await client.schedule.getHandle(scheduleIds.generation(drifted.id)).pause('an operator paused it');
-    await expect(client.schedule.getHandle(scheduleIds.generation(broken.id)).describe()).rejects.toThrow(/encoding/i);
-    // Reconcile picks its candidates from Temporal's list, which shows a change a moment later.
-    await eventually(async () => {
-      const listed = new Map<string, boolean>();
-      for await (const summary of client.schedule.list()) listed.set(summary.scheduleId, summary.state.paused);
-      expect(listed.has(scheduleIds.generation(broken.id))).toBe(true);
-      expect(listed.get(scheduleIds.generation(drifted.id))).toBe(true);
-    });
+  it(
+    'when one schedule cannot be described or updated, then the worker starts and polls, and the reconcile run repairs the others and reports it',
+    { timeout: 90_000 },
+    async () => {
+      const broken = await row('Broken in Temporal');
+      const missing = await row('Missing in Temporal');
+      const drifted = await row('Paused behind our back');
+      await createBrokenSchedule(broken);
+      await createTemporalSchedule(client, drifted, taskQueue(), 'growth');
+      await client.schedule.getHandle(scheduleIds.generation(drifted.id)).pause('an operator paused it');
+      await expect(client.schedule.getHandle(scheduleIds.generation(broken.id)).describe()).rejects.toThrow(/encoding/i);
+      // Reconcile picks its candidates from Temporal's list, which shows a change a moment later.
+      await eventually(async () => {
+        const listed = new Map<string, boolean>();
+        for await (const summary of client.schedule.list()) listed.set(summary.scheduleId, summary.state.paused);
+        expect(listed.has(scheduleIds.generation(broken.id))).toBe(true);
+        expect(listed.get(scheduleIds.generation(drifted.id))).toBe(true);
+      });
 
-    const worker = await startWorkerProcess(env);
-    try {
-      // The run the `schedules-reconcile` schedule starts, started here on this worker's own task queue.
-      const report = await client.workflow.execute(reconcileSchedules, { workflowId: `schedules-reconcile-test-${randomUUID()}`, taskQueue: taskQueue() });
-      expect(report).toMatchObject({ checked: 3, created: [missing.id], updated: [drifted.id], deleted: [] });
-      expect(report.failed).toEqual([{ scheduleId: broken.id, error: expect.stringMatching(/encoding/i) }]);
-      expect((await client.schedule.getHandle(scheduleIds.generation(missing.id)).describe()).state.paused).toBe(false);
-      expect((await client.schedule.getHandle(scheduleIds.generation(drifted.id)).describe()).state.paused).toBe(false);
-      await eventually(() => Promise.resolve(expect(worker.output()).toContain('schedule could not be reconciled')));
+      const worker = await startWorkerProcess(env);
+      try {
+        // The run the `schedules-reconcile` schedule starts, started here on this worker's own task queue.
+        const report = await client.workflow.execute(reconcileSchedules, { workflowId: `schedules-reconcile-test-${randomUUID()}`, taskQueue: taskQueue() });
+        expect(report).toMatchObject({ checked: 3, created: [missing.id], updated: [drifted.id], deleted: [] });
+        expect(report.failed).toEqual([{ scheduleId: broken.id, error: expect.stringMatching(/encoding/i) }]);
+        expect((await client.schedule.getHandle(scheduleIds.generation(missing.id)).describe()).state.paused).toBe(false);
+        expect((await client.schedule.getHandle(scheduleIds.generation(drifted.id)).describe()).state.paused).toBe(false);
+        await eventually(() => Promise.resolve(expect(worker.output()).toContain('schedule could not be reconciled')));
 
-      // The worker created (or brought up to date) the service's own schedules, the reconcile every 5 minutes.
-      const reconcile = await client.schedule.getHandle(scheduleIds.schedulesReconcile).describe();
-      expect(reconcile.spec.intervals?.map((interval) => interval.every)).toEqual([5 * 60_000]);
-      expect(reconcile.action).toMatchObject({ workflowType: 'reconcileSchedules' });
-    } finally {
-      worker.process.kill('SIGTERM');
-      await once(worker.process, 'exit');
-      await client.schedule.getHandle(scheduleIds.generation(broken.id)).delete();
-    }
-  });
+        // The worker created (or brought up to date) the service's own schedules, the reconcile every 5 minutes.
+        const reconcile = await client.schedule.getHandle(scheduleIds.schedulesReconcile).describe();
+        expect(reconcile.spec.intervals?.map((interval) => interval.every)).toEqual([5 * 60_000]);
+        expect(reconcile.action).toMatchObject({ workflowType: 'reconcileSchedules' });
+      } finally {
+        worker.process.kill('SIGTERM');
+        await once(worker.process, 'exit');
+        await client.schedule.getHandle(scheduleIds.generation(broken.id)).delete();
+      }
+    },
+  );
 });

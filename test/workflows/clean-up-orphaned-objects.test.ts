@@ -71,25 +71,29 @@ describe('cleanUpOrphanedObjects on the time-skipping server', () => {
     expect(await bed.orm.em.fork().count(OrphanedObject, { batchId: later.batch.batchId })).toBe(1);
   });
 
-  it('when a batch holds more pages than one run deletes, then the cleanup continues as new and deletes all of it, counted once', { timeout: 120_000 }, async () => {
-    // Rows only: deleting an object that is not in storage succeeds, which keeps a hundred pages quick.
-    const count = pagesPerRun * 100 + 1;
-    const batchId = randomUUID();
-    await bed.orm.em.getConnection().execute(
-      `insert into orphaned_objects (id, batch_id, object_key, reason, delete_after, created_at)
+  it(
+    'when a batch holds more pages than one run deletes, then the cleanup continues as new and deletes all of it, counted once',
+    { timeout: 120_000 },
+    async () => {
+      // Rows only: deleting an object that is not in storage succeeds, which keeps a hundred pages quick.
+      const count = pagesPerRun * 100 + 1;
+      const batchId = randomUUID();
+      await bed.orm.em.getConnection().execute(
+        `insert into orphaned_objects (id, batch_id, object_key, reason, delete_after, created_at)
        select gen_random_uuid(), ?, 'orphans/many-' || n || '.png', 'test', now() - interval '1 minute', now() from generate_series(1, ?) as n`,
-      [batchId, count],
-    );
-    const handle = await bed.runWith(bed.activities(), async (taskQueue) => {
-      const started = await bed.client.workflow.start(cleanUpOrphanedObjects, {
-        workflowId: workflowIds.storageCleanup(batchId),
-        taskQueue,
-        args: [{ batchId, deleteAfter: new Date(0).toISOString() }],
+        [batchId, count],
+      );
+      const handle = await bed.runWith(bed.activities(), async (taskQueue) => {
+        const started = await bed.client.workflow.start(cleanUpOrphanedObjects, {
+          workflowId: workflowIds.storageCleanup(batchId),
+          taskQueue,
+          args: [{ batchId, deleteAfter: new Date(0).toISOString() }],
+        });
+        expect(await started.result()).toEqual({ deleted: count });
+        return started;
       });
-      expect(await started.result()).toEqual({ deleted: count });
-      return started;
-    });
-    expect((await bed.client.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId).describe()).status.name).toBe('CONTINUED_AS_NEW');
-    expect(await bed.orm.em.fork().count(OrphanedObject, { batchId })).toBe(0);
-  });
+      expect((await bed.client.workflow.getHandle(handle.workflowId, handle.firstExecutionRunId).describe()).status.name).toBe('CONTINUED_AS_NEW');
+      expect(await bed.orm.em.fork().count(OrphanedObject, { batchId })).toBe(0);
+    },
+  );
 });

@@ -50,7 +50,9 @@ describe('deliverEvent branches, with stub activities', () => {
   });
 
   it('when a failing webhook stops taking the event before its next rung, then it ends skipped with the attempts it had', async () => {
-    const { result, rounds } = await deliverWith((round) => (round.attempt === 1 ? [attempt('leaving', 'failed')] : [{ webhookId: 'leaving', outcome: 'skipped' }]));
+    const { result, rounds } = await deliverWith((round) =>
+      round.attempt === 1 ? [attempt('leaving', 'failed')] : [{ webhookId: 'leaving', outcome: 'skipped' }],
+    );
     expect(result.webhooks).toEqual([{ webhookId: 'leaving', deliveryId: 'delivery-leaving', outcome: 'skipped', attempts: 1 }]);
     expect(rounds).toHaveLength(2);
   });

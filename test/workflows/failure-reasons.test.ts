@@ -45,35 +45,41 @@ function expectNothingInternal(text: string): void {
 }
 
 describe('a generation that fails on our side', () => {
-  it('when storage keeps failing, then the post, the post.failed body and the 422 read our sentence, and the log has what storage said with the workflow and request ids', { timeout: 60_000 }, async () => {
-    const post = await createPostFixture(bed.orm);
-    const workflowId = workflowIds.postGenerate(post.id);
-    const requestId = `request-${newId()}`;
-    const error = await failureOf(
-      bed.runWith(bed.activities({ storage: brokenStorage(bed.storage) }), (taskQueue) =>
-        bed.client.workflow.execute(generatePost, {
-          workflowId,
-          taskQueue,
-          // As the api starts it (src/temporal/client-interceptors.ts).
-          memo: { [requestIdKey]: requestId },
-          args: [{ postId: post.id, generationId: newId(), prompt: post.prompt, promptWasNew: false, format: '1:1', seed: 3, imageRunsLocally: false }],
-        }),
-      ),
-      WorkflowFailedError,
-    );
+  it(
+    'when storage keeps failing, then the post, the post.failed body and the 422 read our sentence, and the log has what storage said with the workflow and request ids',
+    { timeout: 60_000 },
+    async () => {
+      const post = await createPostFixture(bed.orm);
+      const workflowId = workflowIds.postGenerate(post.id);
+      const requestId = `request-${newId()}`;
+      const error = await failureOf(
+        bed.runWith(bed.activities({ storage: brokenStorage(bed.storage) }), (taskQueue) =>
+          bed.client.workflow.execute(generatePost, {
+            workflowId,
+            taskQueue,
+            // As the api starts it (src/temporal/client-interceptors.ts).
+            memo: { [requestIdKey]: requestId },
+            args: [{ postId: post.id, generationId: newId(), prompt: post.prompt, promptWasNew: false, format: '1:1', seed: 3, imageRunsLocally: false }],
+          }),
+        ),
+        WorkflowFailedError,
+      );
 
-    const em = bed.orm.em.fork();
-    const failed = await em.findOneOrFail(Post, post.id);
-    expect(failed).toMatchObject({ status: 'failed', failureReason: ourSideSentence });
-    const [event] = await em.find(WorkspaceEvent, { postId: post.id, type: 'post.failed' });
-    const body = webhookBody(event!, null);
-    expect(JSON.parse(body)).toMatchObject({ event: 'post.failed', data: { reason: ourSideSentence } });
-    const problem = workflowFailureAsProblem(error, 'Generation');
-    expect(problem).toBeInstanceOf(AppError);
-    expect(problem).toMatchObject({ code: 'generation-failed', message: `Generation failed: ${ourSideSentence}` });
-    for (const text of [failed.failureReason!, body, (problem as AppError).message]) expectNothingInternal(text);
+      const em = bed.orm.em.fork();
+      const failed = await em.findOneOrFail(Post, post.id);
+      expect(failed).toMatchObject({ status: 'failed', failureReason: ourSideSentence });
+      const [event] = await em.find(WorkspaceEvent, { postId: post.id, type: 'post.failed' });
+      const body = webhookBody(event!, null);
+      expect(JSON.parse(body)).toMatchObject({ event: 'post.failed', data: { reason: ourSideSentence } });
+      const problem = workflowFailureAsProblem(error, 'Generation');
+      expect(problem).toBeInstanceOf(AppError);
+      expect(problem).toMatchObject({ code: 'generation-failed', message: `Generation failed: ${ourSideSentence}` });
+      for (const text of [failed.failureReason!, body, (problem as AppError).message]) expectNothingInternal(text);
 
-    const logged = logLines.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line.msg === 'Generation failed' && line.workflowId === workflowId);
-    expect(logged).toMatchObject({ requestId, reason: ourSideSentence, failure: expect.stringContaining(storageMessage) });
-  });
+      const logged = logLines
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .find((line) => line.msg === 'Generation failed' && line.workflowId === workflowId);
+      expect(logged).toMatchObject({ requestId, reason: ourSideSentence, failure: expect.stringContaining(storageMessage) });
+    },
+  );
 });

@@ -52,7 +52,10 @@ async function runGeneration(post: Post) {
       taskQueue: bed.taskQueue,
       args: [{ postId: post.id, generationId: newId(), prompt: post.prompt, promptWasNew: false, format: '16:9', seed: 7, imageRunsLocally: false }],
     })
-    .then((result) => ({ result, error: undefined }), (error: unknown) => ({ result: undefined, error }));
+    .then(
+      (result) => ({ result, error: undefined }),
+      (error: unknown) => ({ result: undefined, error }),
+    );
   return { ...outcome, serverTimeMs: (await bed.env.currentTimeMs()) - startedAt };
 }
 
@@ -87,7 +90,9 @@ describe('generatePost with Stability AI', () => {
     expect([state.versions, state.usage]).toEqual([1, 1]);
     // Saved by the image activity itself: no local activity (a marker) and no activity after it.
     const events = await eventTypesOf(post.id);
-    expect(events.filter((type) => type.startsWith('EVENT_TYPE_ACTIVITY_TASK_SCHEDULED') || type === 'EVENT_TYPE_MARKER_RECORDED')).toEqual(['EVENT_TYPE_ACTIVITY_TASK_SCHEDULED']);
+    expect(events.filter((type) => type.startsWith('EVENT_TYPE_ACTIVITY_TASK_SCHEDULED') || type === 'EVENT_TYPE_MARKER_RECORDED')).toEqual([
+      'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED',
+    ]);
   });
 
   it('when the save inside the image activity fails, then the workflow saves the same artwork and the provider is asked once', async () => {
@@ -119,29 +124,33 @@ describe('generatePost with Stability AI', () => {
     expect((await eventTypesOf(post.id)).filter((type) => type === 'EVENT_TYPE_MARKER_RECORDED').length).toBeGreaterThanOrEqual(1);
   });
 
-  it('when the save inside the image activity gets no answer for 5 s, then the workflow saves the artwork and the provider is asked once', { timeout: 30_000 }, async () => {
-    const post = await createPostFixture(bed.orm);
-    // Another transaction holds the post's row, so the save waits on its lock until the holder lets go.
-    const holder = new pg.Client({ connectionString: bed.config.database.url });
-    await holder.connect();
-    try {
-      await holder.query('begin');
-      await holder.query('select id from posts where id = $1 for update', [post.id]);
-      const generation = runGeneration(post);
-      // The image activity has given up on its save and returned the artwork: only now may the lock go.
-      await eventually(async () => expect(await eventTypesOf(post.id)).toContain('EVENT_TYPE_ACTIVITY_TASK_COMPLETED'), 25_000);
-      await holder.query('commit');
-      const { result, error } = await generation;
-      expect(error).toBeUndefined();
-      expect(result?.versionNumber).toBe(1);
-    } finally {
-      await holder.end();
-    }
-    expect(stability.requests).toHaveLength(1);
-    expect([(await stateOf(post.id)).versions, (await stateOf(post.id)).usage]).toEqual([1, 1]);
-    // The activity gave up waiting and the workflow's own save (a local activity, a marker) took over.
-    expect((await eventTypesOf(post.id)).filter((type) => type === 'EVENT_TYPE_MARKER_RECORDED').length).toBeGreaterThanOrEqual(1);
-  });
+  it(
+    'when the save inside the image activity gets no answer for 5 s, then the workflow saves the artwork and the provider is asked once',
+    { timeout: 30_000 },
+    async () => {
+      const post = await createPostFixture(bed.orm);
+      // Another transaction holds the post's row, so the save waits on its lock until the holder lets go.
+      const holder = new pg.Client({ connectionString: bed.config.database.url });
+      await holder.connect();
+      try {
+        await holder.query('begin');
+        await holder.query('select id from posts where id = $1 for update', [post.id]);
+        const generation = runGeneration(post);
+        // The image activity has given up on its save and returned the artwork: only now may the lock go.
+        await eventually(async () => expect(await eventTypesOf(post.id)).toContain('EVENT_TYPE_ACTIVITY_TASK_COMPLETED'), 25_000);
+        await holder.query('commit');
+        const { result, error } = await generation;
+        expect(error).toBeUndefined();
+        expect(result?.versionNumber).toBe(1);
+      } finally {
+        await holder.end();
+      }
+      expect(stability.requests).toHaveLength(1);
+      expect([(await stateOf(post.id)).versions, (await stateOf(post.id)).usage]).toEqual([1, 1]);
+      // The activity gave up waiting and the workflow's own save (a local activity, a marker) took over.
+      expect((await eventTypesOf(post.id)).filter((type) => type === 'EVENT_TYPE_MARKER_RECORDED').length).toBeGreaterThanOrEqual(1);
+    },
+  );
 
   it('when an attempt runs after an earlier one saved the generation, then the provider is not asked again and the saved version comes back', async () => {
     const post = await createPostFixture(bed.orm);
@@ -180,7 +189,11 @@ describe('generatePost with Stability AI', () => {
   });
 
   it.each([
-    ['403 content moderation', { status: 403, name: 'content_moderation', errors: ['Your request was flagged by our content moderation system'] }, 'content_moderation'],
+    [
+      '403 content moderation',
+      { status: 403, name: 'content_moderation', errors: ['Your request was flagged by our content moderation system'] },
+      'content_moderation',
+    ],
     ['400 bad request', { status: 400, name: 'bad_request', errors: ['prompt: too long'] }, '400'],
     ['413 payload too large', { status: 413 }, '413'],
     ['422 unprocessable', { status: 422, name: 'invalid_language', errors: ['English only'] }, '422'],
@@ -228,31 +241,34 @@ describe('generatePost branches, with stub activities', () => {
   it.each([
     ['an activity', false],
     ['a local activity', true],
-  ])('when the provider refuses (the image drawn by %s), then the post is marked failed with its reason, the event handed over, nothing saved, and the workflow fails saying why', async (_path, imageRunsLocally) => {
-    const called: string[] = [];
-    let marked: MarkPostFailedInput | undefined;
-    const stubs: Partial<Activities> = {
-      generatePostImage: () => {
-        called.push('generatePostImage');
-        return Promise.reject(ApplicationFailure.nonRetryable(refusal, failureTypes.imageRejected));
-      },
-      markPostFailed: (input) => {
-        marked = input;
-        return Promise.resolve({ eventId: 'event' });
-      },
-      startEventDelivery: ({ eventId }) => {
-        called.push(`startEventDelivery ${eventId}`);
-        return Promise.resolve({ started: true });
-      },
-      saveGeneratedImage: () => Promise.reject(new Error('a refused generation saves nothing')),
-    };
-    const cause = await failedGeneration(stubs, imageRunsLocally);
-    expect(cause).toMatchObject({ type: failureTypes.generationFailed, message: refusal });
-    expect(marked?.reason).toBe(refusal);
-    expect(called).toEqual(['generatePostImage', 'startEventDelivery event']);
-  });
+  ])(
+    'when the provider refuses (the image drawn by %s), then the post is marked failed with its reason, the event handed over, nothing saved, and the workflow fails saying why',
+    async (_path, imageRunsLocally) => {
+      const called: string[] = [];
+      let marked: MarkPostFailedInput | undefined;
+      const stubs: Partial<Activities> = {
+        generatePostImage: () => {
+          called.push('generatePostImage');
+          return Promise.reject(ApplicationFailure.nonRetryable(refusal, failureTypes.imageRejected));
+        },
+        markPostFailed: (input) => {
+          marked = input;
+          return Promise.resolve({ eventId: 'event' });
+        },
+        startEventDelivery: ({ eventId }) => {
+          called.push(`startEventDelivery ${eventId}`);
+          return Promise.resolve({ started: true });
+        },
+        saveGeneratedImage: () => Promise.reject(new Error('a refused generation saves nothing')),
+      };
+      const cause = await failedGeneration(stubs, imageRunsLocally);
+      expect(cause).toMatchObject({ type: failureTypes.generationFailed, message: refusal });
+      expect(marked?.reason).toBe(refusal);
+      expect(called).toEqual(['generatePostImage', 'startEventDelivery event']);
+    },
+  );
 
-  it('when the event cannot be handed over, then the generation still fails with the provider\'s reason', async () => {
+  it("when the event cannot be handed over, then the generation still fails with the provider's reason", async () => {
     const stubs: Partial<Activities> = {
       generatePostImage: () => Promise.reject(ApplicationFailure.nonRetryable(refusal, failureTypes.imageRejected)),
       markPostFailed: () => Promise.resolve({ eventId: 'event' }),

@@ -129,7 +129,11 @@ describe('scheduled publication', () => {
     const { post } = await postWithWebhook();
     const now = await bed.env.currentTimeMs();
     const publicationId = randomUUID();
-    const handle = await bed.client.workflow.start(postPublication, { workflowId: workflowIds.postPublication(post.id), taskQueue: bed.taskQueue, args: [{ postId: post.id, publicationId }] });
+    const handle = await bed.client.workflow.start(postPublication, {
+      workflowId: workflowIds.postPublication(post.id),
+      taskQueue: bed.taskQueue,
+      args: [{ postId: post.id, publicationId }],
+    });
     for (let plan = 1; plan <= plansPerRun + 1; plan += 1) {
       await handle.executeUpdate(planUpdate, { args: [{ publishAt: new Date(now + day + plan * 60_000).toISOString(), connectionIds: [] }] });
     }
@@ -167,9 +171,17 @@ describe('scheduled publication', () => {
 
 describe('postPublication branches, with stub activities', () => {
   /** Runs a publication of a made-up post on a worker with `stubs`, planned by `request` (and steered by `then`). */
-  async function publicationWith(stubs: Partial<Activities>, request: PublicationRequest, then?: (handle: WorkflowHandle<typeof postPublication>) => Promise<void>) {
+  async function publicationWith(
+    stubs: Partial<Activities>,
+    request: PublicationRequest,
+    then?: (handle: WorkflowHandle<typeof postPublication>) => Promise<void>,
+  ) {
     return bed.runWith(stubs, async (taskQueue) => {
-      const handle = await bed.client.workflow.start(postPublication, { workflowId: `publication-${randomUUID()}`, taskQueue, args: [{ postId: randomUUID(), publicationId: randomUUID() }] });
+      const handle = await bed.client.workflow.start(postPublication, {
+        workflowId: `publication-${randomUUID()}`,
+        taskQueue,
+        args: [{ postId: randomUUID(), publicationId: randomUUID() }],
+      });
       await handle.executeUpdate(planUpdate, { args: [request] });
       await then?.(handle);
       const result = await handle.result();
@@ -238,7 +250,11 @@ describe('postPublication branches, with stub activities', () => {
       planPublication: () => Promise.reject(ApplicationFailure.nonRetryable('Connection c was deleted.', failureTypes.connectionNotFound)),
     };
     await bed.runWith(stubs, async (taskQueue) => {
-      const handle = await bed.client.workflow.start(postPublication, { workflowId: `publication-${randomUUID()}`, taskQueue, args: [{ postId: randomUUID(), publicationId: randomUUID() }] });
+      const handle = await bed.client.workflow.start(postPublication, {
+        workflowId: `publication-${randomUUID()}`,
+        taskQueue,
+        args: [{ postId: randomUUID(), publicationId: randomUUID() }],
+      });
       await expect(handle.executeUpdate(planUpdate, { args: [{ publishAt: null, connectionIds: ['c'] }] })).rejects.toThrow();
       expect(await handle.result()).toEqual({ outcome: 'cancelled', publishedAt: null });
     });
@@ -251,7 +267,8 @@ describe('postPublication branches, with stub activities', () => {
     const stubs: Partial<Activities> = {
       planPublication: (input) => Promise.resolve({ publishAt: input.publishAt, scheduled: false, targetIds: ['published', 'refused', 'unreachable'] }),
       publishToTarget: ({ targetId }) => {
-        if (targetId === 'refused') return Promise.reject(ApplicationFailure.nonRetryable('Mastodon rejected the post (422): Text too long', failureTypes.socialRejected));
+        if (targetId === 'refused')
+          return Promise.reject(ApplicationFailure.nonRetryable('Mastodon rejected the post (422): Text too long', failureTypes.socialRejected));
         if (targetId !== 'unreachable') return Promise.resolve();
         unreachableAttempts += 1;
         return Promise.reject(ApplicationFailure.retryable('Bluesky could not be reached (ECONNREFUSED)', failureTypes.socialUnavailable));
@@ -324,7 +341,12 @@ describe('webhook delivery', () => {
     const { eventDelivery: none } = await publishNow(post.id);
     await expect(none.describe()).rejects.toThrow(WorkflowNotFoundError);
 
-    const taking = await createWebhookFixture(bed.orm, bed.config, { workspaceId: post.workspaceId, url: receiver.url, secret, events: 'post.failed, post.published' });
+    const taking = await createWebhookFixture(bed.orm, bed.config, {
+      workspaceId: post.workspaceId,
+      url: receiver.url,
+      secret,
+      events: 'post.failed, post.published',
+    });
     const second = await createPostFixture(bed.orm);
     await bed.orm.em.fork().nativeUpdate(Post, { id: second.id }, { workspaceId: post.workspaceId });
     const { eventDelivery } = await publishNow(second.id);
@@ -392,7 +414,10 @@ describe('webhook delivery', () => {
 
       // The deleted webhook's attempt is not logged (its log went with it); the round's other rows are.
       const { webhooks } = await eventDelivery.result();
-      expect(Object.fromEntries(webhooks.map(({ webhookId, outcome }) => [webhookId, outcome]))).toEqual({ [steady.id]: 'delivered', [deleted.id]: 'delivered' });
+      expect(Object.fromEntries(webhooks.map(({ webhookId, outcome }) => [webhookId, outcome]))).toEqual({
+        [steady.id]: 'delivered',
+        [deleted.id]: 'delivered',
+      });
       const log = await bed.orm.em.fork().find(WebhookDelivery, { eventId: (await eventDeliveryOf(post.id)).event.id });
       expect(log.map((attempt) => [attempt.webhookId, attempt.statusCode])).toEqual([[steady.id, 200]]);
       expect((await bed.orm.em.fork().findOneOrFail(Webhook, steady.id)).lastTriggeredAt).toBeInstanceOf(Date);

@@ -13,7 +13,7 @@ import { workflowSpanSink } from '../../worker/workflow-span-sink.ts';
 // replays: no run of an earlier one exists anywhere.
 const histories: Record<string, string> = {
   'generate-post-drawn-locally.json': 'a generation whose local image was drawn in a local activity, saved by it',
-  'generate-post-drawn-by-an-activity.json': "a generation drawn by an activity (a provider over the network), saved by it",
+  'generate-post-drawn-by-an-activity.json': 'a generation drawn by an activity (a provider over the network), saved by it',
   'generate-post-saved-by-the-workflow.json': 'a generation whose image activity could not save it, saved by the workflow',
   'generate-post-refused-by-provider.json': 'a generation refused by the provider (the post fails, its event is handed over)',
   'render-post-rendered.json': 'a render after a generation',

@@ -41,7 +41,11 @@ describe('workflow determinism lint', () => {
 
   it('when a workflow contract imports code of ours at run time, then lint refuses it; a type import it accepts', async () => {
     const contract = 'workflows/contracts/render-post.ts';
-    expect((await lintWorkflow("import { workflowIds } from '../../src/temporal/workflow-ids.ts';\nexport const ids = workflowIds;\n", contract)).join('\n')).toContain('imports nothing of ours at run time');
-    expect(await lintWorkflow("import type { PostFormat } from '../../src/images/post-formats.ts';\nexport type Input = { format: PostFormat };\n", contract)).toEqual([]);
+    expect(
+      (await lintWorkflow("import { workflowIds } from '../../src/temporal/workflow-ids.ts';\nexport const ids = workflowIds;\n", contract)).join('\n'),
+    ).toContain('imports nothing of ours at run time');
+    expect(
+      await lintWorkflow("import type { PostFormat } from '../../src/images/post-formats.ts';\nexport type Input = { format: PostFormat };\n", contract),
+    ).toEqual([]);
   });
 });

@@ -43,7 +43,8 @@ async function failedAuthentication(req: Request, limiter: RateLimiter, refusal:
   const address = req.ip ?? req.socket.remoteAddress ?? 'unknown';
   const attempt = await limiter.authFailures.take(address);
   if (attempt.allowed) return refusal;
-  if (attempt.firstOver) req.log.warn({ address, failures: attempt.limit, windowSeconds: attempt.windowSeconds }, 'failed authentications from one address went over their budget');
+  if (attempt.firstOver)
+    req.log.warn({ address, failures: attempt.limit, windowSeconds: attempt.windowSeconds }, 'failed authentications from one address went over their budget');
   return rateLimited(
     'auth-failures',
     `Too many failed authentications from this address (${attempt.limit} per ${attempt.windowSeconds} seconds); retry in ${attempt.resetSeconds} s.`,

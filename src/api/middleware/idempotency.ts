@@ -36,7 +36,11 @@ export function idempotency(deps: Pick<Deps, 'orm' | 'actionWaitMs' | 'webhooks'
     const claim = await claimIdempotencyKey(deps.orm, request, lockMs);
     if (claim.state === 'answered') {
       // Whatever the operation: the stored answer may be one that carried a secret (see openBody).
-      res.status(claim.answer.status).set(claim.answer.headers).set({ 'Idempotent-Replayed': 'true', 'Cache-Control': 'no-store' }).send(openBody(deps.idempotentAnswers, claim.answer.body));
+      res
+        .status(claim.answer.status)
+        .set(claim.answer.headers)
+        .set({ 'Idempotent-Replayed': 'true', 'Cache-Control': 'no-store' })
+        .send(openBody(deps.idempotentAnswers, claim.answer.body));
       return;
     }
     storeAnswerBeforeSending(res, (answer) =>

@@ -35,7 +35,11 @@ export function rateLimit(limiter: RateLimiter): RequestHandler {
       throw rateLimited('api-key', `The rate limit of ${shown.limit} requests ${window} for this API key is used up; retry in ${shown.resetSeconds} s.`, shown);
     }
     if (refusedBy === 'workspace') {
-      throw rateLimited('workspace', `The rate limit of ${shown.limit} requests ${window} for this workspace (all its API keys together) is used up; retry in ${shown.resetSeconds} s.`, shown);
+      throw rateLimited(
+        'workspace',
+        `The rate limit of ${shown.limit} requests ${window} for this workspace (all its API keys together) is used up; retry in ${shown.resetSeconds} s.`,
+        shown,
+      );
     }
     next();
   };

@@ -16,9 +16,11 @@ export const wellFormedBody: RequestHandler = (req, _res, next) => {
   const fault = firstFault(req.body as unknown);
   if (fault === undefined) return next();
   const path = fault.path || '/';
-  next(new AppError('validation-failed', `The request has 1 invalid member(s): body ${path} ${fault.message}.`, {
-    errors: [{ location: 'body', path, message: fault.message }],
-  }));
+  next(
+    new AppError('validation-failed', `The request has 1 invalid member(s): body ${path} ${fault.message}.`, {
+      errors: [{ location: 'body', path, message: fault.message }],
+    }),
+  );
 };
 
 // Iterative, so a deeply nested body cannot exhaust the stack before its depth is seen.

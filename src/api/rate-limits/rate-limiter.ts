@@ -21,7 +21,11 @@ export class RateLimiter {
 
   constructor(settings: Config['rateLimit'], counting: Counting) {
     const budget = (name: string, points: number, clearsExpired = false) =>
-      new Budget(counting === 'memory' ? new RateLimiterMemory({ keyPrefix: name, points, duration: settings.windowSeconds }) : sharedLimiter(counting.store, name, points, settings.windowSeconds, clearsExpired));
+      new Budget(
+        counting === 'memory'
+          ? new RateLimiterMemory({ keyPrefix: name, points, duration: settings.windowSeconds })
+          : sharedLimiter(counting.store, name, points, settings.windowSeconds, clearsExpired),
+      );
     // One of the three deletes the table's expired rows (they share it); the others need not.
     this.perKey = budget('key', settings.requests, true);
     this.perWorkspace = budget('workspace', settings.workspaceRequests);

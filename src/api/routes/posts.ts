@@ -27,7 +27,10 @@ export function postRoutes(deps: Deps): Router {
 
   router.post('/posts', async (req, res) => {
     const post = await createPost(deps, callerOf(res), req.body as Schemas['CreatePostRequest']);
-    res.status(201).location(`/api/v1/posts/${post.id}`).json(await presentCreatedPost(post, deps.storage));
+    res
+      .status(201)
+      .location(`/api/v1/posts/${post.id}`)
+      .json(await presentCreatedPost(post, deps.storage));
   });
 
   router.get('/posts/:id', async (req, res) => {

@@ -24,7 +24,7 @@ export function createLibrary(api, signal, { onOpenPost }) {
 
   async function loadProjects(selectedId) {
     const projects = [];
-    for (let path = '/api/v1/projects?status=active&pageSize=100'; path; ) {
+    for (let path = '/api/v1/projects?status=active&pageSize=100'; path;) {
       const page = await api.get(path);
       projects.push(...page.body);
       path = page.next;

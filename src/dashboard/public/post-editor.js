@@ -123,16 +123,24 @@ export function createPostEditor(api, signal, { onPostChanged }) {
     });
   }
 
-  byId('generate-form').addEventListener('submit', (event) => {
-    event.preventDefault();
-    void act('Generating the image…', generate);
-  }, { signal });
+  byId('generate-form').addEventListener(
+    'submit',
+    (event) => {
+      event.preventDefault();
+      void act('Generating the image…', generate);
+    },
+    { signal },
+  );
   byId('render').addEventListener('click', () => void act('Rendering…', render), { signal });
   byId('publish').addEventListener('click', () => void act('Publishing…', publish), { signal });
-  byId('schedule-form').addEventListener('submit', (event) => {
-    event.preventDefault();
-    void act('Scheduling…', schedule);
-  }, { signal });
+  byId('schedule-form').addEventListener(
+    'submit',
+    (event) => {
+      event.preventDefault();
+      void act('Scheduling…', schedule);
+    },
+    { signal },
+  );
 
   return {
     /** Opens a post (after a click in the list, or once created) and moves focus to it. */

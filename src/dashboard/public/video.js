@@ -87,15 +87,19 @@ export function createVideoPanel(api, signal, { onDone }) {
     }
   }
 
-  startButton.addEventListener('click', () => {
-    const forPostId = postId;
-    void runAction('Starting a video…', disabling([startButton]), async () => {
-      const { body } = await api.post(`/dashboard/api/posts/${forPostId}/video`);
-      runningJobs.set(forPostId, body.jobId);
-      if (forPostId === postId) void follow(forPostId, body.jobId, reset(forPostId));
-      return 'Video started: its progress shows in the Video section.';
-    });
-  }, { signal });
+  startButton.addEventListener(
+    'click',
+    () => {
+      const forPostId = postId;
+      void runAction('Starting a video…', disabling([startButton]), async () => {
+        const { body } = await api.post(`/dashboard/api/posts/${forPostId}/video`);
+        runningJobs.set(forPostId, body.jobId);
+        if (forPostId === postId) void follow(forPostId, body.jobId, reset(forPostId));
+        return 'Video started: its progress shows in the Video section.';
+      });
+    },
+    { signal },
+  );
 
   return {
     /** Shows the video state of a post just opened. */

@@ -10,14 +10,20 @@ export const BrandKit = defineEntity({
   name: 'BrandKit',
   tableName: 'brand_kits',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     workspaceId: () => p.manyToOne(Workspace).mapToPk().fieldName('workspace_id').deleteRule('cascade'),
     name: p.string().length(100),
     colors: p.json<BrandColors>(),
     fonts: p.json<BrandFonts>(),
     logoUrl: p.text().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   indexes: [{ properties: ['workspaceId', 'createdAt'] }],
 });

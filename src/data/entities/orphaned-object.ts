@@ -8,7 +8,10 @@ export const OrphanedObject = defineEntity({
   name: 'OrphanedObject',
   tableName: 'orphaned_objects',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     /** Rows recorded together are cleaned up by one workflow run. */
     batchId: p.uuid().index(),
     objectKey: p.text().unique(),

@@ -12,7 +12,10 @@ export const PostVersion = defineEntity({
   name: 'PostVersion',
   tableName: 'post_versions',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     postId: () => p.manyToOne(Post).mapToPk().fieldName('post_id').deleteRule('cascade'),
     versionNumber: p.integer(),
     label: p.string().length(200),

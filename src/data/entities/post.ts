@@ -13,7 +13,10 @@ export const Post = defineEntity({
   name: 'Post',
   tableName: 'posts',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     workspaceId: () => p.manyToOne(Workspace).mapToPk().fieldName('workspace_id').deleteRule('cascade'),
     projectId: () => p.manyToOne(Project).mapToPk().fieldName('project_id').deleteRule('cascade'),
     title: p.string().length(200),
@@ -32,12 +35,21 @@ export const Post = defineEntity({
     /** Why the post is `failed`, in words the user can act on. */
     failureReason: p.text().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   // Newest-first lists per workspace (optionally by status) and per project; see list-posts.ts.
   indexes: [
-    { name: 'posts_workspace_created_index', expression: 'create index "posts_workspace_created_index" on "posts" ("workspace_id", "created_at" desc, "id" desc)' },
-    { name: 'posts_workspace_status_created_index', expression: 'create index "posts_workspace_status_created_index" on "posts" ("workspace_id", "status", "created_at" desc, "id" desc)' },
+    {
+      name: 'posts_workspace_created_index',
+      expression: 'create index "posts_workspace_created_index" on "posts" ("workspace_id", "created_at" desc, "id" desc)',
+    },
+    {
+      name: 'posts_workspace_status_created_index',
+      expression: 'create index "posts_workspace_status_created_index" on "posts" ("workspace_id", "status", "created_at" desc, "id" desc)',
+    },
     { name: 'posts_project_created_index', expression: 'create index "posts_project_created_index" on "posts" ("project_id", "created_at" desc, "id" desc)' },
     { name: 'posts_brand_kit_index', properties: ['brandKitId'] },
   ],

@@ -9,7 +9,10 @@ export const Project = defineEntity({
   name: 'Project',
   tableName: 'projects',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     workspaceId: () => p.manyToOne(Workspace).mapToPk().fieldName('workspace_id').deleteRule('cascade'),
     name: p.string().length(100),
     description: p.text().nullable(),
@@ -19,7 +22,10 @@ export const Project = defineEntity({
     /** Object-storage key of the cover image; the URL is signed on every read. */
     coverKey: p.text().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   indexes: [{ properties: ['workspaceId', 'status', 'createdAt'] }],
 });

@@ -11,7 +11,10 @@ export const PublishTarget = defineEntity({
   name: 'PublishTarget',
   tableName: 'publish_targets',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     postId: () => p.manyToOne(Post).mapToPk().fieldName('post_id').deleteRule('cascade'),
     /** The connection (no foreign key: the record of what was published outlives a deleted connection). */
     connectionId: p.uuid(),
@@ -27,7 +30,10 @@ export const PublishTarget = defineEntity({
     scheduledAt: p.datetime().nullable(),
     publishedAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   indexes: [{ properties: ['postId', 'createdAt'] }],
   uniques: [{ properties: ['publicationId', 'connectionId'] }],

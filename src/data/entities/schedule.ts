@@ -10,7 +10,10 @@ export const Schedule = defineEntity({
   name: 'Schedule',
   tableName: 'schedules',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     workspaceId: () => p.manyToOne(Workspace).mapToPk().fieldName('workspace_id').deleteRule('cascade'),
     name: p.string().length(100),
     /** Five fields, UTC. */
@@ -25,7 +28,10 @@ export const Schedule = defineEntity({
     /** Why the last run failed (project deleted or archived...); null after a successful run. */
     lastRunError: p.text().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   indexes: [{ properties: ['workspaceId', 'createdAt'] }],
 });

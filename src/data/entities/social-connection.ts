@@ -8,7 +8,10 @@ export const SocialConnection = defineEntity({
   name: 'SocialConnection',
   tableName: 'social_connections',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     workspaceId: () => p.manyToOne(Workspace).mapToPk().fieldName('workspace_id').deleteRule('cascade'),
     platform: p.enum(socialPlatforms),
     /** The Mastodon instance or Bluesky service (PDS) URL. */

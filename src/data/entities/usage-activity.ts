@@ -11,7 +11,10 @@ export const UsageActivity = defineEntity({
   name: 'UsageActivity',
   tableName: 'usage_activity',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     workspaceId: () => p.manyToOne(Workspace).mapToPk().fieldName('workspace_id').deleteRule('cascade'),
     type: p.enum(usageTypes),
     description: p.text(),
@@ -19,7 +22,10 @@ export const UsageActivity = defineEntity({
     createdAt: p.datetime().onCreate(() => new Date()),
   },
   indexes: [
-    { name: 'usage_activity_workspace_created_index', expression: 'create index "usage_activity_workspace_created_index" on "usage_activity" ("workspace_id", "created_at" desc, "id" desc)' },
+    {
+      name: 'usage_activity_workspace_created_index',
+      expression: 'create index "usage_activity_workspace_created_index" on "usage_activity" ("workspace_id", "created_at" desc, "id" desc)',
+    },
     { name: 'usage_activity_post_index', properties: ['postId'] },
   ],
 });

@@ -18,7 +18,10 @@ export const VideoJob = defineEntity({
   name: 'VideoJob',
   tableName: 'video_jobs',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     workspaceId: () => p.manyToOne(Workspace).mapToPk().fieldName('workspace_id').deleteRule('cascade'),
     postId: () => p.manyToOne(Post).mapToPk().fieldName('post_id').deleteRule('cascade'),
     /** The post's format when the job started: the video's frame size. */

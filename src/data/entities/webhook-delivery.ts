@@ -7,7 +7,10 @@ export const WebhookDelivery = defineEntity({
   name: 'WebhookDelivery',
   tableName: 'webhook_deliveries',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     webhookId: () => p.manyToOne(Webhook).mapToPk().fieldName('webhook_id').deleteRule('cascade'),
     eventId: p.uuid(),
     eventType: p.string().length(100),
@@ -21,7 +24,10 @@ export const WebhookDelivery = defineEntity({
     error: p.text().nullable(),
   },
   indexes: [
-    { name: 'webhook_deliveries_webhook_attempted_index', expression: 'create index "webhook_deliveries_webhook_attempted_index" on "webhook_deliveries" ("webhook_id", "attempted_at" desc, "id" desc)' },
+    {
+      name: 'webhook_deliveries_webhook_attempted_index',
+      expression: 'create index "webhook_deliveries_webhook_attempted_index" on "webhook_deliveries" ("webhook_id", "attempted_at" desc, "id" desc)',
+    },
   ],
   // A retried activity records its attempt once.
   uniques: [{ properties: ['deliveryId', 'attempt'] }],

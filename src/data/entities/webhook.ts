@@ -7,7 +7,10 @@ export const Webhook = defineEntity({
   name: 'Webhook',
   tableName: 'webhooks',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     workspaceId: () => p.manyToOne(Workspace).mapToPk().fieldName('workspace_id').deleteRule('cascade'),
     url: p.text(),
     /** Subscribed event names, comma-separated as in the API (e.g. `post.published,post.failed`). */
@@ -17,7 +20,10 @@ export const Webhook = defineEntity({
     isActive: p.boolean().default(true),
     lastTriggeredAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
   },
   indexes: [{ properties: ['workspaceId', 'createdAt'] }],
 });

@@ -13,7 +13,10 @@ export const WorkspaceEvent = defineEntity({
   name: 'WorkspaceEvent',
   tableName: 'events',
   properties: {
-    id: p.uuid().primary().onCreate(() => newId()),
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
     workspaceId: () => p.manyToOne(Workspace).mapToPk().fieldName('workspace_id').deleteRule('cascade'),
     type: p.enum(eventTypes),
     /** The post the event is about (no foreign key: the event outlives a deleted post). */

@@ -1,7 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
 export class Migration20261123153858_schedule_last_run_at extends Migration {
-
   override name = 'Migration20261123153858_schedule_last_run_at';
 
   override up(): void | Promise<void> {
@@ -11,5 +10,4 @@ export class Migration20261123153858_schedule_last_run_at extends Migration {
   override down(): void | Promise<void> {
     this.addSql(`alter table "schedules" drop column "last_run_at";`);
   }
-
 }

@@ -1,7 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
 export class Migration20261123202632_social_connection_sessions extends Migration {
-
   override name = 'Migration20261123202632_social_connection_sessions';
 
   override up(): void | Promise<void> {
@@ -11,5 +10,4 @@ export class Migration20261123202632_social_connection_sessions extends Migratio
   override down(): void | Promise<void> {
     this.addSql(`alter table "social_connections" drop column "session_sealed", drop column "post_language";`);
   }
-
 }

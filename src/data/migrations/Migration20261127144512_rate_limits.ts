@@ -5,15 +5,15 @@ import { Migration } from '@mikro-orm/migrations';
 // start-up, where every replica would race to create it. Unlogged: counters of a minute's window need no WAL (every
 // request writes one or two), and after a crash an emptied table only restarts the windows.
 export class Migration20261127144512_rate_limits extends Migration {
-
   override name = 'Migration20261127144512_rate_limits';
 
   override up(): void | Promise<void> {
-    this.addSql(`create unlogged table "rate_limits" ("key" varchar(255) not null, "points" int not null default 0, "expire" bigint null, primary key ("key"));`);
+    this.addSql(
+      `create unlogged table "rate_limits" ("key" varchar(255) not null, "points" int not null default 0, "expire" bigint null, primary key ("key"));`,
+    );
   }
 
   override down(): void | Promise<void> {
     this.addSql(`drop table if exists "rate_limits";`);
   }
-
 }

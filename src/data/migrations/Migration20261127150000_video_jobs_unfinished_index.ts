@@ -1,7 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
 export class Migration20261127150000_video_jobs_unfinished_index extends Migration {
-
   override name = 'Migration20261127150000_video_jobs_unfinished_index';
 
   override up(): void | Promise<void> {
@@ -11,5 +10,4 @@ export class Migration20261127150000_video_jobs_unfinished_index extends Migrati
   override down(): void | Promise<void> {
     this.addSql(`drop index "video_jobs_workspace_unfinished_index";`);
   }
-
 }

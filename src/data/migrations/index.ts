@@ -12,4 +12,16 @@ import { Migration20261123202632_social_connection_sessions } from './Migration2
 import { Migration20261127144512_rate_limits } from './Migration20261127144512_rate_limits.ts';
 import { Migration20261127150000_video_jobs_unfinished_index } from './Migration20261127150000_video_jobs_unfinished_index.ts';
 
-export const migrationsList = [Migration20261122091116_initial, Migration20261122100740_posts_versions_usage_events, Migration20261122105714_publishing_and_webhooks, Migration20261122113257_schedules, Migration20261122121322_video_jobs, Migration20261123153858_schedule_last_run_at, Migration20261123180441_idempotency_keys, Migration20261123180753_video_job_outcome, Migration20261123202632_social_connection_sessions, Migration20261127144512_rate_limits, Migration20261127150000_video_jobs_unfinished_index];
+export const migrationsList = [
+  Migration20261122091116_initial,
+  Migration20261122100740_posts_versions_usage_events,
+  Migration20261122105714_publishing_and_webhooks,
+  Migration20261122113257_schedules,
+  Migration20261122121322_video_jobs,
+  Migration20261123153858_schedule_last_run_at,
+  Migration20261123180441_idempotency_keys,
+  Migration20261123180753_video_job_outcome,
+  Migration20261123202632_social_connection_sessions,
+  Migration20261127144512_rate_limits,
+  Migration20261127150000_video_jobs_unfinished_index,
+];

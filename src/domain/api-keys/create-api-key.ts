@@ -6,11 +6,7 @@ import { lockWorkspace } from '../workspaces/lock-workspace.ts';
 import { requireFeature, requireQuota } from '../workspaces/plans.ts';
 import { issueApiKey, type IssuedApiKey } from './issue-api-key.ts';
 
-export async function createApiKey(
-  deps: Deps,
-  caller: Caller,
-  input: { name: string; expiresAt?: string },
-): Promise<IssuedApiKey> {
+export async function createApiKey(deps: Deps, caller: Caller, input: { name: string; expiresAt?: string }): Promise<IssuedApiKey> {
   requireFeature(caller.plan, 'apiKeys');
   const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
   if (expiresAt && expiresAt.getTime() <= Date.now()) {

@@ -5,10 +5,7 @@ import { generateApiKeySecret } from './api-key-secret.ts';
 export type IssuedApiKey = { apiKey: ApiKey; key: string };
 
 /** Creates a key record and returns the secret, which exists only in this return value from now on. */
-export function issueApiKey(
-  em: EntityManager,
-  input: { workspaceId: string; name: string; expiresAt?: Date | null },
-): IssuedApiKey {
+export function issueApiKey(em: EntityManager, input: { workspaceId: string; name: string; expiresAt?: Date | null }): IssuedApiKey {
   const secret = generateApiKeySecret();
   const apiKey = em.create(ApiKey, {
     workspaceId: input.workspaceId,

@@ -5,11 +5,7 @@ import { generateApiKeySecret } from './api-key-secret.ts';
 import { findApiKey } from './find-api-key.ts';
 
 /** Replaces the secret of a key; the old secret fails with 401 from the moment this commits. */
-export async function regenerateApiKey(
-  deps: Deps,
-  caller: Caller,
-  id: string,
-): Promise<{ id: string; key: string; prefix: string }> {
+export async function regenerateApiKey(deps: Deps, caller: Caller, id: string): Promise<{ id: string; key: string; prefix: string }> {
   requireFeature(caller.plan, 'apiKeys');
   return deps.orm.em.fork().transactional(async (em) => {
     const apiKey = await findApiKey(em, caller.workspaceId, id);

@@ -5,12 +5,7 @@ import { normalizeColors, type BrandKitInput } from './brand-kit-input.ts';
 import { findBrandKit } from './find-brand-kit.ts';
 
 /** `colors` and `fonts`, when given, replace the stored objects as a whole. */
-export async function updateBrandKit(
-  deps: Deps,
-  caller: Caller,
-  id: string,
-  input: Partial<BrandKitInput>,
-): Promise<BrandKit> {
+export async function updateBrandKit(deps: Deps, caller: Caller, id: string, input: Partial<BrandKitInput>): Promise<BrandKit> {
   return deps.orm.em.fork().transactional(async (em) => {
     const brandKit = await findBrandKit(em, caller.workspaceId, id);
     if (input.name !== undefined) brandKit.name = input.name;

@@ -13,11 +13,7 @@ export type PostEventDetails = {
 };
 
 /** Records a post event with a snapshot of the post as it is now (after the change being reported). */
-export function recordPostEvent(
-  em: EntityManager,
-  post: Post,
-  event: { type: EventType; sourceId: string; reason?: string },
-): Promise<WorkspaceEvent> {
+export function recordPostEvent(em: EntityManager, post: Post, event: { type: EventType; sourceId: string; reason?: string }): Promise<WorkspaceEvent> {
   const details: PostEventDetails = {
     title: post.title,
     status: post.status,

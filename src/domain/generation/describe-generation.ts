@@ -3,13 +3,7 @@ import type { BrandKit } from '../../data/entities/brand-kit.ts';
 import { postFormats, type PostFormat } from '../../images/post-formats.ts';
 
 /** The `respond` of a generation: what was made, by whom, from which prompt and with which brand kit. */
-export function describeGeneration(input: {
-  format: PostFormat;
-  madeBy: string;
-  prompt: string;
-  promptWasNew: boolean;
-  brandKit: BrandKit | null;
-}): string {
+export function describeGeneration(input: { format: PostFormat; madeBy: string; prompt: string; promptWasNew: boolean; brandKit: BrandKit | null }): string {
   const { width, height } = postFormats[input.format];
   const prompt = input.prompt.length > 160 ? `${input.prompt.slice(0, 157)}...` : input.prompt;
   const source = input.promptWasNew ? `from the new prompt "${prompt}"` : `from the post's prompt "${prompt}"`;

@@ -16,12 +16,7 @@ export type GenerationRequest = { prompt?: string; format?: PostFormat; seed?: n
  * Starts the post's generation workflow and waits a while for it. Without a prompt the post's own prompt is used;
  * without a seed a fresh one is drawn, so generating again gives a new image (and the seed is kept in the version).
  */
-export async function requestGeneration(
-  deps: Deps,
-  caller: Caller,
-  postId: string,
-  request: GenerationRequest,
-): Promise<ActionOutcome<GenerationResult>> {
+export async function requestGeneration(deps: Deps, caller: Caller, postId: string, request: GenerationRequest): Promise<ActionOutcome<GenerationResult>> {
   const post = await readPost(deps.orm.em.fork(), caller.workspaceId, postId);
   const generationId = newId();
   const format = request.format ?? defaultPostFormat;
@@ -33,7 +28,14 @@ export async function requestGeneration(
     deps.temporal,
     generatePost,
     {
-      ...generatePostStart(post, { generationId, prompt, promptWasNew: prompt !== post.prompt, format, seed: request.seed ?? seedFromId(generationId), imageRunsLocally }),
+      ...generatePostStart(post, {
+        generationId,
+        prompt,
+        promptWasNew: prompt !== post.prompt,
+        format,
+        seed: request.seed ?? seedFromId(generationId),
+        imageRunsLocally,
+      }),
       taskQueue: deps.taskQueue,
     },
     { description: `a generation of post ${post.id}`, name: 'Generation', waitMs: deps.actionWaitMs },

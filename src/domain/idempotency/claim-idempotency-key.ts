@@ -60,7 +60,10 @@ export async function claimIdempotencyKey(orm: Database, request: KeyedRequest, 
     );
     if (!row) continue;
     if (row.request_method !== request.method || row.request_path !== request.path) {
-      throw new AppError('idempotency-key-reused', `This Idempotency-Key was first used with ${row.request_method} ${row.request_path}; use a new key for a new request.`);
+      throw new AppError(
+        'idempotency-key-reused',
+        `This Idempotency-Key was first used with ${row.request_method} ${row.request_path}; use a new key for a new request.`,
+      );
     }
     if (row.request_hash !== request.hash) {
       throw new AppError('idempotency-key-reused', 'This Idempotency-Key was first used with another request body; use a new key for a new request.');
@@ -76,5 +79,7 @@ export async function claimIdempotencyKey(orm: Database, request: KeyedRequest, 
 function inUse(lockedForMs: number): AppError {
   // The first request usually answers within seconds; its lock only bounds how long a dead one can hold the key.
   const retryAfterSeconds = Math.max(1, Math.min(5, Math.ceil(lockedForMs / 1000)));
-  return new AppError('idempotency-key-in-use', `A request with this Idempotency-Key is still running; retry in ${retryAfterSeconds} s to get its answer.`, { retryAfterSeconds });
+  return new AppError('idempotency-key-in-use', `A request with this Idempotency-Key is still running; retry in ${retryAfterSeconds} s to get its answer.`, {
+    retryAfterSeconds,
+  });
 }

@@ -17,5 +17,7 @@ export async function recordIdempotentAnswer(orm: Database, request: KeyedReques
 
 /** Gives the key back (the request failed on our side, 5xx): the client's retry runs the request again. */
 export async function releaseIdempotencyKey(orm: Database, request: KeyedRequest, lockId: string): Promise<void> {
-  await orm.em.fork().execute(`delete from idempotency_keys where workspace_id = ? and key = ? and lock_id = ?`, [request.workspaceId, request.key, lockId], 'run');
+  await orm.em
+    .fork()
+    .execute(`delete from idempotency_keys where workspace_id = ? and key = ? and lock_id = ?`, [request.workspaceId, request.key, lockId], 'run');
 }

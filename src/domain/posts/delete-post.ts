@@ -15,7 +15,9 @@ import { postObjectKeys } from './post-object-keys.ts';
 export async function deletePost(deps: Deps, caller: Caller, id: string): Promise<void> {
   const current = await readPost(deps.orm.em.fork(), caller.workspaceId, id);
   if (current.status === 'scheduled') {
-    await cancelPublication(deps, current.id).catch((error: unknown) => deps.logger.warn({ err: error, postId: id }, 'publication not cancelled before deleting the post'));
+    await cancelPublication(deps, current.id).catch((error: unknown) =>
+      deps.logger.warn({ err: error, postId: id }, 'publication not cancelled before deleting the post'),
+    );
   }
   const batch = await deps.orm.em.fork().transactional(async (em) => {
     const post = await findPost(em, caller.workspaceId, id, { lock: true });

@@ -20,6 +20,11 @@ export async function downloadPostImage(deps: Deps, caller: Caller, postId: stri
 }
 
 function slug(title: string): string {
-  const ascii = title.normalize('NFKD').replace(/[^\w\s-]/g, '').trim().toLowerCase().replace(/[\s_-]+/g, '-');
+  const ascii = title
+    .normalize('NFKD')
+    .replace(/[^\w\s-]/g, '')
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, '-');
   return ascii.slice(0, 80) || 'post';
 }

@@ -8,7 +8,12 @@ import { findProject } from './find-project.ts';
 export async function deleteProjectCover(deps: Deps, caller: Caller, id: string): Promise<void> {
   const batch = await deps.orm.em.fork().transactional(async (em) => {
     const project = await findProject(em, caller.workspaceId, id, { lock: true });
-    const orphans = await recordOrphanedObjects(em, { keys: [project.coverKey], reason: 'project cover deleted', workspaceId: caller.workspaceId, projectId: id });
+    const orphans = await recordOrphanedObjects(em, {
+      keys: [project.coverKey],
+      reason: 'project cover deleted',
+      workspaceId: caller.workspaceId,
+      projectId: id,
+    });
     project.coverKey = null;
     return orphans;
   });

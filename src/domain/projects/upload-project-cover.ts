@@ -16,12 +16,7 @@ const uploadGraceMs = 60 * 60 * 1000;
  * claimed in the transaction that points the project at it; so if the process dies in between, the sweep deletes
  * it after the grace period, and the replaced cover is orphaned in that same transaction.
  */
-export async function uploadProjectCover(
-  deps: Deps,
-  caller: Caller,
-  id: string,
-  bytes: Buffer,
-): Promise<{ project: Project; coverKey: string }> {
+export async function uploadProjectCover(deps: Deps, caller: Caller, id: string, bytes: Buffer): Promise<{ project: Project; coverKey: string }> {
   const type = await detectImageType(bytes);
   const em = deps.orm.em.fork();
   await findProject(em, caller.workspaceId, id);
@@ -35,7 +30,12 @@ export async function uploadProjectCover(
     if (!(await claimObjectKey(tx, key))) {
       throw new AppError('service-unavailable', 'The upload took too long and was discarded; please upload again.');
     }
-    const orphans = await recordOrphanedObjects(tx, { keys: [locked.coverKey], reason: 'project cover replaced', workspaceId: caller.workspaceId, projectId: id });
+    const orphans = await recordOrphanedObjects(tx, {
+      keys: [locked.coverKey],
+      reason: 'project cover replaced',
+      workspaceId: caller.workspaceId,
+      projectId: id,
+    });
     locked.coverKey = key;
     return { project: locked, replaced: orphans };
   });

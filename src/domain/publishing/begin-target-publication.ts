@@ -13,7 +13,11 @@ export type TargetPublication = { target: PublishTarget; connection: SocialConne
  * publication planned for later whose post is no longer `scheduled` (a generate, render or restore made it a draft
  * meanwhile) cancels a target not yet attempted instead.
  */
-export async function beginTargetPublication(em: EntityManager, targetId: string, options: { onlyIfStillScheduled: boolean }): Promise<TargetPublication | null> {
+export async function beginTargetPublication(
+  em: EntityManager,
+  targetId: string,
+  options: { onlyIfStillScheduled: boolean },
+): Promise<TargetPublication | null> {
   const target = await em.findOne(PublishTarget, targetId);
   if (!target || target.status === 'Published' || target.status === 'Cancelled') return null;
   const connection = await em.findOne(SocialConnection, target.connectionId);

@@ -27,7 +27,8 @@ export type ScheduledPost = { postId: string; prompt: string; workspaceId: strin
  */
 export async function createScheduledPost(em: EntityManager, input: ScheduledRun): Promise<ScheduledPost> {
   const existing = await em.findOne(Post, input.postId);
-  if (existing) return { postId: existing.id, prompt: existing.prompt, workspaceId: existing.workspaceId, projectId: existing.projectId, title: existing.title };
+  if (existing)
+    return { postId: existing.id, prompt: existing.prompt, workspaceId: existing.workspaceId, projectId: existing.projectId, title: existing.title };
   const schedule = await em.findOne(Schedule, input.scheduleId);
   if (!schedule) throw new WorkRefused(failureTypes.scheduleDeleted, `Schedule ${input.scheduleId} was deleted.`);
   const workspace = await lockWorkspace(em, schedule.workspaceId);
@@ -63,5 +64,10 @@ async function projectOf(em: EntityManager, schedule: Schedule, workspace: Works
   // A project like any other: it counts against the plan's quota (the workspace is locked); past it the run fails
   // for good with the quota's words (the activity's database-work boundary makes the AppError final).
   requireQuota(workspace.plan, 'activeProjects', await em.count(Project, { workspaceId: schedule.workspaceId, status: 'active' }));
-  return em.create(Project, { workspaceId: schedule.workspaceId, name: scheduledPostsProjectName, description: 'Posts made by schedules without a project.', status: 'active' }).id;
+  return em.create(Project, {
+    workspaceId: schedule.workspaceId,
+    name: scheduledPostsProjectName,
+    description: 'Posts made by schedules without a project.',
+    status: 'active',
+  }).id;
 }

@@ -8,7 +8,14 @@ import { inTemporal } from '../../temporal/workflow-gateway.ts';
 import type { Deps } from '../deps.ts';
 import { plansOf } from '../workspaces/plans-of.ts';
 import type { ReconcileReport } from '../../../workflows/contracts/reconcile-schedules.ts';
-import { createTemporalSchedule, deleteTemporalSchedule, isOwnedSchedule, scheduledGenerationType, temporalScheduleOptions, updateTemporalSchedule } from './temporal-schedule.ts';
+import {
+  createTemporalSchedule,
+  deleteTemporalSchedule,
+  isOwnedSchedule,
+  scheduledGenerationType,
+  temporalScheduleOptions,
+  updateTemporalSchedule,
+} from './temporal-schedule.ts';
 
 /**
  * How recent a change must be for reconcile to leave it alone. A change in flight touches Temporal first and the
@@ -44,7 +51,10 @@ export async function reconcileSchedules(deps: Pick<Deps, 'orm' | 'temporal' | '
   const em = deps.orm.em.fork();
   const rows = await em.find(Schedule, {});
   // The plan decides the paused state too (temporalScheduleOptions): a downgraded workspace's schedules stay paused.
-  const plans = await plansOf(em, rows.map((row) => row.workspaceId));
+  const plans = await plansOf(
+    em,
+    rows.map((row) => row.workspaceId),
+  );
   const report: ReconcileReport = { checked: rows.length, created: [], updated: [], deleted: [], skipped: [], failed: [] };
   const settledBefore = new Date(Date.now() - graceMs);
 
@@ -67,36 +77,42 @@ export async function reconcileSchedules(deps: Pick<Deps, 'orm' | 'temporal' | '
 /** Settles one schedule on fresh reads, its row locked until the repair is done. */
 function repair(deps: Pick<Deps, 'orm' | 'temporal' | 'taskQueue'>, id: string, settledBefore: Date): Promise<Outcome> {
   const { temporal, taskQueue } = deps;
-  return deps.orm.em.fork().transactional(async (em) => {
-    const row = await em.findOne(Schedule, id, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (row && row.updatedAt > settledBefore) return 'skipped';
-    const current = await inTemporal(temporal, 'describe the schedule', () =>
-      temporal.schedule.getHandle(scheduleIds.generation(id)).describe().catch((error: unknown) => {
-        if (error instanceof ScheduleNotFoundError) return undefined;
-        throw error;
-      }),
-    );
-    if (!row) {
-      if (!current || !isOwnedSchedule(current.memo, taskQueue)) return 'none';
-      // Created a moment ago by the api, whose row is about to commit.
-      if (current.info.createdAt > settledBefore) return 'skipped';
-      await inTemporal(temporal, 'delete the schedule', () => deleteTemporalSchedule(temporal, id));
-      return 'deleted';
-    }
-    // Read under the row's lock, as a plan change reads it: a downgrade racing this repair is not undone.
-    const plan = (await plansOf(em, [row.workspaceId])).get(row.workspaceId)!;
-    if (!current) {
-      await inTemporal(temporal, 'create the schedule', () => createTemporalSchedule(temporal, row, taskQueue, plan));
-      return 'created';
-    }
-    if (!differs(current, row, taskQueue, plan)) return 'none';
-    await inTemporal(temporal, 'update the schedule', () => updateTemporalSchedule(temporal, row, taskQueue, plan));
-    return 'updated';
-  }).catch((error: unknown) => {
-    // Created by another reconcile run or the api since we described it.
-    if (error instanceof ScheduleAlreadyRunning) return 'none' as const;
-    throw error;
-  });
+  return deps.orm.em
+    .fork()
+    .transactional(async (em) => {
+      const row = await em.findOne(Schedule, id, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (row && row.updatedAt > settledBefore) return 'skipped';
+      const current = await inTemporal(temporal, 'describe the schedule', () =>
+        temporal.schedule
+          .getHandle(scheduleIds.generation(id))
+          .describe()
+          .catch((error: unknown) => {
+            if (error instanceof ScheduleNotFoundError) return undefined;
+            throw error;
+          }),
+      );
+      if (!row) {
+        if (!current || !isOwnedSchedule(current.memo, taskQueue)) return 'none';
+        // Created a moment ago by the api, whose row is about to commit.
+        if (current.info.createdAt > settledBefore) return 'skipped';
+        await inTemporal(temporal, 'delete the schedule', () => deleteTemporalSchedule(temporal, id));
+        return 'deleted';
+      }
+      // Read under the row's lock, as a plan change reads it: a downgrade racing this repair is not undone.
+      const plan = (await plansOf(em, [row.workspaceId])).get(row.workspaceId)!;
+      if (!current) {
+        await inTemporal(temporal, 'create the schedule', () => createTemporalSchedule(temporal, row, taskQueue, plan));
+        return 'created';
+      }
+      if (!differs(current, row, taskQueue, plan)) return 'none';
+      await inTemporal(temporal, 'update the schedule', () => updateTemporalSchedule(temporal, row, taskQueue, plan));
+      return 'updated';
+    })
+    .catch((error: unknown) => {
+      // Created by another reconcile run or the api since we described it.
+      if (error instanceof ScheduleAlreadyRunning) return 'none' as const;
+      throw error;
+    });
 }
 
 /** What the list says of the Temporal Schedule differs from the row (a candidate, to confirm on a fresh read). */

@@ -1,9 +1,4 @@
-import {
-  ScheduleNotFoundError,
-  ScheduleOverlapPolicy,
-  type Client,
-  type ScheduleOptions,
-} from '@temporalio/client';
+import { ScheduleNotFoundError, ScheduleOverlapPolicy, type Client, type ScheduleOptions } from '@temporalio/client';
 import type { Schedule } from '../../data/entities/schedule.ts';
 import type { Plan } from '../../data/entities/workspace.ts';
 import { searchAttributes } from '../../temporal/search-attributes.ts';
@@ -56,7 +51,13 @@ export async function createTemporalSchedule(client: Client, schedule: Schedule,
 export async function updateTemporalSchedule(client: Client, schedule: Schedule, taskQueue: string, plan: Plan): Promise<void> {
   const wanted = temporalScheduleOptions(schedule, taskQueue, plan);
   const handle = client.schedule.getHandle(wanted.scheduleId);
-  await handle.update((current) => ({ ...current, spec: wanted.spec, action: wanted.action, policies: wanted.policies, state: { ...current.state, ...wanted.state } }));
+  await handle.update((current) => ({
+    ...current,
+    spec: wanted.spec,
+    action: wanted.action,
+    policies: wanted.policies,
+    state: { ...current.state, ...wanted.state },
+  }));
   const { state } = await handle.describe();
   const paused = isPaused(schedule, plan);
   if (state.paused && !paused) await handle.unpause(noteOf(schedule, plan));

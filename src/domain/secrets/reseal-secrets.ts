@@ -38,14 +38,22 @@ export type ResealReport = { keyId: string; columns: ResealCount[] };
 
 const firstId = '00000000-0000-0000-0000-000000000000';
 
-export async function resealSecrets(deps: Pick<Deps, 'orm' | 'logger' | 'secrets' | 'idempotentAnswers'>, options: { batchSize?: number } = {}): Promise<ResealReport> {
+export async function resealSecrets(
+  deps: Pick<Deps, 'orm' | 'logger' | 'secrets' | 'idempotentAnswers'>,
+  options: { batchSize?: number } = {},
+): Promise<ResealReport> {
   const batchSize = options.batchSize ?? 500;
   const columns: ResealCount[] = [];
   for (const sealed of sealedColumns) columns.push(await resealColumn(deps, sealed, deps[sealed.box], batchSize));
   return { keyId: deps.secrets.currentKeyId, columns };
 }
 
-async function resealColumn(deps: Pick<Deps, 'orm' | 'logger'>, { table, column, alsoPlain }: SealedColumn, box: SecretBox, batchSize: number): Promise<ResealCount> {
+async function resealColumn(
+  deps: Pick<Deps, 'orm' | 'logger'>,
+  { table, column, alsoPlain }: SealedColumn,
+  box: SecretBox,
+  batchSize: number,
+): Promise<ResealCount> {
   const em = deps.orm.em.fork();
   // Table and column names come from the list above, never from input.
   const stale = `${column} is not null and not starts_with(${column}, ?)${alsoPlain ? ` and ${column} ~ '^v[0-9]+\\.'` : ''}`;
@@ -87,7 +95,8 @@ async function resealColumn(deps: Pick<Deps, 'orm' | 'logger'>, { table, column,
 
 export function describeResealReport(report: ResealReport): string {
   const lines = report.columns.map(
-    (c) => `  ${`${c.table}.${c.column}`.padEnd(38)} ${c.resealed} resealed, ${c.changedMeanwhile} changed meanwhile, ${c.unreadable} unreadable, ${c.remaining} remaining`,
+    (c) =>
+      `  ${`${c.table}.${c.column}`.padEnd(38)} ${c.resealed} resealed, ${c.changedMeanwhile} changed meanwhile, ${c.unreadable} unreadable, ${c.remaining} remaining`,
   );
   const remaining = report.columns.reduce((sum, c) => sum + c.remaining, 0);
   const verdict =

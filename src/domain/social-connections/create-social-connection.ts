@@ -32,15 +32,22 @@ export async function createSocialConnection(deps: Deps, caller: Caller, input: 
       throw new AppError('validation-failed', error.reason, { errors: [rejectedField(credentials.platform, error)] });
     }
     // What the platform or the network said (addresses, ports) stays in the log, with the request id.
-    const unavailable = new AppError('service-unavailable', `Could not check the credentials with ${credentials.platform}: it could not be reached or did not answer in time; try again shortly.`, {
-      retryAfterSeconds: 30,
-    });
+    const unavailable = new AppError(
+      'service-unavailable',
+      `Could not check the credentials with ${credentials.platform}: it could not be reached or did not answer in time; try again shortly.`,
+      {
+        retryAfterSeconds: 30,
+      },
+    );
     unavailable.cause = error;
     throw unavailable;
   }
   // The account's name and id are the server's own words, kept in columns of their own size.
   if (!isStorableText(account.accountName, accountFieldChars) || !isStorableText(account.accountId, accountFieldChars)) {
-    const refusal = new SocialRejectedError(`The server answered an unusable account name or id (not text, or over ${accountFieldChars} characters).`, 'server');
+    const refusal = new SocialRejectedError(
+      `The server answered an unusable account name or id (not text, or over ${accountFieldChars} characters).`,
+      'server',
+    );
     throw new AppError('validation-failed', refusal.reason, { errors: [rejectedField(credentials.platform, refusal)] });
   }
   return deps.orm.em.fork().transactional(async (em) => {

@@ -31,10 +31,7 @@ export async function recordOrphanedObjects(em: EntityManager, orphans: Orphans)
  * crash before the referencing row commits leaves a record for the sweep instead of a leaked object. Idempotent:
  * a retried activity reserves the same key again without harm.
  */
-export async function reserveObjectKey(
-  em: EntityManager,
-  reservation: { key: string; reason: string; graceMs: number },
-): Promise<void> {
+export async function reserveObjectKey(em: EntityManager, reservation: { key: string; reason: string; graceMs: number }): Promise<void> {
   await insertOrphans(em, { batchId: newId(), keys: [reservation.key], reason: reservation.reason, deleteAfter: new Date(Date.now() + reservation.graceMs) });
 }
 

@@ -17,11 +17,11 @@ export type DeleteOrphansInput =
  * retry finishes the job.
  */
 export async function purgeOrphanedObjects(em: EntityManager, storage: ObjectStorage, input: DeleteOrphansInput): Promise<{ deleted: number; more: boolean }> {
-  const rows = await em.find(
-    OrphanedObject,
-    'batchId' in input ? { batchId: input.batchId } : { deleteAfter: { $lte: new Date() } },
-    { orderBy: { deleteAfter: 'asc' }, limit: batchSize, lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE },
-  );
+  const rows = await em.find(OrphanedObject, 'batchId' in input ? { batchId: input.batchId } : { deleteAfter: { $lte: new Date() } }, {
+    orderBy: { deleteAfter: 'asc' },
+    limit: batchSize,
+    lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE,
+  });
   for (const row of rows) await storage.delete(row.objectKey);
   if (rows.length > 0) await em.nativeDelete(OrphanedObject, { id: { $in: rows.map((row) => row.id) } });
   return { deleted: rows.length, more: rows.length === batchSize };

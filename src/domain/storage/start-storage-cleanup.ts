@@ -14,10 +14,7 @@ import type { OrphanBatch } from './orphaned-objects.ts';
  * If Temporal cannot be reached the rows stay and the storage sweep deletes the objects later, so the caller's
  * request still succeeds.
  */
-export async function startStorageCleanup(
-  deps: { temporal: Client; taskQueue: string; logger: Logger },
-  batch: OrphanBatch | null,
-): Promise<void> {
+export async function startStorageCleanup(deps: { temporal: Client; taskQueue: string; logger: Logger }, batch: OrphanBatch | null): Promise<void> {
   if (!batch) return;
   try {
     await startWorkflow(

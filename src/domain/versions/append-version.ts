@@ -31,8 +31,18 @@ export async function appendVersion(em: EntityManager, version: NewVersion): Pro
        from post_versions where post_id = ?
      returning version_number`,
     [
-      newId(), version.postId, version.label, version.kind, version.imageKey, version.artworkKey, version.prompt, version.format,
-      version.sourceId, version.seed ?? null, new Date(), version.postId,
+      newId(),
+      version.postId,
+      version.label,
+      version.kind,
+      version.imageKey,
+      version.artworkKey,
+      version.prompt,
+      version.format,
+      version.sourceId,
+      version.seed ?? null,
+      new Date(),
+      version.postId,
     ],
   );
   return row!.version_number;

@@ -9,5 +9,9 @@ export type VideoJobEnd = { jobId: string; status: 'failed' | 'cancelled'; error
  * no row.
  */
 export async function recordVideoJobEnd(em: EntityManager, input: VideoJobEnd): Promise<void> {
-  await em.nativeUpdate(VideoJob, { id: input.jobId, status: { $in: ['queued', 'running'] } }, { status: input.status, error: input.error, completedAt: new Date() });
+  await em.nativeUpdate(
+    VideoJob,
+    { id: input.jobId, status: { $in: ['queued', 'running'] } },
+    { status: input.status, error: input.error, completedAt: new Date() },
+  );
 }

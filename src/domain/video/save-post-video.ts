@@ -25,7 +25,12 @@ export async function savePostVideo(em: EntityManager, input: SavePostVideoInput
   Object.assign(job, { videoKey: input.videoKey, status: 'done', progress: 100, error: null, completedAt: new Date() });
   Object.assign(post, { hasVideo: true, updatedAt: new Date() });
   const size = (input.bytes / (1024 * 1024)).toFixed(1);
-  recordUsage(em, { workspaceId: post.workspaceId, type: 'VideoGeneration', description: `Made a ${job.format} video of "${post.title}" (${size} MB).`, postId: post.id });
+  recordUsage(em, {
+    workspaceId: post.workspaceId,
+    type: 'VideoGeneration',
+    description: `Made a ${job.format} video of "${post.title}" (${size} MB).`,
+    postId: post.id,
+  });
   return { videoKey: input.videoKey };
 }
 

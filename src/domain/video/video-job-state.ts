@@ -50,7 +50,13 @@ export async function readJobState(client: Client, job: VideoJob, purpose = 'rep
     case 'TIMED_OUT':
       return ended(job, 'failed', 'The job took too long.', 'The workflow timed out.', closedAt);
     default:
-      return ended(job, 'failed', 'The video could not be made.', await inTemporal(client, purpose, () => failureOf(client.workflow.getHandle(workflowId)), deadline), closedAt);
+      return ended(
+        job,
+        'failed',
+        'The video could not be made.',
+        await inTemporal(client, purpose, () => failureOf(client.workflow.getHandle(workflowId)), deadline),
+        closedAt,
+      );
   }
 }
 
@@ -88,11 +94,23 @@ function runningState(description: WorkflowExecutionDescription, job: VideoJob):
 
 function done(job: VideoJob): VideoJobState {
   const { width, height } = postFormats[job.format];
-  return { status: 'done', message: `Done: a ${videoSeconds}-second ${width}×${height} video.`, error: null, progress: 100, completedAt: job.completedAt ?? null };
+  return {
+    status: 'done',
+    message: `Done: a ${videoSeconds}-second ${width}×${height} video.`,
+    error: null,
+    progress: 100,
+    completedAt: job.completedAt ?? null,
+  };
 }
 
 /** Ended without a video: the progress is how far the last attempt got, as the row recorded it. */
-function ended(job: VideoJob, status: 'failed' | 'cancelled', message: string, error: string | null | undefined, completedAt: Date | null | undefined): VideoJobState {
+function ended(
+  job: VideoJob,
+  status: 'failed' | 'cancelled',
+  message: string,
+  error: string | null | undefined,
+  completedAt: Date | null | undefined,
+): VideoJobState {
   return { status, message, error: error ?? null, progress: job.progress, completedAt: completedAt ?? null };
 }
 

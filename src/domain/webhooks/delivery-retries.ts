@@ -13,7 +13,12 @@ export async function isDeliveryRetrying(temporal: Client, eventId: string, webh
   // One deadline for both questions (see temporalDeadline).
   const deadline = temporalDeadline();
   if (!(await isRunning(temporal, workflowIds.eventDelivery(eventId), deadline))) return false;
-  return inTemporal(temporal, purpose, async () => (await temporal.workflow.getHandle(workflowIds.eventDelivery(eventId)).query(retryingWebhooksQuery)).includes(webhookId), deadline);
+  return inTemporal(
+    temporal,
+    purpose,
+    async () => (await temporal.workflow.getHandle(workflowIds.eventDelivery(eventId)).query(retryingWebhooksQuery)).includes(webhookId),
+    deadline,
+  );
 }
 
 async function isRunning(temporal: Client, workflowId: string, deadline: number): Promise<boolean> {

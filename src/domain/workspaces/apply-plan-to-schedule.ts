@@ -24,4 +24,3 @@ export async function applyPlanToSchedule(deps: Deps, { scheduleId }: { schedule
     }
   });
 }
-

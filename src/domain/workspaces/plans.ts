@@ -47,11 +47,9 @@ export function hasFeature(plan: Plan, feature: Feature): boolean {
 
 export function requireFeature(plan: Plan, feature: Feature): void {
   if (hasFeature(plan, feature)) return;
-  throw new AppError(
-    'plan-upgrade-required',
-    `${featureNames[feature]} are not available on the ${plan} plan; upgrade to Growth to use them.`,
-    { requiredPlan: 'growth' },
-  );
+  throw new AppError('plan-upgrade-required', `${featureNames[feature]} are not available on the ${plan} plan; upgrade to Growth to use them.`, {
+    requiredPlan: 'growth',
+  });
 }
 
 /**

@@ -16,7 +16,15 @@ describe('loading the post a workflow works on', () => {
   it('when the post has a brand kit, then the read gives the stored post and its kit', async () => {
     const stored = await createPostFixture(database.orm, { withBrandKit: true });
     const { post, brandKit } = await loadPost(database.orm.em.fork(), stored.id);
-    expect(post).toMatchObject({ id: stored.id, workspaceId: stored.workspaceId, projectId: stored.projectId, title: stored.title, prompt: stored.prompt, brandKitId: stored.brandKitId, artworkKey: null });
+    expect(post).toMatchObject({
+      id: stored.id,
+      workspaceId: stored.workspaceId,
+      projectId: stored.projectId,
+      title: stored.title,
+      prompt: stored.prompt,
+      brandKitId: stored.brandKitId,
+      artworkKey: null,
+    });
     expect(post.createdAt.getTime()).toBe(stored.createdAt.getTime());
     expect(brandKit).toMatchObject({ id: stored.brandKitId, colors: { primary: '#224466' } });
   });
@@ -29,7 +37,10 @@ describe('loading the post a workflow works on', () => {
   it('when the post was deleted, then reading and locking it both refuse for good, naming the post', async () => {
     const stored = await createPostFixture(database.orm);
     await database.orm.em.fork().nativeDelete(Post, { id: stored.id });
-    for (const load of [() => loadPost(database.orm.em.fork(), stored.id), () => database.orm.em.fork().transactional((em) => loadPostForUpdate(em, stored.id))]) {
+    for (const load of [
+      () => loadPost(database.orm.em.fork(), stored.id),
+      () => database.orm.em.fork().transactional((em) => loadPostForUpdate(em, stored.id)),
+    ]) {
       const refusal = await failureOf(load(), WorkRefused);
       expect(refusal).toMatchObject({ failureType: failureTypes.postDeleted, message: `Post ${stored.id} was deleted while the work was running.` });
     }

@@ -21,7 +21,14 @@ async function postWithConnections(count: number) {
   const post = await createPostFixture(database.orm);
   const em = database.orm.em.fork();
   const connections = Array.from({ length: count }, (_, index) =>
-    em.create(SocialConnection, { workspaceId: post.workspaceId, platform: 'mastodon', serverUrl: 'https://mastodon.example', accountName: `@a${index}`, accountId: `${index}`, credentialsSealed: 'sealed' }),
+    em.create(SocialConnection, {
+      workspaceId: post.workspaceId,
+      platform: 'mastodon',
+      serverUrl: 'https://mastodon.example',
+      accountName: `@a${index}`,
+      accountId: `${index}`,
+      credentialsSealed: 'sealed',
+    }),
   );
   await em.flush();
   return { post, connectionIds: connections.map((connection) => connection.id) };
@@ -50,7 +57,9 @@ describe('recordPublicationPlan', () => {
   it('when a connection was deleted, then the plan is refused as ConnectionNotFound and nothing is recorded', async () => {
     const { post } = await postWithConnections(0);
     const publicationId = newId();
-    const refusal = await plan({ postId: post.id, publicationId, publishAt: later, connectionIds: [newId()], immediate: false }).catch((error: unknown) => error);
+    const refusal = await plan({ postId: post.id, publicationId, publishAt: later, connectionIds: [newId()], immediate: false }).catch(
+      (error: unknown) => error,
+    );
 
     expect(refusal).toBeInstanceOf(WorkRefused);
     expect(refusal).toMatchObject({ failureType: failureTypes.connectionNotFound, message: expect.stringContaining('no longer exists') });
@@ -59,7 +68,9 @@ describe('recordPublicationPlan', () => {
   });
 
   it('when the post was deleted, then the plan is refused as PostDeleted', async () => {
-    const refusal = await plan({ postId: newId(), publicationId: newId(), publishAt: later, connectionIds: [], immediate: true }).catch((error: unknown) => error);
+    const refusal = await plan({ postId: newId(), publicationId: newId(), publishAt: later, connectionIds: [], immediate: true }).catch(
+      (error: unknown) => error,
+    );
     expect(refusal).toMatchObject({ failureType: failureTypes.postDeleted });
   });
 });

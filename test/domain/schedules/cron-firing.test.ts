@@ -36,7 +36,12 @@ describe('a schedule firing on its cron', () => {
     const firing = new Date(Math.ceil((Date.now() + 5_000) / 60_000) * 60_000);
     const cronExpression = `${firing.getUTCMinutes()} ${firing.getUTCHours()} * * *`;
     const create = async (name: string) => {
-      const response = await workspace.client.post<Schemas['CreateScheduleResponse']>('/schedules', { name, cronExpression, promptTemplate: `${name} at {{time}}`, projectId });
+      const response = await workspace.client.post<Schemas['CreateScheduleResponse']>('/schedules', {
+        name,
+        cronExpression,
+        promptTemplate: `${name} at {{time}}`,
+        projectId,
+      });
       const { id } = response.body;
       created.push({ scheduleId: scheduleIds.generation(id), remove: () => workspace.client.delete(`/schedules/${id}`) });
       return response;

@@ -75,9 +75,16 @@ describe('Temporal unreachable', () => {
     expect(read.status).toBe(200);
     expect(read.body).toMatchObject({ cronExpression: '0 9 * * *', nextRunAt: expect.stringMatching(/T09:00:00\.000Z$/), lastRunAt: null });
     const rows = await em().find(Schedule, { workspaceId: workspace.id }, { orderBy: { createdAt: 'asc' } });
-    expect(rows.map((row) => [row.id, row.cronExpression])).toEqual([[kept, '0 9 * * *'], [alsoKept, '0 9 * * *']]);
+    expect(rows.map((row) => [row.id, row.cronExpression])).toEqual([
+      [kept, '0 9 * * *'],
+      [alsoKept, '0 9 * * *'],
+    ]);
 
-    temporal = await startTemporalDevServer({ headless: true, port: Number(temporal.address.split(':')[1]), databaseFile: join(temporalData, 'temporal.sqlite') });
+    temporal = await startTemporalDevServer({
+      headless: true,
+      port: Number(temporal.address.split(':')[1]),
+      databaseFile: join(temporalData, 'temporal.sqlite'),
+    });
     expect(await reconcile()).toMatchObject(noDrift);
     expect(await temporalScheduleIds()).toEqual([kept, alsoKept].map(scheduleIds.generation).sort());
     for (const id of [kept, alsoKept]) expect((await workspace.client.delete(`/schedules/${id}`)).status).toBe(204);

@@ -197,7 +197,7 @@ async function lockWaits(): Promise<number> {
   const [row] = await em()
     .getConnection()
     .execute<Array<{ waiting: number }>>(
-      "select count(*)::int as waiting from pg_locks l join pg_stat_activity a on a.pid = l.pid where not l.granted and a.datname = current_database()",
+      'select count(*)::int as waiting from pg_locks l join pg_stat_activity a on a.pid = l.pid where not l.granted and a.datname = current_database()',
     );
   return row?.waiting ?? 0;
 }

@@ -14,11 +14,16 @@ describe('recording orphaned objects', () => {
     const shared = `orphans/${randomBytes(6).toString('hex')}.png`;
     const own = `orphans/${randomBytes(6).toString('hex')}.png`;
     const first = await database.orm.em.fork().transactional((em) => recordOrphanedObjects(em, { keys: [shared], reason: 'post deleted', workspaceId: 'w' }));
-    const second = await database.orm.em.fork().transactional((em) => recordOrphanedObjects(em, { keys: [shared, own], reason: 'project deleted', workspaceId: 'w' }));
+    const second = await database.orm.em
+      .fork()
+      .transactional((em) => recordOrphanedObjects(em, { keys: [shared, own], reason: 'project deleted', workspaceId: 'w' }));
 
     const rows = await database.orm.em.fork().find(OrphanedObject, { objectKey: { $in: [shared, own] } }, { orderBy: { objectKey: 'asc' } });
     expect(rows.map((row) => [row.objectKey, row.batchId])).toEqual(
-      [[shared, first!.batchId], [own, second!.batchId]].sort(([a], [b]) => a!.localeCompare(b!)),
+      [
+        [shared, first!.batchId],
+        [own, second!.batchId],
+      ].sort(([a], [b]) => a!.localeCompare(b!)),
     );
   });
 });

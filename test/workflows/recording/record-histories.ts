@@ -57,23 +57,43 @@ async function record(name: string, handle: WorkflowHandle, runId?: string): Pro
   writeFileSync(new URL(`../histories/${name}.json`, import.meta.url), `${historyToJSON(history)}\n`);
 }
 
-const generation = (postId: string, imageRunsLocally: boolean) => ({ postId, generationId: newId(), prompt: 'A lighthouse in a storm', promptWasNew: false, format: '1:1' as const, seed: 7, imageRunsLocally });
+const generation = (postId: string, imageRunsLocally: boolean) => ({
+  postId,
+  generationId: newId(),
+  prompt: 'A lighthouse in a storm',
+  promptWasNew: false,
+  format: '1:1' as const,
+  seed: 7,
+  imageRunsLocally,
+});
 const refused = () => Promise.reject(ApplicationFailure.nonRetryable('The provider refused the prompt.', failureTypes.generationFailed));
 
 describe('generatePost and renderPost', () => {
   it('records a generation drawn in a local activity and saved by it, then a render of it', async () => {
     const post = await createPostFixture(bed.orm);
-    const handle = await bed.client.workflow.start(generatePost, { workflowId: workflowIds.postGenerate(post.id), taskQueue: bed.taskQueue, args: [generation(post.id, true)] });
+    const handle = await bed.client.workflow.start(generatePost, {
+      workflowId: workflowIds.postGenerate(post.id),
+      taskQueue: bed.taskQueue,
+      args: [generation(post.id, true)],
+    });
     await handle.result();
     await record('generate-post-drawn-locally', handle);
-    const render = await bed.client.workflow.start(renderPost, { workflowId: workflowIds.postRender(post.id), taskQueue: bed.taskQueue, args: [{ postId: post.id, renderId: newId() }] });
+    const render = await bed.client.workflow.start(renderPost, {
+      workflowId: workflowIds.postRender(post.id),
+      taskQueue: bed.taskQueue,
+      args: [{ postId: post.id, renderId: newId() }],
+    });
     await render.result();
     await record('render-post-rendered', render);
   });
 
   it('records a generation drawn by an activity (a provider over the network) and saved by it', async () => {
     const post = await createPostFixture(bed.orm);
-    const handle = await bed.client.workflow.start(generatePost, { workflowId: workflowIds.postGenerate(post.id), taskQueue: bed.taskQueue, args: [generation(post.id, false)] });
+    const handle = await bed.client.workflow.start(generatePost, {
+      workflowId: workflowIds.postGenerate(post.id),
+      taskQueue: bed.taskQueue,
+      args: [generation(post.id, false)],
+    });
     await handle.result();
     await record('generate-post-drawn-by-an-activity', handle);
   });
@@ -84,7 +104,11 @@ describe('generatePost and renderPost', () => {
       saveGeneratedImage: () => Promise.resolve({ versionNumber: 1, respond: 'saved' }),
     };
     await bed.runWith(stubs, async (taskQueue) => {
-      const handle = await bed.client.workflow.start(generatePost, { workflowId: `post-generate-${randomUUID()}`, taskQueue, args: [generation(randomUUID(), false)] });
+      const handle = await bed.client.workflow.start(generatePost, {
+        workflowId: `post-generate-${randomUUID()}`,
+        taskQueue,
+        args: [generation(randomUUID(), false)],
+      });
       await handle.result();
       await record('generate-post-saved-by-the-workflow', handle);
     });
@@ -97,7 +121,11 @@ describe('generatePost and renderPost', () => {
       startEventDelivery: () => Promise.resolve({ started: true }),
     };
     await bed.runWith(stubs, async (taskQueue) => {
-      const handle = await bed.client.workflow.start(generatePost, { workflowId: `post-generate-${randomUUID()}`, taskQueue, args: [generation(randomUUID(), false)] });
+      const handle = await bed.client.workflow.start(generatePost, {
+        workflowId: `post-generate-${randomUUID()}`,
+        taskQueue,
+        args: [generation(randomUUID(), false)],
+      });
       await expect(handle.result()).rejects.toThrow();
       await record('generate-post-refused-by-provider', handle);
     });
@@ -105,16 +133,29 @@ describe('generatePost and renderPost', () => {
 });
 
 describe('scheduledGeneration', () => {
-  const scheduledPost = () => Promise.resolve({ postId: randomUUID(), prompt: 'A lighthouse', workspaceId: randomUUID(), projectId: randomUUID(), title: 'Scheduled', imageRunsLocally: true });
+  const scheduledPost = () =>
+    Promise.resolve({
+      postId: randomUUID(),
+      prompt: 'A lighthouse',
+      workspaceId: randomUUID(),
+      projectId: randomUUID(),
+      title: 'Scheduled',
+      imageRunsLocally: true,
+    });
 
   it('records a scheduled run and its child generation', async () => {
     const stubs: Partial<Activities> = {
       createScheduledPost: scheduledPost,
       recordScheduleRun: () => Promise.resolve(),
-      generatePostImage: () => Promise.resolve({ artworkKey: 'artwork.png', madeBy: 'stub', seed: 7, width: 1024, height: 1024, saved: { versionNumber: 1, respond: 'saved' } }),
+      generatePostImage: () =>
+        Promise.resolve({ artworkKey: 'artwork.png', madeBy: 'stub', seed: 7, width: 1024, height: 1024, saved: { versionNumber: 1, respond: 'saved' } }),
     };
     await bed.runWith(stubs, async (taskQueue) => {
-      const handle = await bed.client.workflow.start(scheduledGeneration, { workflowId: `scheduled-generation-${randomUUID()}`, taskQueue, args: [{ scheduleId: randomUUID() }] });
+      const handle = await bed.client.workflow.start(scheduledGeneration, {
+        workflowId: `scheduled-generation-${randomUUID()}`,
+        taskQueue,
+        args: [{ scheduleId: randomUUID() }],
+      });
       await handle.result();
       await record('scheduled-generation-generated', handle);
     });
@@ -128,7 +169,11 @@ describe('scheduledGeneration', () => {
       markPostFailed: () => Promise.resolve({ eventId: null }),
     };
     await bed.runWith(stubs, async (taskQueue) => {
-      const handle = await bed.client.workflow.start(scheduledGeneration, { workflowId: `scheduled-generation-${randomUUID()}`, taskQueue, args: [{ scheduleId: randomUUID() }] });
+      const handle = await bed.client.workflow.start(scheduledGeneration, {
+        workflowId: `scheduled-generation-${randomUUID()}`,
+        taskQueue,
+        args: [{ scheduleId: randomUUID() }],
+      });
       await expect(handle.result()).rejects.toThrow();
       await record('scheduled-generation-child-failed', handle);
     });
@@ -137,9 +182,19 @@ describe('scheduledGeneration', () => {
 
 describe('generateVideo', () => {
   /** A video job on a worker with `stubs`, its encode on a worker of the video queue with `encode`. */
-  async function videoJob(name: string, stubs: Partial<Activities>, encode: Activities['renderPostVideo'], steer?: (handle: WorkflowHandle<typeof generateVideo>) => Promise<void>) {
+  async function videoJob(
+    name: string,
+    stubs: Partial<Activities>,
+    encode: Activities['renderPostVideo'],
+    steer?: (handle: WorkflowHandle<typeof generateVideo>) => Promise<void>,
+  ) {
     await bed.runWith(stubs, async (taskQueue) => {
-      const videoWorker = await Worker.create({ connection: bed.env.nativeConnection, namespace: bed.config.temporal.namespace, taskQueue: taskQueues.video(taskQueue), activities: { renderPostVideo: encode } });
+      const videoWorker = await Worker.create({
+        connection: bed.env.nativeConnection,
+        namespace: bed.config.temporal.namespace,
+        taskQueue: taskQueues.video(taskQueue),
+        activities: { renderPostVideo: encode },
+      });
       await videoWorker.runUntil(async () => {
         const jobId = randomUUID();
         const handle = await bed.client.workflow.start(generateVideo, { workflowId: workflowIds.videoJob(jobId), taskQueue, args: [{ jobId }] });
@@ -179,7 +234,11 @@ describe('postPublication and deliverEvent, with real activities', () => {
   async function publicationOf() {
     const post = await createPostFixture(bed.orm);
     const webhook = await createWebhookFixture(bed.orm, bed.config, { workspaceId: post.workspaceId, url: receiver.url, secret });
-    const handle = await bed.client.workflow.start(postPublication, { workflowId: workflowIds.postPublication(post.id), taskQueue: bed.taskQueue, args: [{ postId: post.id, publicationId: newId() }] });
+    const handle = await bed.client.workflow.start(postPublication, {
+      workflowId: workflowIds.postPublication(post.id),
+      taskQueue: bed.taskQueue,
+      args: [{ postId: post.id, publicationId: newId() }],
+    });
     return { post, webhook, handle };
   }
   async function eventDeliveryOf(postId: string) {
@@ -225,9 +284,15 @@ describe('postPublication and deliverEvent branches, with stub activities', () =
   const plan = (targetIds: string[]) => () => Promise.resolve({ publishAt: new Date().toISOString(), targetIds, scheduled: false });
 
   it('records a publication whose first plan failed, ended as cancelled', async () => {
-    const stubs: Partial<Activities> = { planPublication: () => Promise.reject(ApplicationFailure.nonRetryable('Connection c was deleted.', failureTypes.connectionNotFound)) };
+    const stubs: Partial<Activities> = {
+      planPublication: () => Promise.reject(ApplicationFailure.nonRetryable('Connection c was deleted.', failureTypes.connectionNotFound)),
+    };
     await bed.runWith(stubs, async (taskQueue) => {
-      const handle = await bed.client.workflow.start(postPublication, { workflowId: `publication-${randomUUID()}`, taskQueue, args: [{ postId: randomUUID(), publicationId: randomUUID() }] });
+      const handle = await bed.client.workflow.start(postPublication, {
+        workflowId: `publication-${randomUUID()}`,
+        taskQueue,
+        args: [{ postId: randomUUID(), publicationId: randomUUID() }],
+      });
       await expect(handle.executeUpdate(planUpdate, { args: [{ publishAt: null, connectionIds: ['c'] }] })).rejects.toThrow();
       await handle.result();
       await record('post-publication-first-plan-failed', handle);
@@ -237,13 +302,20 @@ describe('postPublication and deliverEvent branches, with stub activities', () =
   it('records a publication to two connections, one of which failed for good', async () => {
     const stubs: Partial<Activities> = {
       planPublication: plan(['target-ok', 'target-refused']),
-      publishToTarget: ({ targetId }) => (targetId === 'target-ok' ? Promise.resolve({ outcome: 'published' }) : Promise.reject(ApplicationFailure.nonRetryable('Bad credentials.', failureTypes.socialRejected))) as ReturnType<Activities['publishToTarget']>,
+      publishToTarget: ({ targetId }) =>
+        (targetId === 'target-ok'
+          ? Promise.resolve({ outcome: 'published' })
+          : Promise.reject(ApplicationFailure.nonRetryable('Bad credentials.', failureTypes.socialRejected))) as ReturnType<Activities['publishToTarget']>,
       markTargetFailed: () => Promise.resolve(),
       settlePublication: () => Promise.resolve({ outcome: 'published', eventId: randomUUID() }),
       startEventDelivery: () => Promise.resolve({ started: true }),
     };
     await bed.runWith(stubs, async (taskQueue) => {
-      const handle = await bed.client.workflow.start(postPublication, { workflowId: `publication-${randomUUID()}`, taskQueue, args: [{ postId: randomUUID(), publicationId: randomUUID() }] });
+      const handle = await bed.client.workflow.start(postPublication, {
+        workflowId: `publication-${randomUUID()}`,
+        taskQueue,
+        args: [{ postId: randomUUID(), publicationId: randomUUID() }],
+      });
       await handle.executeUpdate(planUpdate, { args: [{ publishAt: null, connectionIds: ['ok', 'refused'] }] });
       await handle.result();
       await record('post-publication-one-connection-failed', handle);
@@ -252,9 +324,14 @@ describe('postPublication and deliverEvent branches, with stub activities', () =
 
   it('records a publication re-planned past the plans of one run, continued as new', async () => {
     await bed.runWith({ planPublication: plan([]) }, async (taskQueue) => {
-      const handle = await bed.client.workflow.start(postPublication, { workflowId: `publication-${randomUUID()}`, taskQueue, args: [{ postId: randomUUID(), publicationId: randomUUID() }] });
+      const handle = await bed.client.workflow.start(postPublication, {
+        workflowId: `publication-${randomUUID()}`,
+        taskQueue,
+        args: [{ postId: randomUUID(), publicationId: randomUUID() }],
+      });
       const now = await bed.env.currentTimeMs();
-      for (let plans = 0; plans < plansPerRun; plans += 1) await handle.executeUpdate(planUpdate, { args: [{ publishAt: new Date(now + day + plans * 1000).toISOString(), connectionIds: [] }] });
+      for (let plans = 0; plans < plansPerRun; plans += 1)
+        await handle.executeUpdate(planUpdate, { args: [{ publishAt: new Date(now + day + plans * 1000).toISOString(), connectionIds: [] }] });
       const latest = bed.client.workflow.getHandle(handle.workflowId);
       await eventually(async () => expect((await latest.describe()).runId).not.toBe(handle.firstExecutionRunId));
       await record('post-publication-continued-as-new', handle, handle.firstExecutionRunId);
@@ -262,7 +339,13 @@ describe('postPublication and deliverEvent branches, with stub activities', () =
     });
   });
 
-  const attempt = (webhookId: string, outcome: 'delivered' | 'failed') => ({ webhookId, deliveryId: `delivery-${webhookId}`, outcome, statusCode: outcome === 'delivered' ? 200 : 503, error: null });
+  const attempt = (webhookId: string, outcome: 'delivered' | 'failed') => ({
+    webhookId,
+    deliveryId: `delivery-${webhookId}`,
+    outcome,
+    statusCode: outcome === 'delivered' ? 200 : 503,
+    error: null,
+  });
 
   it('records a delivery exhausted after the whole ladder', { timeout: 120_000 }, async () => {
     await bed.runWith({ deliverToWebhooks: () => Promise.resolve([attempt('failing', 'failed')]) }, async (taskQueue) => {
@@ -274,7 +357,8 @@ describe('postPublication and deliverEvent branches, with stub activities', () =
 
   it('records a delivery woken on its ladder by a plan change, stopped at its next round', async () => {
     const stubs: Partial<Activities> = {
-      deliverToWebhooks: ({ attempt: number }) => Promise.resolve(number === 1 ? [attempt('failing', 'failed')] : [{ ...attempt('failing', 'failed'), outcome: 'not-on-plan' as const }]),
+      deliverToWebhooks: ({ attempt: number }) =>
+        Promise.resolve(number === 1 ? [attempt('failing', 'failed')] : [{ ...attempt('failing', 'failed'), outcome: 'not-on-plan' as const }]),
     };
     await bed.runWith(stubs, async (taskQueue) => {
       const handle = await bed.client.workflow.start(deliverEvent, { workflowId: `event-${randomUUID()}`, taskQueue, args: [{ eventId: randomUUID() }] });
@@ -288,7 +372,11 @@ describe('postPublication and deliverEvent branches, with stub activities', () =
   it('records a redelivery of a logged delivery', async () => {
     await bed.runWith({ attemptWebhookDelivery: () => Promise.resolve({ outcome: 'delivered', statusCode: 200, error: null }) }, async (taskQueue) => {
       const deliveryId = randomUUID();
-      const handle = await bed.client.workflow.start(redeliverWebhook, { workflowId: workflowIds.webhookRedelivery(deliveryId, 2), taskQueue, args: [{ webhookId: randomUUID(), eventId: randomUUID(), deliveryId, attempt: 2 }] });
+      const handle = await bed.client.workflow.start(redeliverWebhook, {
+        workflowId: workflowIds.webhookRedelivery(deliveryId, 2),
+        taskQueue,
+        args: [{ webhookId: randomUUID(), eventId: randomUUID(), deliveryId, attempt: 2 }],
+      });
       await handle.result();
       await record('redeliver-webhook-sent', handle);
     });
@@ -299,11 +387,24 @@ describe('storage, schedules and plans', () => {
   it("records a cleanup of a deleted post's images and a storage sweep", async () => {
     const keys = Array.from({ length: 2 }, () => `orphans/${randomBytes(6).toString('hex')}.png`);
     for (const key of keys) await bed.storage.put(key, Buffer.from('bytes'), 'image/png');
-    const batch = (await recordOrphanedObjects(bed.orm.em.fork(), { keys, reason: 'post deleted', workspaceId: randomUUID(), deleteAfter: new Date(Date.now() + 60_000) }))!;
-    const cleanup = await bed.client.workflow.start(cleanUpOrphanedObjects, { workflowId: workflowIds.storageCleanup(batch.batchId), taskQueue: bed.taskQueue, args: [{ batchId: batch.batchId, deleteAfter: batch.deleteAfter.toISOString() }] });
+    const batch = (await recordOrphanedObjects(bed.orm.em.fork(), {
+      keys,
+      reason: 'post deleted',
+      workspaceId: randomUUID(),
+      deleteAfter: new Date(Date.now() + 60_000),
+    }))!;
+    const cleanup = await bed.client.workflow.start(cleanUpOrphanedObjects, {
+      workflowId: workflowIds.storageCleanup(batch.batchId),
+      taskQueue: bed.taskQueue,
+      args: [{ batchId: batch.batchId, deleteAfter: batch.deleteAfter.toISOString() }],
+    });
     await cleanup.result();
     await record('clean-up-orphaned-objects-deleted', cleanup);
-    const sweep = await bed.client.workflow.start(sweepOrphanedObjects, { workflowId: `${workflowIds.storageSweep()}-${randomUUID()}`, taskQueue: bed.taskQueue, args: [] });
+    const sweep = await bed.client.workflow.start(sweepOrphanedObjects, {
+      workflowId: `${workflowIds.storageSweep()}-${randomUUID()}`,
+      taskQueue: bed.taskQueue,
+      args: [],
+    });
     await sweep.result();
     await record('sweep-orphaned-objects-swept', sweep);
   });
@@ -312,7 +413,11 @@ describe('storage, schedules and plans', () => {
   it('records a schedules reconcile that gave a schedule back its Temporal Schedule', async () => {
     const report = { checked: 1, created: ['schedule-a'], updated: [], deleted: [], skipped: [], failed: [] };
     await bed.runWith({ repairScheduleDrift: () => Promise.resolve(report) as ReturnType<Activities['repairScheduleDrift']> }, async (taskQueue) => {
-      const handle = await bed.client.workflow.start(reconcileSchedules, { workflowId: `${workflowIds.schedulesReconcile()}-${randomUUID()}`, taskQueue, args: [] });
+      const handle = await bed.client.workflow.start(reconcileSchedules, {
+        workflowId: `${workflowIds.schedulesReconcile()}-${randomUUID()}`,
+        taskQueue,
+        args: [],
+      });
       await handle.result();
       await record('reconcile-schedules-repaired', handle);
     });
@@ -326,11 +431,13 @@ describe('storage, schedules and plans', () => {
     };
     await bed.runWith(stubs, async (taskQueue) => {
       const workspaceId = randomUUID();
-      const handle = await bed.client.workflow.start(applyWorkspacePlan, { workflowId: workflowIds.workspacePlan(workspaceId), taskQueue, args: [{ workspaceId }] });
+      const handle = await bed.client.workflow.start(applyWorkspacePlan, {
+        workflowId: workflowIds.workspacePlan(workspaceId),
+        taskQueue,
+        args: [{ workspaceId }],
+      });
       await handle.result();
       await record('apply-workspace-plan-downgraded', handle);
     });
   });
 });
-
-
