@@ -12,7 +12,10 @@ const forbiddenInWorkflows = {
       message: 'Workflows must stay deterministic: do I/O in an activity.',
     })),
   patterns: [
-    { group: ['@mikro-orm/*', 'pg', '**/src/data/**', '**/src/storage/**'], message: 'Workflows must not touch the database or storage: call an activity.' },
+    {
+      group: ['@mikro-orm/*', 'pg', '**/src/adapters/database/**', '**/src/adapters/object-storage/**'],
+      message: 'Workflows must not touch the database or storage: call an activity.',
+    },
     { group: ['@aws-sdk/*', 'got', 'sharp', 'express'], message: 'Workflows must stay deterministic: do I/O in an activity.' },
     // Dependencies run one way: the domain starts workflows, never the other way round (not even for a type; a
     // type a workflow shares with the domain lives in workflows/contracts/).
@@ -52,7 +55,7 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-restricted-imports': ['error', contractsAreLeaves] },
   },
   {
-    files: ['tools/**', 'test/**', 'src/dev/**', 'src/admin/**', 'bench/**'],
+    files: ['tools/**', 'test/**', 'src/local/dev/**', 'src/admin/**', 'bench/**'],
     rules: { 'no-console': 'off' },
   },
   {
@@ -66,7 +69,7 @@ export default tseslint.config(
   },
   {
     // The dashboard: plain browser modules served as they are (no build step, so no TypeScript to check them).
-    files: ['src/dashboard/public/**/*.js'],
+    files: ['src/api/dashboard/public/**/*.js'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
       ...tseslint.configs.disableTypeChecked.languageOptions,

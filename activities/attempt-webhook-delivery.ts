@@ -1,4 +1,4 @@
-import { Webhook } from '../src/data/entities/webhook.ts';
+import { Webhook } from '../src/adapters/database/entities/webhook.ts';
 import type { Deps } from '../src/domain/deps.ts';
 import { eventToDeliver } from '../src/domain/webhooks/event-to-deliver.ts';
 import type { TargetAttempt } from '../src/domain/webhooks/delivery-attempt.ts';

@@ -1,9 +1,9 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Database } from '../src/data/orm.ts';
+import type { Database } from '../src/adapters/database/orm.ts';
 import { WorkRefused } from '../src/domain/work-refused.ts';
-import { errorOf } from '../src/errors/caught.ts';
-import { failureTypes } from '../src/temporal/failure-types.ts';
+import { errorOf } from '../src/common/errors/caught.ts';
+import { failureTypes } from '../src/adapters/temporal/failure-types.ts';
 import { isDependencyDown } from './dependency-down.ts';
 import { asTemporalFailure } from './temporal-failure.ts';
 

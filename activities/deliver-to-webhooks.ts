@@ -1,8 +1,8 @@
 import { Context } from '@temporalio/activity';
 import type { TargetAttempt } from '../src/domain/webhooks/delivery-attempt.ts';
 import { eventToDeliver } from '../src/domain/webhooks/event-to-deliver.ts';
-import { deliveryIdOf } from '../src/webhooks/delivery-id.ts';
-import { subscribedWebhooks } from '../src/webhooks/subscribed-webhooks.ts';
+import { deliveryIdOf } from '../src/adapters/webhook-sender/delivery-id.ts';
+import { subscribedWebhooks } from '../src/adapters/webhook-sender/subscribed-webhooks.ts';
 import type { Deps } from '../src/domain/deps.ts';
 import { attemptDeliveries } from './webhook-attempts.ts';
 

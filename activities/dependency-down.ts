@@ -1,6 +1,6 @@
 import { ConnectionException, DeadlockException, LockWaitTimeoutException } from '@mikro-orm/postgresql';
-import { isDatabaseUnavailable } from '../src/data/database-unavailable.ts';
-import { isTemporalUnavailable } from '../src/temporal/temporal-unavailable.ts';
+import { isDatabaseUnavailable } from '../src/adapters/database/database-unavailable.ts';
+import { isTemporalUnavailable } from '../src/adapters/temporal/temporal-unavailable.ts';
 
 // What "a dependency is down" looks like from an activity: the only failures worth retrying without limit.
 // Everything not listed fails the same way on every attempt (bad data, a bug, a refused constraint).

@@ -1,19 +1,19 @@
 import { Context } from '@temporalio/activity';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { withTimeout } from '../src/async/with-timeout.ts';
+import { withTimeout } from '../src/common/async/with-timeout.ts';
 import { heartbeatingOnAClock } from './heartbeat-on-a-clock.ts';
 import { saveGeneratedImage, type SaveGeneratedImageInput } from '../src/domain/generation/save-generated-image.ts';
 import type { GenerationResult } from '../workflows/contracts/generate-post.ts';
 import { loadPost } from '../src/domain/posts/load-post.ts';
-import { PostVersion } from '../src/data/entities/post-version.ts';
-import { postFormats, type PostFormat } from '../src/images/post-formats.ts';
+import { PostVersion } from '../src/adapters/database/entities/post-version.ts';
+import { postFormats, type PostFormat } from '../src/adapters/artwork/post-formats.ts';
 import { reserveObjectKey } from '../src/domain/storage/orphaned-objects.ts';
-import { countOutcome } from '../src/metrics/remote-call-outcome.ts';
-import { postGenerations } from '../src/metrics/worker-metrics.ts';
-import { objectKeys } from '../src/storage/object-keys.ts';
+import { countOutcome } from '../src/adapters/metrics/remote-call-outcome.ts';
+import { postGenerations } from '../src/adapters/metrics/worker-metrics.ts';
+import { objectKeys } from '../src/adapters/object-storage/object-keys.ts';
 import type { Deps } from '../src/domain/deps.ts';
-import type { BrandColors } from '../src/data/entities/brand-kit.ts';
-import { messageOf } from '../src/errors/caught.ts';
+import type { BrandColors } from '../src/adapters/database/entities/brand-kit.ts';
+import { messageOf } from '../src/common/errors/caught.ts';
 
 export type GeneratePostImageInput = {
   postId: string;

@@ -2,11 +2,11 @@ import { Context } from '@temporalio/activity';
 import { buffer } from 'node:stream/consumers';
 import { beginTargetPublication } from '../src/domain/publishing/begin-target-publication.ts';
 import { recordTargetPublished } from '../src/domain/publishing/record-target-published.ts';
-import { countOutcome } from '../src/metrics/remote-call-outcome.ts';
-import { socialPublishAttempts } from '../src/metrics/worker-metrics.ts';
-import { connectionSessions } from '../src/social/connection-sessions.ts';
+import { countOutcome } from '../src/adapters/metrics/remote-call-outcome.ts';
+import { socialPublishAttempts } from '../src/adapters/metrics/worker-metrics.ts';
+import { connectionSessions } from '../src/adapters/social/connection-sessions.ts';
 import { heartbeatingOnAClock } from './heartbeat-on-a-clock.ts';
-import type { SocialCredentials, SocialPost } from '../src/social/social-connector.ts';
+import type { SocialCredentials, SocialPost } from '../src/adapters/social/social-connector.ts';
 import type { Deps } from '../src/domain/deps.ts';
 
 export type PublishToTargetInput = {

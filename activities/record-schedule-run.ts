@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { recordScheduleRun } from '../src/domain/schedules/record-schedule-run.ts';
-import { workflowIds } from '../src/temporal/workflow-ids.ts';
+import { workflowIds } from '../src/adapters/temporal/workflow-ids.ts';
 import type { Deps } from '../src/domain/deps.ts';
 import { inOneStatement } from './database-work.ts';
 

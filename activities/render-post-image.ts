@@ -1,13 +1,13 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { buffer } from 'node:stream/consumers';
-import type { BrandKit } from '../src/data/entities/brand-kit.ts';
+import type { BrandKit } from '../src/adapters/database/entities/brand-kit.ts';
 import { loadPost } from '../src/domain/posts/load-post.ts';
 import { reserveObjectKey } from '../src/domain/storage/orphaned-objects.ts';
-import { composePostImage } from '../src/images/compose-post-image.ts';
-import { fetchPublicResource, PublicFetchError } from '../src/net/public-fetch.ts';
-import { objectKeys } from '../src/storage/object-keys.ts';
+import { composePostImage } from '../src/adapters/artwork/compose-post-image.ts';
+import { fetchPublicResource, PublicFetchError } from '../src/adapters/net/public-fetch.ts';
+import { objectKeys } from '../src/adapters/object-storage/object-keys.ts';
 import type { Deps } from '../src/domain/deps.ts';
-import { failureTypes } from '../src/temporal/failure-types.ts';
+import { failureTypes } from '../src/adapters/temporal/failure-types.ts';
 
 export type RenderPostImageInput = { postId: string; renderId: string };
 export type RenderedImage = { imageKey: string; notes: string[] };

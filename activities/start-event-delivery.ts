@@ -1,8 +1,8 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { startsEagerly } from '../src/temporal/connect.ts';
-import { searchAttributes } from '../src/temporal/search-attributes.ts';
-import { workflowIds } from '../src/temporal/workflow-ids.ts';
-import { typeIfSubscribed } from '../src/webhooks/subscribed-webhooks.ts';
+import { startsEagerly } from '../src/adapters/temporal/connect.ts';
+import { searchAttributes } from '../src/adapters/temporal/search-attributes.ts';
+import { workflowIds } from '../src/adapters/temporal/workflow-ids.ts';
+import { typeIfSubscribed } from '../src/adapters/webhook-sender/subscribed-webhooks.ts';
 import { deliverEvent } from '../workflows/deliver-event.ts';
 import type { Deps } from '../src/domain/deps.ts';
 

@@ -1,5 +1,5 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { Workspace } from '../src/data/entities/workspace.ts';
+import { Workspace } from '../src/adapters/database/entities/workspace.ts';
 import type { Deps } from '../src/domain/deps.ts';
 import { hasFeature } from '../src/domain/workspaces/plans.ts';
 import { planChangedSignal } from '../workflows/contracts/deliver-event.ts';

@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { WorkRefused } from '../src/domain/work-refused.ts';
-import { RemoteRateLimitedError, RemoteRejectedError, RemoteUnavailableError } from '../src/net/remote-errors.ts';
+import { RemoteRateLimitedError, RemoteRejectedError, RemoteUnavailableError } from '../src/adapters/net/remote-errors.ts';
 
 /**
  * A failure as Temporal should treat it. Work the domain refused is final, typed from the failure table. Of a

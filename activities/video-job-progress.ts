@@ -1,7 +1,7 @@
 import { log } from '@temporalio/activity';
 import { recordVideoJobProgress } from '../src/domain/video/record-video-job-progress.ts';
 import type { Deps } from '../src/domain/deps.ts';
-import { messageOf } from '../src/errors/caught.ts';
+import { messageOf } from '../src/common/errors/caught.ts';
 
 const stepPercent = 10;
 

@@ -1,15 +1,15 @@
 import { log } from '@temporalio/activity';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Plan } from '../src/data/entities/workspace.ts';
-import type { WorkspaceEvent } from '../src/data/entities/workspace-event.ts';
-import { mapConcurrently } from '../src/async/map-concurrently.ts';
+import type { Plan } from '../src/adapters/database/entities/workspace.ts';
+import type { WorkspaceEvent } from '../src/adapters/database/entities/workspace-event.ts';
+import { mapConcurrently } from '../src/common/async/map-concurrently.ts';
 import type { PostEventDetails } from '../src/domain/events/post-event.ts';
 import { outcomeOf, type DeliveryTarget, type TargetAttempt } from '../src/domain/webhooks/delivery-attempt.ts';
 import { loggedDeliveryAnswers, recordDeliveryRound } from '../src/domain/webhooks/record-delivery-round.ts';
 import { hasFeature, stoppedByPlan } from '../src/domain/workspaces/plans.ts';
-import { webhookDeliveryAttempts } from '../src/metrics/worker-metrics.ts';
-import { sendWebhook } from '../src/webhooks/send-webhook.ts';
-import { webhookBody } from '../src/webhooks/webhook-body.ts';
+import { webhookDeliveryAttempts } from '../src/adapters/metrics/worker-metrics.ts';
+import { sendWebhook } from '../src/adapters/webhook-sender/send-webhook.ts';
+import { webhookBody } from '../src/adapters/webhook-sender/webhook-body.ts';
 import type { Deps } from '../src/domain/deps.ts';
 
 // One attempt of one event to several webhooks at once: the HTTP requests run concurrently, and the whole round is

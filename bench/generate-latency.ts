@@ -5,10 +5,10 @@ import { alone, compared, heading, ratioAtLeast, ratioAtMost, type Row } from '.
 import { addSpent, cpuPerOperation, cpuSpent, cpuTime, describeCpu } from './cpu-time.ts';
 import { generateProfile, type TimedRun } from './generate-profile.ts';
 import { describeExecutions, executionsOf } from './temporal-cost.ts';
-import { workflowIds } from '../src/temporal/workflow-ids.ts';
+import { workflowIds } from '../src/adapters/temporal/workflow-ids.ts';
 import { roundTrips } from './temporal-floor.ts';
 import { sandboxCallCost } from './sandbox-calls.ts';
-import type { PostFormat } from '../src/images/post-formats.ts';
+import type { PostFormat } from '../src/adapters/artwork/post-formats.ts';
 import { floorRenders, startRenderBound, type RenderBound } from './render-bound.ts';
 
 // POST /posts/{id}/generate with the local image provider. At concurrency 1 its p50 stands next to the parts it cannot

@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { messageOf } from '../src/errors/caught.ts';
-import type { PostFormat } from '../src/images/post-formats.ts';
+import { messageOf } from '../src/common/errors/caught.ts';
+import type { PostFormat } from '../src/adapters/artwork/post-formats.ts';
 import { steadyRate } from './stats.ts';
 import { floorRenders, type RenderRound, type RenderRoundResult } from './render-bound.ts';
 

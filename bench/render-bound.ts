@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
-import { createLocalImageProvider } from '../src/generation/local-provider.ts';
-import type { PostFormat } from '../src/images/post-formats.ts';
+import { createLocalImageProvider } from '../src/adapters/image-providers/local-provider.ts';
+import type { PostFormat } from '../src/adapters/artwork/post-formats.ts';
 
 // The CPU bound of generating at concurrency: renders alone, as many in flight as requests, with the worker's own
 // provider and in this process (the same libvips and thread pool), but on a thread of their own. On the main thread

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { parseEncryptionKey, parseEncryptionKeys } from './crypto/encryption-keys.ts';
-import { defaultFfmpegPath } from './video/ffmpeg-path.ts';
+import { parseEncryptionKey, parseEncryptionKeys } from './adapters/crypto/encryption-keys.ts';
+import { defaultFfmpegPath } from './adapters/video-encoding/ffmpeg-path.ts';
 
 // The one place that reads the environment. Every process (api, worker, admin CLI, dev stack) calls loadConfig();
 // a missing or malformed variable stops start-up with a message naming it, instead of failing later on first use.
@@ -203,7 +203,7 @@ function toConfig(env: z.infer<typeof schema>) {
     video: { ffmpegPath: env.FFMPEG_PATH ?? defaultFfmpegPath(), concurrency: env.VIDEO_CONCURRENCY },
     /**
      * Seal webhook secrets, social credentials and stored idempotent answers at rest: the first key seals, every
-     * key opens (see src/crypto/secret-box.ts).
+     * key opens (see src/adapters/crypto/secret-box.ts).
      */
     secrets: { encryptionKeys: encryptionKeys(env) },
     webhooks: { allowPrivateNetworks: env.WEBHOOKS_ALLOW_PRIVATE_NETWORKS, timeoutMs: env.WEBHOOK_TIMEOUT_SECONDS * 1000 },

@@ -1,14 +1,14 @@
 import { publicBaseUrl, type Config } from './config.ts';
-import { createSecretBox } from './crypto/secret-box.ts';
-import { openDatabase } from './data/orm.ts';
-import { requireMigratedSchema } from './data/schema-version.ts';
+import { createSecretBox } from './adapters/crypto/secret-box.ts';
+import { openDatabase } from './adapters/database/orm.ts';
+import { requireMigratedSchema } from './adapters/database/schema-version.ts';
 import type { Clients, Deps } from './domain/deps.ts';
-import { createImageProvider } from './generation/create-image-provider.ts';
+import { createImageProvider } from './adapters/image-providers/create-image-provider.ts';
 import { createLogger } from './logger.ts';
-import { logRefusedAddresses } from './net/public-address-policy.ts';
-import { createSocialConnectors } from './social/create-social-connectors.ts';
-import { createStorage } from './storage/create-storage.ts';
-import { connectTemporalClient, lazyTemporalClient } from './temporal/connect.ts';
+import { logRefusedAddresses } from './adapters/net/public-address-policy.ts';
+import { createSocialConnectors } from './adapters/social/create-social-connectors.ts';
+import { createStorage } from './adapters/object-storage/create-storage.ts';
+import { connectTemporalClient, lazyTemporalClient } from './adapters/temporal/connect.ts';
 
 // The composition root: the one place that turns configuration into the `deps` every use case and activity takes.
 // The api, the worker, the admin CLI, tests and benchmarks all build their deps here; what differs between them is

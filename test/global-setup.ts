@@ -3,9 +3,9 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { migrateDatabase } from '../src/data/migrate-database.ts';
-import { startPostgresCluster } from '../src/embedded/postgres-cluster.ts';
-import { startTemporalDevServer } from '../src/embedded/temporal-dev-server.ts';
+import { migrateDatabase } from '../src/adapters/database/migrate-database.ts';
+import { startPostgresCluster } from '../src/local/embedded/postgres-cluster.ts';
+import { startTemporalDevServer } from '../src/local/embedded/temporal-dev-server.ts';
 import { workflowInterceptorsPath, workflowsPath } from '../worker/create-worker.ts';
 import { prepareTemporalTestServer } from './infra/temporal-test-server.ts';
 import { ensureChromium } from './infra/chromium.ts';

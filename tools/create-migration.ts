@@ -1,9 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync, chmodSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { migrateDatabase } from '../src/data/migrate-database.ts';
-import { openDatabase } from '../src/data/orm.ts';
-import { startPostgresCluster } from '../src/embedded/postgres-cluster.ts';
+import { migrateDatabase } from '../src/adapters/database/migrate-database.ts';
+import { openDatabase } from '../src/adapters/database/orm.ts';
+import { startPostgresCluster } from '../src/local/embedded/postgres-cluster.ts';
 
 // `npm run migration:create -- <name>`: writes a migration for the difference between the entities and the schema
 // the existing migrations build (in a throwaway PostgreSQL cluster), and registers it in migrations/index.ts.
@@ -26,7 +26,7 @@ try {
       console.log('The entities match the migrations: nothing to do.');
     } else {
       register(result.fileName.replace(/\.ts$/, ''));
-      console.log(`Created src/data/migrations/${result.fileName} and registered it.`);
+      console.log(`Created src/adapters/database/migrations/${result.fileName} and registered it.`);
     }
   } finally {
     await orm.close();
@@ -37,7 +37,7 @@ try {
 }
 
 function register(className: string): void {
-  const registry = 'src/data/migrations/index.ts';
+  const registry = 'src/adapters/database/migrations/index.ts';
   const source = readFileSync(registry, 'utf8')
     .replace(/(\nexport const migrationsList)/, `import { ${className} } from './${className}.ts';\n$1`)
     .replace(/\];\s*$/, `, ${className}];\n`);

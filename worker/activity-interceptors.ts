@@ -1,8 +1,8 @@
 import { OpenTelemetryActivityInboundInterceptor, OpenTelemetryActivityOutboundInterceptor } from '@temporalio/interceptors-opentelemetry';
 import type { ActivityInterceptorsFactory } from '@temporalio/worker';
 import { trace } from '@opentelemetry/api';
-import { requestIdKey, requestIdOf } from '../src/temporal/request-id.ts';
-import { currentRequestId, runForRequest } from '../src/telemetry/request-id-context.ts';
+import { requestIdKey, requestIdOf } from '../src/adapters/temporal/request-id.ts';
+import { currentRequestId, runForRequest } from '../src/adapters/telemetry/request-id-context.ts';
 
 /**
  * Each activity runs in the span its workflow started (a no-op while tracing is off) and on behalf of the API

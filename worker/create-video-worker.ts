@@ -1,6 +1,6 @@
 import { Worker } from '@temporalio/worker';
 import { createActivities } from '../activities/index.ts';
-import { taskQueues } from '../src/temporal/task-queues.ts';
+import { taskQueues } from '../src/adapters/temporal/task-queues.ts';
 import { activityInterceptors } from './activity-interceptors.ts';
 import type { WorkerOptions } from './create-worker.ts';
 

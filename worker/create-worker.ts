@@ -1,10 +1,10 @@
 import { Worker, type NativeConnection } from '@temporalio/worker';
 import { fileURLToPath } from 'node:url';
 import { createActivities } from '../activities/index.ts';
-import { clientOnWorkerConnection } from '../src/temporal/connect.ts';
+import { clientOnWorkerConnection } from '../src/adapters/temporal/connect.ts';
 import type { Config } from '../src/config.ts';
 import type { Deps } from '../src/domain/deps.ts';
-import type { Tracing } from '../src/telemetry/start-tracing.ts';
+import type { Tracing } from '../src/adapters/telemetry/start-tracing.ts';
 import { activityInterceptors } from './activity-interceptors.ts';
 import { workflowSpanSink } from './workflow-span-sink.ts';
 
@@ -19,7 +19,7 @@ export type WorkerOptions = {
   deps: Deps;
   /** A prebuilt workflow bundle (`npm run build:workflows`); without one the worker bundles at start-up. */
   workflowBundlePath?: string | undefined;
-  /** This process's tracing, when it is on (src/telemetry/start-tracing.ts). */
+  /** This process's tracing, when it is on (src/adapters/telemetry/start-tracing.ts). */
   tracing?: Tracing | undefined;
 };
 
@@ -30,7 +30,7 @@ export function createWorker({ connection, config, deps, workflowBundlePath = co
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
     // Activities start workflows (an event's delivery) through the worker's own connection, so those can start
-    // eagerly on this worker (src/temporal/connect.ts).
+    // eagerly on this worker (src/adapters/temporal/connect.ts).
     activities: createActivities({ ...deps, temporal: clientOnWorkerConnection(connection, config.temporal) }),
     // Heartbeats carry progress (a video's encoding) that users watch; by default the SDK sends them only every
     // 80% of the heartbeat timeout, which would make progress jump in steps of many seconds.

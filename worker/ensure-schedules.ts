@@ -1,6 +1,6 @@
 import { ScheduleAlreadyRunning, ScheduleOverlapPolicy, type Client, type ScheduleDescription, type ScheduleOptions } from '@temporalio/client';
 import { msToNumber } from '@temporalio/common/lib/time.js';
-import { scheduleIds, workflowIds } from '../src/temporal/workflow-ids.ts';
+import { scheduleIds, workflowIds } from '../src/adapters/temporal/workflow-ids.ts';
 import type { Logger } from '../src/logger.ts';
 import { sweepOrphanedObjects } from '../workflows/clean-up-orphaned-objects.ts';
 import { reconcileSchedules } from '../workflows/reconcile-schedules.ts';

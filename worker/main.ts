@@ -1,10 +1,10 @@
 import { loadConfig } from '../src/config.ts';
-import { startMetricsServer } from '../src/metrics/metrics-server.ts';
-import { workerRegistry } from '../src/metrics/worker-metrics.ts';
+import { startMetricsServer } from '../src/adapters/metrics/metrics-server.ts';
+import { workerRegistry } from '../src/adapters/metrics/worker-metrics.ts';
 import { createServices } from '../src/services.ts';
-import { startTracing } from '../src/telemetry/start-tracing.ts';
-import { connectWorkerConnection } from '../src/temporal/connect.ts';
-import { ensureSearchAttributes } from '../src/temporal/ensure-search-attributes.ts';
+import { startTracing } from '../src/adapters/telemetry/start-tracing.ts';
+import { connectWorkerConnection } from '../src/adapters/temporal/connect.ts';
+import { ensureSearchAttributes } from '../src/adapters/temporal/ensure-search-attributes.ts';
 import { createVideoWorker } from './create-video-worker.ts';
 import { createWorker } from './create-worker.ts';
 import { ensureServiceSchedules } from './ensure-schedules.ts';

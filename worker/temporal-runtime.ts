@@ -1,6 +1,6 @@
 import { makeTelemetryFilterString, Runtime, type LogLevel, type LogMetadata, type Logger as TemporalLogger } from '@temporalio/worker';
 import type { Logger } from '../src/logger.ts';
-import { hostAndPort } from '../src/metrics/metrics-server.ts';
+import { hostAndPort } from '../src/adapters/metrics/metrics-server.ts';
 
 let installed = false;
 

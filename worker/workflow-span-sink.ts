@@ -1,6 +1,6 @@
 import { makeWorkflowExporter, type OpenTelemetrySinks } from '@temporalio/interceptors-opentelemetry';
 import type { InjectedSinks } from '@temporalio/worker';
-import type { Tracing } from '../src/telemetry/start-tracing.ts';
+import type { Tracing } from '../src/adapters/telemetry/start-tracing.ts';
 
 /**
  * Where workflows' spans leave the sandbox: this process's span processor, or nowhere while tracing is off. The

@@ -4,7 +4,7 @@ import { databaseWork, imageGeneration, localDatabaseWork, localImageGeneration 
 import { failureReasonFor } from './failure-reason.ts';
 import type { GeneratePostInput, GenerationResult } from './contracts/generate-post.ts';
 import { handOver } from './hand-over-event.ts';
-import { failureTypes } from '../src/temporal/failure-types.ts';
+import { failureTypes } from '../src/adapters/temporal/failure-types.ts';
 
 // The provider call, bounded because a customer's generate waits for it (see imageGeneration).
 const { generatePostImage } = proxyActivities<Activities>(imageGeneration);

@@ -1,10 +1,10 @@
 import { ActivityCancellationType, ApplicationFailure, CancellationScope, isCancellation, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/activity-signatures.ts';
-import { taskQueues } from '../src/temporal/task-queues.ts';
+import { taskQueues } from '../src/adapters/temporal/task-queues.ts';
 import { databaseWork, videoEncoding } from './activity-options.ts';
 import type { GeneratedVideo, GenerateVideoInput } from './contracts/generate-video.ts';
 import { failureReasonFor } from './failure-reason.ts';
-import { failureTypes } from '../src/temporal/failure-types.ts';
+import { failureTypes } from '../src/adapters/temporal/failure-types.ts';
 
 // Database work: unbounded only while the database is down (anything else fails at once, see databaseWork).
 const { savePostVideo, recordVideoJobEnd } = proxyActivities<Activities>(databaseWork);

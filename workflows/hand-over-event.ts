@@ -1,6 +1,6 @@
 import { log, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/activity-signatures.ts';
-import { messageOf } from '../src/errors/caught.ts';
+import { messageOf } from '../src/common/errors/caught.ts';
 import { localDatabaseWork } from './activity-options.ts';
 
 // A database read and a start on Temporal: unbounded while either is down (see databaseWork), when the workflow that

@@ -1,8 +1,8 @@
 // Not a workflow: the interceptors every workflow runs with, bundled with them (worker/create-worker.ts).
 import type { OpenTelemetrySinks, SerializableSpan } from '@temporalio/interceptors-opentelemetry';
 import { ContinueAsNew, defaultPayloadConverter, proxySinks, workflowInfo, type Headers, type WorkflowInterceptors } from '@temporalio/workflow';
-import { messageOf } from '../src/errors/caught.ts';
-import { requestIdHeader, requestIdKey } from '../src/temporal/request-id.ts';
+import { messageOf } from '../src/common/errors/caught.ts';
+import { requestIdHeader, requestIdKey } from '../src/adapters/temporal/request-id.ts';
 
 // The header @temporalio/interceptors-opentelemetry propagates W3C trace context in (its client and activity
 // interceptors read and write it), holding `{ traceparent }`.

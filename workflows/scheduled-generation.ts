@@ -1,12 +1,12 @@
 import { ApplicationFailure, executeChild, proxyActivities, uuid4 } from '@temporalio/workflow';
 import type { Activities } from '../activities/activity-signatures.ts';
-import { seedFromId } from '../src/generation/seed.ts';
+import { seedFromId } from '../src/adapters/image-providers/seed.ts';
 import { databaseWork } from './activity-options.ts';
 import type { ScheduledGenerationInput, ScheduledGenerationResult } from './contracts/scheduled-generation.ts';
 import { failureReasonFor } from './failure-reason.ts';
 import { generatePost } from './generate-post.ts';
 import { generatePostStart } from './starts/generate-post.ts';
-import { failureTypes } from '../src/temporal/failure-types.ts';
+import { failureTypes } from '../src/adapters/temporal/failure-types.ts';
 
 // Database work: unbounded only while the database is down (anything else fails at once, see databaseWork). No
 // customer waits for a run; overlap policy "skip" means a run held up by an outage skips firings, never piles them up.

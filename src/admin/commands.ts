@@ -1,14 +1,14 @@
 import type { ParseArgsConfig } from 'node:util';
-import { ApiKey } from '../data/entities/api-key.ts';
-import { plans, Workspace, type Plan } from '../data/entities/workspace.ts';
-import type { Database } from '../data/orm.ts';
+import { ApiKey } from '../adapters/database/entities/api-key.ts';
+import { plans, Workspace, type Plan } from '../adapters/database/entities/workspace.ts';
+import type { Database } from '../adapters/database/orm.ts';
 import type { Deps } from '../domain/deps.ts';
 import { issueApiKey } from '../domain/api-keys/issue-api-key.ts';
 import { changePlan } from '../domain/workspaces/change-plan.ts';
 import { describeReport, reconcileSchedules } from '../domain/schedules/reconcile-schedules.ts';
 import { describeResealReport, resealSecrets } from '../domain/secrets/reseal-secrets.ts';
 import { createWorkspace } from '../domain/workspaces/create-workspace.ts';
-import { isDateTime, isUuid } from '../validation/formats.ts';
+import { isDateTime, isUuid } from '../common/validation/formats.ts';
 
 type Values = Record<string, string | boolean | undefined>;
 /** `exitCode`: 1 when the command did its work but the operator must act (it says what). */

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
-import { resolveLocalDatabase } from '../embedded/local-database.ts';
-import { localStackEnv } from '../embedded/local-stack-env.ts';
+import { resolveLocalDatabase } from '../local/embedded/local-database.ts';
+import { localStackEnv } from '../local/embedded/local-stack-env.ts';
 import { createServices, type Services } from '../services.ts';
 import { adminCommands, usage } from './commands.ts';
 

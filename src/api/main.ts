@@ -1,6 +1,6 @@
 import { loadConfig } from '../config.ts';
-import { runUntilSignal } from '../process/run-until-signal.ts';
-import { startTracing } from '../telemetry/start-tracing.ts';
+import { runUntilSignal } from '../common/process/run-until-signal.ts';
+import { startTracing } from '../adapters/telemetry/start-tracing.ts';
 import { startApiServer } from './server.ts';
 
 // `npm run api`: the HTTP API on its own (production, or beside `npm run worker`).

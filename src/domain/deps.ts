@@ -1,10 +1,10 @@
 import type { Client } from '@temporalio/client';
-import type { SecretBox } from '../crypto/secret-box.ts';
-import type { ImageProvider } from '../generation/image-provider.ts';
-import type { SocialConnector, SocialPlatform } from '../social/social-connector.ts';
-import type { Database } from '../data/orm.ts';
+import type { SecretBox } from '../adapters/crypto/secret-box.ts';
+import type { ImageProvider } from '../adapters/image-providers/image-provider.ts';
+import type { SocialConnector, SocialPlatform } from '../adapters/social/social-connector.ts';
+import type { Database } from '../adapters/database/orm.ts';
 import type { Logger } from '../logger.ts';
-import type { ObjectStorage } from '../storage/object-storage.ts';
+import type { ObjectStorage } from '../adapters/object-storage/object-storage.ts';
 
 /** The long-lived clients of a process: opened once, closed at shutdown (see src/services.ts). */
 export type Clients = {

@@ -1,4 +1,4 @@
-import type { FailureType } from '../temporal/failure-types.ts';
+import type { FailureType } from '../adapters/temporal/failure-types.ts';
 
 /**
  * Work a workflow asked of the domain that cannot be done, and will not be on any retry: what it was about was

@@ -2,14 +2,14 @@ import { ApplicationFailure } from '@temporalio/common';
 import { createServer, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { finalUnlessDependencyDown } from '../../activities/database-work.ts';
-import { Workspace } from '../../src/data/entities/workspace.ts';
-import { openDatabase } from '../../src/data/orm.ts';
+import { Workspace } from '../../src/adapters/database/entities/workspace.ts';
+import { openDatabase } from '../../src/adapters/database/orm.ts';
 import { WorkRefused } from '../../src/domain/work-refused.ts';
 import { createWorkspace } from '../../src/domain/workspaces/create-workspace.ts';
 import { closedPort } from '../fakes/closed-port.ts';
 import { failureOf } from '../support/failure-of.ts';
 import { useTestDatabase } from '../support/test-database.ts';
-import { failureTypes } from '../../src/temporal/failure-types.ts';
+import { failureTypes } from '../../src/adapters/temporal/failure-types.ts';
 
 // The rule behind the unbounded retries of database work, against a real PostgreSQL: only "the database is down"
 // may be retried; bad data and bugs become final failures.

@@ -1,9 +1,9 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebhookDelivery } from '../../src/data/entities/webhook-delivery.ts';
-import { WorkspaceEvent } from '../../src/data/entities/workspace-event.ts';
-import { workflowIds } from '../../src/temporal/workflow-ids.ts';
-import { deliveryIdOf } from '../../src/webhooks/delivery-id.ts';
+import { WebhookDelivery } from '../../src/adapters/database/entities/webhook-delivery.ts';
+import { WorkspaceEvent } from '../../src/adapters/database/entities/workspace-event.ts';
+import { workflowIds } from '../../src/adapters/temporal/workflow-ids.ts';
+import { deliveryIdOf } from '../../src/adapters/webhook-sender/delivery-id.ts';
 import { deliverToWebhooks, type RoundResult } from '../../activities/deliver-to-webhooks.ts';
 import { startEventDelivery } from '../../activities/start-event-delivery.ts';
 import type { deliverEvent } from '../../workflows/deliver-event.ts';

@@ -2,8 +2,8 @@ import { ApplicationFailure } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
 import { failingAsTemporal } from '../../activities/temporal-failure.ts';
 import { WorkRefused } from '../../src/domain/work-refused.ts';
-import { ImageProviderUnavailableError, ImageRateLimitedError, ImageRejectedError } from '../../src/generation/provider-errors.ts';
-import { failureTypes } from '../../src/temporal/failure-types.ts';
+import { ImageProviderUnavailableError, ImageRateLimitedError, ImageRejectedError } from '../../src/adapters/image-providers/provider-errors.ts';
+import { failureTypes } from '../../src/adapters/temporal/failure-types.ts';
 import { failureOf } from '../support/failure-of.ts';
 
 // The boundary of activities that call services at the network edge: how each failure reaches Temporal's retry policy.

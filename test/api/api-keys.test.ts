@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schemas } from '../../src/api/schemas.ts';
-import { ApiKey } from '../../src/data/entities/api-key.ts';
+import { ApiKey } from '../../src/adapters/database/entities/api-key.ts';
 import { hashApiKey } from '../../src/domain/api-keys/api-key-secret.ts';
 import { changePlan } from '../../src/domain/workspaces/change-plan.ts';
 import { planRules } from '../../src/domain/workspaces/plans.ts';

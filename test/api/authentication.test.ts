@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schemas } from '../../src/api/schemas.ts';
-import { ApiKey } from '../../src/data/entities/api-key.ts';
+import { ApiKey } from '../../src/adapters/database/entities/api-key.ts';
 import { issueApiKey } from '../../src/domain/api-keys/issue-api-key.ts';
 import { apiClient } from '../support/http.ts';
 import { startAppWithWorkspace } from '../support/app-with-workspace.ts';

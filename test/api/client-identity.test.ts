@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schemas } from '../../src/api/schemas.ts';
-import { httpRequestsInFlight } from '../../src/metrics/api-metrics.ts';
+import { httpRequestsInFlight } from '../../src/adapters/metrics/api-metrics.ts';
 import { eventually } from '../support/eventually.ts';
 import { apiClient } from '../support/http.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schemas } from '../../src/api/schemas.ts';
-import { WorkspaceEvent } from '../../src/data/entities/workspace-event.ts';
+import { WorkspaceEvent } from '../../src/adapters/database/entities/workspace-event.ts';
 import { startStabilityServer, type StabilityServer } from '../fakes/stability-server.ts';
 import { eventually } from '../support/eventually.ts';
 import { startAppWithWorkspace } from '../support/app-with-workspace.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schemas } from '../../src/api/schemas.ts';
-import { Post } from '../../src/data/entities/post.ts';
-import { workflowIds } from '../../src/temporal/workflow-ids.ts';
+import { Post } from '../../src/adapters/database/entities/post.ts';
+import { workflowIds } from '../../src/adapters/temporal/workflow-ids.ts';
 import { eventually } from '../support/eventually.ts';
 import { fetchImage, makeImage } from '../support/images.ts';
 import { startAppWithWorkspace } from '../support/app-with-workspace.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schemas } from '../../src/api/schemas.ts';
-import { Project } from '../../src/data/entities/project.ts';
+import { Project } from '../../src/adapters/database/entities/project.ts';
 import { eventually } from '../support/eventually.ts';
 import { makeBlankPng, makeImage } from '../support/images.ts';
 import { startAppWithWorkspace } from '../support/app-with-workspace.ts';

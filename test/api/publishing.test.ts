@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schemas } from '../../src/api/schemas.ts';
-import { UsageActivity } from '../../src/data/entities/usage-activity.ts';
-import { WorkspaceEvent } from '../../src/data/entities/workspace-event.ts';
-import { workflowIds } from '../../src/temporal/workflow-ids.ts';
+import { UsageActivity } from '../../src/adapters/database/entities/usage-activity.ts';
+import { WorkspaceEvent } from '../../src/adapters/database/entities/workspace-event.ts';
+import { workflowIds } from '../../src/adapters/temporal/workflow-ids.ts';
 import { startBlueskyServer, type BlueskyServer } from '../fakes/bluesky-server.ts';
 import { startMastodonServer, type MastodonServer } from '../fakes/mastodon-server.ts';
 import { eventually } from '../support/eventually.ts';

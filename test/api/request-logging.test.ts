@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { requestLogging } from '../../src/api/middleware/request-logging.ts';
 import { problemResponse } from '../../src/api/middleware/problem-response.ts';
-import { AppError } from '../../src/errors/app-error.ts';
+import { AppError } from '../../src/common/errors/app-error.ts';
 import { eventually } from '../support/eventually.ts';
 
 // The request log on a real Express server and a real pino logger: one line per request with what an operator

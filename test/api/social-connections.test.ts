@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schemas } from '../../src/api/schemas.ts';
-import { SocialConnection } from '../../src/data/entities/social-connection.ts';
+import { SocialConnection } from '../../src/adapters/database/entities/social-connection.ts';
 import { planRules } from '../../src/domain/workspaces/plans.ts';
 import { startBlueskyServer, type BlueskyServer } from '../fakes/bluesky-server.ts';
 import { startMastodonServer, type MastodonServer } from '../fakes/mastodon-server.ts';

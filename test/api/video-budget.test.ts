@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schemas } from '../../src/api/schemas.ts';
 import { startApiServer, type ApiServer } from '../../src/api/server.ts';
-import { Post } from '../../src/data/entities/post.ts';
-import type { Plan } from '../../src/data/entities/workspace.ts';
+import { Post } from '../../src/adapters/database/entities/post.ts';
+import type { Plan } from '../../src/adapters/database/entities/workspace.ts';
 import { createWorkspace } from '../../src/domain/workspaces/create-workspace.ts';
 import { planRules } from '../../src/domain/workspaces/plans.ts';
 import { apiClient } from '../support/http.ts';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schemas } from '../../src/api/schemas.ts';
-import { VideoJob as VideoJobRow } from '../../src/data/entities/video-job.ts';
+import { VideoJob as VideoJobRow } from '../../src/adapters/database/entities/video-job.ts';
 import { eventually } from '../support/eventually.ts';
 import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
 import type { TestApp } from '../support/test-app.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schemas } from '../../src/api/schemas.ts';
-import { Post } from '../../src/data/entities/post.ts';
-import { VideoJob as VideoJobRow } from '../../src/data/entities/video-job.ts';
+import { Post } from '../../src/adapters/database/entities/post.ts';
+import { VideoJob as VideoJobRow } from '../../src/adapters/database/entities/video-job.ts';
 import { eventually } from '../support/eventually.ts';
 import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
 import type { TestApp } from '../support/test-app.ts';

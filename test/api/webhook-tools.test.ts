@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Schemas } from '../../src/api/schemas.ts';
-import { verifyServiceSignature, verifyStandardSignature } from '../../src/webhooks/webhook-signature.ts';
+import { verifyServiceSignature, verifyStandardSignature } from '../../src/adapters/webhook-sender/webhook-signature.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';
 import { eventually } from '../support/eventually.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';

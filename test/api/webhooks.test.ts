@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Schemas } from '../../src/api/schemas.ts';
-import { WebhookDelivery } from '../../src/data/entities/webhook-delivery.ts';
-import { Webhook } from '../../src/data/entities/webhook.ts';
-import { WorkspaceEvent } from '../../src/data/entities/workspace-event.ts';
+import { WebhookDelivery } from '../../src/adapters/database/entities/webhook-delivery.ts';
+import { Webhook } from '../../src/adapters/database/entities/webhook.ts';
+import { WorkspaceEvent } from '../../src/adapters/database/entities/workspace-event.ts';
 import { changePlan } from '../../src/domain/workspaces/change-plan.ts';
 import { planRules } from '../../src/domain/workspaces/plans.ts';
-import { workflowIds } from '../../src/temporal/workflow-ids.ts';
+import { workflowIds } from '../../src/adapters/temporal/workflow-ids.ts';
 import type { deliverEvent } from '../../workflows/deliver-event.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';
 import { eventually } from '../support/eventually.ts';

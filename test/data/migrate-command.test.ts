@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { migrationsList } from '../../src/data/migrations/index.ts';
-import { migrationLockKey, openMigratorDatabase } from '../../src/data/migrate-database.ts';
-import { openDatabase } from '../../src/data/orm.ts';
+import { migrationsList } from '../../src/adapters/database/migrations/index.ts';
+import { migrationLockKey, openMigratorDatabase } from '../../src/adapters/database/migrate-database.ts';
+import { openDatabase } from '../../src/adapters/database/orm.ts';
 import { eventually } from '../support/eventually.ts';
 import { runMigrate } from '../support/migrate-process.ts';
 import { createTestDatabase, withClient } from '../support/test-database.ts';

@@ -1,12 +1,12 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { migrationsList } from '../../src/data/migrations/index.ts';
-import { openDatabase } from '../../src/data/orm.ts';
+import { migrationsList } from '../../src/adapters/database/migrations/index.ts';
+import { openDatabase } from '../../src/adapters/database/orm.ts';
 import { createTestDatabase } from '../support/test-database.ts';
 
 describe('migrations', () => {
   it('when listed, then the registry names every migration file in the folder, in order', () => {
-    const files = readdirSync(new URL('../../src/data/migrations/', import.meta.url))
+    const files = readdirSync(new URL('../../src/adapters/database/migrations/', import.meta.url))
       .filter((name) => /^Migration\d+_.+\.ts$/.test(name))
       .map((name) => name.replace(/\.ts$/, ''))
       .sort();

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrationsList } from '../../src/data/migrations/index.ts';
-import { openDatabase } from '../../src/data/orm.ts';
+import { migrationsList } from '../../src/adapters/database/migrations/index.ts';
+import { openDatabase } from '../../src/adapters/database/orm.ts';
 import { startApiProcess } from '../support/api-process.ts';
 import { testConfigEnv } from '../support/test-config.ts';
 import { createTestDatabase } from '../support/test-database.ts';

@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { findFreePort, portRange, preferPort } from '../../src/embedded/ports.ts';
+import { findFreePort, portRange, preferPort } from '../../src/local/embedded/ports.ts';
 
 describe('findFreePort', () => {
   it('when test files run side by side, then each draws its ports from a slice of its own, inside the range', () => {

@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startPostgresCluster } from '../../src/embedded/postgres-cluster.ts';
+import { startPostgresCluster } from '../../src/local/embedded/postgres-cluster.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'cluster-permissions-'));
 chmodSync(scratch, 0o755);

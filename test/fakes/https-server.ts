@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
-import { runCommand } from '../../src/embedded/run-command.ts';
+import { runCommand } from '../../src/local/embedded/run-command.ts';
 
 export type HttpsServer = { url: string; close(): Promise<void> };
 

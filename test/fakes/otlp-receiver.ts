@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 // A local stand-in for an OpenTelemetry collector: OTLP over HTTP with JSON (`POST /v1/traces`), as the exporter in
-// src/telemetry/start-tracing.ts sends it. Keeps every span it receives, flattened with its service's name.
+// src/adapters/telemetry/start-tracing.ts sends it. Keeps every span it receives, flattened with its service's name.
 
 type OtlpValue = { stringValue?: string; intValue?: number | string; boolValue?: boolean };
 type OtlpAttribute = { key: string; value: OtlpValue };

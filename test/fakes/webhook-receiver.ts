@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { inject } from 'vitest';
-import { verifyServiceSignature, verifyStandardSignature } from '../../src/webhooks/webhook-signature.ts';
+import { verifyServiceSignature, verifyStandardSignature } from '../../src/adapters/webhook-sender/webhook-signature.ts';
 
 // A customer's webhook endpoint as a real HTTPS server on 127.0.0.1, checking signatures the way we tell customers
 // to. It builds its server itself rather than through https-server.ts because `down()` must stop listening and

@@ -1,9 +1,9 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ImageProvider, ImageRequest } from '../../src/generation/image-provider.ts';
-import { ImageProviderUnavailableError, ImageRateLimitedError, ImageRejectedError } from '../../src/generation/provider-errors.ts';
-import { createStabilityImageProvider } from '../../src/generation/stability-provider.ts';
-import { postFormats, type PostFormat } from '../../src/images/post-formats.ts';
+import type { ImageProvider, ImageRequest } from '../../src/adapters/image-providers/image-provider.ts';
+import { ImageProviderUnavailableError, ImageRateLimitedError, ImageRejectedError } from '../../src/adapters/image-providers/provider-errors.ts';
+import { createStabilityImageProvider } from '../../src/adapters/image-providers/stability-provider.ts';
+import { postFormats, type PostFormat } from '../../src/adapters/artwork/post-formats.ts';
 import { closedPort } from '../fakes/closed-port.ts';
 import { startStabilityServer, type StabilityServer } from '../fakes/stability-server.ts';
 import { failureOf } from '../support/failure-of.ts';

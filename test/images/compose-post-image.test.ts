@@ -1,9 +1,9 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { BrandColors, BrandFonts } from '../../src/data/entities/brand-kit.ts';
-import { composePostImage, type ComposePostImageInput } from '../../src/images/compose-post-image.ts';
-import { renderLocalArtwork } from '../../src/images/local-artwork.ts';
-import { postFormats, type PostFormat } from '../../src/images/post-formats.ts';
+import type { BrandColors, BrandFonts } from '../../src/adapters/database/entities/brand-kit.ts';
+import { composePostImage, type ComposePostImageInput } from '../../src/adapters/artwork/compose-post-image.ts';
+import { renderLocalArtwork } from '../../src/adapters/artwork/local-artwork.ts';
+import { postFormats, type PostFormat } from '../../src/adapters/artwork/post-formats.ts';
 import { makeBlankPng } from '../support/images.ts';
 
 type Region = { left: number; top: number; width: number; height: number };

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { bundledFonts, charactersMissingFrom, resolveFont } from '../../src/images/fonts.ts';
+import { bundledFonts, charactersMissingFrom, resolveFont } from '../../src/adapters/artwork/fonts.ts';
 
 describe('bundledFonts', () => {
   it('when listed, then every family has a regular and a bold TrueType file on disk', () => {

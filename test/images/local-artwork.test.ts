@@ -3,9 +3,9 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import type { BrandColors } from '../../src/data/entities/brand-kit.ts';
-import { renderLocalArtwork } from '../../src/images/local-artwork.ts';
-import { postFormats, type PostFormat } from '../../src/images/post-formats.ts';
+import type { BrandColors } from '../../src/adapters/database/entities/brand-kit.ts';
+import { renderLocalArtwork } from '../../src/adapters/artwork/local-artwork.ts';
+import { postFormats, type PostFormat } from '../../src/adapters/artwork/post-formats.ts';
 
 const brandKit = { primary: '#1e3a8a', secondary: '#f59e0b', accent: '#ef4444', neutral: '#f3f4f6' } satisfies BrandColors;
 const prompts = [
@@ -58,7 +58,7 @@ describe('renderLocalArtwork', () => {
 
   it('when the same request is rendered in another process, then the bytes are equal', async () => {
     const request = { prompt: 'Spring launch ☕', seed: 7, format: '1:1' as const, colors: {} };
-    const module = new URL('../../src/images/local-artwork.ts', import.meta.url).href;
+    const module = new URL('../../src/adapters/artwork/local-artwork.ts', import.meta.url).href;
     const script =
       `const { renderLocalArtwork } = await import(${JSON.stringify(module)});` +
       `const png = await renderLocalArtwork(${JSON.stringify(request)});` +

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { renderLocalArtwork } from '../../src/images/local-artwork.ts';
-import { renderLocalArtworkOffThread } from '../../src/images/off-thread-artwork.ts';
-import type { PostFormat } from '../../src/images/post-formats.ts';
+import { renderLocalArtwork } from '../../src/adapters/artwork/local-artwork.ts';
+import { renderLocalArtworkOffThread } from '../../src/adapters/artwork/off-thread-artwork.ts';
+import type { PostFormat } from '../../src/adapters/artwork/post-formats.ts';
 
 describe('renderLocalArtworkOffThread', () => {
   it('when requests overlap, then each gets the bytes the renderer draws for it on the calling thread', async () => {
@@ -29,7 +29,7 @@ describe('renderLocalArtworkOffThread', () => {
   });
 
   it('when the renders are done, then the idle thread does not keep the process alive', async () => {
-    const module = new URL('../../src/images/off-thread-artwork.ts', import.meta.url).href;
+    const module = new URL('../../src/adapters/artwork/off-thread-artwork.ts', import.meta.url).href;
     const directory = mkdtempSync(join(tmpdir(), 'artwork-exit-'));
     // A module file, not --eval: the thread inherits the process's flags, and --input-type is refused in a thread.
     const script = join(directory, 'render-once.mjs');

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { runCommand } from '../../src/embedded/run-command.ts';
-import { messageOf } from '../../src/errors/caught.ts';
+import { runCommand } from '../../src/local/embedded/run-command.ts';
+import { messageOf } from '../../src/common/errors/caught.ts';
 
 /** Debian's Chromium, which the dashboard's browser tests drive through playwright-core. */
 export const chromiumPath = '/usr/bin/chromium';

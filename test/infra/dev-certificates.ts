@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runCommand } from '../../src/embedded/run-command.ts';
+import { runCommand } from '../../src/local/embedded/run-command.ts';
 
 export type DevCertificates = { caCertPath: string; certPath: string; keyPath: string };
 

@@ -1,8 +1,8 @@
 import { existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { toolchainCacheDir } from '../../src/embedded/cache-dir.ts';
-import { runCommand } from '../../src/embedded/run-command.ts';
+import { toolchainCacheDir } from '../../src/local/embedded/cache-dir.ts';
+import { runCommand } from '../../src/local/embedded/run-command.ts';
 
 const dependencyPlugin = 'org.apache.maven.plugins:maven-dependency-plugin:3.8.1';
 

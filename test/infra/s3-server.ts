@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { toolchainCacheDir } from '../../src/embedded/cache-dir.ts';
-import { findFreePort, waitForPort } from '../../src/embedded/ports.ts';
+import { toolchainCacheDir } from '../../src/local/embedded/cache-dir.ts';
+import { findFreePort, waitForPort } from '../../src/local/embedded/ports.ts';
 import { fetchMavenArtifact } from './maven.ts';
 
 // A real S3-compatible server on loopback for the S3 storage driver's tests: s3proxy (Maven Central) on a

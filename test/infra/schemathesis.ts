@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { toolchainCacheDir } from '../../src/embedded/cache-dir.ts';
-import { runCommand } from '../../src/embedded/run-command.ts';
-import { messageOf } from '../../src/errors/caught.ts';
+import { toolchainCacheDir } from '../../src/local/embedded/cache-dir.ts';
+import { runCommand } from '../../src/local/embedded/run-command.ts';
+import { messageOf } from '../../src/common/errors/caught.ts';
 
 // schemathesis (PyPI) fuzzes the running service against openapi.yaml (test/fuzz/). Pinned with everything it pulls
 // in (test/fuzz/requirements.txt): checks and data generation change between releases, and a fixed seed replays the

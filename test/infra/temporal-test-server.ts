@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { toolchainCacheDir } from '../../src/embedded/cache-dir.ts';
-import { findFreePort, waitForPort } from '../../src/embedded/ports.ts';
-import { runCommand } from '../../src/embedded/run-command.ts';
+import { toolchainCacheDir } from '../../src/local/embedded/cache-dir.ts';
+import { findFreePort, waitForPort } from '../../src/local/embedded/ports.ts';
+import { runCommand } from '../../src/local/embedded/run-command.ts';
 import { fetchMavenArtifact } from './maven.ts';
 
 // Temporal's Java time-skipping test server (Maven Central), for workflow tests with timers and retry ladders.

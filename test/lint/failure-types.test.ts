@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { failureTypes } from '../../src/temporal/failure-types.ts';
+import { failureTypes } from '../../src/adapters/temporal/failure-types.ts';
 import { root, sources } from './source-files.ts';
 
 // Temporal failure types are matched by workflows and the api and written into histories: they come from one
-// table (src/temporal/failure-types.ts), never from a string at the throw site or a class name.
+// table (src/adapters/temporal/failure-types.ts), never from a string at the throw site or a class name.
 
 describe('failure types', () => {
   it('when the code makes an ApplicationFailure, then its type comes from the table', () => {

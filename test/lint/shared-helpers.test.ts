@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { root, sources } from './source-files.ts';
 
 // Small things the code does in many places are written once: what a catch clause caught, as a message or an Error
-// (src/errors/caught.ts), and the brand kit's colour roles (src/data/brand-roles.ts).
+// (src/common/errors/caught.ts), and the brand kit's colour roles (src/adapters/database/brand-roles.ts).
 
 function offenders(directories: string[], pattern: RegExp, home: string): string[] {
   return directories
@@ -13,13 +13,13 @@ function offenders(directories: string[], pattern: RegExp, home: string): string
 }
 
 describe('shared helpers', () => {
-  it('when code turns a caught value into a message or an Error, then it calls src/errors/caught.ts', () => {
+  it('when code turns a caught value into a message or an Error, then it calls src/common/errors/caught.ts', () => {
     const copy = /instanceof Error \? \w+(?:\.message)? : (?:new Error\()?String\(/;
-    expect(offenders(['src', 'activities', 'workflows', 'worker', 'tools', 'bench', 'test'], copy, 'src/errors/caught.ts')).toEqual([]);
+    expect(offenders(['src', 'activities', 'workflows', 'worker', 'tools', 'bench', 'test'], copy, 'src/common/errors/caught.ts')).toEqual([]);
   });
 
-  it('when code lists the brand colour roles, then it reads them from src/data/brand-roles.ts', () => {
+  it('when code lists the brand colour roles, then it reads them from src/adapters/database/brand-roles.ts', () => {
     const list = /'primary'\s*[,|]\s*'secondary'/;
-    expect(offenders(['src', 'activities', 'workflows', 'worker', 'bench'], list, 'src/data/brand-roles.ts')).toEqual([]);
+    expect(offenders(['src', 'activities', 'workflows', 'worker', 'bench'], list, 'src/adapters/database/brand-roles.ts')).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startApiServer, type ApiServer } from '../../src/api/server.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createWorkspace } from '../../src/domain/workspaces/create-workspace.ts';
-import { findFreePort } from '../../src/embedded/ports.ts';
+import { findFreePort } from '../../src/local/embedded/ports.ts';
 import { startMastodonServer, type MastodonServer } from '../fakes/mastodon-server.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';
 import { eventually } from '../support/eventually.ts';

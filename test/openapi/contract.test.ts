@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { specPath } from '../../src/api/app.ts';
-import { eventTypes } from '../../src/data/entities/workspace-event.ts';
-import { problemTypes } from '../../src/errors/app-error.ts';
+import { eventTypes } from '../../src/adapters/database/entities/workspace-event.ts';
+import { problemTypes } from '../../src/common/errors/app-error.ts';
 
 type Operation = { operationId: string; responses: Record<string, { $ref?: string; content?: Record<string, unknown> }> };
 const spec = parse(readFileSync(specPath, 'utf8')) as {

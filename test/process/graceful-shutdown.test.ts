@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFreePort } from '../../src/embedded/ports.ts';
+import { findFreePort } from '../../src/local/embedded/ports.ts';
 import { createTestDatabase } from '../support/test-database.ts';
 import { testConfigEnv } from '../support/test-config.ts';
 

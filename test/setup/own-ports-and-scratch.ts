@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { inject } from 'vitest';
 
 // Test files run a few at a time (vitest.config.ts), each in a process of its own. Each draws the ports of the
-// servers it starts from a slice of the range that no file running beside it draws from (src/embedded/ports.ts):
+// servers it starts from a slice of the range that no file running beside it draws from (src/local/embedded/ports.ts):
 // vitest numbers its running workers from 1, and a worker's slot is free again only when its file has ended. Each
 // also writes its temporary files into the run's scratch directory, which the global teardown removes, rather than
 // into /tmp, where a worker killed mid-video left its work directory. The processes a test starts inherit both.

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createBlueskyConnector } from '../../src/social/bluesky-connector.ts';
+import { createBlueskyConnector } from '../../src/adapters/social/bluesky-connector.ts';
 import {
   SocialRateLimitedError,
   SocialRejectedError,
@@ -9,7 +9,7 @@ import {
   type SessionStore,
   type SocialConnector,
   type SocialPost,
-} from '../../src/social/social-connector.ts';
+} from '../../src/adapters/social/social-connector.ts';
 import { startBlueskyServer, type BlueskyServer } from '../fakes/bluesky-server.ts';
 import { failureOf } from '../support/failure-of.ts';
 import { makeImage } from '../support/images.ts';

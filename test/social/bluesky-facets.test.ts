@@ -1,6 +1,6 @@
 import { RichText } from '@atproto/api';
 import { describe, expect, it } from 'vitest';
-import { facetsOf } from '../../src/social/bluesky-facets.ts';
+import { facetsOf } from '../../src/adapters/social/bluesky-facets.ts';
 
 // Our facets follow Bluesky's rules, ported from @atproto/api (which takes over a second to import, too slow for
 // the api and the worker). Here the port is held to the library itself, on texts that exercise each rule.

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createMastodonConnector } from '../../src/social/mastodon-connector.ts';
+import { createMastodonConnector } from '../../src/adapters/social/mastodon-connector.ts';
 import {
   SocialRateLimitedError,
   SocialRejectedError,
@@ -8,7 +8,7 @@ import {
   type MastodonCredentials,
   type SocialConnector,
   type SocialPost,
-} from '../../src/social/social-connector.ts';
+} from '../../src/adapters/social/social-connector.ts';
 import { startMastodonServer, type MastodonServer } from '../fakes/mastodon-server.ts';
 import { failureOf } from '../support/failure-of.ts';
 import { makeImage } from '../support/images.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shortenText } from '../../src/social/shorten-text.ts';
+import { shortenText } from '../../src/adapters/social/shorten-text.ts';
 
 // How post text is cut to a platform's limits: between grapheme clusters, never inside a link, tag or mention.
 

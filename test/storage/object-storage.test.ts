@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFilesystemStorage } from '../../src/storage/filesystem-storage.ts';
-import type { ObjectStorage } from '../../src/storage/object-storage.ts';
-import { createS3Storage } from '../../src/storage/s3-storage.ts';
-import { isValidObjectSignature } from '../../src/storage/url-signature.ts';
+import { createFilesystemStorage } from '../../src/adapters/object-storage/filesystem-storage.ts';
+import type { ObjectStorage } from '../../src/adapters/object-storage/object-storage.ts';
+import { createS3Storage } from '../../src/adapters/object-storage/s3-storage.ts';
+import { isValidObjectSignature } from '../../src/adapters/object-storage/url-signature.ts';
 import { startS3Server, type S3Server } from '../infra/s3-server.ts';
 
 let s3Server: S3Server;

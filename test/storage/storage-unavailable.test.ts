@@ -1,10 +1,10 @@
 import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { createServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { isDatabaseUnavailable } from '../../src/data/database-unavailable.ts';
-import { findFreePort } from '../../src/embedded/ports.ts';
-import { createS3Storage } from '../../src/storage/s3-storage.ts';
-import { isStorageUnavailable } from '../../src/storage/storage-unavailable.ts';
+import { isDatabaseUnavailable } from '../../src/adapters/database/database-unavailable.ts';
+import { findFreePort } from '../../src/local/embedded/ports.ts';
+import { createS3Storage } from '../../src/adapters/object-storage/s3-storage.ts';
+import { isStorageUnavailable } from '../../src/adapters/object-storage/storage-unavailable.ts';
 
 describe('an object store that does not answer', () => {
   it('when the S3 client finds nothing listening, then the error is storage being down, not the database', async () => {

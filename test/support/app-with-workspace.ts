@@ -1,4 +1,4 @@
-import type { Plan } from '../../src/data/entities/workspace.ts';
+import type { Plan } from '../../src/adapters/database/entities/workspace.ts';
 import { startTestApp, type TestApp } from './test-app.ts';
 import { createTestWorkspace, type TestWorkspace } from './workspaces.ts';
 

@@ -1,4 +1,4 @@
-import type { ObjectStorage } from '../../src/storage/object-storage.ts';
+import type { ObjectStorage } from '../../src/adapters/object-storage/object-storage.ts';
 
 /**
  * Object storage whose `operation` fails the first `failures` times, as an outage would, then behaves like the real

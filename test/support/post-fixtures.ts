@@ -1,7 +1,7 @@
-import type { Database } from '../../src/data/orm.ts';
-import { BrandKit } from '../../src/data/entities/brand-kit.ts';
-import { Post } from '../../src/data/entities/post.ts';
-import { Project } from '../../src/data/entities/project.ts';
+import type { Database } from '../../src/adapters/database/orm.ts';
+import { BrandKit } from '../../src/adapters/database/entities/brand-kit.ts';
+import { Post } from '../../src/adapters/database/entities/post.ts';
+import { Project } from '../../src/adapters/database/entities/project.ts';
 import { createWorkspace } from '../../src/domain/workspaces/create-workspace.ts';
 
 /** A workspace, project and post written straight to the database, for workflow tests that run without the api. */

@@ -1,9 +1,9 @@
 import { createCipheriv, randomBytes } from 'node:crypto';
-import type { SecretBox } from '../../src/crypto/secret-box.ts';
-import { IdempotencyKey } from '../../src/data/entities/idempotency-key.ts';
-import { SocialConnection } from '../../src/data/entities/social-connection.ts';
-import { Webhook } from '../../src/data/entities/webhook.ts';
-import type { Database } from '../../src/data/orm.ts';
+import type { SecretBox } from '../../src/adapters/crypto/secret-box.ts';
+import { IdempotencyKey } from '../../src/adapters/database/entities/idempotency-key.ts';
+import { SocialConnection } from '../../src/adapters/database/entities/social-connection.ts';
+import { Webhook } from '../../src/adapters/database/entities/webhook.ts';
+import type { Database } from '../../src/adapters/database/orm.ts';
 import { createWorkspace } from '../../src/domain/workspaces/create-workspace.ts';
 
 /** One sealed value as stored, and what it was sealed from. */

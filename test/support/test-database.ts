@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { openDatabase, type Database } from '../../src/data/orm.ts';
+import { openDatabase, type Database } from '../../src/adapters/database/orm.ts';
 
 /**
  * A database of its own for one test file, cloned from the migrated template (fast: a file copy); with

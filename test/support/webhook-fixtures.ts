@@ -1,7 +1,7 @@
 import type { Config } from '../../src/config.ts';
-import { createSecretBox } from '../../src/crypto/secret-box.ts';
-import { Webhook } from '../../src/data/entities/webhook.ts';
-import type { Database } from '../../src/data/orm.ts';
+import { createSecretBox } from '../../src/adapters/crypto/secret-box.ts';
+import { Webhook } from '../../src/adapters/database/entities/webhook.ts';
+import type { Database } from '../../src/adapters/database/orm.ts';
 
 /** A webhook written straight to the database (for workflow tests that run without the api). */
 export async function createWebhookFixture(

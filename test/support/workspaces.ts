@@ -1,4 +1,4 @@
-import type { Plan } from '../../src/data/entities/workspace.ts';
+import type { Plan } from '../../src/adapters/database/entities/workspace.ts';
 import { createWorkspace } from '../../src/domain/workspaces/create-workspace.ts';
 import type { TestApp } from './test-app.ts';
 import { apiClient, type ApiClient } from './http.ts';

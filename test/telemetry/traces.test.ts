@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../src/data/orm.ts';
+import { openDatabase, type Database } from '../../src/adapters/database/orm.ts';
 import { createWorkspace } from '../../src/domain/workspaces/create-workspace.ts';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../fakes/otlp-receiver.ts';
 import { startStabilityServer, type StabilityServer } from '../fakes/stability-server.ts';

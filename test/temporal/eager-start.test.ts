@@ -3,7 +3,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Activities } from '../../activities/activity-signatures.ts';
-import { clientOnWorkerConnection, startsEagerly } from '../../src/temporal/connect.ts';
+import { clientOnWorkerConnection, startsEagerly } from '../../src/adapters/temporal/connect.ts';
 import { deliverEvent } from '../../workflows/deliver-event.ts';
 import { workflowSpanSink } from '../../worker/workflow-span-sink.ts';
 

@@ -1,9 +1,9 @@
 import { ActivityFailure, ApplicationFailure, WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../src/errors/app-error.ts';
-import { updateFailureAsProblem, workflowFailureAsProblem } from '../../src/temporal/failure-problems.ts';
-import { ourSideSentence } from '../../src/temporal/failure-reasons.ts';
-import { failureTypes } from '../../src/temporal/failure-types.ts';
+import { AppError } from '../../src/common/errors/app-error.ts';
+import { updateFailureAsProblem, workflowFailureAsProblem } from '../../src/adapters/temporal/failure-problems.ts';
+import { ourSideSentence } from '../../src/adapters/temporal/failure-reasons.ts';
+import { failureTypes } from '../../src/adapters/temporal/failure-types.ts';
 
 // The errors are the ones the Temporal client hands a caller: a workflow's or an update's failure wrapping what the
 // workflow, or an activity inside it, raised.

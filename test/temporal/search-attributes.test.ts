@@ -2,8 +2,8 @@ import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time.js';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ensureSearchAttributes } from '../../src/temporal/ensure-search-attributes.ts';
-import { searchAttributes } from '../../src/temporal/search-attributes.ts';
+import { ensureSearchAttributes } from '../../src/adapters/temporal/ensure-search-attributes.ts';
+import { searchAttributes } from '../../src/adapters/temporal/search-attributes.ts';
 import { eventually } from '../support/eventually.ts';
 
 // The worker's start-up step against the run's dev server: a namespace of this test's own (the shared `default`

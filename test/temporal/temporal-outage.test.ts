@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OrphanedObject } from '../../src/data/entities/orphaned-object.ts';
-import { Project } from '../../src/data/entities/project.ts';
-import { startTemporalDevServer, type TemporalDevServer } from '../../src/embedded/temporal-dev-server.ts';
+import { OrphanedObject } from '../../src/adapters/database/entities/orphaned-object.ts';
+import { Project } from '../../src/adapters/database/entities/project.ts';
+import { startTemporalDevServer, type TemporalDevServer } from '../../src/local/embedded/temporal-dev-server.ts';
 import type { sweepOrphanedObjects } from '../../workflows/clean-up-orphaned-objects.ts';
 import { eventually } from '../support/eventually.ts';
 import { makeImage } from '../support/images.ts';

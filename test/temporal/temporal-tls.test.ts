@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
-import { connectTemporalClient } from '../../src/temporal/connect.ts';
+import { connectTemporalClient } from '../../src/adapters/temporal/connect.ts';
 import { startTemporalTlsProxy, type TemporalTlsProxy } from '../fakes/temporal-tls-proxy.ts';
 import { createDevCertificates, createDevClientCertificate, type DevCertificates } from '../infra/dev-certificates.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isDateTime, isUuid, isWebUrl } from '../../src/validation/formats.ts';
+import { isDateTime, isUuid, isWebUrl } from '../../src/common/validation/formats.ts';
 
 describe('isDateTime', () => {
   it.each([

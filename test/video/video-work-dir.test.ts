@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { videoWorkDir } from '../../src/video/video-work-dir.ts';
+import { videoWorkDir } from '../../src/adapters/video-encoding/video-work-dir.ts';
 
 const parent = mkdtempSync(join(tmpdir(), 'video-work-dir-test-'));
 afterAll(() => rmSync(parent, { recursive: true, force: true }));

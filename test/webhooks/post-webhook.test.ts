@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { postWebhook, type WebhookPost } from '../../src/webhooks/post-webhook.ts';
-import { signWebhook } from '../../src/webhooks/webhook-signature.ts';
+import { postWebhook, type WebhookPost } from '../../src/adapters/webhook-sender/post-webhook.ts';
+import { signWebhook } from '../../src/adapters/webhook-sender/webhook-signature.ts';
 import { startConnectionCounter, type ConnectionCounter } from '../fakes/connection-counter.ts';
 import { startHttpsServer, startSelfSignedHttpsServer, type HttpsServer } from '../fakes/https-server.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';

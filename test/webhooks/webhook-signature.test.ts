@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { signWebhook, verifyServiceSignature, verifyStandardSignature } from '../../src/webhooks/webhook-signature.ts';
+import { signWebhook, verifyServiceSignature, verifyStandardSignature } from '../../src/adapters/webhook-sender/webhook-signature.ts';
 
 const secret = 'spec-secret';
 const deliveryId = 'msg_1';

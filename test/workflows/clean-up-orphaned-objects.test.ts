@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OrphanedObject } from '../../src/data/entities/orphaned-object.ts';
+import { OrphanedObject } from '../../src/adapters/database/entities/orphaned-object.ts';
 import { recordOrphanedObjects, type OrphanBatch } from '../../src/domain/storage/orphaned-objects.ts';
-import type { ObjectStorage } from '../../src/storage/object-storage.ts';
-import { workflowIds } from '../../src/temporal/workflow-ids.ts';
+import type { ObjectStorage } from '../../src/adapters/object-storage/object-storage.ts';
+import { workflowIds } from '../../src/adapters/temporal/workflow-ids.ts';
 import { cleanUpOrphanedObjects, pagesPerRun, sweepOrphanedObjects } from '../../workflows/clean-up-orphaned-objects.ts';
 import { flakyStorage } from '../support/flaky-storage.ts';
 import { startWorkflowTestBed, type WorkflowTestBed } from '../support/workflow-test-bed.ts';

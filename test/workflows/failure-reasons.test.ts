@@ -1,16 +1,16 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Post } from '../../src/data/entities/post.ts';
-import { WorkspaceEvent } from '../../src/data/entities/workspace-event.ts';
-import { newId } from '../../src/data/new-id.ts';
-import { AppError } from '../../src/errors/app-error.ts';
-import type { ObjectStorage } from '../../src/storage/object-storage.ts';
-import { ourSideSentence } from '../../src/temporal/failure-reasons.ts';
-import { workflowFailureAsProblem } from '../../src/temporal/failure-problems.ts';
-import { requestIdKey } from '../../src/temporal/request-id.ts';
-import { workflowIds } from '../../src/temporal/workflow-ids.ts';
-import { webhookBody } from '../../src/webhooks/webhook-body.ts';
+import { Post } from '../../src/adapters/database/entities/post.ts';
+import { WorkspaceEvent } from '../../src/adapters/database/entities/workspace-event.ts';
+import { newId } from '../../src/adapters/database/new-id.ts';
+import { AppError } from '../../src/common/errors/app-error.ts';
+import type { ObjectStorage } from '../../src/adapters/object-storage/object-storage.ts';
+import { ourSideSentence } from '../../src/adapters/temporal/failure-reasons.ts';
+import { workflowFailureAsProblem } from '../../src/adapters/temporal/failure-problems.ts';
+import { requestIdKey } from '../../src/adapters/temporal/request-id.ts';
+import { workflowIds } from '../../src/adapters/temporal/workflow-ids.ts';
+import { webhookBody } from '../../src/adapters/webhook-sender/webhook-body.ts';
 import { generatePost } from '../../workflows/generate-post.ts';
 import { installTemporalRuntime } from '../../worker/temporal-runtime.ts';
 import { failureOf } from '../support/failure-of.ts';
@@ -57,7 +57,7 @@ describe('a generation that fails on our side', () => {
           bed.client.workflow.execute(generatePost, {
             workflowId,
             taskQueue,
-            // As the api starts it (src/temporal/client-interceptors.ts).
+            // As the api starts it (src/adapters/temporal/client-interceptors.ts).
             memo: { [requestIdKey]: requestId },
             args: [{ postId: post.id, generationId: newId(), prompt: post.prompt, promptWasNew: false, format: '1:1', seed: 3, imageRunsLocally: false }],
           }),

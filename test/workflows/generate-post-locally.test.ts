@@ -1,11 +1,11 @@
 import proto from '@temporalio/proto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Activities } from '../../activities/activity-signatures.ts';
-import { Post } from '../../src/data/entities/post.ts';
-import { PostVersion } from '../../src/data/entities/post-version.ts';
-import { UsageActivity } from '../../src/data/entities/usage-activity.ts';
-import { newId } from '../../src/data/new-id.ts';
-import { workflowIds } from '../../src/temporal/workflow-ids.ts';
+import { Post } from '../../src/adapters/database/entities/post.ts';
+import { PostVersion } from '../../src/adapters/database/entities/post-version.ts';
+import { UsageActivity } from '../../src/adapters/database/entities/usage-activity.ts';
+import { newId } from '../../src/adapters/database/new-id.ts';
+import { workflowIds } from '../../src/adapters/temporal/workflow-ids.ts';
 import { generatePost } from '../../workflows/generate-post.ts';
 import { flakyStorage } from '../support/flaky-storage.ts';
 import { createPostFixture } from '../support/post-fixtures.ts';

@@ -23,8 +23,8 @@ describe('workflow determinism lint', () => {
     ["import { readFileSync } from 'node:fs';", 'deterministic'],
     ["import { randomUUID } from 'crypto';", 'deterministic'],
     ["import { MikroORM } from '@mikro-orm/postgresql';", 'database'],
-    ["import { openDatabase } from '../src/data/orm.ts';", 'database'],
-    ["import { createStorage } from '../src/storage/create-storage.ts';", 'database or storage'],
+    ["import { openDatabase } from '../src/adapters/database/orm.ts';", 'database'],
+    ["import { createStorage } from '../src/adapters/object-storage/create-storage.ts';", 'database or storage'],
     ["import { startVideo } from '../src/domain/video/start-video.ts';", 'must not import the domain'],
     ["import type { Deps } from '../src/domain/deps.ts';", 'must not import the domain'],
   ])('when a workflow has `%s`, then lint refuses it', async (line, reason) => {
@@ -42,10 +42,15 @@ describe('workflow determinism lint', () => {
   it('when a workflow contract imports code of ours at run time, then lint refuses it; a type import it accepts', async () => {
     const contract = 'workflows/contracts/render-post.ts';
     expect(
-      (await lintWorkflow("import { workflowIds } from '../../src/temporal/workflow-ids.ts';\nexport const ids = workflowIds;\n", contract)).join('\n'),
+      (await lintWorkflow("import { workflowIds } from '../../src/adapters/temporal/workflow-ids.ts';\nexport const ids = workflowIds;\n", contract)).join(
+        '\n',
+      ),
     ).toContain('imports nothing of ours at run time');
     expect(
-      await lintWorkflow("import type { PostFormat } from '../../src/images/post-formats.ts';\nexport type Input = { format: PostFormat };\n", contract),
+      await lintWorkflow(
+        "import type { PostFormat } from '../../src/adapters/artwork/post-formats.ts';\nexport type Input = { format: PostFormat };\n",
+        contract,
+      ),
     ).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import type { PostFormat } from '../../src/images/post-formats.ts';
+import type { PostFormat } from '../../src/adapters/artwork/post-formats.ts';
 
 // What starting generatePost takes and what it answers: imported by its callers and by the workflow, and importing
 // nothing at run time (see README, "Changing a workflow").

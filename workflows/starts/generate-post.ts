@@ -1,5 +1,5 @@
-import { postSearchAttributes } from '../../src/temporal/search-attributes.ts';
-import { workflowIds } from '../../src/temporal/workflow-ids.ts';
+import { postSearchAttributes } from '../../src/adapters/temporal/search-attributes.ts';
+import { workflowIds } from '../../src/adapters/temporal/workflow-ids.ts';
 import type { GeneratePostInput } from '../contracts/generate-post.ts';
 
 /**

@@ -1,8 +1,8 @@
 import type { Request, RequestHandler } from 'express';
 import { authenticateApiKey, bearerKeyOf } from '../../domain/api-keys/authenticate-api-key.ts';
 import type { LastUsedTracker } from '../../domain/api-keys/last-used-tracker.ts';
-import type { Database } from '../../data/orm.ts';
-import { AppError } from '../../errors/app-error.ts';
+import type { Database } from '../../adapters/database/orm.ts';
+import { AppError } from '../../common/errors/app-error.ts';
 import type { RateLimiter } from '../rate-limits/rate-limiter.ts';
 import { rateLimited } from './rate-limit.ts';
 

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { isSealed, type SecretBox } from '../../crypto/secret-box.ts';
+import { isSealed, type SecretBox } from '../../adapters/crypto/secret-box.ts';
 import type { Deps } from '../../domain/deps.ts';
 import { claimIdempotencyKey } from '../../domain/idempotency/claim-idempotency-key.ts';
 import { requestBodyHash, type KeyedRequest, type StoredAnswer, type UploadedPart } from '../../domain/idempotency/idempotent-request.ts';

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
-import { openApiFormats } from '../../validation/formats.ts';
+import { openApiFormats } from '../../common/validation/formats.ts';
 
 /**
  * Checks a route's path parameters against the formats of openapi.yaml, for the few routes outside the contract (the

@@ -1,8 +1,8 @@
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import type { Schemas } from '../schemas.ts';
-import { isDatabaseUnavailable } from '../../data/database-unavailable.ts';
-import { isStorageUnavailable } from '../../storage/storage-unavailable.ts';
-import { AppError, problemTypes, type FieldError, type ProblemCode } from '../../errors/app-error.ts';
+import { isDatabaseUnavailable } from '../../adapters/database/database-unavailable.ts';
+import { isStorageUnavailable } from '../../adapters/object-storage/storage-unavailable.ts';
+import { AppError, problemTypes, type FieldError, type ProblemCode } from '../../common/errors/app-error.ts';
 import { multipartFailure } from './upload-size-guard.ts';
 
 type ValidatorError = Error & {

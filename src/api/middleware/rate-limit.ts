@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { Caller } from '../../domain/caller.ts';
-import { AppError } from '../../errors/app-error.ts';
-import { rateLimitRefusals, type RateLimitKind } from '../../metrics/api-metrics.ts';
+import { AppError } from '../../common/errors/app-error.ts';
+import { rateLimitRefusals, type RateLimitKind } from '../../adapters/metrics/api-metrics.ts';
 import { callerOf } from '../caller-of.ts';
 import type { Usage } from '../rate-limits/budget.ts';
 import type { RateLimiter } from '../rate-limits/rate-limiter.ts';

@@ -1,8 +1,8 @@
 import { trace } from '@opentelemetry/api';
 import type { Request, RequestHandler, Response } from 'express';
 import { unmatchedRoute } from '../route-templates.ts';
-import { runForRequest } from '../../telemetry/request-id-context.ts';
-import { requestIdKey } from '../../temporal/request-id.ts';
+import { runForRequest } from '../../adapters/telemetry/request-id-context.ts';
+import { requestIdKey } from '../../adapters/temporal/request-id.ts';
 
 /**
  * Carries the request id (set by requestLogging) through the rest of the request, so the workflows it starts record

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { httpRequestDuration, httpRequestsInFlight } from '../../metrics/api-metrics.ts';
+import { httpRequestDuration, httpRequestsInFlight } from '../../adapters/metrics/api-metrics.ts';
 
 /**
  * Times every request and counts those in flight. The route label is a template (`routeOf`), never the raw URL: a

@@ -2,7 +2,7 @@ import type { Request, RequestHandler } from 'express';
 import type { Readable, Writable } from 'node:stream';
 import { Transform } from 'node:stream';
 import * as OpenApiValidator from 'express-openapi-validator';
-import { AppError } from '../../errors/app-error.ts';
+import { AppError } from '../../common/errors/app-error.ts';
 
 // The limits of the one multipart operation, the cover upload (POST /projects/{id}/cover). Its only member is the
 // file; the parser reads a few small text fields so that the validator can name them in its 400. Every

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { AppError } from '../../errors/app-error.ts';
+import { AppError } from '../../common/errors/app-error.ts';
 
 // No body of this API nests deeper than a few levels. A deeper one is refused here, once, so that nothing after
 // the parser (the Idempotency-Key's body hash, a handler) has to walk it with care: an operation without a body

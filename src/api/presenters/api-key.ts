@@ -1,4 +1,4 @@
-import type { ApiKey } from '../../data/entities/api-key.ts';
+import type { ApiKey } from '../../adapters/database/entities/api-key.ts';
 import type { Schemas } from '../schemas.ts';
 
 export function presentApiKey(apiKey: ApiKey): Schemas['ApiKeyListItem'] {

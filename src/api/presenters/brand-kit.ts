@@ -1,5 +1,5 @@
-import { colorRoles, fontRoles, inRoleOrder } from '../../data/brand-roles.ts';
-import type { BrandKit } from '../../data/entities/brand-kit.ts';
+import { colorRoles, fontRoles, inRoleOrder } from '../../adapters/database/brand-roles.ts';
+import type { BrandKit } from '../../adapters/database/entities/brand-kit.ts';
 import type { Schemas } from '../schemas.ts';
 
 /** Colours and fonts are read back as JSON strings, as the spec has it, with their members in role order. */

@@ -1,6 +1,6 @@
 import type { requestGeneration } from '../../domain/generation/request-generation.ts';
 import type { requestRender } from '../../domain/generation/request-render.ts';
-import type { ObjectStorage } from '../../storage/object-storage.ts';
+import type { ObjectStorage } from '../../adapters/object-storage/object-storage.ts';
 import type { Schemas } from '../schemas.ts';
 import { postImageUrl } from './post.ts';
 

@@ -1,6 +1,6 @@
-import type { Post } from '../../data/entities/post.ts';
-import type { PostVersion } from '../../data/entities/post-version.ts';
-import type { ObjectStorage } from '../../storage/object-storage.ts';
+import type { Post } from '../../adapters/database/entities/post.ts';
+import type { PostVersion } from '../../adapters/database/entities/post-version.ts';
+import type { ObjectStorage } from '../../adapters/object-storage/object-storage.ts';
 import type { Schemas } from '../schemas.ts';
 import { postImageUrl } from './post.ts';
 

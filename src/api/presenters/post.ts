@@ -1,7 +1,7 @@
-import type { Post } from '../../data/entities/post.ts';
+import type { Post } from '../../adapters/database/entities/post.ts';
 import type { PostListRow } from '../../domain/posts/list-posts.ts';
 import type { PostRecord } from '../../domain/posts/read-post.ts';
-import type { ObjectStorage } from '../../storage/object-storage.ts';
+import type { ObjectStorage } from '../../adapters/object-storage/object-storage.ts';
 import type { Schemas } from '../schemas.ts';
 
 /** A signed URL of the post's current image, or null before the first generation. */

@@ -1,5 +1,5 @@
-import type { Project } from '../../data/entities/project.ts';
-import type { ObjectStorage } from '../../storage/object-storage.ts';
+import type { Project } from '../../adapters/database/entities/project.ts';
+import type { ObjectStorage } from '../../adapters/object-storage/object-storage.ts';
 import type { Schemas } from '../schemas.ts';
 
 export function presentProjectListItem(project: Project): Schemas['ProjectListItem'] {

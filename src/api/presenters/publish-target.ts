@@ -1,5 +1,5 @@
-import type { Post } from '../../data/entities/post.ts';
-import type { PublishTarget } from '../../data/entities/publish-target.ts';
+import type { Post } from '../../adapters/database/entities/post.ts';
+import type { PublishTarget } from '../../adapters/database/entities/publish-target.ts';
 import type { Schemas } from '../schemas.ts';
 
 export function presentPublishTarget(target: PublishTarget): Schemas['PublishTarget'] {

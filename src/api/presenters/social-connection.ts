@@ -1,4 +1,4 @@
-import type { SocialConnection } from '../../data/entities/social-connection.ts';
+import type { SocialConnection } from '../../adapters/database/entities/social-connection.ts';
 import type { Schemas } from '../schemas.ts';
 
 /** Never the credentials. */

@@ -1,4 +1,4 @@
-import type { UsageActivity } from '../../data/entities/usage-activity.ts';
+import type { UsageActivity } from '../../adapters/database/entities/usage-activity.ts';
 import { usageTypeLabels } from '../../domain/usage/usage-types.ts';
 import type { Schemas } from '../schemas.ts';
 

@@ -1,4 +1,4 @@
-import type { VideoJob } from '../../data/entities/video-job.ts';
+import type { VideoJob } from '../../adapters/database/entities/video-job.ts';
 import type { VideoJobView } from '../../domain/video/get-video-job.ts';
 import type { Schemas } from '../schemas.ts';
 

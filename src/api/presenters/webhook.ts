@@ -1,5 +1,5 @@
-import type { Webhook } from '../../data/entities/webhook.ts';
-import type { WebhookDelivery } from '../../data/entities/webhook-delivery.ts';
+import type { Webhook } from '../../adapters/database/entities/webhook.ts';
+import type { WebhookDelivery } from '../../adapters/database/entities/webhook-delivery.ts';
 import type { Redelivery } from '../../domain/webhooks/redeliver-webhook-delivery.ts';
 import type { WebhookTestResult } from '../../domain/webhooks/test-webhook.ts';
 import type { Schemas } from '../schemas.ts';

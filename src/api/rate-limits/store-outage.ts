@@ -1,5 +1,5 @@
 import type { Logger } from '../../logger.ts';
-import { rateLimitStoreFailures } from '../../metrics/api-metrics.ts';
+import { rateLimitStoreFailures } from '../../adapters/metrics/api-metrics.ts';
 
 // A store that fails and answers by turns (a pool that times out under load) would otherwise log a pair of lines per
 // turn.

@@ -14,7 +14,7 @@ import { presentApiKey } from '../presenters/api-key.ts';
 import { presentStartedVideoJob } from '../presenters/video.ts';
 import type { RateLimiter } from '../rate-limits/rate-limiter.ts';
 
-const publicDir = fileURLToPath(new URL('../../dashboard/public/', import.meta.url));
+const publicDir = fileURLToPath(new URL('../dashboard/public/', import.meta.url));
 
 // Scripts and styles only from here (no CDN: the editor works offline); images and videos also from object
 // storage, whose presigned URLs may live on another origin (S3).

@@ -1,8 +1,8 @@
 import { Router } from 'express';
 import { pipeline } from 'node:stream/promises';
-import { AppError } from '../../errors/app-error.ts';
-import type { ObjectStorage } from '../../storage/object-storage.ts';
-import { isValidObjectSignature } from '../../storage/url-signature.ts';
+import { AppError } from '../../common/errors/app-error.ts';
+import type { ObjectStorage } from '../../adapters/object-storage/object-storage.ts';
+import { isValidObjectSignature } from '../../adapters/object-storage/url-signature.ts';
 
 /**
  * Serves stored objects at the signed, expiring URLs the filesystem driver hands out. An invalid or expired link

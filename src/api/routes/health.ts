@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { Deps } from '../../domain/deps.ts';
-import { AppError } from '../../errors/app-error.ts';
-import { withTimeout } from '../../async/with-timeout.ts';
+import { AppError } from '../../common/errors/app-error.ts';
+import { withTimeout } from '../../common/async/with-timeout.ts';
 
 // A key no object ever has: reading it asks the store a real question (the bucket or directory is there and
 // answers) and gets "none" back.

@@ -1,5 +1,5 @@
 import { Router, type Request } from 'express';
-import type { PostStatus } from '../../data/entities/post.ts';
+import type { PostStatus } from '../../adapters/database/entities/post.ts';
 import type { Deps } from '../../domain/deps.ts';
 import { createPost } from '../../domain/posts/create-post.ts';
 import { deletePost } from '../../domain/posts/delete-post.ts';

@@ -7,7 +7,7 @@ import { findProject } from '../../domain/projects/find-project.ts';
 import { listProjects } from '../../domain/projects/list-projects.ts';
 import { updateProject } from '../../domain/projects/update-project.ts';
 import { uploadProjectCover } from '../../domain/projects/upload-project-cover.ts';
-import { AppError } from '../../errors/app-error.ts';
+import { AppError } from '../../common/errors/app-error.ts';
 import { callerOf } from '../caller-of.ts';
 import { pageRequestOf, sendPage } from '../paging.ts';
 import { presentCreatedProject, presentProject, presentProjectCover, presentProjectListItem, presentUpdatedProject } from '../presenters/project.ts';

@@ -1,6 +1,6 @@
-import type { Plan } from '../../data/entities/workspace.ts';
-import type { Database } from '../../data/orm.ts';
-import { AppError } from '../../errors/app-error.ts';
+import type { Plan } from '../../adapters/database/entities/workspace.ts';
+import type { Database } from '../../adapters/database/orm.ts';
+import { AppError } from '../../common/errors/app-error.ts';
 import type { Caller } from '../caller.ts';
 import { apiKeyPattern, hashApiKey } from './api-key-secret.ts';
 

@@ -1,7 +1,7 @@
-import { AppError } from '../../errors/app-error.ts';
+import { AppError } from '../../common/errors/app-error.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
-import { ApiKey } from '../../data/entities/api-key.ts';
+import { ApiKey } from '../../adapters/database/entities/api-key.ts';
 import { lockWorkspace } from '../workspaces/lock-workspace.ts';
 import { requireFeature, requireQuota } from '../workspaces/plans.ts';
 import { issueApiKey, type IssuedApiKey } from './issue-api-key.ts';

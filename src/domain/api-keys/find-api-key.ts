@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ApiKey } from '../../data/entities/api-key.ts';
-import { notFound } from '../../errors/app-error.ts';
+import { ApiKey } from '../../adapters/database/entities/api-key.ts';
+import { notFound } from '../../common/errors/app-error.ts';
 
 export async function findApiKey(em: EntityManager, workspaceId: string, id: string): Promise<ApiKey> {
   const apiKey = await em.findOne(ApiKey, { id, workspaceId });

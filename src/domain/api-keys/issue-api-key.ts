@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ApiKey } from '../../data/entities/api-key.ts';
+import { ApiKey } from '../../adapters/database/entities/api-key.ts';
 import { generateApiKeySecret } from './api-key-secret.ts';
 
 export type IssuedApiKey = { apiKey: ApiKey; key: string };

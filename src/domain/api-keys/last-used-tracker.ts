@@ -1,4 +1,4 @@
-import type { Database } from '../../data/orm.ts';
+import type { Database } from '../../adapters/database/orm.ts';
 import type { Logger } from '../../logger.ts';
 
 /**

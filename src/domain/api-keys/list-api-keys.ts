@@ -1,4 +1,4 @@
-import { ApiKey } from '../../data/entities/api-key.ts';
+import { ApiKey } from '../../adapters/database/entities/api-key.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { pageQuery, toPage, type Page, type PageRequest } from '../paging.ts';

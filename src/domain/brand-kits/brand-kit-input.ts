@@ -1,4 +1,4 @@
-import type { BrandColors, BrandFonts } from '../../data/entities/brand-kit.ts';
+import type { BrandColors, BrandFonts } from '../../adapters/database/entities/brand-kit.ts';
 
 export type BrandKitInput = {
   name: string;

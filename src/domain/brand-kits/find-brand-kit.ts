@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { BrandKit } from '../../data/entities/brand-kit.ts';
-import { notFound } from '../../errors/app-error.ts';
+import { BrandKit } from '../../adapters/database/entities/brand-kit.ts';
+import { notFound } from '../../common/errors/app-error.ts';
 
 export async function findBrandKit(em: EntityManager, workspaceId: string, id: string): Promise<BrandKit> {
   const brandKit = await em.findOne(BrandKit, { id, workspaceId });

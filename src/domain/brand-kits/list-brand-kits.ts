@@ -1,4 +1,4 @@
-import { BrandKit } from '../../data/entities/brand-kit.ts';
+import { BrandKit } from '../../adapters/database/entities/brand-kit.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { pageQuery, toPage, type Page, type PageRequest } from '../paging.ts';

@@ -1,4 +1,4 @@
-import type { BrandKit } from '../../data/entities/brand-kit.ts';
+import type { BrandKit } from '../../adapters/database/entities/brand-kit.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { normalizeColors, type BrandKitInput } from './brand-kit-input.ts';

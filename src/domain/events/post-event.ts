@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { EventType, WorkspaceEvent } from '../../data/entities/workspace-event.ts';
-import type { Post } from '../../data/entities/post.ts';
+import type { EventType, WorkspaceEvent } from '../../adapters/database/entities/workspace-event.ts';
+import type { Post } from '../../adapters/database/entities/post.ts';
 import { recordEvent } from './record-event.ts';
 
 /** What a post event carries about its post, frozen when the event happens, so every delivery sends the same. */

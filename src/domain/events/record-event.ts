@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { WorkspaceEvent, type EventType } from '../../data/entities/workspace-event.ts';
+import { WorkspaceEvent, type EventType } from '../../adapters/database/entities/workspace-event.ts';
 
 /**
  * Records an event for webhooks in the caller's transaction, so it exists exactly when the change it reports

@@ -1,6 +1,6 @@
-import { colorRoles, inRoleOrder } from '../../data/brand-roles.ts';
-import type { BrandKit } from '../../data/entities/brand-kit.ts';
-import { postFormats, type PostFormat } from '../../images/post-formats.ts';
+import { colorRoles, inRoleOrder } from '../../adapters/database/brand-roles.ts';
+import type { BrandKit } from '../../adapters/database/entities/brand-kit.ts';
+import { postFormats, type PostFormat } from '../../adapters/artwork/post-formats.ts';
 
 /** The `respond` of a generation: what was made, by whom, from which prompt and with which brand kit. */
 export function describeGeneration(input: { format: PostFormat; madeBy: string; prompt: string; promptWasNew: boolean; brandKit: BrandKit | null }): string {

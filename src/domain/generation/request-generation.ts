@@ -1,7 +1,7 @@
-import { defaultPostFormat, type PostFormat } from '../../images/post-formats.ts';
-import { newId } from '../../data/new-id.ts';
-import { seedFromId } from '../../generation/seed.ts';
-import { startAndWait } from '../../temporal/workflow-gateway.ts';
+import { defaultPostFormat, type PostFormat } from '../../adapters/artwork/post-formats.ts';
+import { newId } from '../../adapters/database/new-id.ts';
+import { seedFromId } from '../../adapters/image-providers/seed.ts';
+import { startAndWait } from '../../adapters/temporal/workflow-gateway.ts';
 import type { GenerationResult } from '../../../workflows/contracts/generate-post.ts';
 import { generatePost } from '../../../workflows/generate-post.ts';
 import { generatePostStart } from '../../../workflows/starts/generate-post.ts';

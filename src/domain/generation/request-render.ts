@@ -1,13 +1,13 @@
-import { newId } from '../../data/new-id.ts';
-import { AppError } from '../../errors/app-error.ts';
-import { startAndWait } from '../../temporal/workflow-gateway.ts';
-import { workflowIds } from '../../temporal/workflow-ids.ts';
+import { newId } from '../../adapters/database/new-id.ts';
+import { AppError } from '../../common/errors/app-error.ts';
+import { startAndWait } from '../../adapters/temporal/workflow-gateway.ts';
+import { workflowIds } from '../../adapters/temporal/workflow-ids.ts';
 import type { RenderResult } from '../../../workflows/contracts/render-post.ts';
 import { renderPost } from '../../../workflows/render-post.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { readPost } from '../posts/read-post.ts';
-import { postSearchAttributes } from '../../temporal/search-attributes.ts';
+import { postSearchAttributes } from '../../adapters/temporal/search-attributes.ts';
 import type { ActionOutcome } from './action-outcome.ts';
 
 /** Starts the post's render workflow (artwork + title + brand kit) and waits a while for it. */

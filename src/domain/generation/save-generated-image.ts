@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { GenerationResult } from '../../../workflows/contracts/generate-post.ts';
-import { BrandKit } from '../../data/entities/brand-kit.ts';
-import type { PostFormat } from '../../images/post-formats.ts';
-import { failureTypes } from '../../temporal/failure-types.ts';
+import { BrandKit } from '../../adapters/database/entities/brand-kit.ts';
+import type { PostFormat } from '../../adapters/artwork/post-formats.ts';
+import { failureTypes } from '../../adapters/temporal/failure-types.ts';
 import { lockPostRecord } from '../posts/read-post.ts';
 import { setPostImage } from '../posts/set-post-image.ts';
 import { claimObjectKey } from '../storage/orphaned-objects.ts';

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RenderResult } from '../../../workflows/contracts/render-post.ts';
-import { failureTypes } from '../../temporal/failure-types.ts';
+import { failureTypes } from '../../adapters/temporal/failure-types.ts';
 import { lockPostRecord } from '../posts/read-post.ts';
 import { setPostImage } from '../posts/set-post-image.ts';
 import { claimObjectKey } from '../storage/orphaned-objects.ts';

@@ -1,6 +1,6 @@
-import type { Database } from '../../data/orm.ts';
-import { newId } from '../../data/new-id.ts';
-import { AppError } from '../../errors/app-error.ts';
+import type { Database } from '../../adapters/database/orm.ts';
+import { newId } from '../../adapters/database/new-id.ts';
+import { AppError } from '../../common/errors/app-error.ts';
 import type { KeyedRequest, StoredAnswer } from './idempotent-request.ts';
 
 export type Claim = { state: 'claimed'; lockId: string } | { state: 'answered'; answer: StoredAnswer };

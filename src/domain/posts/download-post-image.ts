@@ -1,6 +1,6 @@
 import { buffer } from 'node:stream/consumers';
 import sharp from 'sharp';
-import { AppError } from '../../errors/app-error.ts';
+import { AppError } from '../../common/errors/app-error.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { readPost } from './read-post.ts';

@@ -1,4 +1,4 @@
-import type { Post, PostStatus } from '../../data/entities/post.ts';
+import type { Post, PostStatus } from '../../adapters/database/entities/post.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import type { Page, PageRequest } from '../paging.ts';

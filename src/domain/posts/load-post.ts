@@ -1,6 +1,6 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
-import { BrandKit } from '../../data/entities/brand-kit.ts';
-import { Post } from '../../data/entities/post.ts';
+import { BrandKit } from '../../adapters/database/entities/brand-kit.ts';
+import { Post } from '../../adapters/database/entities/post.ts';
 import { postDeletedMeanwhile, readWorkflowPost, type PostRecord } from './read-post.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
-import { Post } from '../../data/entities/post.ts';
-import { storableReason } from '../../validation/storable-text.ts';
+import { Post } from '../../adapters/database/entities/post.ts';
+import { storableReason } from '../../common/validation/storable-text.ts';
 import { recordPostEvent } from '../events/post-event.ts';
 
 export type MarkPostFailedInput = { postId: string; reason: string; sourceId: string };

@@ -1,5 +1,5 @@
-import { AppError } from '../../errors/app-error.ts';
-import { isDateTime, isUuid } from '../../validation/formats.ts';
+import { AppError } from '../../common/errors/app-error.ts';
+import { isDateTime, isUuid } from '../../common/validation/formats.ts';
 
 // Keyset paging for deep lists: the cursor names the last row of a page (its createdAt and id), and the next page
 // starts right after it with an index seek, however deep. Opaque to clients (base64url).

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Post } from '../../data/entities/post.ts';
-import { notFound } from '../../errors/app-error.ts';
-import { failureTypes } from '../../temporal/failure-types.ts';
+import type { Post } from '../../adapters/database/entities/post.ts';
+import { notFound } from '../../common/errors/app-error.ts';
+import { failureTypes } from '../../adapters/temporal/failure-types.ts';
 import { WorkRefused } from '../work-refused.ts';
 import { listRowOf, type ListedPostColumns } from './list-posts.ts';
 

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { PostFormat } from '../../images/post-formats.ts';
+import type { PostFormat } from '../../adapters/artwork/post-formats.ts';
 
 /** What a generation or a render makes current; what it leaves out (a render keeps the artwork) stays as it is. */
 export type PostImage = { imageKey: string; artworkKey?: string; prompt?: string; format?: PostFormat };

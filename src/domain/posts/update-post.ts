@@ -1,5 +1,5 @@
-import type { Post, PostStatus } from '../../data/entities/post.ts';
-import { AppError } from '../../errors/app-error.ts';
+import type { Post, PostStatus } from '../../adapters/database/entities/post.ts';
+import { AppError } from '../../common/errors/app-error.ts';
 import { findBrandKit } from '../brand-kits/find-brand-kit.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';

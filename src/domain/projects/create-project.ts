@@ -1,4 +1,4 @@
-import { Project } from '../../data/entities/project.ts';
+import { Project } from '../../adapters/database/entities/project.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { requireQuota } from '../workspaces/plans.ts';

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
-import { AppError } from '../../errors/app-error.ts';
-import { pixelLimitText, pixelsOverLimit } from '../../images/pixel-limit.ts';
+import { AppError } from '../../common/errors/app-error.ts';
+import { pixelLimitText, pixelsOverLimit } from '../../adapters/artwork/pixel-limit.ts';
 
 export type ImageType = { extension: 'jpg' | 'png' | 'webp'; contentType: string };
 

@@ -1,6 +1,6 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
-import { Project } from '../../data/entities/project.ts';
-import { notFound } from '../../errors/app-error.ts';
+import { Project } from '../../adapters/database/entities/project.ts';
+import { notFound } from '../../common/errors/app-error.ts';
 
 /** The caller's project or a 404; another workspace's project is indistinguishable from a missing one. */
 export async function findProject(em: EntityManager, workspaceId: string, id: string, options: { lock?: boolean } = {}): Promise<Project> {

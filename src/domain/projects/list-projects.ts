@@ -1,4 +1,4 @@
-import { Project, type ProjectStatus } from '../../data/entities/project.ts';
+import { Project, type ProjectStatus } from '../../adapters/database/entities/project.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { pageQuery, toPage, type Page, type PageRequest } from '../paging.ts';

@@ -1,4 +1,4 @@
-import { AppError } from '../../errors/app-error.ts';
+import { AppError } from '../../common/errors/app-error.ts';
 
 // One emoji, including sequences that render as one (flags, keycaps, skin tones, ZWJ families).
 const singleEmoji = /^\p{RGI_Emoji}$/v;

@@ -1,6 +1,6 @@
-import type { Project } from '../../data/entities/project.ts';
-import { AppError } from '../../errors/app-error.ts';
-import { objectKeys } from '../../storage/object-keys.ts';
+import type { Project } from '../../adapters/database/entities/project.ts';
+import { AppError } from '../../common/errors/app-error.ts';
+import { objectKeys } from '../../adapters/object-storage/object-keys.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { claimObjectKey, recordOrphanedObjects, reserveObjectKey } from '../storage/orphaned-objects.ts';

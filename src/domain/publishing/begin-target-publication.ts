@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Post } from '../../data/entities/post.ts';
-import { PublishTarget } from '../../data/entities/publish-target.ts';
-import { SocialConnection } from '../../data/entities/social-connection.ts';
-import { failureTypes } from '../../temporal/failure-types.ts';
+import { Post } from '../../adapters/database/entities/post.ts';
+import { PublishTarget } from '../../adapters/database/entities/publish-target.ts';
+import { SocialConnection } from '../../adapters/database/entities/social-connection.ts';
+import { failureTypes } from '../../adapters/temporal/failure-types.ts';
 import { WorkRefused } from '../work-refused.ts';
 
 export type TargetPublication = { target: PublishTarget; connection: SocialConnection; post: Post };

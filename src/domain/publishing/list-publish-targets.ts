@@ -1,4 +1,4 @@
-import { PublishTarget } from '../../data/entities/publish-target.ts';
+import { PublishTarget } from '../../adapters/database/entities/publish-target.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { readPost } from '../posts/read-post.ts';

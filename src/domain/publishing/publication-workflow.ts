@@ -1,12 +1,12 @@
 import type { WorkflowHandle } from '@temporalio/client';
-import type { Post } from '../../data/entities/post.ts';
-import { newId } from '../../data/new-id.ts';
-import { updateIfRunning, updateWithStart, waitForOutcome } from '../../temporal/workflow-gateway.ts';
-import { workflowIds } from '../../temporal/workflow-ids.ts';
+import type { Post } from '../../adapters/database/entities/post.ts';
+import { newId } from '../../adapters/database/new-id.ts';
+import { updateIfRunning, updateWithStart, waitForOutcome } from '../../adapters/temporal/workflow-gateway.ts';
+import { workflowIds } from '../../adapters/temporal/workflow-ids.ts';
 import { cancelUpdate, planUpdate, type PublicationPlan, type PublicationRequest } from '../../../workflows/contracts/post-publication.ts';
 import { postPublication } from '../../../workflows/post-publication.ts';
 import type { Deps } from '../deps.ts';
-import { postSearchAttributes } from '../../temporal/search-attributes.ts';
+import { postSearchAttributes } from '../../adapters/temporal/search-attributes.ts';
 
 /**
  * Plans the post's publication through its workflow, starting the workflow if none runs (Update-with-Start). The

@@ -1,6 +1,6 @@
-import { PublishTarget } from '../../data/entities/publish-target.ts';
-import { SocialConnection } from '../../data/entities/social-connection.ts';
-import { notFound } from '../../errors/app-error.ts';
+import { PublishTarget } from '../../adapters/database/entities/publish-target.ts';
+import { SocialConnection } from '../../adapters/database/entities/social-connection.ts';
+import { notFound } from '../../common/errors/app-error.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { readPost } from '../posts/read-post.ts';

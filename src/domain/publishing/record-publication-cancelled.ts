@@ -1,6 +1,6 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
-import { Post } from '../../data/entities/post.ts';
-import { PublishTarget } from '../../data/entities/publish-target.ts';
+import { Post } from '../../adapters/database/entities/post.ts';
+import { PublishTarget } from '../../adapters/database/entities/publish-target.ts';
 
 export type PublicationRef = { postId: string; publicationId: string };
 

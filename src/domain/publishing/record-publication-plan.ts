@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PublicationPlan } from '../../../workflows/contracts/post-publication.ts';
-import { PublishTarget } from '../../data/entities/publish-target.ts';
-import { SocialConnection } from '../../data/entities/social-connection.ts';
-import { newId } from '../../data/new-id.ts';
-import { failureTypes } from '../../temporal/failure-types.ts';
+import { PublishTarget } from '../../adapters/database/entities/publish-target.ts';
+import { SocialConnection } from '../../adapters/database/entities/social-connection.ts';
+import { newId } from '../../adapters/database/new-id.ts';
+import { failureTypes } from '../../adapters/temporal/failure-types.ts';
 import { loadPostForUpdate } from '../posts/load-post.ts';
 import { WorkRefused } from '../work-refused.ts';
 

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { PublishTarget } from '../../data/entities/publish-target.ts';
-import type { PublishedSocialPost } from '../../social/social-connector.ts';
+import { PublishTarget } from '../../adapters/database/entities/publish-target.ts';
+import type { PublishedSocialPost } from '../../adapters/social/social-connector.ts';
 import { recordUsage } from '../usage/record-usage.ts';
 import type { TargetPublication } from './begin-target-publication.ts';
 

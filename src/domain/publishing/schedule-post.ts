@@ -1,4 +1,4 @@
-import { AppError } from '../../errors/app-error.ts';
+import { AppError } from '../../common/errors/app-error.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { readPost, type PostRecord } from '../posts/read-post.ts';

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { PublishTarget } from '../../data/entities/publish-target.ts';
-import { WorkspaceEvent } from '../../data/entities/workspace-event.ts';
+import { PublishTarget } from '../../adapters/database/entities/publish-target.ts';
+import { WorkspaceEvent } from '../../adapters/database/entities/workspace-event.ts';
 import { recordPostEvent } from '../events/post-event.ts';
 import { loadPostForUpdate } from '../posts/load-post.ts';
 import { recordUsage } from '../usage/record-usage.ts';

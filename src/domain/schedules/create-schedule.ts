@@ -1,4 +1,4 @@
-import { Schedule } from '../../data/entities/schedule.ts';
+import { Schedule } from '../../adapters/database/entities/schedule.ts';
 import { findBrandKit } from '../brand-kits/find-brand-kit.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
@@ -6,7 +6,7 @@ import { findProject } from '../projects/find-project.ts';
 import { lockWorkspace } from '../workspaces/lock-workspace.ts';
 import { requireFeature, requireQuota, requireScheduleInterval } from '../workspaces/plans.ts';
 import { shortestCronIntervalMinutes, validateCronExpression } from './cron-expression.ts';
-import { inTemporal, temporalDeadline } from '../../temporal/workflow-gateway.ts';
+import { inTemporal, temporalDeadline } from '../../adapters/temporal/workflow-gateway.ts';
 import { validatePromptTemplate } from './prompt-template.ts';
 import { viewOf, type ScheduleView } from './schedule-view.ts';
 import { createTemporalSchedule, deleteTemporalSchedule } from './temporal-schedule.ts';

@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { BrandKit } from '../../data/entities/brand-kit.ts';
-import { Post } from '../../data/entities/post.ts';
-import { Project } from '../../data/entities/project.ts';
-import { Schedule } from '../../data/entities/schedule.ts';
-import type { Workspace } from '../../data/entities/workspace.ts';
-import { failureTypes } from '../../temporal/failure-types.ts';
+import { BrandKit } from '../../adapters/database/entities/brand-kit.ts';
+import { Post } from '../../adapters/database/entities/post.ts';
+import { Project } from '../../adapters/database/entities/project.ts';
+import { Schedule } from '../../adapters/database/entities/schedule.ts';
+import type { Workspace } from '../../adapters/database/entities/workspace.ts';
+import { failureTypes } from '../../adapters/temporal/failure-types.ts';
 import { recordUsage } from '../usage/record-usage.ts';
 import { WorkRefused } from '../work-refused.ts';
 import { lockWorkspace } from '../workspaces/lock-workspace.ts';

@@ -1,5 +1,5 @@
 import { CronExpressionParser } from 'cron-parser';
-import { AppError } from '../../errors/app-error.ts';
+import { AppError } from '../../common/errors/app-error.ts';
 
 const fieldNames = ['minute', 'hour', 'day-of-month', 'month', 'day-of-week'] as const;
 // What both cron-parser and Temporal's cron accept alike: numbers, names, * / , -. No macros, seconds, L, W, H, #

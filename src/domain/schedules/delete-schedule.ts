@@ -2,7 +2,7 @@ import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { requireFeature } from '../workspaces/plans.ts';
 import { findSchedule } from './find-schedule.ts';
-import { inTemporal } from '../../temporal/workflow-gateway.ts';
+import { inTemporal } from '../../adapters/temporal/workflow-gateway.ts';
 import { deleteTemporalSchedule } from './temporal-schedule.ts';
 
 /** Deletes the schedule and its Temporal Schedule together (runs in progress finish; no new ones start). */

@@ -1,4 +1,4 @@
-import { Schedule } from '../../data/entities/schedule.ts';
+import { Schedule } from '../../adapters/database/entities/schedule.ts';
 import type { Deps } from '../deps.ts';
 
 /** The ids of the workspace's schedules, oldest first. */

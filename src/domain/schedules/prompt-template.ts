@@ -1,4 +1,4 @@
-import { AppError } from '../../errors/app-error.ts';
+import { AppError } from '../../common/errors/app-error.ts';
 
 // Placeholders a prompt template may use, filled in at each run (UTC).
 const placeholders = {

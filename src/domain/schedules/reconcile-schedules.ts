@@ -1,10 +1,10 @@
 import { LockMode } from '@mikro-orm/postgresql';
 import { ScheduleAlreadyRunning, ScheduleNotFoundError, type ScheduleDescription, type ScheduleSummary } from '@temporalio/client';
-import { Schedule } from '../../data/entities/schedule.ts';
-import { messageOf } from '../../errors/caught.ts';
-import type { Plan } from '../../data/entities/workspace.ts';
-import { scheduleIds } from '../../temporal/workflow-ids.ts';
-import { inTemporal } from '../../temporal/workflow-gateway.ts';
+import { Schedule } from '../../adapters/database/entities/schedule.ts';
+import { messageOf } from '../../common/errors/caught.ts';
+import type { Plan } from '../../adapters/database/entities/workspace.ts';
+import { scheduleIds } from '../../adapters/temporal/workflow-ids.ts';
+import { inTemporal } from '../../adapters/temporal/workflow-gateway.ts';
 import type { Deps } from '../deps.ts';
 import { plansOf } from '../workspaces/plans-of.ts';
 import type { ReconcileReport } from '../../../workflows/contracts/reconcile-schedules.ts';

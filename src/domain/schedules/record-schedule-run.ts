@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Schedule } from '../../data/entities/schedule.ts';
+import { Schedule } from '../../adapters/database/entities/schedule.ts';
 
 /**
  * Keeps the outcome of the last run on the schedule (one statement): when it ran, and the error or none after a

@@ -1,4 +1,4 @@
-import type { Schedule } from '../../data/entities/schedule.ts';
+import type { Schedule } from '../../adapters/database/entities/schedule.ts';
 import { nextCronTimes } from './cron-expression.ts';
 
 export type ScheduleView = { schedule: Schedule; nextRunAt: Date | null };

@@ -1,8 +1,8 @@
 import { ScheduleNotFoundError, ScheduleOverlapPolicy, type Client, type ScheduleOptions } from '@temporalio/client';
-import type { Schedule } from '../../data/entities/schedule.ts';
-import type { Plan } from '../../data/entities/workspace.ts';
-import { searchAttributes } from '../../temporal/search-attributes.ts';
-import { scheduleIds, workflowIds } from '../../temporal/workflow-ids.ts';
+import type { Schedule } from '../../adapters/database/entities/schedule.ts';
+import type { Plan } from '../../adapters/database/entities/workspace.ts';
+import { searchAttributes } from '../../adapters/temporal/search-attributes.ts';
+import { scheduleIds, workflowIds } from '../../adapters/temporal/workflow-ids.ts';
 import { scheduledGeneration } from '../../../workflows/scheduled-generation.ts';
 import { hasFeature } from '../workspaces/plans.ts';
 

@@ -1,10 +1,10 @@
-import { Workspace } from '../../data/entities/workspace.ts';
+import { Workspace } from '../../adapters/database/entities/workspace.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { requireFeature, requireScheduleInterval } from '../workspaces/plans.ts';
 import { shortestCronIntervalMinutes, validateCronExpression } from './cron-expression.ts';
 import { findSchedule } from './find-schedule.ts';
-import { inTemporal } from '../../temporal/workflow-gateway.ts';
+import { inTemporal } from '../../adapters/temporal/workflow-gateway.ts';
 import { validatePromptTemplate } from './prompt-template.ts';
 import { viewOf, type ScheduleView } from './schedule-view.ts';
 import { updateTemporalSchedule } from './temporal-schedule.ts';

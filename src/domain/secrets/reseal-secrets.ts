@@ -1,4 +1,4 @@
-import type { SecretBox } from '../../crypto/secret-box.ts';
+import type { SecretBox } from '../../adapters/crypto/secret-box.ts';
 import type { Deps } from '../deps.ts';
 
 // Moves every sealed value onto the current key (the first of ENCRYPTION_KEYS), so an older key can be dropped.

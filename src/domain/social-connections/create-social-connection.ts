@@ -1,8 +1,8 @@
-import { SocialConnection } from '../../data/entities/social-connection.ts';
-import { AppError, type FieldError } from '../../errors/app-error.ts';
-import { SocialRejectedError, type SocialCredentials, type SocialPlatform } from '../../social/social-connector.ts';
+import { SocialConnection } from '../../adapters/database/entities/social-connection.ts';
+import { AppError, type FieldError } from '../../common/errors/app-error.ts';
+import { SocialRejectedError, type SocialCredentials, type SocialPlatform } from '../../adapters/social/social-connector.ts';
 import type { Caller } from '../caller.ts';
-import { isStorableText } from '../../validation/storable-text.ts';
+import { isStorableText } from '../../common/validation/storable-text.ts';
 import type { Deps } from '../deps.ts';
 import { lockWorkspace } from '../workspaces/lock-workspace.ts';
 import { requireQuota } from '../workspaces/plans.ts';

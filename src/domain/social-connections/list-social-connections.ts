@@ -1,4 +1,4 @@
-import { SocialConnection } from '../../data/entities/social-connection.ts';
+import { SocialConnection } from '../../adapters/database/entities/social-connection.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { pageQuery, toPage, type Page, type PageRequest } from '../paging.ts';

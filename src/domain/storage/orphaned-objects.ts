@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { newId } from '../../data/new-id.ts';
+import { newId } from '../../adapters/database/new-id.ts';
 
 export type OrphanBatch = { batchId: string; deleteAfter: Date; reason: string; count: number; workspaceId: string; projectId?: string | undefined };
 

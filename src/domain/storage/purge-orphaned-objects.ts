@@ -1,6 +1,6 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
-import { OrphanedObject } from '../../data/entities/orphaned-object.ts';
-import type { ObjectStorage } from '../../storage/object-storage.ts';
+import { OrphanedObject } from '../../adapters/database/entities/orphaned-object.ts';
+import type { ObjectStorage } from '../../adapters/object-storage/object-storage.ts';
 
 const batchSize = 100;
 

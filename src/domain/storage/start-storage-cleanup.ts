@@ -1,8 +1,8 @@
 import type { Client } from '@temporalio/client';
 import type { Logger } from '../../logger.ts';
-import { searchAttributes } from '../../temporal/search-attributes.ts';
-import { startWorkflow } from '../../temporal/workflow-gateway.ts';
-import { workflowIds } from '../../temporal/workflow-ids.ts';
+import { searchAttributes } from '../../adapters/temporal/search-attributes.ts';
+import { startWorkflow } from '../../adapters/temporal/workflow-gateway.ts';
+import { workflowIds } from '../../adapters/temporal/workflow-ids.ts';
 import { cleanUpOrphanedObjects } from '../../../workflows/clean-up-orphaned-objects.ts';
 import type { OrphanBatch } from './orphaned-objects.ts';
 

@@ -1,4 +1,4 @@
-import { UsageActivity } from '../../data/entities/usage-activity.ts';
+import { UsageActivity } from '../../adapters/database/entities/usage-activity.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { pageQuery, toPage, type Page, type PageRequest } from '../paging.ts';

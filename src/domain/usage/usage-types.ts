@@ -1,4 +1,4 @@
-import type { UsageType } from '../../data/entities/usage-activity.ts';
+import type { UsageType } from '../../adapters/database/entities/usage-activity.ts';
 
 /** The human label of each usage type (`typeLabel` in the API). */
 export const usageTypeLabels: Record<UsageType, string> = {

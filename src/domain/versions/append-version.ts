@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { VersionKind } from '../../data/entities/post-version.ts';
-import { newId } from '../../data/new-id.ts';
-import type { PostFormat } from '../../images/post-formats.ts';
+import type { VersionKind } from '../../adapters/database/entities/post-version.ts';
+import { newId } from '../../adapters/database/new-id.ts';
+import type { PostFormat } from '../../adapters/artwork/post-formats.ts';
 
 export type NewVersion = {
   postId: string;

@@ -1,4 +1,4 @@
-import { PostVersion } from '../../data/entities/post-version.ts';
+import { PostVersion } from '../../adapters/database/entities/post-version.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { pageQuery, toPage, type Page, type PageRequest } from '../paging.ts';

@@ -1,7 +1,7 @@
-import { PostVersion } from '../../data/entities/post-version.ts';
-import type { Post } from '../../data/entities/post.ts';
-import { newId } from '../../data/new-id.ts';
-import { notFound } from '../../errors/app-error.ts';
+import { PostVersion } from '../../adapters/database/entities/post-version.ts';
+import type { Post } from '../../adapters/database/entities/post.ts';
+import { newId } from '../../adapters/database/new-id.ts';
+import { notFound } from '../../common/errors/app-error.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { findPost } from '../posts/find-post.ts';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { VideoJob } from '../../data/entities/video-job.ts';
+import { VideoJob } from '../../adapters/database/entities/video-job.ts';
 import { videoJobDeleted } from './save-post-video.ts';
 
 /**

@@ -1,5 +1,5 @@
-import { VideoJob } from '../../data/entities/video-job.ts';
-import { notFound } from '../../errors/app-error.ts';
+import { VideoJob } from '../../adapters/database/entities/video-job.ts';
+import { notFound } from '../../common/errors/app-error.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { readPost } from '../posts/read-post.ts';

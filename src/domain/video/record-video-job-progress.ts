@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { VideoJob } from '../../data/entities/video-job.ts';
+import { VideoJob } from '../../adapters/database/entities/video-job.ts';
 
 /**
  * Keeps a running job's progress in its row (one statement): what stays when the job fails or is cancelled, or

@@ -1,6 +1,6 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
-import { VideoJob } from '../../data/entities/video-job.ts';
-import { failureTypes } from '../../temporal/failure-types.ts';
+import { VideoJob } from '../../adapters/database/entities/video-job.ts';
+import { failureTypes } from '../../adapters/temporal/failure-types.ts';
 import { loadPostForUpdate } from '../posts/load-post.ts';
 import { claimObjectKey } from '../storage/orphaned-objects.ts';
 import { recordUsage } from '../usage/record-usage.ts';

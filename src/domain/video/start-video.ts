@@ -1,13 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { VideoJob } from '../../data/entities/video-job.ts';
-import { AppError } from '../../errors/app-error.ts';
-import { describeWorkflow, startWorkflow } from '../../temporal/workflow-gateway.ts';
-import { workflowIds } from '../../temporal/workflow-ids.ts';
+import { VideoJob } from '../../adapters/database/entities/video-job.ts';
+import { AppError } from '../../common/errors/app-error.ts';
+import { describeWorkflow, startWorkflow } from '../../adapters/temporal/workflow-gateway.ts';
+import { workflowIds } from '../../adapters/temporal/workflow-ids.ts';
 import { generateVideo } from '../../../workflows/generate-video.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { findPost } from '../posts/find-post.ts';
-import { postSearchAttributes } from '../../temporal/search-attributes.ts';
+import { postSearchAttributes } from '../../adapters/temporal/search-attributes.ts';
 import { lockWorkspace } from '../workspaces/lock-workspace.ts';
 import { planRules, requireVideoSlot } from '../workspaces/plans.ts';
 import { readJobState } from './video-job-state.ts';

@@ -2,13 +2,13 @@ import { WorkflowFailedError, type Client, type WorkflowExecutionDescription } f
 import { defaultPayloadConverter } from '@temporalio/common';
 // A CommonJS module: Node's ESM loader offers it as a default export only.
 import proto from '@temporalio/proto';
-import type { VideoJob } from '../../data/entities/video-job.ts';
-import { postFormats } from '../../images/post-formats.ts';
-import { failureReasonOf, failureReasonOfDescribed } from '../../temporal/failure-reasons.ts';
-import { describeWorkflow, inTemporal, temporalDeadline } from '../../temporal/workflow-gateway.ts';
-import { workflowIds } from '../../temporal/workflow-ids.ts';
-import { describeProgress, type VideoProgress } from '../../video/video-progress.ts';
-import { videoSeconds } from '../../video/encode-post-video.ts';
+import type { VideoJob } from '../../adapters/database/entities/video-job.ts';
+import { postFormats } from '../../adapters/artwork/post-formats.ts';
+import { failureReasonOf, failureReasonOfDescribed } from '../../adapters/temporal/failure-reasons.ts';
+import { describeWorkflow, inTemporal, temporalDeadline } from '../../adapters/temporal/workflow-gateway.ts';
+import { workflowIds } from '../../adapters/temporal/workflow-ids.ts';
+import { describeProgress, type VideoProgress } from '../../adapters/video-encoding/video-progress.ts';
+import { videoSeconds } from '../../adapters/video-encoding/encode-post-video.ts';
 
 export type VideoJobStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
 /** `progress`: 0 to 100, the share of frames encoded (100 once encoded); `completedAt`: when the job ended. */

@@ -1,4 +1,4 @@
-import { Webhook } from '../../data/entities/webhook.ts';
+import { Webhook } from '../../adapters/database/entities/webhook.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { lockWorkspace } from '../workspaces/lock-workspace.ts';

@@ -1,5 +1,5 @@
-import type { Webhook } from '../../data/entities/webhook.ts';
-import { isSuccessStatus, type WebhookPostResult } from '../../webhooks/post-webhook.ts';
+import type { Webhook } from '../../adapters/database/entities/webhook.ts';
+import { isSuccessStatus, type WebhookPostResult } from '../../adapters/webhook-sender/post-webhook.ts';
 import type { DeliveryOutcome } from '../../../workflows/contracts/deliver-event.ts';
 
 // What one attempt of an event to a webhook came to: told from the receiver's answer, written to the delivery log,

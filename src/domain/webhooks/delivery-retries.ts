@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
-import { describeWorkflow, inTemporal, temporalDeadline } from '../../temporal/workflow-gateway.ts';
-import { workflowIds } from '../../temporal/workflow-ids.ts';
+import { describeWorkflow, inTemporal, temporalDeadline } from '../../adapters/temporal/workflow-gateway.ts';
+import { workflowIds } from '../../adapters/temporal/workflow-ids.ts';
 import { retryingWebhooksQuery } from '../../../workflows/contracts/deliver-event.ts';
 
 const purpose = "report the delivery's retries";

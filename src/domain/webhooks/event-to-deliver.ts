@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Plan } from '../../data/entities/workspace.ts';
-import { WorkspaceEvent } from '../../data/entities/workspace-event.ts';
+import type { Plan } from '../../adapters/database/entities/workspace.ts';
+import { WorkspaceEvent } from '../../adapters/database/entities/workspace-event.ts';
 
 /**
  * The event an attempt delivers, with its workspace's plan (which decides whether webhooks may run at all), in one

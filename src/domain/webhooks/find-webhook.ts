@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Webhook } from '../../data/entities/webhook.ts';
-import { notFound } from '../../errors/app-error.ts';
+import { Webhook } from '../../adapters/database/entities/webhook.ts';
+import { notFound } from '../../common/errors/app-error.ts';
 
 export async function findWebhook(em: EntityManager, workspaceId: string, id: string): Promise<Webhook> {
   const webhook = await em.findOne(Webhook, { id, workspaceId });

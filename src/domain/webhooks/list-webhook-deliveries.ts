@@ -1,4 +1,4 @@
-import { WebhookDelivery } from '../../data/entities/webhook-delivery.ts';
+import { WebhookDelivery } from '../../adapters/database/entities/webhook-delivery.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { requireFeature } from '../workspaces/plans.ts';

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { WebhookDelivery } from '../../data/entities/webhook-delivery.ts';
-import type { WorkspaceEvent } from '../../data/entities/workspace-event.ts';
-import { newId } from '../../data/new-id.ts';
-import { isSuccessStatus, unusableUrlReason, type WebhookPostResult } from '../../webhooks/post-webhook.ts';
+import { WebhookDelivery } from '../../adapters/database/entities/webhook-delivery.ts';
+import type { WorkspaceEvent } from '../../adapters/database/entities/workspace-event.ts';
+import { newId } from '../../adapters/database/new-id.ts';
+import { isSuccessStatus, unusableUrlReason, type WebhookPostResult } from '../../adapters/webhook-sender/post-webhook.ts';
 import { outcomeOf, type DeliveryTarget } from './delivery-attempt.ts';
 
 export type DeliveryAnswer = { target: DeliveryTarget; attemptedAt: Date; response: Pick<WebhookPostResult, 'statusCode' | 'durationMs' | 'error'> };

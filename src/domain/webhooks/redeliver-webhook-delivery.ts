@@ -1,9 +1,9 @@
-import { WebhookDelivery } from '../../data/entities/webhook-delivery.ts';
-import { WorkspaceEvent } from '../../data/entities/workspace-event.ts';
-import { AppError, notFound } from '../../errors/app-error.ts';
-import { searchAttributes } from '../../temporal/search-attributes.ts';
-import { tryStartWorkflow } from '../../temporal/workflow-gateway.ts';
-import { workflowIds } from '../../temporal/workflow-ids.ts';
+import { WebhookDelivery } from '../../adapters/database/entities/webhook-delivery.ts';
+import { WorkspaceEvent } from '../../adapters/database/entities/workspace-event.ts';
+import { AppError, notFound } from '../../common/errors/app-error.ts';
+import { searchAttributes } from '../../adapters/temporal/search-attributes.ts';
+import { tryStartWorkflow } from '../../adapters/temporal/workflow-gateway.ts';
+import { workflowIds } from '../../adapters/temporal/workflow-ids.ts';
 import { redeliverWebhook } from '../../../workflows/redeliver-webhook.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';

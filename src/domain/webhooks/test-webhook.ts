@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { isSuccessStatus } from '../../webhooks/post-webhook.ts';
-import { sendWebhook } from '../../webhooks/send-webhook.ts';
-import { testEventBody } from '../../webhooks/test-event-body.ts';
+import { isSuccessStatus } from '../../adapters/webhook-sender/post-webhook.ts';
+import { sendWebhook } from '../../adapters/webhook-sender/send-webhook.ts';
+import { testEventBody } from '../../adapters/webhook-sender/test-event-body.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { requireFeature } from '../workspaces/plans.ts';

@@ -1,4 +1,4 @@
-import type { Webhook } from '../../data/entities/webhook.ts';
+import type { Webhook } from '../../adapters/database/entities/webhook.ts';
 import type { Caller } from '../caller.ts';
 import { requireFeature } from '../workspaces/plans.ts';
 import type { Deps } from '../deps.ts';

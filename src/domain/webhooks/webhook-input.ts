@@ -1,4 +1,4 @@
-import { parseEventNames } from '../../webhooks/event-names.ts';
+import { parseEventNames } from '../../adapters/webhook-sender/event-names.ts';
 
 /**
  * `events` in its stored form (`post.published,post.failed`): deduplicated, without spaces. openapi.yaml's pattern

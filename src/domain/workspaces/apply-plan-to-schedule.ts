@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/postgresql';
 import { ScheduleNotFoundError } from '@temporalio/client';
-import { Schedule } from '../../data/entities/schedule.ts';
-import { Workspace } from '../../data/entities/workspace.ts';
+import { Schedule } from '../../adapters/database/entities/schedule.ts';
+import { Workspace } from '../../adapters/database/entities/workspace.ts';
 import type { Deps } from '../deps.ts';
 import { createTemporalSchedule, updateTemporalSchedule } from '../schedules/temporal-schedule.ts';
 

@@ -1,8 +1,8 @@
-import { Workspace, type Plan } from '../../data/entities/workspace.ts';
-import { notFound } from '../../errors/app-error.ts';
-import { searchAttributes } from '../../temporal/search-attributes.ts';
-import { inTemporal } from '../../temporal/workflow-gateway.ts';
-import { workflowIds } from '../../temporal/workflow-ids.ts';
+import { Workspace, type Plan } from '../../adapters/database/entities/workspace.ts';
+import { notFound } from '../../common/errors/app-error.ts';
+import { searchAttributes } from '../../adapters/temporal/search-attributes.ts';
+import { inTemporal } from '../../adapters/temporal/workflow-gateway.ts';
+import { workflowIds } from '../../adapters/temporal/workflow-ids.ts';
 import { applyWorkspacePlan } from '../../../workflows/apply-workspace-plan.ts';
 import type { Deps } from '../deps.ts';
 

@@ -1,5 +1,5 @@
-import { Workspace, type Plan } from '../../data/entities/workspace.ts';
-import type { Database } from '../../data/orm.ts';
+import { Workspace, type Plan } from '../../adapters/database/entities/workspace.ts';
+import type { Database } from '../../adapters/database/orm.ts';
 import { issueApiKey } from '../api-keys/issue-api-key.ts';
 
 /** Operator action (admin CLI, dev stack): a workspace with its first API key, whatever the plan. */

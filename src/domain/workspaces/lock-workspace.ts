@@ -1,5 +1,5 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
-import { Workspace } from '../../data/entities/workspace.ts';
+import { Workspace } from '../../adapters/database/entities/workspace.ts';
 
 /**
  * Locks the workspace row until the transaction ends. Quota checks count and then insert; holding this lock makes

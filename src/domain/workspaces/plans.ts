@@ -1,5 +1,5 @@
-import { AppError, type QuotaName } from '../../errors/app-error.ts';
-import type { Plan } from '../../data/entities/workspace.ts';
+import { AppError, type QuotaName } from '../../common/errors/app-error.ts';
+import type { Plan } from '../../adapters/database/entities/workspace.ts';
 
 export type Feature = 'apiKeys' | 'schedules' | 'webhooks';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { Post } from '../../../src/data/entities/post.ts';
+import { Post } from '../../../src/adapters/database/entities/post.ts';
 import { loadPost, loadPostForUpdate } from '../../../src/domain/posts/load-post.ts';
 import { WorkRefused } from '../../../src/domain/work-refused.ts';
-import { failureTypes } from '../../../src/temporal/failure-types.ts';
+import { failureTypes } from '../../../src/adapters/temporal/failure-types.ts';
 import { failureOf } from '../../support/failure-of.ts';
 import { createPostFixture } from '../../support/post-fixtures.ts';
 import { useTestDatabase } from '../../support/test-database.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Post } from '../../../src/data/entities/post.ts';
-import { WorkspaceEvent } from '../../../src/data/entities/workspace-event.ts';
+import { Post } from '../../../src/adapters/database/entities/post.ts';
+import { WorkspaceEvent } from '../../../src/adapters/database/entities/workspace-event.ts';
 import { markPostFailed } from '../../../src/domain/posts/mark-post-failed.ts';
 import { createPostFixture } from '../../support/post-fixtures.ts';
 import { useTestDatabase } from '../../support/test-database.ts';

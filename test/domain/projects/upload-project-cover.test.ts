@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OrphanedObject } from '../../../src/data/entities/orphaned-object.ts';
+import { OrphanedObject } from '../../../src/adapters/database/entities/orphaned-object.ts';
 import { uploadProjectCover } from '../../../src/domain/projects/upload-project-cover.ts';
 import { makeImage } from '../../support/images.ts';
 import { startTestApp, type TestApp } from '../../support/test-app.ts';

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { Post } from '../../../src/data/entities/post.ts';
-import { PublishTarget } from '../../../src/data/entities/publish-target.ts';
-import { SocialConnection } from '../../../src/data/entities/social-connection.ts';
-import { WorkspaceEvent } from '../../../src/data/entities/workspace-event.ts';
-import { newId } from '../../../src/data/new-id.ts';
+import { Post } from '../../../src/adapters/database/entities/post.ts';
+import { PublishTarget } from '../../../src/adapters/database/entities/publish-target.ts';
+import { SocialConnection } from '../../../src/adapters/database/entities/social-connection.ts';
+import { WorkspaceEvent } from '../../../src/adapters/database/entities/workspace-event.ts';
+import { newId } from '../../../src/adapters/database/new-id.ts';
 import { recordPublicationCancelled } from '../../../src/domain/publishing/record-publication-cancelled.ts';
 import { recordPublicationPlan, type PublicationPlanInput } from '../../../src/domain/publishing/record-publication-plan.ts';
 import { settlePublication } from '../../../src/domain/publishing/settle-publication.ts';
 import { WorkRefused } from '../../../src/domain/work-refused.ts';
-import { failureTypes } from '../../../src/temporal/failure-types.ts';
+import { failureTypes } from '../../../src/adapters/temporal/failure-types.ts';
 import { createPostFixture } from '../../support/post-fixtures.ts';
 import { useTestDatabase } from '../../support/test-database.ts';
 

@@ -1,8 +1,8 @@
 import { ScheduleNotFoundError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schemas } from '../../../src/api/schemas.ts';
-import { Post } from '../../../src/data/entities/post.ts';
-import { scheduleIds } from '../../../src/temporal/workflow-ids.ts';
+import { Post } from '../../../src/adapters/database/entities/post.ts';
+import { scheduleIds } from '../../../src/adapters/temporal/workflow-ids.ts';
 import { eventually } from '../../support/eventually.ts';
 import { startTestApp, type TestApp } from '../../support/test-app.ts';
 import { createTestWorkspace } from '../../support/workspaces.ts';

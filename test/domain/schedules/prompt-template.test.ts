@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../../src/errors/app-error.ts';
+import { AppError } from '../../../src/common/errors/app-error.ts';
 import { renderPromptTemplate, validatePromptTemplate } from '../../../src/domain/schedules/prompt-template.ts';
 
 function refusalOf(template: string): { status: number; paths: string[]; detail: string } | undefined {

@@ -1,11 +1,11 @@
 import { LockMode } from '@mikro-orm/postgresql';
 import type { ScheduleSummary } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Schedule } from '../../../src/data/entities/schedule.ts';
-import { newId } from '../../../src/data/new-id.ts';
+import { Schedule } from '../../../src/adapters/database/entities/schedule.ts';
+import { newId } from '../../../src/adapters/database/new-id.ts';
 import { reconcileSchedules } from '../../../src/domain/schedules/reconcile-schedules.ts';
 import { noteOf, temporalScheduleOptions, updateTemporalSchedule } from '../../../src/domain/schedules/temporal-schedule.ts';
-import { scheduleIds } from '../../../src/temporal/workflow-ids.ts';
+import { scheduleIds } from '../../../src/adapters/temporal/workflow-ids.ts';
 import { runAdmin } from '../../support/admin-cli.ts';
 import { eventually } from '../../support/eventually.ts';
 import { startAppWithWorkspace } from '../../support/app-with-workspace.ts';

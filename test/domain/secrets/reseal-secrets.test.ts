@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { keyIdOf } from '../../../src/crypto/encryption-keys.ts';
-import { createSecretBox, type SecretBox } from '../../../src/crypto/secret-box.ts';
-import type { Database } from '../../../src/data/orm.ts';
+import { keyIdOf } from '../../../src/adapters/crypto/encryption-keys.ts';
+import { createSecretBox, type SecretBox } from '../../../src/adapters/crypto/secret-box.ts';
+import type { Database } from '../../../src/adapters/database/orm.ts';
 import { resealSecrets, type ResealReport } from '../../../src/domain/secrets/reseal-secrets.ts';
 import { createLogger } from '../../../src/logger.ts';
 import { insertSealedRows, readPlainAnswer, readSealedValues, sealV1, type SealedValue } from '../../support/sealed-rows.ts';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { OrphanedObject } from '../../../src/data/entities/orphaned-object.ts';
+import { OrphanedObject } from '../../../src/adapters/database/entities/orphaned-object.ts';
 import { recordOrphanedObjects } from '../../../src/domain/storage/orphaned-objects.ts';
 import { useTestDatabase } from '../../support/test-database.ts';
 

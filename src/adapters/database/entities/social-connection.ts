@@ -1,0 +1,35 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql';
+import { socialPlatforms } from '../../social/social-connector.ts';
+import { newId } from '../new-id.ts';
+import { Workspace } from './workspace.ts';
+
+/** A customer's account on a social platform that posts can be published to. */
+export const SocialConnection = defineEntity({
+  name: 'SocialConnection',
+  tableName: 'social_connections',
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
+    workspaceId: () => p.manyToOne(Workspace).mapToPk().fieldName('workspace_id').deleteRule('cascade'),
+    platform: p.enum(socialPlatforms),
+    /** The Mastodon instance or Bluesky service (PDS) URL. */
+    serverUrl: p.text(),
+    /** Who the credentials belong to, as the platform said when they were checked. */
+    accountName: p.string().length(300),
+    accountId: p.string().length(300),
+    /** The credentials (token or app password), sealed with the current key of ENCRYPTION_KEYS; never returned. */
+    credentialsSealed: p.text(),
+    /**
+     * The platform session the connector keeps between publications (Bluesky's access and refresh tokens), sealed
+     * like the credentials; null until there is one. Written only under the row's lock (src/adapters/social/connection-sessions.ts).
+     */
+    sessionSealed: p.text().nullable(),
+    /** Bluesky: the BCP 47 tag its posts are marked with (`langs`), when the customer gave one. */
+    postLanguage: p.string().length(35).nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+  },
+  indexes: [{ properties: ['workspaceId', 'createdAt'] }],
+});
+export type SocialConnection = InferEntity<typeof SocialConnection>;

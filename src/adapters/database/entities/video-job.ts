@@ -1,0 +1,49 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql';
+import { postFormats, type PostFormat } from '../../artwork/post-formats.ts';
+import { newId } from '../new-id.ts';
+import { Post } from './post.ts';
+import { Workspace } from './workspace.ts';
+
+/** Where a job stands in our record: `queued` and `running` are asked of its workflow; the others are final. */
+export const videoJobStatuses = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
+export type VideoJobRowStatus = (typeof videoJobStatuses)[number];
+
+/**
+ * A video started from the dashboard. The id is also the id of the workflow that makes it. The workflow writes how
+ * the job ended here (through its activities), so a finished job is answered from this row alone, also after
+ * Temporal has dropped the workflow's history; while it runs, its live progress is read from the workflow. The row
+ * also scopes the job to a workspace and keeps the finished video.
+ */
+export const VideoJob = defineEntity({
+  name: 'VideoJob',
+  tableName: 'video_jobs',
+  properties: {
+    id: p
+      .uuid()
+      .primary()
+      .onCreate(() => newId()),
+    workspaceId: () => p.manyToOne(Workspace).mapToPk().fieldName('workspace_id').deleteRule('cascade'),
+    postId: () => p.manyToOne(Post).mapToPk().fieldName('post_id').deleteRule('cascade'),
+    /** The post's format when the job started: the video's frame size. */
+    format: p.enum(Object.keys(postFormats) as PostFormat[]),
+    /** Set when the video is saved; the post's latest video is its newest job with one. */
+    videoKey: p.text().nullable(),
+    status: p.enum([...videoJobStatuses]).default('queued'),
+    /** 0 to 100, recorded by the encoding in 10% steps and 100 once done (live progress is the heartbeat). */
+    progress: p.integer().default(0),
+    /** Why the job failed, in words. */
+    error: p.text().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    /** When the job ended: done, failed or cancelled. */
+    completedAt: p.datetime().nullable(),
+  },
+  indexes: [
+    { properties: ['postId', 'createdAt'] },
+    // The videos a workspace has being made, counted against its plan at every start (few rows: the unfinished ones).
+    {
+      name: 'video_jobs_workspace_unfinished_index',
+      expression: `create index "video_jobs_workspace_unfinished_index" on "video_jobs" ("workspace_id") where "status" in ('queued', 'running')`,
+    },
+  ],
+});
+export type VideoJob = InferEntity<typeof VideoJob>;

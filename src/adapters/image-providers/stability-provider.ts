@@ -1,0 +1,160 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import got, { RequestError, TimeoutError } from 'got';
+import sharp from 'sharp';
+import { postFormats } from '../artwork/post-formats.ts';
+import { ResponseTooLargeError, withResponseSizeLimit } from '../net/response-size-limit.ts';
+import type { ImageProvider, ImageRequest } from './image-provider.ts';
+import { ImageProviderUnavailableError, ImageRateLimitedError, ImageRejectedError } from './provider-errors.ts';
+
+// Stability AI's v2beta stable-image REST API. One attempt per call: got's own retries are off
+// because Temporal's retry policy owns retrying, with the delays the errors below ask for.
+
+export type StabilityOptions = {
+  apiKey: string;
+  baseUrl: string;
+  engine: 'core' | 'ultra' | 'sd3';
+  /** For the whole call; Ultra usually answers within a minute. */
+  timeoutMs?: number;
+};
+
+const defaultTimeoutMs = 120_000;
+// Its images are a few MB (about a third more as base64 JSON); a longer answer is cut off and counts as an outage.
+const maxAnswerBytes = 32 * 1024 * 1024;
+// After a client passes the rate limit, Stability refuses it for 60 s; retrying sooner only extends the penalty.
+const rateLimitPenaltyMs = 60_000;
+
+/** Stability's answer, whatever its status. */
+type Answer = { status: number; headers: IncomingHttpHeaders; body: Buffer };
+type Generated = { bytes: Buffer; finishReason: string | undefined; seed: number | undefined };
+
+function promptOf(request: ImageRequest): string {
+  const palette = [request.colors.primary, request.colors.secondary, request.colors.accent, request.colors.neutral].filter((colour): colour is string =>
+    Boolean(colour),
+  );
+  if (palette.length === 0) return request.prompt;
+  // One line: multipart encoding turns a newline into CRLF, which the model would then see.
+  const prompt = request.prompt.trimEnd();
+  return `${/[.!?]$/.test(prompt) ? prompt : `${prompt}.`} Colour palette: ${palette.join(', ')}`;
+}
+
+function retryAfterMs(header: string | undefined): number {
+  const seconds = Number(header);
+  const asked = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(header ?? '') - Date.now();
+  return Math.max(rateLimitPenaltyMs, Number.isFinite(asked) ? asked : 0);
+}
+
+function isJson(answer: Answer): boolean {
+  return (answer.headers['content-type'] ?? '').includes('application/json');
+}
+
+function jsonOf(answer: Answer): Record<string, unknown> {
+  try {
+    const body: unknown = JSON.parse(answer.body.toString('utf8'));
+    return typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** "(403 content_moderation): Your request was flagged ..." from Stability's `{ id, name, errors }` body. */
+function detailOf(answer: Answer, apiKey: string): string {
+  const body = isJson(answer) ? jsonOf(answer) : {};
+  const name = typeof body.name === 'string' ? ` ${body.name}` : '';
+  const errors = Array.isArray(body.errors) ? body.errors.filter((error) => typeof error === 'string') : [answer.body.toString('utf8', 0, 200)];
+  const text = errors.join('; ').trim();
+  // A server that echoes the key back must not put it into a reason that users and logs see.
+  const redacted = apiKey ? text.replaceAll(apiKey, '[redacted]') : text;
+  return `(${answer.status}${name})${redacted ? `: ${redacted}` : ''}`;
+}
+
+function failureOf(answer: Answer, apiKey: string): Error {
+  const status = answer.status;
+  const detail = detailOf(answer, apiKey);
+  if (status === 401) return new ImageRejectedError(`Stability AI rejected the configured API key ${detail}`);
+  if (status === 429) {
+    return new ImageRateLimitedError(`Stability AI rate limit reached ${detail}`, retryAfterMs(answer.headers['retry-after']));
+  }
+  if (status === 408 || status >= 500) return new ImageProviderUnavailableError(`Stability AI is unavailable ${detail}`);
+  return new ImageRejectedError(`Stability AI refused the request ${detail}`);
+}
+
+// Stability answers image bytes with the details in headers, or (when the client accepts JSON) JSON with the image
+// in base64; tell them apart by content type.
+function generatedOf(answer: Answer): Generated {
+  const type = answer.headers['content-type'] ?? '';
+  if (isJson(answer)) {
+    const body = jsonOf(answer);
+    if (typeof body.image !== 'string') throw new ImageProviderUnavailableError('Stability AI answered JSON without an image');
+    return {
+      bytes: Buffer.from(body.image, 'base64'),
+      finishReason: typeof body.finish_reason === 'string' ? body.finish_reason : undefined,
+      seed: typeof body.seed === 'number' ? body.seed : undefined,
+    };
+  }
+  if (!type.startsWith('image/')) throw new ImageProviderUnavailableError(`Stability AI answered an unexpected content type (${type || 'none'})`);
+  const finishReason = answer.headers['finish-reason'];
+  const seed = Number(answer.headers.seed);
+  return { bytes: answer.body, finishReason: typeof finishReason === 'string' ? finishReason : undefined, seed: Number.isFinite(seed) ? seed : undefined };
+}
+
+async function fitToFormat(bytes: Buffer, width: number, height: number): Promise<Buffer> {
+  try {
+    return await sharp(bytes).resize(width, height, { fit: 'cover' }).png().toBuffer();
+  } catch (error) {
+    throw new ImageProviderUnavailableError('Stability AI returned an image that could not be read', { cause: error });
+  }
+}
+
+/** The image provider used when STABILITY_API_KEY is set. */
+export function createStabilityImageProvider(options: StabilityOptions): ImageProvider {
+  const url = `${options.baseUrl}/v2beta/stable-image/generate/${options.engine}`;
+  const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
+  async function post(request: ImageRequest): Promise<Answer> {
+    const form = new FormData();
+    form.set('prompt', promptOf(request));
+    form.set('aspect_ratio', request.format);
+    form.set('seed', String(request.seed));
+    form.set('output_format', 'png');
+    try {
+      const response = await withResponseSizeLimit(maxAnswerBytes, (signal) =>
+        got.post(url, {
+          body: form,
+          headers: { authorization: `Bearer ${options.apiKey}`, accept: 'image/*' },
+          responseType: 'buffer',
+          throwHttpErrors: false,
+          retry: { limit: 0 },
+          timeout: { request: timeoutMs },
+          signal,
+        }),
+      );
+      const { rawBody } = response;
+      return { status: response.statusCode, headers: response.headers, body: Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength) };
+    } catch (error) {
+      // got's error carries the request options, Authorization header included: keep only its message.
+      if (error instanceof TimeoutError) throw new ImageProviderUnavailableError(`Stability AI did not answer within ${timeoutMs / 1000} s`);
+      if (error instanceof Error && error.cause instanceof ResponseTooLargeError) {
+        throw new ImageProviderUnavailableError(`Stability AI answered with more than ${maxAnswerBytes / (1024 * 1024)} MB`);
+      }
+      const code = error instanceof RequestError ? error.code : 'unknown error';
+      throw new ImageProviderUnavailableError(`Stability AI could not be reached (${code})`);
+    }
+  }
+
+  const title = 'Stability AI';
+  return {
+    name: 'stability',
+    title,
+    async generate(request) {
+      const answer = await post(request);
+      if (answer.status >= 300) throw failureOf(answer, options.apiKey);
+      const generated = generatedOf(answer);
+      if (generated.finishReason === 'CONTENT_FILTERED') {
+        throw new ImageRejectedError('Stability AI withheld the image: its content filter flagged the result (CONTENT_FILTERED)');
+      }
+      const { width, height } = postFormats[request.format];
+      const png = await fitToFormat(generated.bytes, width, height);
+      const seed = generated.seed ?? request.seed;
+      return { png, width, height, seed, madeBy: `${title} (stable-image ${options.engine}, seed ${seed})` };
+    },
+  };
+}

@@ -1,0 +1,125 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import got from 'got';
+import { addressPolicy, NonPublicAddressError } from '../net/public-address-policy.ts';
+import { toPublicFetchError } from '../net/public-fetch.ts';
+import { withResponseSizeLimit } from '../net/response-size-limit.ts';
+import { isStorableText } from '../../common/validation/storable-text.ts';
+import { SocialRejectedError, SocialUnavailableError } from './social-connector.ts';
+
+// Room for a session token (a JWT of a few hundred characters) many times over.
+const fieldMaxChars = 8_192;
+
+// How a connector talks to its platform's server: one attempt per request, as Temporal's retry policy owns
+// retrying; redirects answered rather than followed, so no token goes wherever a server points; and only servers
+// on the public internet, unless development allows otherwise. Answers are JSON of a few KB; one larger than 1 MB
+// is cut off and counts as the platform being unavailable.
+
+export type PlatformHttpOptions = {
+  /** Development only: lets the server URL point at loopback and private networks. */
+  allowPrivateNetworks: boolean;
+  /** For each request. */
+  timeoutMs?: number;
+};
+
+/** The platform's answer, whatever its status; `body` is the JSON object it sent, or empty. */
+export type Answer = { status: number; headers: IncomingHttpHeaders; body: Record<string, unknown> };
+
+export type PlatformRequest = { method: 'GET' | 'POST'; url: URL; headers: Record<string, string>; json?: object; body?: Buffer };
+
+export type PlatformHttp = {
+  /** Throws SocialRejectedError for a server off the public internet, SocialUnavailableError when no answer came. */
+  request(request: PlatformRequest): Promise<Answer>;
+  /** The answer's non-empty string field, or SocialUnavailableError; `what` names the answer in the message. */
+  textField(answer: Answer, field: string, what: string): string;
+};
+
+const defaultTimeoutMs = 30_000;
+const maxAnswerBytes = 1024 * 1024;
+
+/** The origin of a server URL the user gave, which must be https; `name` says whose URL, e.g. "Mastodon instance URL". */
+export function httpsOriginOf(serverUrl: string, name: string): URL {
+  if (!URL.canParse(serverUrl)) throw new SocialRejectedError(`${name} is not a valid URL`, 'server');
+  const url = new URL(serverUrl);
+  if (url.protocol !== 'https:') throw new SocialRejectedError(`${name} must use https`, 'server');
+  return new URL(url.origin);
+}
+
+/**
+ * A link a platform gave us to show our clients (a post's page), kept only when it is an https URL of at most
+ * `maxChars`: anything else (`javascript:`, `data:`, plain http, not a URL) would be handed on as ours.
+ */
+export function httpsLinkOf(value: unknown, maxChars: number): string | undefined {
+  if (typeof value !== 'string' || value.length > maxChars || !URL.canParse(value)) return undefined;
+  return new URL(value).protocol === 'https:' && isStorableText(value, maxChars) ? value : undefined;
+}
+
+/** `text` with each secret blanked, should a server echo one back in an error. */
+export function redactSecrets(text: string, secrets: string[]): string {
+  let redacted = text;
+  for (const secret of secrets) if (secret) redacted = redacted.replaceAll(secret, '[redacted]');
+  return redacted;
+}
+
+// A server we must not reach, or whose name does not exist (NXDOMAIN is the name servers' final word; a resolver
+// in trouble says EAI_AGAIN instead, which stays a retryable outage): retrying cannot help, and a connection
+// created with such a URL is the client's mistake (400), not our outage (503).
+function isUnreachableForGood(error: unknown): boolean {
+  for (let current = error; current instanceof Error; current = current.cause) {
+    if (current instanceof NonPublicAddressError) return true;
+    if ((current as { code?: unknown }).code === 'ENOTFOUND') return true;
+  }
+  return false;
+}
+
+function parseJson(text: string): Record<string, unknown> {
+  try {
+    const body: unknown = JSON.parse(text);
+    return typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** HTTP to `platform` (its name, as error messages show it). */
+export function createPlatformHttp(platform: string, options: PlatformHttpOptions): PlatformHttp {
+  const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
+  const policy = addressPolicy(options.allowPrivateNetworks);
+
+  return {
+    async request({ method, url, headers, json, body }) {
+      try {
+        const response = await withResponseSizeLimit(maxAnswerBytes, (signal) =>
+          got(url, {
+            ...policy,
+            method,
+            headers,
+            ...(json ? { json } : {}),
+            ...(body ? { body } : {}),
+            responseType: 'text',
+            throwHttpErrors: false,
+            followRedirect: false,
+            retry: { limit: 0 },
+            timeout: { request: timeoutMs },
+            signal,
+          }),
+        );
+        return { status: response.statusCode, headers: response.headers, body: parseJson(response.body) };
+      } catch (error) {
+        // got's error carries the request options, tokens and passwords included: keep only the reason.
+        const { reason } = toPublicFetchError(error, { what: platform, timeoutMs });
+        throw isUnreachableForGood(error) ? new SocialRejectedError(reason, 'server') : new SocialUnavailableError(reason);
+      }
+    },
+
+    textField(answer, field, what) {
+      const value = answer.body[field];
+      // A reply without its fields after a write is not a refusal: retrying the write is safe, as each connector
+      // makes its writes idempotent.
+      if (typeof value !== 'string' || !value) throw new SocialUnavailableError(`${platform} answered ${what} (${answer.status}) without ${field}`);
+      // An id, a token or a URI: kept as it is or not at all, and one that is not text will not become text on a retry.
+      if (!isStorableText(value, fieldMaxChars))
+        throw new SocialRejectedError(`${platform} answered ${what} with an unusable ${field} (not text, or over ${fieldMaxChars} characters)`, 'server');
+      return value;
+    },
+  };
+}
