@@ -1,5 +1,6 @@
 import { socketCodes } from '../net/socket-errors.ts';
 import { isStorageClientError } from '../object-storage/storage-unavailable.ts';
+import { causesOf } from '../../common/errors/caught.ts';
 
 // How a database that is down, restarting, overloaded or unreachable shows itself, from `pg` through kysely and
 // MikroORM (which wraps driver errors in a DriverException that keeps `code`, or passes `pg`'s own errors on):
@@ -14,7 +15,7 @@ const messages =
 
 /** True for an error that says "the database cannot answer now" rather than "this request is wrong". */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth += 1) {
+  for (const current of causesOf(error, 5)) {
     // The object-storage client's errors carry `$metadata`: its refused connection is storage's outage, not ours.
     if (isStorageClientError(current)) return false;
     const code = (current as { code?: unknown }).code;

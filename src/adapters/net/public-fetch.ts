@@ -1,6 +1,7 @@
 import got, { HTTPError, MaxRedirectsError, RequestError, TimeoutError, type Response } from 'got';
 import { addressPolicy, NonPublicAddressError } from './public-address-policy.ts';
 import { ResponseTooLargeError } from './response-size-limit.ts';
+import { causesOf } from '../../common/errors/caught.ts';
 
 // The HTTP side of requests to URLs our customers give us, which public-address-policy.ts keeps on the public
 // internet: a logo's fetch within its size and time budget, and the reason, worded for the customer, that such a
@@ -39,7 +40,7 @@ function formatBytes(bytes: number): string {
 }
 
 function causeOfType<T extends Error>(error: unknown, type: abstract new (...args: never[]) => T): T | undefined {
-  for (let current = error; current instanceof Error; current = current.cause) {
+  for (const current of causesOf(error)) {
     if (current instanceof type) return current;
   }
   return undefined;

@@ -1,8 +1,9 @@
 import { socketCodes } from '../net/socket-errors.ts';
+import { causesOf } from '../../common/errors/caught.ts';
 
 /** True for an error of the S3 client that says "object storage cannot answer now" (a socket error or a 5xx). */
 export function isStorageUnavailable(error: unknown): boolean {
-  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth += 1) {
+  for (const current of causesOf(error, 5)) {
     if (!isStorageClientError(current)) continue;
     const code = (current as { code?: unknown }).code;
     const status = (current as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;

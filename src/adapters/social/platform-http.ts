@@ -5,6 +5,7 @@ import { toPublicFetchError } from '../net/public-fetch.ts';
 import { withResponseSizeLimit } from '../net/response-size-limit.ts';
 import { isStorableText } from '../../common/validation/storable-text.ts';
 import { SocialRejectedError, SocialUnavailableError } from './social-connector.ts';
+import { causesOf } from '../../common/errors/caught.ts';
 
 // Room for a session token (a JWT of a few hundred characters) many times over.
 const fieldMaxChars = 8_192;
@@ -64,7 +65,7 @@ export function redactSecrets(text: string, secrets: string[]): string {
 // in trouble says EAI_AGAIN instead, which stays a retryable outage): retrying cannot help, and a connection
 // created with such a URL is the client's mistake (400), not our outage (503).
 function isUnreachableForGood(error: unknown): boolean {
-  for (let current = error; current instanceof Error; current = current.cause) {
+  for (const current of causesOf(error)) {
     if (current instanceof NonPublicAddressError) return true;
     if ((current as { code?: unknown }).code === 'ENOTFOUND') return true;
   }

@@ -2,6 +2,7 @@ import { ActivityFailure, ApplicationFailure, WorkflowFailedError, WorkflowUpdat
 import { AppError } from '../../common/errors/app-error.ts';
 import { failureReasonOf, failureReasonOfType } from './failure-reasons.ts';
 import { failureTypes, type FailureType } from './failure-types.ts';
+import { causesOf } from '../../common/errors/caught.ts';
 
 /** The work a request waited for, in words: its failure reads "<name> failed: <reason>" (e.g. "Generation"). */
 export type WorkName = string;
@@ -43,8 +44,7 @@ export function updateFailureAsProblem(error: unknown, subject: string): unknown
 
 /** The problem of the first failure in the cause chain whose type the table knows, worded by failure-reasons.ts. */
 function tableProblem(error: Error, work: WorkName): AppError | undefined {
-  let current = error.cause;
-  for (let depth = 0; current instanceof Error && depth < 5; current = current.cause, depth += 1) {
+  for (const current of causesOf(error.cause, 5)) {
     if (!(current instanceof ApplicationFailure)) continue;
     const problem = problems[current.type as FailureType];
     if (problem) return problem(failureReasonOfType(current.type ?? undefined, current.message), work);

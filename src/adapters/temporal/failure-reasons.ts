@@ -1,5 +1,6 @@
 import { ActivityFailure, ApplicationFailure, ChildWorkflowFailure, TimeoutFailure } from '@temporalio/common';
 import { failureTypes, type FailureType } from './failure-types.ts';
+import { causesOf } from '../../common/errors/caught.ts';
 
 // What a client reads of work that failed: a post's `failureReason` and its `post.failed` webhook body, a publish
 // target's `errorMessage`, a schedule's `lastRunError`, a video job's `error` and `message`, the 422 of generate and
@@ -81,7 +82,7 @@ export function failureReasonOfDescribed(failure: {
 /** The failure as an operator reads it in the log: every message of its chain, with each application failure's type. */
 export function failureChainOf(failure: unknown): string {
   const parts: string[] = [];
-  for (let current = failure, depth = 0; current instanceof Error && depth < 8; current = current.cause, depth += 1) {
+  for (const current of causesOf(failure, 8)) {
     const type = current instanceof ApplicationFailure && current.type ? ` [${current.type}]` : '';
     parts.push(`${current.name}${type}: ${current.message}`);
   }

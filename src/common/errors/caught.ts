@@ -10,3 +10,8 @@ export function messageOf(caught: unknown): string {
 export function errorOf(caught: unknown): Error {
   return caught instanceof Error ? caught : new Error(String(caught));
 }
+
+/** What was thrown and its causes, outermost first, at most `depth` of them (a cause chain may loop). */
+export function* causesOf(caught: unknown, depth = 8): Generator<Error> {
+  for (let current = caught, level = 0; current instanceof Error && level < depth; current = current.cause, level += 1) yield current;
+}
