@@ -5,7 +5,7 @@ import { jsonOf, startScriptedServer, type Received, type Reply, type Route, typ
 // A local stand-in for a Bluesky PDS, speaking the XRPC methods that publishing uses: createSession,
 // refreshSession, uploadBlob, createRecord and getRecord, with the checks a real PDS makes (bearer session, blob
 // size, post record shape, TID record keys, one record per key). Errors are XRPC's JSON `{ error, message }`. The
-// tests against the reference PDS (test/social/bluesky-pds.test.ts) cover what that server does; this one is for
+// tests against the reference PDS (test/adapters/social/bluesky-pds.test.ts) cover what that server does; this one is for
 // what it cannot be made to do: rate limits, outages, slow and lost answers, expired tokens on demand.
 
 export type BlueskyEndpoint = 'createSession' | 'refreshSession' | 'uploadBlob' | 'createRecord' | 'getRecord';
