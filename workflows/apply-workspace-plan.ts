@@ -1,4 +1,4 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, log, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/activity-signatures.ts';
 import { databaseWork } from './activity-options.ts';
 import type { ApplyWorkspacePlanInput, ApplyWorkspacePlanResult } from './contracts/apply-workspace-plan.ts';
@@ -15,7 +15,18 @@ const { scheduleIdsOf, applyPlanToSchedule, stopWorkspaceDeliveries } = proxyAct
  */
 export async function applyWorkspacePlan({ workspaceId }: ApplyWorkspacePlanInput): Promise<ApplyWorkspacePlanResult> {
   const scheduleIds = await scheduleIdsOf({ workspaceId });
-  for (const scheduleId of scheduleIds) await applyPlanToSchedule({ scheduleId });
+  const failed: string[] = [];
+  for (const scheduleId of scheduleIds) {
+    try {
+      await applyPlanToSchedule({ scheduleId });
+    } catch (error) {
+      // One schedule Temporal refuses for good (a definition it cannot read) must not keep the workspace's other
+      // schedules, or its deliveries, on the old plan; the schedules reconcile reports it again on its next run.
+      if (!(error instanceof ActivityFailure)) throw error;
+      log.warn('schedule not brought in line with the plan', { workspaceId, scheduleId, error: error.cause?.message });
+      failed.push(scheduleId);
+    }
+  }
   const deliveriesStopped = await stopWorkspaceDeliveries({ workspaceId });
-  return { schedules: scheduleIds.length, deliveriesStopped };
+  return { schedules: scheduleIds.length, failed, deliveriesStopped };
 }

@@ -364,7 +364,7 @@ describe('a downgrade to Starter', () => {
     await changePlan(app.api.services, own.id, 'growth');
     await eventually(async () => expect((await temporalHandle(running.id).describe()).state.paused).toBe(false));
     const workflow = await app.api.services.temporal.workflow.getHandle(workflowIds.workspacePlan(own.id)).result();
-    expect(workflow).toEqual({ schedules: 2, deliveriesStopped: 0 });
+    expect(workflow).toEqual({ schedules: 2, failed: [], deliveriesStopped: 0 });
     expect((await temporalHandle(customerPaused.id).describe()).state.paused).toBe(true);
     expect((await own.client.get<Sched>(`/schedules/${customerPaused.id}`)).body).toMatchObject({ isActive: false, nextRunAt: null });
     expect((await own.client.get<Sched>(`/schedules/${running.id}`)).body).toMatchObject({ isActive: true, nextRunAt: expect.any(String) });

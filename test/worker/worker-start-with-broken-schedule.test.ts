@@ -5,11 +5,13 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import { Schedule } from '../../src/adapters/database/entities/schedule.ts';
+import { Workspace } from '../../src/adapters/database/entities/workspace.ts';
 import type { Database } from '../../src/adapters/database/orm.ts';
 import { createTemporalSchedule } from '../../src/domain/schedules/temporal-schedule.ts';
 import { createWorkspace } from '../../src/domain/workspaces/create-workspace.ts';
 import { connectTemporalClient } from '../../src/adapters/temporal/connect.ts';
 import { scheduleIds, workflowIds } from '../../src/adapters/temporal/workflow-ids.ts';
+import { applyWorkspacePlan } from '../../workflows/apply-workspace-plan.ts';
 import { reconcileSchedules } from '../../workflows/reconcile-schedules.ts';
 import { eventually } from '../support/eventually.ts';
 import { testConfigEnv } from '../support/test-config.ts';
@@ -108,6 +110,17 @@ describe('a worker while a schedule is broken in Temporal', () => {
         const reconcile = await client.schedule.getHandle(scheduleIds.schedulesReconcile).describe();
         expect(reconcile.spec.intervals?.map((interval) => interval.every)).toEqual([5 * 60_000]);
         expect(reconcile.action).toMatchObject({ workflowType: 'reconcileSchedules' });
+
+        // A downgrade reaches every schedule but the broken one, which it reports instead of stopping at it.
+        await orm.em.fork().nativeUpdate(Workspace, { id: workspaceId }, { plan: 'starter' });
+        const applied = await client.workflow.execute(applyWorkspacePlan, {
+          workflowId: `workspace-plan-test-${randomUUID()}`,
+          taskQueue: taskQueue(),
+          args: [{ workspaceId }],
+        });
+        expect(applied).toEqual({ schedules: 3, failed: [broken.id], deliveriesStopped: 0 });
+        for (const paused of [missing, drifted])
+          expect((await client.schedule.getHandle(scheduleIds.generation(paused.id)).describe()).state.paused).toBe(true);
       } finally {
         worker.process.kill('SIGTERM');
         await once(worker.process, 'exit');

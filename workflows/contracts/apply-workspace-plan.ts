@@ -1,4 +1,5 @@
 // What starting applyWorkspacePlan takes and answers: importing nothing of ours at run time.
 
 export type ApplyWorkspacePlanInput = { workspaceId: string };
-export type ApplyWorkspacePlanResult = { schedules: number; deliveriesStopped: number };
+/** `failed`: the schedules Temporal refused to change (the others were brought in line all the same). */
+export type ApplyWorkspacePlanResult = { schedules: number; failed: string[]; deliveriesStopped: number };

@@ -2,6 +2,7 @@ import { LockMode } from '@mikro-orm/postgresql';
 import { ScheduleNotFoundError } from '@temporalio/client';
 import { Schedule } from '../../adapters/database/entities/schedule.ts';
 import { Workspace } from '../../adapters/database/entities/workspace.ts';
+import { inTemporal } from '../../adapters/temporal/workflow-gateway.ts';
 import type { Deps } from '../deps.ts';
 import { createTemporalSchedule, updateTemporalSchedule } from '../schedules/temporal-schedule.ts';
 
@@ -16,11 +17,15 @@ export async function applyPlanToSchedule(deps: Deps, { scheduleId }: { schedule
     const row = await em.findOne(Schedule, scheduleId, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!row) return;
     const { plan } = await em.findOneOrFail(Workspace, row.workspaceId);
-    try {
-      await updateTemporalSchedule(deps.temporal, row, deps.taskQueue, plan);
-    } catch (error) {
-      if (!(error instanceof ScheduleNotFoundError)) throw error;
-      await createTemporalSchedule(deps.temporal, row, deps.taskQueue, plan);
-    }
+    // Within one deadline: the row stays locked until Temporal answers, and a hung Temporal must not hold it (a
+    // customer's change waits on that lock); a deadline passed is an outage, retried.
+    await inTemporal(deps.temporal, 'apply the plan to the schedule', async () => {
+      try {
+        await updateTemporalSchedule(deps.temporal, row, deps.taskQueue, plan);
+      } catch (error) {
+        if (!(error instanceof ScheduleNotFoundError)) throw error;
+        await createTemporalSchedule(deps.temporal, row, deps.taskQueue, plan);
+      }
+    });
   });
 }
