@@ -7,4 +7,7 @@ export const postFormats = {
 
 export type PostFormat = keyof typeof postFormats;
 
+/** Every format, e.g. for a column's enum or a test of each. */
+export const allPostFormats = Object.keys(postFormats) as PostFormat[];
+
 export const defaultPostFormat: PostFormat = '1:1';

@@ -3,13 +3,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { BrandColors, BrandFonts } from '../../../src/adapters/database/entities/brand-kit.ts';
 import { composePostImage, type ComposePostImageInput } from '../../../src/adapters/artwork/compose-post-image.ts';
 import { renderLocalArtwork } from '../../../src/adapters/artwork/local-artwork.ts';
-import { postFormats, type PostFormat } from '../../../src/adapters/artwork/post-formats.ts';
+import { allPostFormats, postFormats, type PostFormat } from '../../../src/adapters/artwork/post-formats.ts';
 import { makeBlankPng } from '../../support/images.ts';
 
 type Region = { left: number; top: number; width: number; height: number };
 type Pixels = { data: Buffer; width: number; height: number };
 
-const formats = Object.keys(postFormats) as PostFormat[];
 const gray = '#808080';
 const navyKit: BrandColors = { primary: '#1e3a8a', accent: '#00ff00' };
 const longTitle =
@@ -20,8 +19,8 @@ let artworks: Record<PostFormat, Buffer>;
 let grayArtwork: Buffer;
 
 beforeAll(async () => {
-  const rendered = await Promise.all(formats.map((format) => renderLocalArtwork({ prompt: 'Spring launch', seed: 1, format, colors: {} })));
-  artworks = Object.fromEntries(formats.map((format, index) => [format, rendered[index]])) as Record<PostFormat, Buffer>;
+  const rendered = await Promise.all(allPostFormats.map((format) => renderLocalArtwork({ prompt: 'Spring launch', seed: 1, format, colors: {} })));
+  artworks = Object.fromEntries(allPostFormats.map((format, index) => [format, rendered[index]])) as Record<PostFormat, Buffer>;
   grayArtwork = await solid(gray, 300, 500);
 });
 
@@ -81,7 +80,7 @@ const top = (format: PostFormat, share: number): Region => {
 };
 
 describe('composePostImage: size and artwork', () => {
-  it.each(formats)('when the format is %s and the artwork has another aspect, then the artwork covers the whole image', async (format) => {
+  it.each(allPostFormats)('when the format is %s and the artwork has another aspect, then the artwork covers the whole image', async (format) => {
     const { png, notes } = await compose({ format, artwork: await solid(gray, 300, 500) });
     const metadata = await sharp(png).metadata();
     expect({ format: metadata.format, width: metadata.width, height: metadata.height }).toEqual({ format: 'png', ...postFormats[format] });
@@ -94,7 +93,7 @@ describe('composePostImage: size and artwork', () => {
 });
 
 describe('composePostImage: title', () => {
-  it.each(formats)(
+  it.each(allPostFormats)(
     'when the format is %s and the title is long, then the title changes the bottom and leaves the top three fifths untouched',
     async (format) => {
       const artwork = artworks[format];
@@ -199,7 +198,7 @@ describe('composePostImage: logo', () => {
     ],
   ];
 
-  it.each(formats.flatMap((format) => logos.map(([kind, make]) => [format, kind, make] as const)))(
+  it.each(allPostFormats.flatMap((format) => logos.map(([kind, make]) => [format, kind, make] as const)))(
     'when the format is %s and the logo is %s, then it is drawn top right at 15 percent of the width',
     async (format, _kind, make) => {
       const { png, notes } = await compose({ format, logo: await make() });

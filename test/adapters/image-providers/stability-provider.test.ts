@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ImageProvider, ImageRequest } from '../../../src/adapters/image-providers/image-provider.ts';
 import { ImageProviderUnavailableError, ImageRateLimitedError, ImageRejectedError } from '../../../src/adapters/image-providers/provider-errors.ts';
 import { createStabilityImageProvider } from '../../../src/adapters/image-providers/stability-provider.ts';
-import { postFormats, type PostFormat } from '../../../src/adapters/artwork/post-formats.ts';
+import { allPostFormats, postFormats } from '../../../src/adapters/artwork/post-formats.ts';
 import { closedPort } from '../../fakes/closed-port.ts';
 import { startStabilityServer, type StabilityServer } from '../../fakes/stability-server.ts';
 import { failureOf } from '../../support/failure-of.ts';
@@ -28,15 +28,12 @@ beforeEach(() => {
 afterAll(() => stability?.close());
 
 describe('Stability AI image provider', () => {
-  it.each(Object.keys(postFormats) as PostFormat[])(
-    'when Stability answers image bytes for %s, then the image is cropped to the exact format size',
-    async (format) => {
-      const image = await provider.generate({ ...request, format });
-      expect(await sizeOf(image.png)).toEqual({ ...postFormats[format], format: 'png' });
-      expect(image).toMatchObject({ ...postFormats[format], seed: 1234, madeBy: 'Stability AI (stable-image core, seed 1234)' });
-      expect(stability.requests[0]?.fields.aspect_ratio).toBe(format);
-    },
-  );
+  it.each(allPostFormats)('when Stability answers image bytes for %s, then the image is cropped to the exact format size', async (format) => {
+    const image = await provider.generate({ ...request, format });
+    expect(await sizeOf(image.png)).toEqual({ ...postFormats[format], format: 'png' });
+    expect(image).toMatchObject({ ...postFormats[format], seed: 1234, madeBy: 'Stability AI (stable-image core, seed 1234)' });
+    expect(stability.requests[0]?.fields.aspect_ratio).toBe(format);
+  });
 
   it('when it calls Stability, then it posts the documented multipart form with the bearer key and accepts images', async () => {
     await provider.generate(request);

@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql';
-import { newId } from '../new-id.ts';
-import { Workspace } from './workspace.ts';
+import { createdAt, primaryKey } from './common-properties.ts';
+import { belongsToWorkspace } from './workspace.ts';
 
 /**
  * A client's `Idempotency-Key` on a POST, per workspace: the request it was first used with (method, path and a
@@ -12,11 +12,8 @@ export const IdempotencyKey = defineEntity({
   name: 'IdempotencyKey',
   tableName: 'idempotency_keys',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => newId()),
-    workspaceId: () => p.manyToOne(Workspace).mapToPk().fieldName('workspace_id').deleteRule('cascade'),
+    ...primaryKey,
+    ...belongsToWorkspace,
     key: p.string().length(255),
     requestMethod: p.string().length(10),
     requestPath: p.text(),
@@ -30,7 +27,7 @@ export const IdempotencyKey = defineEntity({
     responseHeaders: p.json<Record<string, string>>().nullable(),
     /** The answer's body as sent (every POST answers JSON text). */
     responseBody: p.text().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    ...createdAt,
     expiresAt: p.datetime().index(),
   },
   uniques: [{ properties: ['workspaceId', 'key'] }],

@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql';
-import { newId } from '../new-id.ts';
+import { createdAt, primaryKey } from './common-properties.ts';
 
 // A stored object that nothing references any more and that must be deleted from object storage. Rows are written
 // in the same transaction as the change that orphans the object (or, for uploads, before the bytes are stored), so
@@ -8,10 +8,7 @@ export const OrphanedObject = defineEntity({
   name: 'OrphanedObject',
   tableName: 'orphaned_objects',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => newId()),
+    ...primaryKey,
     /** Rows recorded together are cleaned up by one workflow run. */
     batchId: p.uuid().index(),
     objectKey: p.text().unique(),
@@ -19,7 +16,7 @@ export const OrphanedObject = defineEntity({
     reason: p.string().length(100),
     /** Not deleted before this time: gives an upload in progress time to commit. */
     deleteAfter: p.datetime().index(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    ...createdAt,
   },
 });
 export type OrphanedObject = InferEntity<typeof OrphanedObject>;

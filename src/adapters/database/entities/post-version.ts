@@ -1,29 +1,25 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql';
-import { postFormats, type PostFormat } from '../../artwork/post-formats.ts';
-import { newId } from '../new-id.ts';
-import { Post } from './post.ts';
+import { allPostFormats } from '../../artwork/post-formats.ts';
+import { createdAt, primaryKey } from './common-properties.ts';
+import { belongsToPost } from './post.ts';
 
 export const versionKinds = ['generated', 'rendered', 'restored'] as const;
 export type VersionKind = (typeof versionKinds)[number];
-const formats = Object.keys(postFormats) as PostFormat[];
 
 /** One entry of a post's history: what its image, artwork, prompt and format were at that point. */
 export const PostVersion = defineEntity({
   name: 'PostVersion',
   tableName: 'post_versions',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => newId()),
-    postId: () => p.manyToOne(Post).mapToPk().fieldName('post_id').deleteRule('cascade'),
+    ...primaryKey,
+    ...belongsToPost,
     versionNumber: p.integer(),
     label: p.string().length(200),
     kind: p.enum(versionKinds),
     imageKey: p.text(),
     artworkKey: p.text().nullable(),
     prompt: p.text(),
-    format: p.enum(formats),
+    format: p.enum(allPostFormats),
     /** The seed the artwork was generated with (generated versions), so the same image can be made again. */
     seed: p.bigint('number').nullable(),
     /**
@@ -31,7 +27,7 @@ export const PostVersion = defineEntity({
      * committed finds its version instead of adding a second one (exactly once).
      */
     sourceId: p.uuid().unique(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    ...createdAt,
   },
   uniques: [{ properties: ['postId', 'versionNumber'] }],
 });

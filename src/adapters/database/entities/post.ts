@@ -1,29 +1,25 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql';
-import { postFormats, type PostFormat } from '../../artwork/post-formats.ts';
-import { newId } from '../new-id.ts';
+import { allPostFormats } from '../../artwork/post-formats.ts';
 import { BrandKit } from './brand-kit.ts';
+import { createdAndUpdatedAt, primaryKey } from './common-properties.ts';
 import { Project } from './project.ts';
-import { Workspace } from './workspace.ts';
+import { belongsToWorkspace } from './workspace.ts';
 
 export const postStatuses = ['draft', 'scheduled', 'published', 'failed'] as const;
 export type PostStatus = (typeof postStatuses)[number];
-const formats = Object.keys(postFormats) as PostFormat[];
 
 export const Post = defineEntity({
   name: 'Post',
   tableName: 'posts',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => newId()),
-    workspaceId: () => p.manyToOne(Workspace).mapToPk().fieldName('workspace_id').deleteRule('cascade'),
+    ...primaryKey,
+    ...belongsToWorkspace,
     projectId: () => p.manyToOne(Project).mapToPk().fieldName('project_id').deleteRule('cascade'),
     title: p.string().length(200),
     prompt: p.text(),
     status: p.enum(postStatuses).default('draft'),
     /** Format of the current image. */
-    format: p.enum(formats).default('1:1'),
+    format: p.enum(allPostFormats).default('1:1'),
     /** Object-storage key of the current image (generated or rendered); null until the first generation. */
     imageKey: p.text().nullable(),
     /** The generated artwork that render composes from (render never composes on top of its own output). */
@@ -34,11 +30,7 @@ export const Post = defineEntity({
     publishedAt: p.datetime().nullable(),
     /** Why the post is `failed`, in words the user can act on. */
     failureReason: p.text().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p
-      .datetime()
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    ...createdAndUpdatedAt,
   },
   // Newest-first lists per workspace (optionally by status) and per project; see list-posts.ts.
   indexes: [
@@ -55,3 +47,8 @@ export const Post = defineEntity({
   ],
 });
 export type Post = InferEntity<typeof Post>;
+
+/** The post a row belongs to (`post_id`), whose deletion deletes the row. */
+export const belongsToPost = {
+  postId: () => p.manyToOne(Post).mapToPk().fieldName('post_id').deleteRule('cascade'),
+};

@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql';
-import { newId } from '../new-id.ts';
-import { Workspace } from './workspace.ts';
+import { createdAndUpdatedAt, primaryKey } from './common-properties.ts';
+import { belongsToWorkspace } from './workspace.ts';
 
 export const projectStatuses = ['active', 'archived'] as const;
 export type ProjectStatus = (typeof projectStatuses)[number];
@@ -9,11 +9,8 @@ export const Project = defineEntity({
   name: 'Project',
   tableName: 'projects',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => newId()),
-    workspaceId: () => p.manyToOne(Workspace).mapToPk().fieldName('workspace_id').deleteRule('cascade'),
+    ...primaryKey,
+    ...belongsToWorkspace,
     name: p.string().length(100),
     description: p.text().nullable(),
     icon: p.string().length(32).nullable(),
@@ -21,11 +18,7 @@ export const Project = defineEntity({
     status: p.enum(projectStatuses).default('active'),
     /** Object-storage key of the cover image; the URL is signed on every read. */
     coverKey: p.text().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p
-      .datetime()
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    ...createdAndUpdatedAt,
   },
   indexes: [{ properties: ['workspaceId', 'status', 'createdAt'] }],
 });

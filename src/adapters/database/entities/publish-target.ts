@@ -1,7 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql';
 import { socialPlatforms } from '../../social/social-connector.ts';
-import { newId } from '../new-id.ts';
-import { Post } from './post.ts';
+import { createdAndUpdatedAt, primaryKey } from './common-properties.ts';
+import { belongsToPost } from './post.ts';
 
 export const publishTargetStatuses = ['Pending', 'Scheduled', 'Publishing', 'Published', 'Failed', 'Cancelled'] as const;
 export type PublishTargetStatus = (typeof publishTargetStatuses)[number];
@@ -11,11 +11,8 @@ export const PublishTarget = defineEntity({
   name: 'PublishTarget',
   tableName: 'publish_targets',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => newId()),
-    postId: () => p.manyToOne(Post).mapToPk().fieldName('post_id').deleteRule('cascade'),
+    ...primaryKey,
+    ...belongsToPost,
     /** The connection (no foreign key: the record of what was published outlives a deleted connection). */
     connectionId: p.uuid(),
     platform: p.enum(socialPlatforms),
@@ -29,11 +26,7 @@ export const PublishTarget = defineEntity({
     idempotencyKey: p.uuid().unique(),
     scheduledAt: p.datetime().nullable(),
     publishedAt: p.datetime().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p
-      .datetime()
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    ...createdAndUpdatedAt,
   },
   indexes: [{ properties: ['postId', 'createdAt'] }],
   uniques: [{ properties: ['publicationId', 'connectionId'] }],

@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql';
-import { newId } from '../new-id.ts';
-import { Workspace } from './workspace.ts';
+import { createdAndUpdatedAt, primaryKey } from './common-properties.ts';
+import { belongsToWorkspace } from './workspace.ts';
 
 /**
  * Recurring generation: the database holds what the customer asked for and what its runs did; the Temporal Schedule
@@ -10,11 +10,8 @@ export const Schedule = defineEntity({
   name: 'Schedule',
   tableName: 'schedules',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => newId()),
-    workspaceId: () => p.manyToOne(Workspace).mapToPk().fieldName('workspace_id').deleteRule('cascade'),
+    ...primaryKey,
+    ...belongsToWorkspace,
     name: p.string().length(100),
     /** Five fields, UTC. */
     cronExpression: p.string().length(100),
@@ -27,11 +24,7 @@ export const Schedule = defineEntity({
     lastRunAt: p.datetime().nullable(),
     /** Why the last run failed (project deleted or archived...); null after a successful run. */
     lastRunError: p.text().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p
-      .datetime()
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    ...createdAndUpdatedAt,
   },
   indexes: [{ properties: ['workspaceId', 'createdAt'] }],
 });

@@ -1,18 +1,15 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql';
 import { socialPlatforms } from '../../social/social-connector.ts';
-import { newId } from '../new-id.ts';
-import { Workspace } from './workspace.ts';
+import { createdAt, primaryKey } from './common-properties.ts';
+import { belongsToWorkspace } from './workspace.ts';
 
 /** A customer's account on a social platform that posts can be published to. */
 export const SocialConnection = defineEntity({
   name: 'SocialConnection',
   tableName: 'social_connections',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => newId()),
-    workspaceId: () => p.manyToOne(Workspace).mapToPk().fieldName('workspace_id').deleteRule('cascade'),
+    ...primaryKey,
+    ...belongsToWorkspace,
     platform: p.enum(socialPlatforms),
     /** The Mastodon instance or Bluesky service (PDS) URL. */
     serverUrl: p.text(),
@@ -28,7 +25,7 @@ export const SocialConnection = defineEntity({
     sessionSealed: p.text().nullable(),
     /** Bluesky: the BCP 47 tag its posts are marked with (`langs`), when the customer gave one. */
     postLanguage: p.string().length(35).nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    ...createdAt,
   },
   indexes: [{ properties: ['workspaceId', 'createdAt'] }],
 });

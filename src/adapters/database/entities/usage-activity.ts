@@ -1,7 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql';
-import { newId } from '../new-id.ts';
+import { createdAt, primaryKey } from './common-properties.ts';
 import { Post } from './post.ts';
-import { Workspace } from './workspace.ts';
+import { belongsToWorkspace } from './workspace.ts';
 
 export const usageTypes = ['PostGeneration', 'PostRender', 'VideoGeneration', 'PostPublish', 'SocialPublish', 'ScheduledGeneration'] as const;
 export type UsageType = (typeof usageTypes)[number];
@@ -11,15 +11,12 @@ export const UsageActivity = defineEntity({
   name: 'UsageActivity',
   tableName: 'usage_activity',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => newId()),
-    workspaceId: () => p.manyToOne(Workspace).mapToPk().fieldName('workspace_id').deleteRule('cascade'),
+    ...primaryKey,
+    ...belongsToWorkspace,
     type: p.enum(usageTypes),
     description: p.text(),
     postId: () => p.manyToOne(Post).mapToPk().fieldName('post_id').nullable().deleteRule('set null'),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    ...createdAt,
   },
   indexes: [
     {

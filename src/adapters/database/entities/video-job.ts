@@ -1,8 +1,8 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql';
-import { postFormats, type PostFormat } from '../../artwork/post-formats.ts';
-import { newId } from '../new-id.ts';
-import { Post } from './post.ts';
-import { Workspace } from './workspace.ts';
+import { allPostFormats } from '../../artwork/post-formats.ts';
+import { createdAt, primaryKey } from './common-properties.ts';
+import { belongsToPost } from './post.ts';
+import { belongsToWorkspace } from './workspace.ts';
 
 /** Where a job stands in our record: `queued` and `running` are asked of its workflow; the others are final. */
 export const videoJobStatuses = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
@@ -18,14 +18,11 @@ export const VideoJob = defineEntity({
   name: 'VideoJob',
   tableName: 'video_jobs',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => newId()),
-    workspaceId: () => p.manyToOne(Workspace).mapToPk().fieldName('workspace_id').deleteRule('cascade'),
-    postId: () => p.manyToOne(Post).mapToPk().fieldName('post_id').deleteRule('cascade'),
+    ...primaryKey,
+    ...belongsToWorkspace,
+    ...belongsToPost,
     /** The post's format when the job started: the video's frame size. */
-    format: p.enum(Object.keys(postFormats) as PostFormat[]),
+    format: p.enum(allPostFormats),
     /** Set when the video is saved; the post's latest video is its newest job with one. */
     videoKey: p.text().nullable(),
     status: p.enum([...videoJobStatuses]).default('queued'),
@@ -33,7 +30,7 @@ export const VideoJob = defineEntity({
     progress: p.integer().default(0),
     /** Why the job failed, in words. */
     error: p.text().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    ...createdAt,
     /** When the job ended: done, failed or cancelled. */
     completedAt: p.datetime().nullable(),
   },

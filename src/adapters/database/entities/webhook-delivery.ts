@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql';
-import { newId } from '../new-id.ts';
+import { primaryKey } from './common-properties.ts';
 import { Webhook } from './webhook.ts';
 
 /** One attempt to deliver one event to one webhook: the delivery log customers read to debug their endpoint. */
@@ -7,10 +7,7 @@ export const WebhookDelivery = defineEntity({
   name: 'WebhookDelivery',
   tableName: 'webhook_deliveries',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => newId()),
+    ...primaryKey,
     webhookId: () => p.manyToOne(Webhook).mapToPk().fieldName('webhook_id').deleteRule('cascade'),
     eventId: p.uuid(),
     eventType: p.string().length(100),

@@ -1,17 +1,14 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql';
-import { newId } from '../new-id.ts';
-import { Workspace } from './workspace.ts';
+import { createdAndUpdatedAt, primaryKey } from './common-properties.ts';
+import { belongsToWorkspace } from './workspace.ts';
 
 /** A customer's HTTPS endpoint that receives the events it subscribes to. */
 export const Webhook = defineEntity({
   name: 'Webhook',
   tableName: 'webhooks',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => newId()),
-    workspaceId: () => p.manyToOne(Workspace).mapToPk().fieldName('workspace_id').deleteRule('cascade'),
+    ...primaryKey,
+    ...belongsToWorkspace,
     url: p.text(),
     /** Subscribed event names, comma-separated as in the API (e.g. `post.published,post.failed`). */
     events: p.text(),
@@ -19,11 +16,7 @@ export const Webhook = defineEntity({
     secretSealed: p.text().nullable(),
     isActive: p.boolean().default(true),
     lastTriggeredAt: p.datetime().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p
-      .datetime()
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    ...createdAndUpdatedAt,
   },
   indexes: [{ properties: ['workspaceId', 'createdAt'] }],
 });

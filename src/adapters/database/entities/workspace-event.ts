@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql';
-import { newId } from '../new-id.ts';
-import { Workspace } from './workspace.ts';
+import { createdAt, primaryKey } from './common-properties.ts';
+import { belongsToWorkspace } from './workspace.ts';
 
 export const eventTypes = ['post.published', 'post.failed'] as const;
 export type EventType = (typeof eventTypes)[number];
@@ -13,11 +13,8 @@ export const WorkspaceEvent = defineEntity({
   name: 'WorkspaceEvent',
   tableName: 'events',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => newId()),
-    workspaceId: () => p.manyToOne(Workspace).mapToPk().fieldName('workspace_id').deleteRule('cascade'),
+    ...primaryKey,
+    ...belongsToWorkspace,
     type: p.enum(eventTypes),
     /** The post the event is about (no foreign key: the event outlives a deleted post). */
     postId: p.uuid().nullable(),
@@ -25,7 +22,7 @@ export const WorkspaceEvent = defineEntity({
     details: p.json<Record<string, unknown>>(),
     /** What produced the event (a generation, a publication); unique, so a retried activity records it once. */
     sourceId: p.string().length(100).unique(),
-    createdAt: p.datetime().onCreate(() => new Date()),
+    ...createdAt,
   },
   indexes: [{ properties: ['workspaceId', 'createdAt'] }],
 });

@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql';
-import { newId } from '../new-id.ts';
+import { createdAndUpdatedAt, primaryKey } from './common-properties.ts';
 
 export const plans = ['starter', 'growth'] as const;
 export type Plan = (typeof plans)[number];
@@ -8,17 +8,15 @@ export const Workspace = defineEntity({
   name: 'Workspace',
   tableName: 'workspaces',
   properties: {
-    id: p
-      .uuid()
-      .primary()
-      .onCreate(() => newId()),
+    ...primaryKey,
     name: p.string().length(100),
     plan: p.enum(plans),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p
-      .datetime()
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    ...createdAndUpdatedAt,
   },
 });
 export type Workspace = InferEntity<typeof Workspace>;
+
+/** The workspace a row belongs to (`workspace_id`), whose deletion deletes the row. */
+export const belongsToWorkspace = {
+  workspaceId: () => p.manyToOne(Workspace).mapToPk().fieldName('workspace_id').deleteRule('cascade'),
+};
