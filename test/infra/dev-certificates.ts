@@ -14,8 +14,6 @@ export async function createDevCertificates(directory: string): Promise<DevCerti
   await mkdir(directory, { recursive: true });
   const caKeyPath = join(directory, 'dev-ca.key');
   const caCertPath = join(directory, 'dev-ca.crt');
-  const keyPath = join(directory, 'localhost.key');
-  const certPath = join(directory, 'localhost.crt');
 
   await runCommand('openssl', [
     'req',
@@ -34,34 +32,17 @@ export async function createDevCertificates(directory: string): Promise<DevCerti
     '-addext',
     'keyUsage=critical,keyCertSign,cRLSign',
   ]);
-  await runCommand('openssl', [
-    'req',
-    '-x509',
-    ...ecKey,
-    '-keyout',
-    keyPath,
-    '-out',
-    certPath,
-    '-days',
-    validDays,
-    '-CA',
-    caCertPath,
-    '-CAkey',
-    caKeyPath,
-    '-subj',
-    '/CN=localhost',
-    '-addext',
-    'subjectAltName=DNS:localhost,IP:127.0.0.1',
-    '-addext',
-    'basicConstraints=critical,CA:FALSE',
-    '-addext',
-    'extendedKeyUsage=serverAuth',
-  ]);
-  return { caCertPath, certPath, keyPath };
+  const server = await createLeafCertificate(directory, 'localhost', ['subjectAltName=DNS:localhost,IP:127.0.0.1', 'extendedKeyUsage=serverAuth']);
+  return { caCertPath, ...server };
 }
 
 /** A client certificate (mutual TLS) signed by the dev CA that createDevCertificates made in `directory`. */
 export async function createDevClientCertificate(directory: string, name: string): Promise<{ certPath: string; keyPath: string }> {
+  return createLeafCertificate(directory, name, ['extendedKeyUsage=clientAuth']);
+}
+
+/** A certificate for `/CN=<name>` (`<name>.crt`, `<name>.key` in `directory`) signed by the dev CA there, with these extensions. */
+async function createLeafCertificate(directory: string, name: string, extensions: string[]): Promise<{ certPath: string; keyPath: string }> {
   const keyPath = join(directory, `${name}.key`);
   const certPath = join(directory, `${name}.crt`);
   await runCommand('openssl', [
@@ -80,10 +61,7 @@ export async function createDevClientCertificate(directory: string, name: string
     join(directory, 'dev-ca.key'),
     '-subj',
     `/CN=${name}`,
-    '-addext',
-    'basicConstraints=critical,CA:FALSE',
-    '-addext',
-    'extendedKeyUsage=clientAuth',
+    ...['basicConstraints=critical,CA:FALSE', ...extensions].flatMap((extension) => ['-addext', extension]),
   ]);
   return { certPath, keyPath };
 }
