@@ -13,3 +13,13 @@ export async function failureOf(promise: Promise<unknown>, type: ErrorClass<Erro
   expect(error).toBeInstanceOf(type);
   return error as Error;
 }
+
+/**
+ * The failures of `calls`, each checked like failureOf's and each started only once the one before has failed: a
+ * call started early could reject before anything awaits it, an unhandled rejection that fails the run.
+ */
+export async function failuresOneAtATime<T extends Error>(calls: (() => Promise<unknown>)[], type: ErrorClass<T>): Promise<T[]> {
+  const failures: T[] = [];
+  for (const call of calls) failures.push(await failureOf(call(), type));
+  return failures;
+}

@@ -11,7 +11,7 @@ import {
   type SocialPost,
 } from '../../../src/adapters/social/social-connector.ts';
 import { startBlueskyServer, type BlueskyServer } from '../../fakes/bluesky-server.ts';
-import { failureOf } from '../../support/failure-of.ts';
+import { failureOf, failuresOneAtATime } from '../../support/failure-of.ts';
 import { makeImage } from '../../support/images.ts';
 
 let bluesky: BlueskyServer;
@@ -54,9 +54,8 @@ describe('Bluesky connector: failures a real PDS cannot be made to give', () => 
     ],
   ] as const)("when Bluesky answers %s with 400 %s, then it is rejected with Bluesky's message", async (endpoint, name, message, reason) => {
     bluesky.script(endpoint, [{ status: 400, error: name, message }]);
-    const error = await failureOf(connector.publish(credentials, postWith()));
-    expect(error).toBeInstanceOf(SocialRejectedError);
-    expect((error as SocialRejectedError).reason).toBe(reason);
+    const error = await failureOf(connector.publish(credentials, postWith()), SocialRejectedError);
+    expect(error.reason).toBe(reason);
     expect(bluesky.records).toHaveLength(0);
   });
 
@@ -156,9 +155,8 @@ describe('Bluesky connector: no double posts', () => {
 
   it('when looking for an earlier record fails otherwise, then nothing is created', async () => {
     bluesky.script('getRecord', [{ status: 400, error: 'InvalidRequest', message: 'Could not find repo' }]);
-    const error = await failureOf(connector.publish(credentials, postWith()));
-    expect(error).toBeInstanceOf(SocialRejectedError);
-    expect((error as SocialRejectedError).reason).toBe('Bluesky refused to look up the post (400 InvalidRequest): Could not find repo');
+    const error = await failureOf(connector.publish(credentials, postWith()), SocialRejectedError);
+    expect(error.reason).toBe('Bluesky refused to look up the post (400 InvalidRequest): Could not find repo');
     expect(bluesky.records).toHaveLength(0);
   });
 
@@ -201,27 +199,21 @@ describe('Bluesky connector: no double posts', () => {
 describe('Bluesky connector: service address', () => {
   it('when the service is on a private network and that is not allowed, then it is refused and nothing is sent', async () => {
     const guarded = createBlueskyConnector({ allowPrivateNetworks: false });
-    // One at a time: a second call started early could reject before anything awaits it.
-    for (const attempt of [() => guarded.verify(credentials), () => guarded.publish(credentials, postWith())]) {
-      const error = await failureOf(attempt());
-      expect(error).toBeInstanceOf(SocialRejectedError);
-      expect((error as SocialRejectedError).reason).toBe('Bluesky host is a private address');
-    }
+    const refusals = await failuresOneAtATime([() => guarded.verify(credentials), () => guarded.publish(credentials, postWith())], SocialRejectedError);
+    expect(refusals.map((error) => error.reason)).toEqual(['Bluesky host is a private address', 'Bluesky host is a private address']);
     expect(bluesky.requests).toHaveLength(0);
   });
 
   it('when the service redirects, then it is refused without following', async () => {
     bluesky.script('createSession', [{ status: 302, location: 'https://elsewhere.example/xrpc/com.atproto.server.createSession' }]);
-    const error = await failureOf(connector.verify(credentials));
-    expect(error).toBeInstanceOf(SocialRejectedError);
-    expect((error as SocialRejectedError).reason).toBe("Bluesky redirected the request (302): use the service's own address");
+    const error = await failureOf(connector.verify(credentials), SocialRejectedError);
+    expect(error.reason).toBe("Bluesky redirected the request (302): use the service's own address");
     expect(bluesky.requests).toHaveLength(1);
   });
 
   it('when the service URL uses http, then it is refused before any request', async () => {
-    const error = await failureOf(connector.publish({ ...credentials, serviceUrl: bluesky.url.replace('https:', 'http:') }, postWith()));
-    expect(error).toBeInstanceOf(SocialRejectedError);
-    expect((error as SocialRejectedError).reason).toBe('Bluesky service URL must use https');
+    const error = await failureOf(connector.publish({ ...credentials, serviceUrl: bluesky.url.replace('https:', 'http:') }, postWith()), SocialRejectedError);
+    expect(error.reason).toBe('Bluesky service URL must use https');
     expect(bluesky.requests).toHaveLength(0);
   });
 });
