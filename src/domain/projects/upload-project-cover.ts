@@ -3,10 +3,11 @@ import { AppError } from '../../common/errors/app-error.ts';
 import { objectKeys } from '../../adapters/object-storage/object-keys.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
-import { claimObjectKey, recordOrphanedObjects, reserveObjectKey } from '../storage/orphaned-objects.ts';
+import { claimObjectKey, reserveObjectKey } from '../storage/orphaned-objects.ts';
 import { startStorageCleanup } from '../storage/start-storage-cleanup.ts';
 import { detectImageType } from './detect-image-type.ts';
 import { findProject } from './find-project.ts';
+import { swapProjectCover } from './swap-project-cover.ts';
 
 // An upload that has not committed within this time is considered dead and its object is swept away.
 const uploadGraceMs = 60 * 60 * 1000;
@@ -26,18 +27,12 @@ export async function uploadProjectCover(deps: Deps, caller: Caller, id: string,
   await deps.storage.put(key, bytes, type.contentType);
 
   const { project, replaced } = await em.fork().transactional(async (tx) => {
-    const locked = await findProject(tx, caller.workspaceId, id, { lock: true });
+    const swapped = await swapProjectCover(tx, caller, id, { key, reason: 'project cover replaced' });
+    // A claim that fails rolls the swap back with it.
     if (!(await claimObjectKey(tx, key))) {
       throw new AppError('service-unavailable', 'The upload took too long and was discarded; please upload again.');
     }
-    const orphans = await recordOrphanedObjects(tx, {
-      keys: [locked.coverKey],
-      reason: 'project cover replaced',
-      workspaceId: caller.workspaceId,
-      projectId: id,
-    });
-    locked.coverKey = key;
-    return { project: locked, replaced: orphans };
+    return swapped;
   });
   await startStorageCleanup(deps, replaced);
   return { project, coverKey: key };
