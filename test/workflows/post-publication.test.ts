@@ -13,39 +13,29 @@ import { workflowIds } from '../../src/adapters/temporal/workflow-ids.ts';
 import type { deliverEvent } from '../../workflows/deliver-event.ts';
 import { cancelUpdate, planUpdate, type PublicationRequest } from '../../workflows/contracts/post-publication.ts';
 import { plansPerRun, postPublication } from '../../workflows/post-publication.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';
+import { startWebhookReceiver } from '../fakes/webhook-receiver.ts';
 import { eventually } from '../support/eventually.ts';
 import { createPostFixture } from '../support/post-fixtures.ts';
 import { createWebhookFixture } from '../support/webhook-fixtures.ts';
-import { startWorkflowTestBed, type WorkflowTestBed } from '../support/workflow-test-bed.ts';
+import { runPublicationWhoseFirstPlanFails, startMadeUpPublication } from '../support/publication-runs.ts';
+import { startWebhookTestBed, webhookSecret, type WebhookTestBed } from '../support/webhook-test-bed.ts';
 
 // Scheduled publishing and webhook delivery on the time-skipping server: days of durable timers and a retry ladder
 // over hours pass in seconds, and what happened is read from server time.
 
 const day = 24 * 60 * 60 * 1000;
-const secret = 'a-webhook-signing-secret';
-let bed: WorkflowTestBed;
-let receiver: WebhookReceiver;
+let bed: WebhookTestBed;
 
 beforeAll(async () => {
-  receiver = await startWebhookReceiver({ secret });
-  bed = await startWorkflowTestBed({ WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true' });
-  await bed.startWorker();
+  bed = await startWebhookTestBed();
 });
 afterAll(async () => {
   await bed?.stop();
-  await receiver?.close();
 });
 beforeEach(() => {
-  receiver.deliveries.length = 0;
-  receiver.respondWith(200);
+  bed.receiver.deliveries.length = 0;
+  bed.receiver.respondWith(200);
 });
-
-async function postWithWebhook() {
-  const post = await createPostFixture(bed.orm);
-  const webhook = await createWebhookFixture(bed.orm, bed.config, { workspaceId: post.workspaceId, url: receiver.url, secret });
-  return { post, webhook };
-}
 
 async function startPublication(postId: string) {
   return bed.client.workflow.start(postPublication, {
@@ -79,7 +69,7 @@ const reload = (postId: string) => bed.orm.em.fork().findOneOrFail(Post, postId)
 
 describe('scheduled publication', () => {
   it('when a post is scheduled three days ahead, then it is published at that time and its signed webhook delivered', async () => {
-    const { post, webhook } = await postWithWebhook();
+    const { post, webhook } = await bed.postWithWebhook();
     const publishAt = new Date((await bed.env.currentTimeMs()) + 3 * day);
     const handle = await startPublication(post.id);
     const plan = await handle.executeUpdate(planUpdate, { args: [{ publishAt: publishAt.toISOString(), connectionIds: [] }] });
@@ -98,8 +88,8 @@ describe('scheduled publication', () => {
 
     const { event, eventDelivery } = await eventDeliveryOf(post.id);
     expect(await deliveryResult(eventDelivery, webhook.id)).toMatchObject({ outcome: 'delivered', attempts: 1 });
-    expect(receiver.deliveries).toHaveLength(1);
-    const [received] = receiver.deliveries;
+    expect(bed.receiver.deliveries).toHaveLength(1);
+    const [received] = bed.receiver.deliveries;
     expect(received!.signatureValid).toBe(true);
     expect(received!.body).toEqual({
       event: 'post.published',
@@ -113,7 +103,7 @@ describe('scheduled publication', () => {
   });
 
   it('when the publication is moved earlier and then later, then it happens at the last time given', async () => {
-    const { post } = await postWithWebhook();
+    const { post } = await bed.postWithWebhook();
     const now = await bed.env.currentTimeMs();
     const handle = await startPublication(post.id);
     await handle.executeUpdate(planUpdate, { args: [{ publishAt: new Date(now + 3 * day).toISOString(), connectionIds: [] }] });
@@ -126,7 +116,7 @@ describe('scheduled publication', () => {
   });
 
   it('when the publication is re-planned more times than one run keeps, then it continues as new, stays the same publication and publishes once at the last time given', async () => {
-    const { post } = await postWithWebhook();
+    const { post } = await bed.postWithWebhook();
     const now = await bed.env.currentTimeMs();
     const publicationId = randomUUID();
     const handle = await bed.client.workflow.start(postPublication, {
@@ -149,7 +139,7 @@ describe('scheduled publication', () => {
   });
 
   it('when a scheduled post is made a draft before its time (as a generate, render or restore does), then nothing is published', async () => {
-    const { post } = await postWithWebhook();
+    const { post } = await bed.postWithWebhook();
     const handle = await startPublication(post.id);
     await handle.executeUpdate(planUpdate, { args: [{ publishAt: new Date((await bed.env.currentTimeMs()) + 3 * day).toISOString(), connectionIds: [] }] });
     await bed.orm.em.fork().nativeUpdate(Post, { id: post.id }, { status: 'draft' });
@@ -159,7 +149,7 @@ describe('scheduled publication', () => {
   });
 
   it('when the publication is cancelled, then nothing is published and the post is a draft again', async () => {
-    const { post } = await postWithWebhook();
+    const { post } = await bed.postWithWebhook();
     const handle = await startPublication(post.id);
     await handle.executeUpdate(planUpdate, { args: [{ publishAt: new Date((await bed.env.currentTimeMs()) + 3 * day).toISOString(), connectionIds: [] }] });
     await handle.executeUpdate(cancelUpdate);
@@ -177,11 +167,7 @@ describe('postPublication branches, with stub activities', () => {
     then?: (handle: WorkflowHandle<typeof postPublication>) => Promise<void>,
   ) {
     return bed.runWith(stubs, async (taskQueue) => {
-      const handle = await bed.client.workflow.start(postPublication, {
-        workflowId: `publication-${randomUUID()}`,
-        taskQueue,
-        args: [{ postId: randomUUID(), publicationId: randomUUID() }],
-      });
+      const handle = await startMadeUpPublication(bed, taskQueue);
       await handle.executeUpdate(planUpdate, { args: [request] });
       await then?.(handle);
       const result = await handle.result();
@@ -246,18 +232,8 @@ describe('postPublication branches, with stub activities', () => {
   });
 
   it('when the first plan fails, then the run ends with nothing published instead of waiting for a plan for ever', async () => {
-    const stubs: Partial<Activities> = {
-      planPublication: () => Promise.reject(ApplicationFailure.nonRetryable('Connection c was deleted.', failureTypes.connectionNotFound)),
-    };
-    await bed.runWith(stubs, async (taskQueue) => {
-      const handle = await bed.client.workflow.start(postPublication, {
-        workflowId: `publication-${randomUUID()}`,
-        taskQueue,
-        args: [{ postId: randomUUID(), publicationId: randomUUID() }],
-      });
-      await expect(handle.executeUpdate(planUpdate, { args: [{ publishAt: null, connectionIds: ['c'] }] })).rejects.toThrow();
-      expect(await handle.result()).toEqual({ outcome: 'cancelled', publishedAt: null });
-    });
+    const handle = await runPublicationWhoseFirstPlanFails(bed);
+    expect(await handle.result()).toEqual({ outcome: 'cancelled', publishedAt: null });
   });
 
   it('when one target is refused and another stays unreachable, then each is marked failed with its reason and the post is settled with all of them', async () => {
@@ -295,20 +271,20 @@ describe('postPublication branches, with stub activities', () => {
 
 describe('webhook delivery', () => {
   it('when the receiver is down for six hours, then the event arrives after it recovers, once, with the same delivery id', async () => {
-    const { post, webhook } = await postWithWebhook();
-    await receiver.down();
+    const { post, webhook } = await bed.postWithWebhook();
+    await bed.receiver.down();
     const { eventDelivery } = await publishNow(post.id);
 
     const downSince = await bed.env.currentTimeMs();
     await bed.env.sleep('6 hours');
-    await receiver.up();
+    await bed.receiver.up();
     const outcome = await deliveryResult(eventDelivery, webhook.id);
 
     expect(outcome.outcome).toBe('delivered');
     expect((await bed.env.currentTimeMs()) - downSince).toBeGreaterThanOrEqual(6 * 60 * 60 * 1000);
-    expect(receiver.deliveries).toHaveLength(1);
-    expect(receiver.deliveries[0]!.deliveryId).toBe(outcome.deliveryId);
-    expect(receiver.deliveries[0]!.signatureValid).toBe(true);
+    expect(bed.receiver.deliveries).toHaveLength(1);
+    expect(bed.receiver.deliveries[0]!.deliveryId).toBe(outcome.deliveryId);
+    expect(bed.receiver.deliveries[0]!.signatureValid).toBe(true);
 
     const log = await bed.orm.em.fork().find(WebhookDelivery, { webhookId: webhook.id }, { orderBy: { attempt: 'asc' } });
     expect(log.length).toBe(outcome.attempts);
@@ -319,8 +295,8 @@ describe('webhook delivery', () => {
   });
 
   it('when the receiver answers 410, then the webhook is deactivated and the next event starts no delivery at all', async () => {
-    const { post, webhook } = await postWithWebhook();
-    receiver.respondWith(410);
+    const { post, webhook } = await bed.postWithWebhook();
+    bed.receiver.respondWith(410);
     const { eventDelivery } = await publishNow(post.id);
     expect(await deliveryResult(eventDelivery, webhook.id)).toMatchObject({ outcome: 'gone', attempts: 1 });
     expect((await bed.orm.em.fork().findOneOrFail(Webhook, webhook.id)).isActive).toBe(false);
@@ -330,50 +306,55 @@ describe('webhook delivery', () => {
     // No active webhook takes the second event, so no delivery workflow starts for it.
     const { eventDelivery: none } = await publishNow(second.id);
     await expect(none.describe()).rejects.toThrow(WorkflowNotFoundError);
-    expect(receiver.deliveries).toHaveLength(1);
+    expect(bed.receiver.deliveries).toHaveLength(1);
   });
 
   it('when the workspace has webhooks but none active takes the event, then the publish starts no delivery; one that does starts it', async () => {
     const post = await createPostFixture(bed.orm);
-    await createWebhookFixture(bed.orm, bed.config, { workspaceId: post.workspaceId, url: receiver.url, secret, events: 'post.failed' });
-    const inactive = await createWebhookFixture(bed.orm, bed.config, { workspaceId: post.workspaceId, url: receiver.url, secret, events: 'post.published' });
+    await createWebhookFixture(bed.orm, bed.config, { workspaceId: post.workspaceId, url: bed.receiver.url, secret: webhookSecret, events: 'post.failed' });
+    const inactive = await createWebhookFixture(bed.orm, bed.config, {
+      workspaceId: post.workspaceId,
+      url: bed.receiver.url,
+      secret: webhookSecret,
+      events: 'post.published',
+    });
     await bed.orm.em.fork().nativeUpdate(Webhook, { id: inactive.id }, { isActive: false });
     const { eventDelivery: none } = await publishNow(post.id);
     await expect(none.describe()).rejects.toThrow(WorkflowNotFoundError);
 
     const taking = await createWebhookFixture(bed.orm, bed.config, {
       workspaceId: post.workspaceId,
-      url: receiver.url,
-      secret,
+      url: bed.receiver.url,
+      secret: webhookSecret,
       events: 'post.failed, post.published',
     });
     const second = await createPostFixture(bed.orm);
     await bed.orm.em.fork().nativeUpdate(Post, { id: second.id }, { workspaceId: post.workspaceId });
     const { eventDelivery } = await publishNow(second.id);
     expect(await deliveryResult(eventDelivery, taking.id)).toMatchObject({ outcome: 'delivered', attempts: 1 });
-    expect(receiver.deliveries).toHaveLength(1);
+    expect(bed.receiver.deliveries).toHaveLength(1);
   });
 
   it('when the receiver fails with 500 twice, then the third attempt a few minutes later delivers it', async () => {
-    const { post, webhook } = await postWithWebhook();
-    receiver.script([500, 503]);
+    const { post, webhook } = await bed.postWithWebhook();
+    bed.receiver.script([500, 503]);
     const { eventDelivery } = await publishNow(post.id);
     expect(await deliveryResult(eventDelivery, webhook.id)).toMatchObject({ outcome: 'delivered', attempts: 3 });
-    expect(new Set(receiver.deliveries.map((received) => received.deliveryId)).size).toBe(1);
+    expect(new Set(bed.receiver.deliveries.map((received) => received.deliveryId)).size).toBe(1);
     const log = await bed.orm.em.fork().find(WebhookDelivery, { webhookId: webhook.id }, { orderBy: { attempt: 'asc' } });
     expect(log.map((attempt) => attempt.statusCode)).toEqual([500, 503, 200]);
   });
 
   it('when an event goes to three webhooks, one failing twice and one answering 410, then one workflow sends to all three at once and only the failing one waits on the ladder', async () => {
     const post = await createPostFixture(bed.orm);
-    const flaky = await startWebhookReceiver({ secret });
-    const leaving = await startWebhookReceiver({ secret });
+    const flaky = await startWebhookReceiver({ secret: webhookSecret });
+    const leaving = await startWebhookReceiver({ secret: webhookSecret });
     try {
       flaky.script([500, 503]);
       leaving.respondWith(410);
-      const steady = await createWebhookFixture(bed.orm, bed.config, { workspaceId: post.workspaceId, url: receiver.url, secret });
-      const failing = await createWebhookFixture(bed.orm, bed.config, { workspaceId: post.workspaceId, url: flaky.url, secret });
-      const gone = await createWebhookFixture(bed.orm, bed.config, { workspaceId: post.workspaceId, url: leaving.url, secret });
+      const steady = await createWebhookFixture(bed.orm, bed.config, { workspaceId: post.workspaceId, url: bed.receiver.url, secret: webhookSecret });
+      const failing = await createWebhookFixture(bed.orm, bed.config, { workspaceId: post.workspaceId, url: flaky.url, secret: webhookSecret });
+      const gone = await createWebhookFixture(bed.orm, bed.config, { workspaceId: post.workspaceId, url: leaving.url, secret: webhookSecret });
       const { eventDelivery } = await publishNow(post.id);
       const { webhooks } = await eventDelivery.result();
 
@@ -383,9 +364,9 @@ describe('webhook delivery', () => {
         [failing.id]: { outcome: 'delivered', attempts: 3 },
         [gone.id]: { outcome: 'gone', attempts: 1 },
       });
-      expect([receiver.deliveries.length, flaky.deliveries.length, leaving.deliveries.length]).toEqual([1, 3, 1]);
+      expect([bed.receiver.deliveries.length, flaky.deliveries.length, leaving.deliveries.length]).toEqual([1, 3, 1]);
       expect(new Set(flaky.deliveries.map((received) => received.deliveryId)).size).toBe(1);
-      expect([...receiver.deliveries, ...flaky.deliveries, ...leaving.deliveries].every((received) => received.signatureValid)).toBe(true);
+      expect([...bed.receiver.deliveries, ...flaky.deliveries, ...leaving.deliveries].every((received) => received.signatureValid)).toBe(true);
       expect((await bed.orm.em.fork().findOneOrFail(Webhook, gone.id)).isActive).toBe(false);
 
       // Three rounds (all three webhooks as a local activity, then the failing one twice as activities), two timers,
@@ -402,11 +383,11 @@ describe('webhook delivery', () => {
 
   it('when a webhook is deleted while its request is under way, then the round is still logged for the others and the delivery ends', async () => {
     const post = await createPostFixture(bed.orm);
-    const slow = await startWebhookReceiver({ secret });
+    const slow = await startWebhookReceiver({ secret: webhookSecret });
     try {
       const release = slow.hold();
-      const steady = await createWebhookFixture(bed.orm, bed.config, { workspaceId: post.workspaceId, url: receiver.url, secret });
-      const deleted = await createWebhookFixture(bed.orm, bed.config, { workspaceId: post.workspaceId, url: slow.url, secret });
+      const steady = await createWebhookFixture(bed.orm, bed.config, { workspaceId: post.workspaceId, url: bed.receiver.url, secret: webhookSecret });
+      const deleted = await createWebhookFixture(bed.orm, bed.config, { workspaceId: post.workspaceId, url: slow.url, secret: webhookSecret });
       const { eventDelivery } = await publishNow(post.id);
       await eventually(() => Promise.resolve(expect(slow.deliveries).toHaveLength(1)));
       await bed.orm.em.fork().nativeDelete(Webhook, { id: deleted.id });
@@ -427,17 +408,17 @@ describe('webhook delivery', () => {
   });
 
   it('when a webhook on the ladder is deactivated, then its next rung sends nothing and the delivery ends as skipped', async () => {
-    const { post, webhook } = await postWithWebhook();
-    receiver.respondWith(503);
+    const { post, webhook } = await bed.postWithWebhook();
+    bed.receiver.respondWith(503);
     const { eventDelivery } = await publishNow(post.id);
     // Time may skip ahead while the test waits for the publication, so the ladder can be a rung further on by now:
     // whatever was sent before the webhook is deactivated (and a round already under way), nothing is sent after.
-    await eventually(() => Promise.resolve(expect(receiver.deliveries.length).toBeGreaterThan(0)));
+    await eventually(() => Promise.resolve(expect(bed.receiver.deliveries.length).toBeGreaterThan(0)));
     await bed.orm.em.fork().nativeUpdate(Webhook, { id: webhook.id }, { isActive: false });
-    const sentBefore = receiver.deliveries.length;
+    const sentBefore = bed.receiver.deliveries.length;
     const { webhooks } = await eventDelivery.result();
-    const sent = receiver.deliveries.length;
-    expect(webhooks).toEqual([{ webhookId: webhook.id, deliveryId: receiver.deliveries[0]!.deliveryId, outcome: 'skipped', attempts: sent }]);
+    const sent = bed.receiver.deliveries.length;
+    expect(webhooks).toEqual([{ webhookId: webhook.id, deliveryId: bed.receiver.deliveries[0]!.deliveryId, outcome: 'skipped', attempts: sent }]);
     expect(sent).toBeLessThanOrEqual(sentBefore + 1);
     expect(sent).toBeLessThan(9);
   });

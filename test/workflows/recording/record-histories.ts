@@ -24,11 +24,10 @@ import { reconcileSchedules } from '../../../workflows/reconcile-schedules.ts';
 import { redeliverWebhook } from '../../../workflows/redeliver-webhook.ts';
 import { renderPost } from '../../../workflows/render-post.ts';
 import { scheduledGeneration } from '../../../workflows/scheduled-generation.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../../fakes/webhook-receiver.ts';
 import { eventually } from '../../support/eventually.ts';
 import { createPostFixture } from '../../support/post-fixtures.ts';
-import { createWebhookFixture } from '../../support/webhook-fixtures.ts';
-import { startWorkflowTestBed, type WorkflowTestBed } from '../../support/workflow-test-bed.ts';
+import { runPublicationWhoseFirstPlanFails, startMadeUpPublication } from '../../support/publication-runs.ts';
+import { startWebhookTestBed, type WebhookTestBed } from '../../support/webhook-test-bed.ts';
 
 // Records the histories test/workflows/replay-histories.test.ts replays: one run of every workflow type on each of
 // its important paths, at today's code, on the time-skipping server with the prebuilt bundle. Real activities where
@@ -38,18 +37,13 @@ import { startWorkflowTestBed, type WorkflowTestBed } from '../../support/workfl
 //   npm exec -- vitest run --config test/workflows/recording/vitest.config.ts
 
 const day = 24 * 60 * 60 * 1000;
-const secret = 'a-webhook-signing-secret';
-let bed: WorkflowTestBed;
-let receiver: WebhookReceiver;
+let bed: WebhookTestBed;
 
 beforeAll(async () => {
-  receiver = await startWebhookReceiver({ secret });
-  bed = await startWorkflowTestBed({ WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true' });
-  await bed.startWorker();
+  bed = await startWebhookTestBed();
 });
 afterAll(async () => {
   await bed?.stop();
-  await receiver?.close();
 });
 
 async function record(name: string, handle: WorkflowHandle, runId?: string): Promise<void> {
@@ -69,15 +63,21 @@ const generation = (postId: string, imageRunsLocally: boolean) => ({
 const refused = () => Promise.reject(ApplicationFailure.nonRetryable('The provider refused the prompt.', failureTypes.generationFailed));
 
 describe('generatePost and renderPost', () => {
-  it('records a generation drawn in a local activity and saved by it, then a render of it', async () => {
+  /** A generation of a new post with the real activities, recorded as `name`; returns the post. */
+  async function recordGeneration(name: string, imageRunsLocally: boolean) {
     const post = await createPostFixture(bed.orm);
     const handle = await bed.client.workflow.start(generatePost, {
       workflowId: workflowIds.postGenerate(post.id),
       taskQueue: bed.taskQueue,
-      args: [generation(post.id, true)],
+      args: [generation(post.id, imageRunsLocally)],
     });
     await handle.result();
-    await record('generate-post-drawn-locally', handle);
+    await record(name, handle);
+    return post;
+  }
+
+  it('records a generation drawn in a local activity and saved by it, then a render of it', async () => {
+    const post = await recordGeneration('generate-post-drawn-locally', true);
     const render = await bed.client.workflow.start(renderPost, {
       workflowId: workflowIds.postRender(post.id),
       taskQueue: bed.taskQueue,
@@ -88,14 +88,7 @@ describe('generatePost and renderPost', () => {
   });
 
   it('records a generation drawn by an activity (a provider over the network) and saved by it', async () => {
-    const post = await createPostFixture(bed.orm);
-    const handle = await bed.client.workflow.start(generatePost, {
-      workflowId: workflowIds.postGenerate(post.id),
-      taskQueue: bed.taskQueue,
-      args: [generation(post.id, false)],
-    });
-    await handle.result();
-    await record('generate-post-drawn-by-an-activity', handle);
+    await recordGeneration('generate-post-drawn-by-an-activity', false);
   });
 
   it('records a generation whose image activity could not save it, saved by the workflow', async () => {
@@ -232,8 +225,7 @@ describe('generateVideo', () => {
 
 describe('postPublication and deliverEvent, with real activities', () => {
   async function publicationOf() {
-    const post = await createPostFixture(bed.orm);
-    const webhook = await createWebhookFixture(bed.orm, bed.config, { workspaceId: post.workspaceId, url: receiver.url, secret });
+    const { post, webhook } = await bed.postWithWebhook();
     const handle = await bed.client.workflow.start(postPublication, {
       workflowId: workflowIds.postPublication(post.id),
       taskQueue: bed.taskQueue,
@@ -247,7 +239,7 @@ describe('postPublication and deliverEvent, with real activities', () => {
   }
 
   it('records a publication published at once, and the delivery of its event to a webhook', async () => {
-    receiver.respondWith(200);
+    bed.receiver.respondWith(200);
     const { post, handle } = await publicationOf();
     await handle.executeUpdate(planUpdate, { args: [{ publishAt: null, connectionIds: [] }] });
     await handle.result();
@@ -258,7 +250,7 @@ describe('postPublication and deliverEvent, with real activities', () => {
   });
 
   it('records a publication planned, re-planned while it slept, then published by its timer, and a delivery that succeeded on its second attempt', async () => {
-    receiver.script([503]);
+    bed.receiver.script([503]);
     const { post, handle } = await publicationOf();
     const now = await bed.env.currentTimeMs();
     await handle.executeUpdate(planUpdate, { args: [{ publishAt: new Date(now + 3 * day).toISOString(), connectionIds: [] }] });
@@ -284,19 +276,7 @@ describe('postPublication and deliverEvent branches, with stub activities', () =
   const plan = (targetIds: string[]) => () => Promise.resolve({ publishAt: new Date().toISOString(), targetIds, scheduled: false });
 
   it('records a publication whose first plan failed, ended as cancelled', async () => {
-    const stubs: Partial<Activities> = {
-      planPublication: () => Promise.reject(ApplicationFailure.nonRetryable('Connection c was deleted.', failureTypes.connectionNotFound)),
-    };
-    await bed.runWith(stubs, async (taskQueue) => {
-      const handle = await bed.client.workflow.start(postPublication, {
-        workflowId: `publication-${randomUUID()}`,
-        taskQueue,
-        args: [{ postId: randomUUID(), publicationId: randomUUID() }],
-      });
-      await expect(handle.executeUpdate(planUpdate, { args: [{ publishAt: null, connectionIds: ['c'] }] })).rejects.toThrow();
-      await handle.result();
-      await record('post-publication-first-plan-failed', handle);
-    });
+    await record('post-publication-first-plan-failed', await runPublicationWhoseFirstPlanFails(bed));
   });
 
   it('records a publication to two connections, one of which failed for good', async () => {
@@ -311,11 +291,7 @@ describe('postPublication and deliverEvent branches, with stub activities', () =
       startEventDelivery: () => Promise.resolve({ started: true }),
     };
     await bed.runWith(stubs, async (taskQueue) => {
-      const handle = await bed.client.workflow.start(postPublication, {
-        workflowId: `publication-${randomUUID()}`,
-        taskQueue,
-        args: [{ postId: randomUUID(), publicationId: randomUUID() }],
-      });
+      const handle = await startMadeUpPublication(bed, taskQueue);
       await handle.executeUpdate(planUpdate, { args: [{ publishAt: null, connectionIds: ['ok', 'refused'] }] });
       await handle.result();
       await record('post-publication-one-connection-failed', handle);
@@ -324,11 +300,7 @@ describe('postPublication and deliverEvent branches, with stub activities', () =
 
   it('records a publication re-planned past the plans of one run, continued as new', async () => {
     await bed.runWith({ planPublication: plan([]) }, async (taskQueue) => {
-      const handle = await bed.client.workflow.start(postPublication, {
-        workflowId: `publication-${randomUUID()}`,
-        taskQueue,
-        args: [{ postId: randomUUID(), publicationId: randomUUID() }],
-      });
+      const handle = await startMadeUpPublication(bed, taskQueue);
       const now = await bed.env.currentTimeMs();
       for (let plans = 0; plans < plansPerRun; plans += 1)
         await handle.executeUpdate(planUpdate, { args: [{ publishAt: new Date(now + day + plans * 1000).toISOString(), connectionIds: [] }] });
