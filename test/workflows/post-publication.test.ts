@@ -29,9 +29,7 @@ let bed: WebhookTestBed;
 beforeAll(async () => {
   bed = await startWebhookTestBed();
 });
-afterAll(async () => {
-  await bed?.stop();
-});
+afterAll(() => bed?.stop());
 beforeEach(() => {
   bed.receiver.deliveries.length = 0;
   bed.receiver.respondWith(200);

@@ -42,9 +42,7 @@ let bed: WebhookTestBed;
 beforeAll(async () => {
   bed = await startWebhookTestBed();
 });
-afterAll(async () => {
-  await bed?.stop();
-});
+afterAll(() => bed?.stop());
 
 async function record(name: string, handle: WorkflowHandle, runId?: string): Promise<void> {
   const history = await bed.client.workflow.getHandle(handle.workflowId, runId).fetchHistory();
