@@ -42,7 +42,7 @@ async function stop(app: TestApp): Promise<void> {
 
 /** A test event through this replica: it must open the webhook's sealed secret to sign it. */
 async function signedTestEvent(client: ApiClient, webhookId: string): Promise<boolean | null | undefined> {
-  receiver.deliveries.length = 0;
+  receiver.reset();
   const result = (await client.post<Schemas['TestWebhookResponse']>(`/webhooks/${webhookId}/test`)).body;
   expect(result.succeeded).toBe(true);
   return receiver.deliveries[0]?.signatureValid;

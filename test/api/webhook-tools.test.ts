@@ -34,8 +34,7 @@ afterAll(async () => {
 // A workspace of its own for every test: every webhook of a workspace hears its events, so one test's webhooks would
 // otherwise receive the next test's posts.
 beforeEach(async () => {
-  receiver.deliveries.length = 0;
-  receiver.respondWith(200);
+  receiver.reset();
   workspace = await createTestWorkspace(app, 'growth');
   projectId = (await workspace.client.post<{ id: string }>('/projects', { name: 'Tools' })).body.id;
 });

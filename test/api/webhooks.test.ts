@@ -31,7 +31,7 @@ afterAll(async () => {
   await receiver?.close();
 });
 beforeEach(() => {
-  receiver.deliveries.length = 0;
+  receiver.reset();
 });
 
 async function publishNewPost(client = workspace.client, project = projectId): Promise<string> {

@@ -36,6 +36,8 @@ export type WebhookReceiver = {
   script(statuses: number[]): void;
   /** Holds every answer from now on (each request is recorded on arrival) until the returned release is called. */
   hold(): () => void;
+  /** Back to a fresh receiver's state between tests: no deliveries, no script, 200 to everything. */
+  reset(): void;
   /** Refuses connections: stops listening and drops open connections. */
   down(): Promise<void>;
   /** Listens again on the same port. */
@@ -121,6 +123,11 @@ export async function startWebhookReceiver(options: { secret?: string } = {}): P
     },
     script(statuses) {
       scripted.splice(0, scripted.length, ...statuses);
+    },
+    reset() {
+      deliveries.length = 0;
+      scripted.length = 0;
+      defaultStatus = 200;
     },
     hold() {
       let release!: () => void;

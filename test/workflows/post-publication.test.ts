@@ -31,8 +31,7 @@ beforeAll(async () => {
 });
 afterAll(() => bed?.stop());
 beforeEach(() => {
-  bed.receiver.deliveries.length = 0;
-  bed.receiver.respondWith(200);
+  bed.receiver.reset();
 });
 
 async function startPublication(postId: string) {

@@ -35,9 +35,7 @@ beforeAll(async () => {
   });
 });
 afterEach(() => {
-  receiver.deliveries.length = 0;
-  receiver.respondWith(200);
-  receiver.script([]);
+  receiver.reset();
 });
 afterAll(async () => {
   await receiver?.close();
