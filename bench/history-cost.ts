@@ -1,4 +1,4 @@
-import { temporal } from '@temporalio/proto';
+import proto from '@temporalio/proto';
 
 // What a set of workflow histories cost in Temporal, read from their events alone: the one count behind the bench's
 // cost lines and ceilings and the test that holds them (bench/cost-ceilings.ts).
@@ -8,8 +8,8 @@ import { temporal } from '@temporalio/proto';
 // are left out: queries, activity heartbeats, rejected updates, history export. Where a rule needs more than the
 // history has, the count below says which way it leans.
 
-type History = temporal.api.history.v1.IHistory;
-type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
+type History = proto.temporal.api.history.v1.IHistory;
+type HistoryEvent = proto.temporal.api.history.v1.IHistoryEvent;
 
 export type Cost = {
   workflowExecutions: number;
@@ -89,12 +89,13 @@ export function billableActions(events: HistoryEvent[]): number {
     const upsert = event.upsertWorkflowSearchAttributesEventAttributes;
     if (upsert && Object.keys(upsert.searchAttributes?.indexedFields ?? {}).some((name) => name !== 'TemporalChangeVersion')) actions += 1;
     if (event.workflowExecutionOptionsUpdatedEventAttributes) actions += 1;
-    if (event.workflowTaskFailedEventAttributes?.cause === temporal.api.enums.v1.WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_RESET_WORKFLOW)
-      actions += 1;
+    if (event.workflowTaskFailedEventAttributes?.cause === resetCause) actions += 1;
     if (event.nexusOperationScheduledEventAttributes || event.nexusOperationCancelRequestedEventAttributes) actions += 1;
   }
   return actions + tasksWithLocalActivities.size;
 }
+
+const resetCause = proto.temporal.api.enums.v1.WorkflowTaskFailedCause.WORKFLOW_TASK_FAILED_CAUSE_RESET_WORKFLOW;
 
 function isLocalActivity(event: HistoryEvent): boolean {
   return event.markerRecordedEventAttributes?.markerName === 'core_local_activity';

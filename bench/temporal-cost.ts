@@ -1,5 +1,5 @@
 import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
-import type { temporal } from '@temporalio/proto';
+import type proto from '@temporalio/proto';
 import type { Config } from '../src/config.ts';
 import { taskQueues } from '../src/adapters/temporal/task-queues.ts';
 import { costOf, type Cost } from './history-cost.ts';
@@ -14,7 +14,7 @@ import { costOf, type Cost } from './history-cost.ts';
 /** Where an operation's executions run: a client and the task queues of the service's workers. */
 export type CostScope = { client: Client; taskQueues: string[] };
 
-export type Execution = { type: string; workflowId: string; startTime: Date; history: temporal.api.history.v1.IHistory };
+export type Execution = { type: string; workflowId: string; startTime: Date; history: proto.temporal.api.history.v1.IHistory };
 
 const pollMs = 250;
 
