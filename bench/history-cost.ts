@@ -14,10 +14,11 @@ type HistoryEvent = proto.temporal.api.history.v1.IHistoryEvent;
 export type Cost = {
   workflowExecutions: number;
   /**
-   * WorkflowTaskScheduled events: every workflow task the server put on a queue for a worker, whether it then
-   * completed, failed or timed out. A failed task costs a round trip to the worker like a completed one, and a
-   * ceiling should see it. (After the first failure, the server retries a task without writing events, so repeated
-   * failures count once.)
+   * WorkflowTaskScheduled events rather than WorkflowTaskCompleted ones: every workflow task the server put on a
+   * queue for a worker, whether it then completed, failed or timed out. A failed or timed-out task costs the server
+   * and a worker a round trip like a completed one, and a ceiling should see it; on the happy path both counts are
+   * the same. (After a first failure the server retries a task without writing events, and a speculative task for an
+   * update it rejects leaves none, so those count once or not at all.)
    */
   workflowTasks: number;
   /** ActivityTaskScheduled events; retries of the same activity are attempts of one task (see billableActions). */
@@ -36,7 +37,6 @@ export const costCounts = [
   'historyEvents',
   'billableActions',
 ] as const satisfies ReadonlyArray<keyof Cost>;
-export type CostCount = (typeof costCounts)[number];
 
 export function costOf(histories: History[]): Cost {
   const cost: Cost = { workflowExecutions: 0, workflowTasks: 0, activityTasks: 0, localActivities: 0, historyEvents: 0, billableActions: 0 };
@@ -55,7 +55,7 @@ export function costOf(histories: History[]): Cost {
 }
 
 /** Temporal Cloud's billable actions of one history (see the page cited at the top). */
-export function billableActions(events: HistoryEvent[]): number {
+function billableActions(events: HistoryEvent[]): number {
   let actions = 0;
   // Local activities bill one action per workflow task that recorded any, not one per activity.
   const tasksWithLocalActivities = new Set<string>();
