@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { Worker } from '@temporalio/worker';
+import { Worker, type NativeConnection } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +18,7 @@ import { createVideoWorker } from '../worker/create-video-worker.ts';
 import { createWorker } from '../worker/create-worker.ts';
 import { runWorkers, shutDownWorkers } from '../worker/run-workers.ts';
 import { installTemporalRuntime } from '../worker/temporal-runtime.ts';
+import { serviceScope, type CostScope } from './temporal-cost.ts';
 
 export type ApiAnswer<T> = { status: number; headers: Headers; body: T };
 
@@ -36,6 +37,8 @@ export type BenchStack = {
   temporal: Client;
   /** Task queue of the floor workflows (bench/floor-workflows.ts), served by a worker of their own. */
   floorTaskQueue: string;
+  /** The service's task queues and the floors': what bench/temporal-cost.ts waits on and counts. */
+  scope: CostScope;
   /** Processes outside this one's tree that serve it (the PostgreSQL server daemonizes), for bench/cpu-time.ts. */
   serverPids: number[];
   /** A Growth workspace's key for the API. */
@@ -45,8 +48,16 @@ export type BenchStack = {
   call: ApiCall;
   /** Another Growth workspace, with a caller of its own: a benchmark that compares two set-ups side by side. */
   newWorkspace(name: string): Promise<{ workspaceId: string; call: ApiCall }>;
+  /**
+   * Another api and its workers on the same database and Temporal, on a task queue of their own, with settings of
+   * their own (e.g. an image provider); `call` uses the stack's workspace key.
+   */
+  startService(overrides: Record<string, string>): Promise<BenchService>;
   stop(): Promise<void>;
 };
+
+/** An api with its workers (see BenchStack.startService). */
+export type BenchService = { config: Config; api: ApiServer; connection: NativeConnection; call: ApiCall; stop(): Promise<void> };
 
 export type ApiCall = <T = unknown>(method: string, path: string, body?: unknown) => Promise<ApiAnswer<T>>;
 
@@ -80,7 +91,7 @@ export async function startBenchStack(): Promise<BenchStack> {
     const { workspace, apiKey } = await createWorkspace(orm, { name: 'Bench', plan: 'growth' });
     await orm.close();
 
-    const config = loadConfig({
+    const env: Record<string, string> = {
       NODE_ENV: 'production',
       LOG_LEVEL: 'silent',
       HOST: '127.0.0.1',
@@ -89,7 +100,6 @@ export async function startBenchStack(): Promise<BenchStack> {
       DATABASE_URL: databaseUrl,
       DATABASE_POOL_MAX: '20',
       TEMPORAL_ADDRESS: temporal.address,
-      TEMPORAL_TASK_QUEUE: `bench-${randomBytes(4).toString('hex')}`,
       STORAGE_DIR: join(workDir, 'objects'),
       URL_SIGNING_SECRET: randomBytes(32).toString('base64url'),
       ENCRYPTION_KEY: randomBytes(32).toString('base64'),
@@ -98,21 +108,45 @@ export async function startBenchStack(): Promise<BenchStack> {
       WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true',
       // The Bluesky benchmark's PDS is on this machine.
       SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true',
-    });
+    };
     installTemporalRuntime(createLogger({ level: 'silent', name: 'bench' }));
-    const api = await startApiServer(config);
-    stops.push(() => api.stop());
-    const connection = await connectWorkerConnection(config.temporal);
-    stops.push(() => connection.close());
-    const workers: Worker[] = [
-      await createWorker({ connection, config, deps: api.services }),
-      await createVideoWorker({ connection, config, deps: api.services }),
-    ];
-    const running = runWorkers(workers);
-    stops.push(async () => {
-      shutDownWorkers(workers);
-      await running;
-    });
+    const callerWith =
+      (api: ApiServer, key: string): ApiCall =>
+      async <T>(method: string, path: string, body?: unknown): Promise<ApiAnswer<T>> => {
+        const response = await fetch(`${api.url}${path.startsWith('/dashboard/') ? '' : '/api/v1'}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        const text = await response.text();
+        if (!response.ok) throw new ApiCallError(`${method} ${path} answered ${response.status}: ${text}`, response.status);
+        return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : undefined) as T };
+      };
+    // An api and its workers on a task queue of their own; stopped with the stack unless stopped before.
+    const startService = async (overrides: Record<string, string>): Promise<BenchService> => {
+      const config = loadConfig({ ...env, TEMPORAL_TASK_QUEUE: `bench-${randomBytes(4).toString('hex')}`, ...overrides });
+      const api = await startApiServer(config);
+      const connection = await connectWorkerConnection(config.temporal).catch(async (error: unknown) => {
+        await api.stop();
+        throw error;
+      });
+      const workers: Worker[] = [
+        await createWorker({ connection, config, deps: api.services }),
+        await createVideoWorker({ connection, config, deps: api.services }),
+      ];
+      const running = runWorkers(workers);
+      let stopped: Promise<void> | undefined;
+      const stopService = () =>
+        (stopped ??= (async () => {
+          shutDownWorkers(workers);
+          await running;
+          await connection.close();
+          await api.stop();
+        })());
+      stops.push(stopService);
+      return { config, api, connection, call: callerWith(api, apiKey), stop: stopService };
+    };
+    const { config, api, connection } = await startService({});
 
     const floorTaskQueue = `${config.temporal.taskQueue}-floor`;
     const floorWorker = await Worker.create({
@@ -127,32 +161,22 @@ export async function startBenchStack(): Promise<BenchStack> {
       await floorRunning;
     });
 
-    const callerWith =
-      (key: string): ApiCall =>
-      async <T>(method: string, path: string, body?: unknown): Promise<ApiAnswer<T>> => {
-        const response = await fetch(`${api.url}${path.startsWith('/dashboard/') ? '' : '/api/v1'}${path}`, {
-          method,
-          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
-        const text = await response.text();
-        if (!response.ok) throw new ApiCallError(`${method} ${path} answered ${response.status}: ${text}`, response.status);
-        return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : undefined) as T };
-      };
     const newWorkspace = async (name: string) => {
       const created = await createWorkspace(api.services.orm, { name, plan: 'growth' });
-      return { workspaceId: created.workspace.id, call: callerWith(created.apiKey) };
+      return { workspaceId: created.workspace.id, call: callerWith(api, created.apiKey) };
     };
     return {
       config,
       api,
       temporal: api.services.temporal,
       floorTaskQueue,
+      scope: serviceScope(api.services.temporal, config, [floorTaskQueue]),
       serverPids: [cluster.pid],
       apiKey,
       workspaceId: workspace.id,
-      call: callerWith(apiKey),
+      call: callerWith(api, apiKey),
       newWorkspace,
+      startService,
       stop,
     };
   } catch (error) {

@@ -1,12 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { getCACertificates, setDefaultCACertificates } from 'node:tls';
 import type { Schemas } from '../src/api/schemas.ts';
-import { startAtprotoPds } from '../test/infra/atproto-pds.ts';
-import { createDevCertificates } from '../test/infra/dev-certificates.ts';
 import type { BenchStack } from './bench-stack.ts';
+import { startBenchPds } from './bench-pds.ts';
 import { settings } from './settings.ts';
 import { runConcurrently, timed } from './stats.ts';
 import { alone, atLeast, atMost, compared, heading, type Row } from './table.ts';
@@ -20,10 +15,7 @@ const concurrency = 10;
 const fiveMinutesMs = 5 * 60_000;
 
 export async function benchBlueskyPublishing(stack: BenchStack): Promise<Row[]> {
-  const certificateDir = mkdtempSync(join(tmpdir(), 'bench-pds-tls-'));
-  const certificates = await createDevCertificates(certificateDir);
-  setDefaultCACertificates([...getCACertificates('default'), readFileSync(certificates.caCertPath, 'utf8')]);
-  const pds = await startAtprotoPds(certificates);
+  const pds = await startBenchPds();
   try {
     const total = settings.blueskyPosts;
     const account = await pds.createAccount('bench.test');
@@ -83,6 +75,5 @@ export async function benchBlueskyPublishing(stack: BenchStack): Promise<Row[]> 
     ];
   } finally {
     await pds.close();
-    rmSync(certificateDir, { recursive: true, force: true });
   }
 }

@@ -118,7 +118,7 @@ async function measure(stack: BenchStack, renderBound: RenderBound): Promise<Row
   const busyCount = settings.rounds * busyRequests;
 
   // A warm-up post's generation again: the profiles read their posts' latest runs, and none reads this one's.
-  const cost = await executionsOf(stack, () => generate(postIds.at(-1)!));
+  const cost = await executionsOf(stack.scope, () => generate(postIds.at(-1)!));
   const sandbox = sandboxCallCost();
   // What the rate could reach were a generate nothing but its render and a workflow of Temporal's (the one-activity
   // workflow, which pays a hop through the task queue that a generate's local activity does not), and what a

@@ -1,6 +1,7 @@
 import { cpus, loadavg } from 'node:os';
 import { startBenchStack } from './bench-stack.ts';
 import { benchBlueskyPublishing } from './bluesky-publishing.ts';
+import { benchCosts } from './operation-costs.ts';
 import { benchGenerate } from './generate-latency.ts';
 import { benchPostsList } from './posts-list.ts';
 import { benchRateLimits } from './rate-limits.ts';
@@ -14,6 +15,7 @@ import { benchWebhooks } from './webhook-throughput.ts';
 // (a million rows) change the stack they would measure.
 
 const sections = {
+  cost: benchCosts,
   generate: benchGenerate,
   video: benchVideo,
   webhooks: benchWebhooks,

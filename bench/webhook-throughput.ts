@@ -3,7 +3,7 @@ import { addSpent, cpuSpent, cpuTime, describeCpu } from './cpu-time.ts';
 import { settings } from './settings.ts';
 import { percentile, runConcurrently, timed } from './stats.ts';
 import { alone, atMost, below, compared, heading, ratioAtLeast, type Row } from './table.ts';
-import { describeExecutions, executionsOf, historyEvents, waitUntilQuiet, type Execution } from './temporal-cost.ts';
+import { describeExecutions, executionsOf, waitUntilQuiet, type Execution } from './temporal-cost.ts';
 import { workflowRate } from './temporal-floor.ts';
 import { startWebhookReceiver, type Receipt } from './webhook-receiver.ts';
 
@@ -55,7 +55,7 @@ export async function benchWebhooks(stack: BenchStack): Promise<Row[]> {
       };
       const publishOneCost = async () => {
         const [postId] = await newPosts(1);
-        return executionsOf(stack, () => publish(postId!));
+        return executionsOf(stack.scope, () => publish(postId!));
       };
       return { call, newPosts, publishAll, publishOneCost };
     };
@@ -71,7 +71,7 @@ export async function benchWebhooks(stack: BenchStack): Promise<Row[]> {
 
     // Warm-up, then what one operation costs.
     await plain.publishAll(await plain.newPosts(2));
-    await waitUntilQuiet(stack);
+    await waitUntilQuiet(stack.scope);
     const publishCost = await plain.publishOneCost();
     await addWebhooks(1);
     const oneWebhookCost = await hooked.publishOneCost();
@@ -89,12 +89,12 @@ export async function benchWebhooks(stack: BenchStack): Promise<Row[]> {
     for (let round = 0; round < settings.rounds; round += 1) {
       const plainPosts = await plain.newPosts(settings.events);
       const posts = await hooked.newPosts(settings.events);
-      await waitUntilQuiet(stack);
+      await waitUntilQuiet(stack.scope);
       rates.empty.push(await workflowRate(stack, 'emptyWorkflow', settings.workflows, concurrency));
       rates.oneActivity.push(await workflowRate(stack, 'oneActivityWorkflow', settings.workflows, concurrency));
       let before = cpuTime(stack.serverPids);
       rates.publish.push(await plain.publishAll(plainPosts));
-      await waitUntilQuiet(stack);
+      await waitUntilQuiet(stack.scope);
       addSpent(cpu.publishOnly, cpuSpent(before, cpuTime(stack.serverPids)));
 
       receiver.receipts.length = 0;
@@ -105,7 +105,7 @@ export async function benchWebhooks(stack: BenchStack): Promise<Row[]> {
       const first = [...new Map(receiver.receipts.toReversed().map((receipt) => [receipt.delivery, receipt] as const)).values()];
       rates.deliveries.push(first.length / ((Math.max(...first.map((receipt) => receipt.at)) - started) / 1000));
       // Late duplicates would arrive after the workflows end.
-      await waitUntilQuiet(stack);
+      await waitUntilQuiet(stack.scope);
       addSpent(cpu.withWebhooks, cpuSpent(before, cpuTime(stack.serverPids)));
       const arrived = new Set(first.map((receipt) => receipt.delivery));
       lost += posts
@@ -158,7 +158,7 @@ export async function benchWebhooks(stack: BenchStack): Promise<Row[]> {
 /** An event's deliveries: every execution after the publication's own (the first). */
 function deliveryCost(webhooks: string, publishExecutions: Execution[]): Row[] {
   const delivery = publishExecutions.slice(1);
-  return [alone(`Temporal cost of one event's deliveries, ${webhooks}`, delivery.length, '', atMost(1, ''), `(${historyEvents(delivery)})`)];
+  return [alone(`Temporal cost of one event's deliveries, ${webhooks}: executions`, delivery.length, '', atMost(1, ''), `(${describeExecutions(delivery)})`)];
 }
 
 /** Duplicates a receiver cannot recognise: another delivery id for a delivery it already has. */
