@@ -16,7 +16,12 @@ export type DeliverToWebhooksInput = {
 
 /** A webhook asked for that no longer takes the event (deactivated, deleted, unsubscribed): nothing is sent or logged. */
 export type SkippedWebhook = { webhookId: string; outcome: 'skipped' };
-export type RoundResult = Array<TargetAttempt | SkippedWebhook>;
+/**
+ * A webhook that answers slowly, left out of an event's first round when it runs as a local activity: the workflow
+ * sends to it from an ordinary activity right after (see slowAnswerMs in src/domain/webhooks/delivery-attempt.ts).
+ */
+export type DeferredWebhook = { webhookId: string; outcome: 'deferred' };
+export type RoundResult = Array<TargetAttempt | SkippedWebhook | DeferredWebhook>;
 
 /**
  * One round of an event's delivery: attempt `attempt` to every active webhook that subscribes to the event (or to
@@ -29,12 +34,14 @@ export async function deliverToWebhooks(deps: Deps, input: DeliverToWebhooksInpu
   if (!found) return (input.webhookIds ?? []).map((webhookId) => ({ webhookId, outcome: 'skipped' }));
   const { event } = found;
   const webhooks = await subscribedWebhooks(em, event, input.webhookIds);
-  const targets = webhooks.map((webhook) => ({ webhook, deliveryId: deliveryIdOf(event.id, webhook.id) }));
+  const context = Context.current();
+  // A local round holds a workflow task slot until its last answer: slow receivers wait for an ordinary activity.
+  const deferred = context.info.isLocal ? webhooks.filter((webhook) => webhook.answersSlowly) : [];
+  const targets = webhooks.filter((webhook) => !deferred.includes(webhook)).map((webhook) => ({ webhook, deliveryId: deliveryIdOf(event.id, webhook.id) }));
   // Heartbeats let a worker that died mid-round be noticed within the heartbeat timeout, not the round's whole budget
   // (a local activity has none: its workflow task is what times out).
-  const context = Context.current();
   const attempts = await attemptDeliveries(deps, em, found, targets, input.attempt, context.info.isLocal ? undefined : () => context.heartbeat());
   const taking = new Set(webhooks.map((webhook) => webhook.id));
   const skipped = (input.webhookIds ?? []).filter((id) => !taking.has(id)).map((webhookId): SkippedWebhook => ({ webhookId, outcome: 'skipped' }));
-  return [...attempts, ...skipped];
+  return [...attempts, ...skipped, ...deferred.map((webhook): DeferredWebhook => ({ webhookId: webhook.id, outcome: 'deferred' }))];
 }

@@ -4,7 +4,7 @@ import type { Plan } from '../src/adapters/database/entities/workspace.ts';
 import type { WorkspaceEvent } from '../src/adapters/database/entities/workspace-event.ts';
 import { mapConcurrently } from '../src/common/async/map-concurrently.ts';
 import type { PostEventDetails } from '../src/domain/events/post-event.ts';
-import { outcomeOf, type DeliveryTarget, type TargetAttempt } from '../src/domain/webhooks/delivery-attempt.ts';
+import { outcomeOf, slowAnswerMs, type DeliveryTarget, type TargetAttempt } from '../src/domain/webhooks/delivery-attempt.ts';
 import { loggedDeliveryAnswers, recordDeliveryRound } from '../src/domain/webhooks/record-delivery-round.ts';
 import { hasFeature, stoppedByPlan } from '../src/domain/workspaces/plans.ts';
 import { webhookDeliveryAttempts } from '../src/adapters/metrics/worker-metrics.ts';
@@ -55,12 +55,18 @@ export async function attemptDeliveries(
   const body = webhookBody(event, imageKey && toSend.length > 0 ? await deps.storage.signedUrl(imageKey, imageLinkTtlSeconds) : null);
   const timestamp = Math.floor(Date.now() / 1000);
 
+  // A receiver still silent after slowAnswerMs is marked slow at once, not at the round's end: the events published
+  // meanwhile then already leave it out of their first round. The round's log then records how each answered.
+  const marks: Array<Promise<void>> = [];
   const answers = await mapConcurrently(toSend, concurrentRequests, async (target) => {
     const attemptedAt = new Date();
+    const marking = target.webhook.answersSlowly ? undefined : setTimeout(() => marks.push(markAnsweringSlowly(deps, target.webhook.id)), slowAnswerMs);
     const response = await sendWebhook(deps, target.webhook, { deliveryId: target.deliveryId, timestamp, body });
+    clearTimeout(marking);
     sent();
     return { target, attemptedAt, response };
   });
+  await Promise.all(marks);
   await recordDeliveryRound(em, event, attempt, answers);
 
   const fresh = new Map(
@@ -72,4 +78,16 @@ export async function attemptDeliveries(
     if (response.statusCode === 410) log.warn('webhook answered 410 Gone and was deactivated', { webhookId: target.webhook.id });
   }
   return targets.map(({ webhook, deliveryId }) => ({ webhookId: webhook.id, deliveryId, ...(fresh.get(deliveryId) ?? logged.get(deliveryId)!) }));
+}
+
+/**
+ * Marks a webhook slow while its request is still under way. Only a hint for routing the next events' first rounds:
+ * failing to write it must not fail the round, whose requests are already out (a retried round would send them again).
+ */
+async function markAnsweringSlowly(deps: Deps, webhookId: string): Promise<void> {
+  try {
+    await deps.orm.em.fork().execute('update webhooks set answers_slowly = true where id = ?', [webhookId], 'run');
+  } catch (error) {
+    log.warn('could not mark a webhook as answering slowly', { webhookId, error: error instanceof Error ? error.message : String(error) });
+  }
 }

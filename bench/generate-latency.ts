@@ -21,7 +21,7 @@ import { floorRenders, startRenderBound, type RenderBound } from './render-bound
 // (bench/cpu-time.ts); and what each of the SDK's calls into the workflow sandbox costs (bench/sandbox-calls.ts).
 
 const format: PostFormat = '1:1';
-const busyConcurrency = 16;
+export const busyConcurrency = 16;
 
 export async function benchGenerate(stack: BenchStack): Promise<Row[]> {
   const renderBound = startRenderBound(format);
@@ -32,20 +32,34 @@ export async function benchGenerate(stack: BenchStack): Promise<Row[]> {
   }
 }
 
-async function measure(stack: BenchStack, renderBound: RenderBound): Promise<Row[]> {
-  const { body: project } = await stack.call<{ id: string }>('POST', '/projects', { name: 'Generate' });
-  const postIds: string[] = [];
-  const newPost = async (index: number) => {
+/**
+ * The requests this section times, in a project of their own: `newPost` creates a post to generate (a post's second
+ * generation while one runs would be refused, so each request takes a post of its own), `generate` generates it and
+ * throws unless the image came back (200). Also the load of the memory section (bench/memory.ts).
+ */
+export async function generateRequests(stack: BenchStack, projectName: string) {
+  const { body: project } = await stack.call<{ id: string }>('POST', '/projects', { name: projectName });
+  const newPost = async (index: number): Promise<string> => {
     const { body } = await stack.call<{ id: string }>('POST', '/posts', {
       title: `Bench post ${index}`,
       prompt: `A calm sea at dusk, take ${index}`,
       projectId: project.id,
     });
-    postIds.push(body.id);
+    return body.id;
   };
   const generate = async (postId: string) => {
     const { status } = await stack.call(`POST`, `/posts/${postId}/generate`, { format });
     if (status !== 200) throw new Error(`generate answered ${status}`);
+  };
+  return { newPost, generate };
+}
+
+async function measure(stack: BenchStack, renderBound: RenderBound): Promise<Row[]> {
+  const requests = await generateRequests(stack, 'Generate');
+  const { generate } = requests;
+  const postIds: string[] = [];
+  const newPost = async (index: number) => {
+    postIds.push(await requests.newPost(index));
   };
   const timedGenerate = async (postId: string, into: TimedRun[]) => {
     const sentAt = Date.now();

@@ -2,7 +2,9 @@ import { cpus, loadavg } from 'node:os';
 import { startBenchStack } from './bench-stack.ts';
 import { benchBlueskyPublishing } from './bluesky-publishing.ts';
 import { benchCosts } from './operation-costs.ts';
+import { benchFailingReceivers } from './failing-receivers.ts';
 import { benchGenerate } from './generate-latency.ts';
+import { benchMemory } from './memory.ts';
 import { benchPostsList } from './posts-list.ts';
 import { benchRateLimits } from './rate-limits.ts';
 import { benchSchedules } from './schedules.ts';
@@ -19,7 +21,9 @@ const sections = {
   generate: benchGenerate,
   video: benchVideo,
   webhooks: benchWebhooks,
+  receivers: benchFailingReceivers,
   bluesky: benchBlueskyPublishing,
+  memory: benchMemory,
   limits: benchRateLimits,
   schedules: benchSchedules,
   posts: benchPostsList,

@@ -26,6 +26,8 @@ export const settings = {
   /** Rows in the posts table for GET /posts. */
   posts: count('BENCH_POSTS', 1_000_000),
   videoRuns: count('BENCH_VIDEO_RUNS', 3),
+  /** Seconds of generate at concurrency 16 in the memory section (its check compares the last third with the second). */
+  memorySeconds: count('BENCH_MEMORY_SECONDS', 180),
   /** Posts published to one Bluesky connection on the reference PDS. */
   blueskyPosts: count('BENCH_BLUESKY_POSTS', 100),
 };

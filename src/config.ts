@@ -8,6 +8,13 @@ import { defaultFfmpegPath } from './adapters/video-encoding/ffmpeg-path.ts';
 
 export const defaultTaskQueue = 'content-service';
 
+/**
+ * The production retry ladder of a webhook delivery: 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h and 24 h after the
+ * first attempt, nine attempts over 2 days 20 hours, in the spirit of Stripe's and Standard Webhooks' schedules (and
+ * what the API reference promises customers).
+ */
+const defaultWebhookRetryWaits = '60,300,1800,7200,21600,43200,86400,86400';
+
 const booleanString = z.enum(['true', 'false']).transform((value) => value === 'true');
 const port = z.coerce.number().int().min(0).max(65535);
 const seconds = z.coerce.number().int().positive();
@@ -64,6 +71,19 @@ const schema = z
     WEBHOOKS_ALLOW_PRIVATE_NETWORKS: booleanString.default(false),
     // At most 30: a delivery round heartbeats between requests, within its heartbeat timeout of a minute.
     WEBHOOK_TIMEOUT_SECONDS: seconds.max(30).default(15),
+    // The waits of the delivery retry ladder, in seconds: the production schedule unless a test or staging stack
+    // shortens it. Read once per event, when its delivery starts (a run keeps the ladder it started with).
+    WEBHOOK_RETRY_WAITS_SECONDS: z
+      .string()
+      .default(defaultWebhookRetryWaits)
+      .transform((list, ctx) => {
+        const waits = list.split(',').map((entry) => Number(entry.trim()));
+        if (waits.length > 20 || waits.some((wait) => !Number.isInteger(wait) || wait < 1 || wait > 7 * 24 * 60 * 60)) {
+          ctx.addIssue({ code: 'custom', message: 'must list 1 to 20 waits, comma-separated, each a whole number of seconds from 1 to 604800 (a week)' });
+          return z.NEVER;
+        }
+        return waits;
+      }),
     SOCIAL_ALLOW_PRIVATE_NETWORKS: booleanString.default(false),
     API_WAIT_SECONDS: seconds.default(25),
 
@@ -206,7 +226,12 @@ function toConfig(env: z.infer<typeof schema>) {
      * key opens (see src/adapters/crypto/secret-box.ts).
      */
     secrets: { encryptionKeys: encryptionKeys(env) },
-    webhooks: { allowPrivateNetworks: env.WEBHOOKS_ALLOW_PRIVATE_NETWORKS, timeoutMs: env.WEBHOOK_TIMEOUT_SECONDS * 1000 },
+    webhooks: {
+      allowPrivateNetworks: env.WEBHOOKS_ALLOW_PRIVATE_NETWORKS,
+      timeoutMs: env.WEBHOOK_TIMEOUT_SECONDS * 1000,
+      /** The waits between an event's delivery attempts to one webhook, in seconds (the retry ladder). */
+      retryWaitsSeconds: env.WEBHOOK_RETRY_WAITS_SECONDS,
+    },
     social: { allowPrivateNetworks: env.SOCIAL_ALLOW_PRIVATE_NETWORKS },
     /** How long an action (generate, render) waits for its workflow before answering 202. */
     apiWaitSeconds: env.API_WAIT_SECONDS,

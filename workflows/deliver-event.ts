@@ -1,6 +1,6 @@
 import { condition, proxyActivities, proxyLocalActivities, setCurrentDetails, setHandler } from '@temporalio/workflow';
-import { msToNumber } from '@temporalio/common/lib/time.js';
 import type { Activities } from '../activities/activity-signatures.ts';
+import type { DeferredWebhook, RoundResult } from '../activities/deliver-to-webhooks.ts';
 import {
   planChangedSignal,
   retryingWebhooksQuery,
@@ -10,7 +10,6 @@ import {
 } from './contracts/deliver-event.ts';
 import { localWebhookRound, webhookRound } from './activity-options.ts';
 import { utc } from './current-details.ts';
-import { retryWaits } from './webhook-retry-waits.ts';
 
 // Unbounded while the database or Temporal is down (see webhookRound); nothing waits for this workflow, so a long
 // outage delays the event's deliveries and nothing else.
@@ -21,13 +20,31 @@ const { deliverToWebhooks } = proxyActivities<Activities>(webhookRound);
 const local = proxyLocalActivities<Activities>(localWebhookRound);
 
 /**
+ * The first attempt to every webhook, from the local activity; the slow receivers it left out (a local activity holds
+ * a workflow task slot until its last answer) get theirs from an ordinary activity at once.
+ */
+async function firstRound(eventId: string): Promise<Answered[]> {
+  const round = await local.deliverToWebhooks({ eventId, attempt: 1 });
+  const deferred = round.filter((result) => result.outcome === 'deferred').map((result) => result.webhookId);
+  if (deferred.length === 0) return answered(round);
+  return [...answered(round), ...answered(await deliverToWebhooks({ eventId, attempt: 1, webhookIds: deferred }))];
+}
+
+type Answered = Exclude<RoundResult[number], DeferredWebhook>;
+
+/** What a round answered; only a local round defers a webhook. */
+function answered(round: RoundResult): Answered[] {
+  return round.filter((result): result is Answered => result.outcome !== 'deferred');
+}
+
+/**
  * Delivers one event (`event-<eventId>`) to every subscribed webhook. The first attempts to all of them go out at
- * once from one activity; only the deliveries that failed wait on the retry ladder, as this workflow's timers, and
+ * once from one activity (to a slow receiver, from one of its own: see firstRound); only the deliveries that failed wait on the retry ladder, as this workflow's timers, and
  * go out again together at each rung. One workflow per event whatever the number of webhooks: a failing webhook
  * costs a timer and an activity per rung, never a workflow. Started for the workflow that recorded the event, which
  * does not wait for it.
  */
-export async function deliverEvent({ eventId }: DeliverEventInput): Promise<EventDeliveryResult> {
+export async function deliverEvent({ eventId, retryWaitsSeconds }: DeliverEventInput): Promise<EventDeliveryResult> {
   const results = new Map<string, WebhookDeliveryResult>();
   let retrying: string[] = [];
   let planChanged = false;
@@ -37,17 +54,18 @@ export async function deliverEvent({ eventId }: DeliverEventInput): Promise<Even
   });
 
   for (let attempt = 1; ; attempt += 1) {
-    const round = await (attempt === 1 ? local.deliverToWebhooks({ eventId, attempt }) : deliverToWebhooks({ eventId, attempt, webhookIds: retrying }));
+    const round = attempt === 1 ? await firstRound(eventId) : answered(await deliverToWebhooks({ eventId, attempt, webhookIds: retrying }));
     for (const result of round) {
       const deliveryId = 'deliveryId' in result ? result.deliveryId : results.get(result.webhookId)?.deliveryId;
       const attempts = result.outcome === 'skipped' ? attempt - 1 : attempt;
       results.set(result.webhookId, { webhookId: result.webhookId, ...(deliveryId ? { deliveryId } : {}), outcome: result.outcome, attempts });
     }
     retrying = round.filter((result) => result.outcome === 'failed').map((result) => result.webhookId);
-    const wait = retryWaits[attempt - 1];
-    if (retrying.length === 0 || !wait) break;
+    const waitSeconds = retryWaitsSeconds[attempt - 1];
+    if (retrying.length === 0 || waitSeconds === undefined) break;
+    const wait = waitSeconds * 1000;
     // What the Temporal UI shows while the run sleeps (not a command: changing it never affects replay).
-    setCurrentDetails(`${retrying.length} webhook(s) failing; attempt ${attempt + 1} of ${retryWaits.length + 1} at ${utc(Date.now() + msToNumber(wait))}`);
+    setCurrentDetails(`${retrying.length} webhook(s) failing; attempt ${attempt + 1} of ${retryWaitsSeconds.length + 1} at ${utc(Date.now() + wait)}`);
     // The retry ladder's timer, cut short by a plan change.
     await condition(() => planChanged, wait);
     planChanged = false;

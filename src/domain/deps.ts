@@ -29,7 +29,7 @@ export type Deps = Clients & {
   idempotentAnswers: SecretBox;
   social: Record<SocialPlatform, SocialConnector>;
   /** The rules of a webhook delivery: the worker's deliveries and the test event the api sends itself. */
-  webhooks: { allowPrivateNetworks: boolean; timeoutMs: number };
+  webhooks: { allowPrivateNetworks: boolean; timeoutMs: number; retryWaitsSeconds: readonly number[] };
   images: ImageProvider;
   logoFetch: { allowPrivateNetworks: boolean };
   video: { ffmpegPath: string };

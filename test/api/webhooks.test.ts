@@ -162,6 +162,42 @@ describe('deliveries', () => {
     expect(logs.map((log) => log.map(({ attempt, succeeded }) => ({ attempt, succeeded })))).toEqual(hooks.map(() => [{ attempt: 1, succeeded: true }]));
   });
 
+  it('when a receiver is slow to answer, then it is marked slow while its request is under way, and the next event sends to it from an activity of its own', async () => {
+    const slowReceiver = await startWebhookReceiver({ secret });
+    try {
+      const own = await createTestWorkspace(app, 'growth');
+      const project = (await own.client.post<{ id: string }>('/projects', { name: 'Slow' })).body.id;
+      await own.client.post<Hook>('/webhooks', { url: `${receiver.url}/prompt`, events: 'post.published', secret });
+      const slow = (await own.client.post<Hook>('/webhooks', { url: slowReceiver.url, events: 'post.published', secret })).body;
+      const answersSlowly = async () => (await app.api.services.orm.em.fork().findOneOrFail(Webhook, { id: slow.id })).answersSlowly;
+      const deliveryOf = async (postId: string) => {
+        const event = await eventually(() => app.api.services.orm.em.fork().findOneOrFail(WorkspaceEvent, { postId }));
+        return app.api.services.temporal.workflow.getHandle<typeof deliverEvent>(workflowIds.eventDelivery(event.id));
+      };
+
+      const release = slowReceiver.hold();
+      const first = await deliveryOf(await publishNewPost(own.client, project));
+      await eventually(async () => expect(await answersSlowly()).toBe(true));
+      release();
+      expect((await first.result()).webhooks.map((result) => result.outcome)).toEqual(['delivered', 'delivered']);
+
+      const second = await deliveryOf(await publishNewPost(own.client, project));
+      expect((await second.result()).webhooks.map((result) => [result.outcome, result.attempts])).toEqual([
+        ['delivered', 1],
+        ['delivered', 1],
+      ]);
+      const { events } = await second.fetchHistory();
+      // The prompt receiver in the local round (a marker), the slow one in an activity of its own.
+      expect(events!.filter((historyEvent) => historyEvent.markerRecordedEventAttributes?.markerName === 'core_local_activity').length).toBe(1);
+      expect(events!.filter((historyEvent) => historyEvent.activityTaskScheduledEventAttributes).length).toBe(1);
+      expect(slowReceiver.deliveries.map((received) => received.path)).toEqual(['/webhook', '/webhook']);
+      // It answered at once this time, so the next event's first round takes it again.
+      expect(await answersSlowly()).toBe(false);
+    } finally {
+      await slowReceiver.close();
+    }
+  });
+
   it('when a webhook is deactivated, then it receives nothing', async () => {
     const own = await createTestWorkspace(app, 'growth');
     const project = (await own.client.post<{ id: string }>('/projects', { name: 'Quiet' })).body.id;

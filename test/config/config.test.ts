@@ -28,6 +28,14 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ...minimal, HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: '3601' })).toThrow(/HTTP_KEEP_ALIVE_TIMEOUT_SECONDS/);
   });
 
+  it('when WEBHOOK_RETRY_WAITS_SECONDS is unset, then deliveries keep the production ladder; a shorter one is taken, a malformed one refused', () => {
+    expect(loadConfig(minimal).webhooks.retryWaitsSeconds).toEqual([60, 300, 1800, 7200, 21600, 43200, 86400, 86400]);
+    expect(loadConfig({ ...minimal, WEBHOOK_RETRY_WAITS_SECONDS: '1, 2,4' }).webhooks.retryWaitsSeconds).toEqual([1, 2, 4]);
+    for (const malformed of ['', '1,,2', '0', '1.5', 'a minute', '604801', Array.from({ length: 21 }, () => '1').join(',')]) {
+      expect(() => loadConfig({ ...minimal, WEBHOOK_RETRY_WAITS_SECONDS: malformed })).toThrow(/WEBHOOK_RETRY_WAITS_SECONDS: must list 1 to 20 waits/);
+    }
+  });
+
   it('when variables are missing or malformed, then it fails naming each of them', () => {
     const attempt = () => loadConfig({ PORT: 'eighty', URL_SIGNING_SECRET: 'short' });
     expect(attempt).toThrow(ConfigError);

@@ -1,18 +1,19 @@
-import { msToNumber } from '@temporalio/common/lib/time.js';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliverToWebhooksInput, RoundResult } from '../../activities/deliver-to-webhooks.ts';
 import type { Activities } from '../../activities/activity-signatures.ts';
 import { deliverEvent } from '../../workflows/deliver-event.ts';
-import { retryWaits } from '../../workflows/webhook-retry-waits.ts';
 import { startWorkflowTestBed, type WorkflowTestBed } from '../support/workflow-test-bed.ts';
 
 // The branches of an event's delivery with stub activities on the time-skipping server: the whole retry ladder
 // (nearly three days) in a second. Delivery against real receivers is in post-publication.test.ts.
 
 let bed: WorkflowTestBed;
+// The production ladder (the default of WEBHOOK_RETRY_WAITS_SECONDS), which a delivery is started with.
+let retryWaitsSeconds: readonly number[];
 beforeAll(async () => {
   bed = await startWorkflowTestBed();
+  retryWaitsSeconds = bed.config.webhooks.retryWaitsSeconds;
 });
 afterAll(() => bed?.stop());
 
@@ -27,7 +28,7 @@ async function deliverWith(answer: (round: DeliverToWebhooksInput) => RoundResul
   };
   const startedAt = await bed.env.currentTimeMs();
   const result = await bed.runWith(stubs, (taskQueue) =>
-    bed.client.workflow.execute(deliverEvent, { workflowId: `event-${randomUUID()}`, taskQueue, args: [{ eventId: randomUUID() }] }),
+    bed.client.workflow.execute(deliverEvent, { workflowId: `event-${randomUUID()}`, taskQueue, args: [{ eventId: randomUUID(), retryWaitsSeconds }] }),
   );
   return { result, rounds, serverTimeMs: (await bed.env.currentTimeMs()) - startedAt };
 }
@@ -42,11 +43,25 @@ describe('deliverEvent branches, with stub activities', () => {
     );
     expect(result.webhooks).toEqual([
       { webhookId: 'steady', deliveryId: 'delivery-steady', outcome: 'delivered', attempts: 1 },
-      { webhookId: 'failing', deliveryId: 'delivery-failing', outcome: 'exhausted', attempts: retryWaits.length + 1 },
+      { webhookId: 'failing', deliveryId: 'delivery-failing', outcome: 'exhausted', attempts: retryWaitsSeconds.length + 1 },
     ]);
-    expect(rounds.map((round) => round.attempt)).toEqual(Array.from({ length: retryWaits.length + 1 }, (_, index) => index + 1));
+    expect(rounds.map((round) => round.attempt)).toEqual(Array.from({ length: retryWaitsSeconds.length + 1 }, (_, index) => index + 1));
     expect(rounds.slice(1).every((round) => round.webhookIds?.length === 1 && round.webhookIds[0] === 'failing')).toBe(true);
-    expect(serverTimeMs).toBeGreaterThanOrEqual(retryWaits.reduce((total, wait) => total + msToNumber(wait), 0));
+    expect(serverTimeMs).toBeGreaterThanOrEqual(retryWaitsSeconds.reduce((total, wait) => total + wait * 1000, 0));
+  });
+
+  it('when the first round leaves a slow receiver out, then an activity of its own sends it the same attempt at once', async () => {
+    const { result, rounds } = await deliverWith((round) =>
+      round.webhookIds ? [attempt('slow', 'delivered')] : [attempt('prompt', 'delivered'), { webhookId: 'slow', outcome: 'deferred' }],
+    );
+    expect(result.webhooks).toEqual([
+      { webhookId: 'prompt', deliveryId: 'delivery-prompt', outcome: 'delivered', attempts: 1 },
+      { webhookId: 'slow', deliveryId: 'delivery-slow', outcome: 'delivered', attempts: 1 },
+    ]);
+    expect(rounds).toEqual([
+      { eventId: expect.any(String), attempt: 1 },
+      { eventId: expect.any(String), attempt: 1, webhookIds: ['slow'] },
+    ]);
   });
 
   it('when a failing webhook stops taking the event before its next rung, then it ends skipped with the attempts it had', async () => {

@@ -12,7 +12,14 @@ export const retryingWebhooksQuery = defineQuery<string[]>('retryingWebhooks');
  */
 export const planChangedSignal = defineSignal('planChanged');
 
-export type DeliverEventInput = { eventId: string };
+export type DeliverEventInput = {
+  eventId: string;
+  /**
+   * The waits between attempts of one delivery, in seconds (WEBHOOK_RETRY_WAITS_SECONDS when the delivery started):
+   * the first attempt is immediate, then one more after each wait.
+   */
+  retryWaitsSeconds: readonly number[];
+};
 
 /** What one attempt of an event to a webhook came to, told from the receiver's answer and written to the delivery log. */
 export type DeliveryOutcome =

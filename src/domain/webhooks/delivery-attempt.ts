@@ -8,6 +8,15 @@ import type { DeliveryOutcome } from '../../../workflows/contracts/deliver-event
 export type DeliveryTarget = { webhook: Webhook; deliveryId: string };
 export type TargetAttempt = { webhookId: string; deliveryId: string; outcome: DeliveryOutcome; statusCode: number | null; error: string | null };
 
+/**
+ * A receiver that takes this long to answer (or to time out) is slow: an event's first round, a local activity that
+ * holds one of the worker's workflow task slots until its last answer, sends to it no longer. It gets the event from
+ * an ordinary activity started right after (the same attempt), so a slow customer endpoint holds an activity slot
+ * for its own deliveries instead of the slots every workflow needs, and the other receivers of the event and of
+ * every other event keep their pace. A second: well above a healthy endpoint's answer, well below the request timeout.
+ */
+export const slowAnswerMs = 1000;
+
 export function outcomeOf(response: Pick<WebhookPostResult, 'statusCode' | 'permanent'>): DeliveryOutcome {
   if (isSuccessStatus(response.statusCode)) return 'delivered';
   if (response.statusCode === 410) return 'gone';

@@ -3,7 +3,7 @@ import { WebhookDelivery } from '../../adapters/database/entities/webhook-delive
 import type { WorkspaceEvent } from '../../adapters/database/entities/workspace-event.ts';
 import { newId } from '../../adapters/database/new-id.ts';
 import { isSuccessStatus, unusableUrlReason, type WebhookPostResult } from '../../adapters/webhook-sender/post-webhook.ts';
-import { outcomeOf, type DeliveryTarget } from './delivery-attempt.ts';
+import { outcomeOf, slowAnswerMs, type DeliveryTarget } from './delivery-attempt.ts';
 
 export type DeliveryAnswer = { target: DeliveryTarget; attemptedAt: Date; response: Pick<WebhookPostResult, 'statusCode' | 'durationMs' | 'error'> };
 
@@ -23,8 +23,8 @@ export async function loggedDeliveryAnswers(em: EntityManager, targets: readonly
 }
 
 /**
- * Logs a round of attempts (each once, however often the activity is retried), touches `lastTriggeredAt` and
- * deactivates the webhooks that answered 410: one statement whatever the number of webhooks, atomic on its own (the
+ * Logs a round of attempts (each once, however often the activity is retried), touches `lastTriggeredAt`, tells
+ * whether each webhook answered slowly (see slowAnswerMs) and deactivates the webhooks that answered 410: one statement whatever the number of webhooks, atomic on its own (the
  * log's insert runs as a data-modifying CTE beside the webhooks' update), so a round costs the database one round
  * trip instead of a transaction's four. A webhook deleted while its request was under way took its log with it: its
  * row is left out rather than failing the round's other rows.
@@ -41,8 +41,8 @@ export async function recordDeliveryRound(em: EntityManager, event: WorkspaceEve
         where exists (select 1 from webhooks w where w.id = a.webhook_id)
        on conflict (delivery_id, attempt) do nothing
      )
-     update webhooks as w set last_triggered_at = ?::timestamptz, is_active = w.is_active and not r.gone
-       from (values ${answers.map(() => '(?::uuid, ?::boolean)').join(', ')}) as r(id, gone)
+     update webhooks as w set last_triggered_at = ?::timestamptz, is_active = w.is_active and not r.gone, answers_slowly = r.slow
+       from (values ${answers.map(() => '(?::uuid, ?::boolean, ?::boolean)').join(', ')}) as r(id, gone, slow)
       where w.id = r.id`,
     [
       ...answers.flatMap(({ target, attemptedAt: at, response }) => [
@@ -59,7 +59,7 @@ export async function recordDeliveryRound(em: EntityManager, event: WorkspaceEve
         response.error,
       ]),
       attemptedAt.toISOString(),
-      ...answers.flatMap(({ target, response }) => [target.webhook.id, response.statusCode === 410]),
+      ...answers.flatMap(({ target, response }) => [target.webhook.id, response.statusCode === 410, response.durationMs >= slowAnswerMs]),
     ],
     'run',
   );

@@ -38,7 +38,7 @@ describe('eager workflow start', () => {
       const handle = await client.workflow.start(deliverEvent, {
         taskQueue,
         workflowId: `event-${randomUUID()}`,
-        args: [{ eventId: randomUUID() }],
+        args: [{ eventId: randomUUID(), retryWaitsSeconds: [60] }],
         requestEagerStart: startsEagerly(client),
       });
       expect(handle.eagerlyStarted).toBe(true);

@@ -319,7 +319,11 @@ describe('postPublication and deliverEvent branches, with stub activities', () =
 
   it('records a delivery exhausted after the whole ladder', { timeout: 120_000 }, async () => {
     await bed.runWith({ deliverToWebhooks: () => Promise.resolve([attempt('failing', 'failed')]) }, async (taskQueue) => {
-      const handle = await bed.client.workflow.start(deliverEvent, { workflowId: `event-${randomUUID()}`, taskQueue, args: [{ eventId: randomUUID() }] });
+      const handle = await bed.client.workflow.start(deliverEvent, {
+        workflowId: `event-${randomUUID()}`,
+        taskQueue,
+        args: [{ eventId: randomUUID(), retryWaitsSeconds: bed.config.webhooks.retryWaitsSeconds }],
+      });
       await handle.result();
       await record('deliver-event-exhausted', handle);
     });
@@ -331,7 +335,11 @@ describe('postPublication and deliverEvent branches, with stub activities', () =
         Promise.resolve(number === 1 ? [attempt('failing', 'failed')] : [{ ...attempt('failing', 'failed'), outcome: 'not-on-plan' as const }]),
     };
     await bed.runWith(stubs, async (taskQueue) => {
-      const handle = await bed.client.workflow.start(deliverEvent, { workflowId: `event-${randomUUID()}`, taskQueue, args: [{ eventId: randomUUID() }] });
+      const handle = await bed.client.workflow.start(deliverEvent, {
+        workflowId: `event-${randomUUID()}`,
+        taskQueue,
+        args: [{ eventId: randomUUID(), retryWaitsSeconds: bed.config.webhooks.retryWaitsSeconds }],
+      });
       await eventually(async () => expect(await handle.query(retryingWebhooksQuery)).toEqual(['failing']));
       await handle.signal(planChangedSignal);
       await handle.result();

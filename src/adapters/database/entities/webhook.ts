@@ -16,6 +16,11 @@ export const Webhook = defineEntity({
     secretSealed: p.text().nullable(),
     isActive: p.boolean().default(true),
     lastTriggeredAt: p.datetime().nullable(),
+    /**
+     * Its latest delivery attempt took a second or more (or is taking it): an event's first round then sends to it
+     * from an activity of its own instead of the workflow task's local activity (src/domain/webhooks/delivery-attempt.ts).
+     */
+    answersSlowly: p.boolean().default(false),
     ...createdAndUpdatedAt,
   },
   indexes: [{ properties: ['workspaceId', 'createdAt'] }],

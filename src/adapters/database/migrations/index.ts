@@ -11,6 +11,7 @@ import { Migration20261123180753_video_job_outcome } from './Migration2026112318
 import { Migration20261123202632_social_connection_sessions } from './Migration20261123202632_social_connection_sessions.ts';
 import { Migration20261127144512_rate_limits } from './Migration20261127144512_rate_limits.ts';
 import { Migration20261127150000_video_jobs_unfinished_index } from './Migration20261127150000_video_jobs_unfinished_index.ts';
+import { Migration20261127173500_webhooks_answers_slowly } from './Migration20261127173500_webhooks_answers_slowly.ts';
 
 export const migrationsList = [
   Migration20261122091116_initial,
@@ -24,4 +25,5 @@ export const migrationsList = [
   Migration20261123202632_social_connection_sessions,
   Migration20261127144512_rate_limits,
   Migration20261127150000_video_jobs_unfinished_index,
+  Migration20261127173500_webhooks_answers_slowly,
 ];
