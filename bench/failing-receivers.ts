@@ -61,12 +61,12 @@ async function measure(stack: BenchStack, receiver: WebhookReceiver): Promise<Ro
   const [warmUp, healthyRound, failingRound] = [await newPosts(2), await newPosts(settings.events), await newPosts(settings.events)];
   await publish(warmUp);
   await until(() => distinct(receiver.receipts) >= warmUp.length * paths.length, 'the warm-up deliveries');
-  await waitUntilQuiet(stack);
+  await waitUntilQuiet(stack.scope);
   receiver.receipts.length = 0;
   await publish(healthyRound);
   await until(() => distinct(receiver.receipts) >= healthyRound.length * paths.length, "the all-healthy round's deliveries");
   const floorLags = receiver.receipts.filter(onlyAt(healthyPaths)).map((receipt) => receipt.lagMs);
-  await waitUntilQuiet(stack);
+  await waitUntilQuiet(stack.scope);
 
   receiver.receipts.length = 0;
   receiver.refusals.length = 0;
@@ -91,7 +91,7 @@ async function measure(stack: BenchStack, receiver: WebhookReceiver): Promise<Ro
   await until(() => covers(receiver.receipts, expected(paths)), 'every delivery, the recovered receivers included');
   const lastRecovered = Math.max(...receiver.receipts.filter(onlyAt(refusingPaths)).map((receipt) => receipt.at));
   // Late duplicates would arrive after the deliveries' workflows end.
-  await waitUntilQuiet(stack);
+  await waitUntilQuiet(stack.scope);
 
   const arrived = new Set(receiver.receipts.map((receipt) => receipt.delivery));
   const lost = expected(paths).filter((delivery) => !arrived.has(delivery)).length;

@@ -35,7 +35,7 @@ export async function benchMemory(stack: BenchStack): Promise<Row[]> {
     console.error(`memory: ${when}: ${watched.map(({ name }, index) => `${name} ${mb(reading[index]!)}`).join(', ')}`);
 
   for (let index = 0; index < busyConcurrency; index += 1) await generate(await newPost(index));
-  await waitUntilQuiet(stack);
+  await waitUntilQuiet(stack.scope);
   const before = rss();
   report('before', before);
 
@@ -69,7 +69,7 @@ export async function benchMemory(stack: BenchStack): Promise<Row[]> {
   );
   running = false;
   await sampler;
-  await waitUntilQuiet(stack);
+  await waitUntilQuiet(stack.scope);
   const after = rss();
   report('after, once quiet', after);
 
