@@ -1,6 +1,7 @@
 import { cpus, loadavg } from 'node:os';
 import { startBenchStack } from './bench-stack.ts';
 import { benchBlueskyPublishing } from './bluesky-publishing.ts';
+import { benchBurst } from './burst.ts';
 import { benchGenerate } from './generate-latency.ts';
 import { benchPostsList } from './posts-list.ts';
 import { benchRateLimits } from './rate-limits.ts';
@@ -17,6 +18,7 @@ const sections = {
   generate: benchGenerate,
   video: benchVideo,
   webhooks: benchWebhooks,
+  burst: benchBurst,
   bluesky: benchBlueskyPublishing,
   limits: benchRateLimits,
   schedules: benchSchedules,
