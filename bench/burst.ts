@@ -59,9 +59,9 @@ export async function benchBurst(stack: BenchStack): Promise<Row[]> {
 
   const posts = await newPosts(burst);
   await waitUntilQuiet(stack);
-  // A whole second far enough ahead for every schedule to be made before it: half again the time publishing them
-  // would take, and 3 s more.
-  const dueAt = Math.ceil((Date.now() + (1.5 * burst * 1000) / publishRate + 3000) / 1000) * 1000;
+  // A whole second far enough ahead for every schedule to be made before it: twice the time publishing them would
+  // take (a schedule records its plan, which publishing now skips), and 3 s more.
+  const dueAt = Math.ceil((Date.now() + (2 * burst * 1000) / publishRate + 3000) / 1000) * 1000;
   const scheduledAt = new Date(dueAt).toISOString();
   const scheduling = await timed(() => runConcurrently(burst, concurrency, (index) => call('POST', `/posts/${posts[index]!}/schedule`, { scheduledAt })));
   if (Date.now() >= dueAt) throw new Error(`burst: scheduling ${burst} posts took ${(scheduling.ms / 1000).toFixed(1)} s, past the time they were due`);
