@@ -1,6 +1,7 @@
 import { cpus, loadavg } from 'node:os';
 import { startBenchStack } from './bench-stack.ts';
 import { benchBlueskyPublishing } from './bluesky-publishing.ts';
+import { benchBurst } from './burst.ts';
 import { benchCosts } from './operation-costs.ts';
 import { benchFailingReceivers } from './failing-receivers.ts';
 import { benchGenerate } from './generate-latency.ts';
@@ -22,6 +23,7 @@ const sections = {
   video: benchVideo,
   webhooks: benchWebhooks,
   receivers: benchFailingReceivers,
+  burst: benchBurst,
   bluesky: benchBlueskyPublishing,
   memory: benchMemory,
   limits: benchRateLimits,

@@ -17,6 +17,8 @@ export const settings = {
   /** Published posts, once without webhooks and once with BENCH_WEBHOOKS each. */
   events: count('BENCH_EVENTS', 60),
   webhooks: count('BENCH_WEBHOOKS', 20),
+  /** Posts scheduled for the same second in the burst section. */
+  burst: count('BENCH_BURST', 1000),
   /** Rounds of the rates measured in turns with their floors (publish-only and with webhooks; renders alone and
    * generate at concurrency 16; Temporal's schedule creates and POST /schedules); the table shows medians. Five
    * rather than three: within one run a round's rate moved by up to a third with this shared machine's spells, and

@@ -78,7 +78,7 @@ export async function benchWebhooks(stack: BenchStack): Promise<Row[]> {
     await addWebhooks(settings.webhooks - 1);
     const manyWebhooksCost = settings.webhooks > 1 ? await hooked.publishOneCost() : oneWebhookCost;
 
-    const rates = { empty: [] as number[], oneActivity: [] as number[], publish: [] as number[], deliveries: [] as number[] };
+    const rates = { empty: [] as number[], oneActivity: [] as number[], updatedLocally: [] as number[], publish: [] as number[], deliveries: [] as number[] };
     // Where the cores went while the posts were published and their events delivered, until all was quiet.
     const cpu = { publishOnly: new Map<string, number>(), withWebhooks: new Map<string, number>() };
     const firstReceipts: Receipt[] = [];
@@ -92,6 +92,7 @@ export async function benchWebhooks(stack: BenchStack): Promise<Row[]> {
       await waitUntilQuiet(stack.scope);
       rates.empty.push(await workflowRate(stack, 'emptyWorkflow', settings.workflows, concurrency));
       rates.oneActivity.push(await workflowRate(stack, 'oneActivityWorkflow', settings.workflows, concurrency));
+      rates.updatedLocally.push(await workflowRate(stack, 'updatedWithLocalActivityWorkflow', settings.workflows, concurrency));
       let before = cpuTime(stack.serverPids);
       rates.publish.push(await plain.publishAll(plainPosts));
       await waitUntilQuiet(stack.scope);
@@ -124,7 +125,12 @@ export async function benchWebhooks(stack: BenchStack): Promise<Row[]> {
       heading(`publish and webhooks (8 publishes at a time; rates: median of ${settings.rounds} rounds)`),
       alone('empty workflows, 8 at a time', median(rates.empty), '/s'),
       alone('one-activity workflows, 8 at a time', median(rates.oneActivity), '/s'),
-      compared('publish, posts', median(rates.publish), '/s', { value: median(rates.oneActivity), name: 'one-activity workflows' }, ratioAtLeast(0.5)),
+      alone('Update-with-Start + local activity workflows, 8 at a time', median(rates.updatedLocally), '/s'),
+      compared('publish, posts', median(rates.publish), '/s', { value: median(rates.oneActivity), name: 'one-activity workflows' }, ratioAtLeast(0.75)),
+      compared('publish, posts (the shape of a publication)', median(rates.publish), '/s', {
+        value: median(rates.updatedLocally),
+        name: 'Update-with-Start + local activity',
+      }),
       compared(`${shape}: deliveries`, median(rates.deliveries), '/s', { value: median(rates.publish), name: 'publish-only posts' }, ratioAtLeast(10)),
       alone(
         `${shape}: deliveries, each round`,

@@ -26,8 +26,8 @@ import { handOver } from './hand-over-event.ts';
 // post's own changes wait for these; webhooks do not (startEventDelivery only hands the event to a workflow of its
 // own, see handOver).
 const { cancelPublication, markTargetFailed } = proxyActivities<Activities>(databaseWork);
-// Planning and settling, the two steps every publication takes, run as local activities: a publish costs Temporal
-// two workflow tasks and no activity task.
+// Planning and settling run as local activities: a publication costs Temporal no activity task, and publishing now
+// one workflow task (its first plan records nothing, see the plan handler).
 const { planPublication, settlePublication } = proxyLocalActivities<Activities>(localDatabaseWork);
 
 // One post to one platform, bounded because the publication waits for it (see socialPublish).
@@ -51,7 +51,11 @@ export async function postPublication({ postId, publicationId, carried }: PostPu
   // Whether the plan is for later (the post was made `scheduled`): then only a post still scheduled is published.
   let scheduledPlan = carried !== undefined;
   let unplanned = false;
+  // Plans and cancels being recorded: a plan that publishes at once must not overtake one sent before it.
+  let recording = 0;
   let publishing = false;
+  // The publishing under way: begun when the time comes, or by a first plan that publishes now.
+  let publication: Promise<PublicationResult> | undefined;
   const refuseOncePublishing = () => {
     if (publishing) throw new Error('The publication is already under way and can no longer be changed.');
   };
@@ -60,7 +64,17 @@ export async function postPublication({ postId, publicationId, carried }: PostPu
     planUpdate,
     async (request) => {
       const at = request.publishAt ? Math.max(Date.parse(request.publishAt), Date.now()) : Date.now();
+      if (publishAt === undefined && recording === 0 && !cancelled && at <= Date.now() && request.connectionIds.length === 0 && targetIds.length === 0) {
+        // The first plan, to publish now to no connection, has nothing to record (no target; the post changes only
+        // when it is settled, which also finds a post deleted meanwhile). So it publishes at once and answers with
+        // the result: publishing now costs one local activity (the settle) and the caller one call.
+        publishAt = at;
+        plans += 1;
+        publication = publish();
+        return { publishAt: new Date(at).toISOString(), scheduled: false, targetIds: [], result: await publication };
+      }
       let plan;
+      recording += 1;
       try {
         plan = await planPublication({
           postId,
@@ -73,6 +87,8 @@ export async function postPublication({ postId, publicationId, carried }: PostPu
         // A failed first plan leaves nothing to wait for: the run ends as cancelled, and the next publish starts a new one.
         if (publishAt === undefined) unplanned = true;
         throw error;
+      } finally {
+        recording -= 1;
       }
       publishAt = at;
       targetIds = plan.targetIds;
@@ -85,7 +101,12 @@ export async function postPublication({ postId, publicationId, carried }: PostPu
   setHandler(
     cancelUpdate,
     async () => {
-      await cancelPublication({ postId, publicationId });
+      recording += 1;
+      try {
+        await cancelPublication({ postId, publicationId });
+      } finally {
+        recording -= 1;
+      }
       cancelled = true;
     },
     { validator: refuseOncePublishing },
@@ -94,18 +115,16 @@ export async function postPublication({ postId, publicationId, carried }: PostPu
 
   // A failed first plan ends the run only once no other plan is under way (one may yet succeed).
   await condition(() => publishAt !== undefined || cancelled || (unplanned && allHandlersFinished()));
-  for (;;) {
+  while (!publication) {
     if (cancelled || publishAt === undefined) return finish({ outcome: 'cancelled', publishedAt: null });
     const seen = plans;
     const wait = publishAt - Date.now();
     if (wait <= 0) {
       // Once publishing, changes are refused; one accepted before (still recording when the timer fired) must not be
       // answered as made and then ignored.
-      if (!allHandlersFinished()) {
-        await condition(allHandlersFinished);
-        continue;
-      }
-      break;
+      if (allHandlersFinished()) publication = publish();
+      else await condition(allHandlersFinished);
+      continue;
     }
     if (plans >= plansPerRun || workflowInfo().continueAsNewSuggested) {
       await condition(allHandlersFinished);
@@ -117,17 +136,29 @@ export async function postPublication({ postId, publicationId, carried }: PostPu
     // Wakes on time, or early when a new plan or a cancel arrives (then loops to decide again).
     await condition(() => cancelled || plans !== seen, wait);
   }
+  let result: PublicationResult;
+  try {
+    result = await publication;
+  } catch (error) {
+    // A plan that published now fails with the same failure; its caller hears it before the run ends.
+    await condition(allHandlersFinished);
+    throw error;
+  }
+  return finish(result);
 
-  publishing = true;
-  setCurrentDetails('Publishing');
-  const publishedAt = new Date().toISOString();
-  await publishToTargets();
-  const settled = await settlePublication({ postId, publicationId, publishedAt, targetIds, onlyIfStillScheduled: scheduledPlan });
-  if (settled.eventId) await handOver(settled.eventId);
-  return finish({ outcome: settled.outcome, publishedAt: settled.outcome === 'published' ? publishedAt : null });
+  /** Publishes to every planned connection, settles the post's status and hands its event to webhooks. */
+  async function publish(): Promise<PublicationResult> {
+    publishing = true;
+    setCurrentDetails('Publishing');
+    const publishedAt = new Date().toISOString();
+    await publishToTargets(publishedAt);
+    const settled = await settlePublication({ postId, publicationId, publishedAt, targetIds, onlyIfStillScheduled: scheduledPlan });
+    if (settled.eventId && settled.subscribed) await handOver(settled.eventId);
+    return { outcome: settled.outcome, publishedAt: settled.outcome === 'published' ? publishedAt : null };
+  }
 
   /** Publishes to every planned connection side by side; a target that fails for good is marked so. */
-  async function publishToTargets(): Promise<void> {
+  async function publishToTargets(publishedAt: string): Promise<void> {
     await Promise.all(
       targetIds.map(async (targetId) => {
         try {
@@ -139,8 +170,8 @@ export async function postPublication({ postId, publicationId, carried }: PostPu
     );
   }
 
-  async function finish(result: PublicationResult): Promise<PublicationResult> {
+  async function finish(outcome: PublicationResult): Promise<PublicationResult> {
     await condition(allHandlersFinished);
-    return result;
+    return outcome;
   }
 }

@@ -1,4 +1,4 @@
-import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
+import { WithStartWorkflowOperation, WorkflowFailedError, WorkflowNotFoundError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -9,12 +9,14 @@ import { WebhookDelivery } from '../../src/adapters/database/entities/webhook-de
 import { WorkspaceEvent } from '../../src/adapters/database/entities/workspace-event.ts';
 import type { SettlePublicationInput } from '../../src/domain/publishing/settle-publication.ts';
 import { failureTypes } from '../../src/adapters/temporal/failure-types.ts';
+import { updateFailureAsProblem } from '../../src/adapters/temporal/failure-problems.ts';
 import { workflowIds } from '../../src/adapters/temporal/workflow-ids.ts';
 import type { deliverEvent } from '../../workflows/deliver-event.ts';
 import { cancelUpdate, planUpdate, type PublicationRequest } from '../../workflows/contracts/post-publication.ts';
 import { plansPerRun, postPublication } from '../../workflows/post-publication.ts';
 import { startWebhookReceiver } from '../fakes/webhook-receiver.ts';
 import { eventually } from '../support/eventually.ts';
+import { failureOf } from '../support/failure-of.ts';
 import { createPostFixture } from '../support/post-fixtures.ts';
 import { createWebhookFixture } from '../support/webhook-fixtures.ts';
 import { runPublicationWhoseFirstPlanFails, startMadeUpPublication } from '../support/publication-runs.ts';
@@ -156,6 +158,43 @@ describe('scheduled publication', () => {
   });
 });
 
+describe('publishing now', () => {
+  /** Starts the post's publication as the api does (Update-with-Start), planned to publish now to no connection. */
+  async function publishNowWithOneCall(postId: string) {
+    const start = new WithStartWorkflowOperation(postPublication, {
+      workflowId: workflowIds.postPublication(postId),
+      taskQueue: bed.taskQueue,
+      args: [{ postId, publicationId: randomUUID() }],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+    });
+    const plan = bed.client.workflow.executeUpdateWithStart(planUpdate, { args: [{ publishAt: null, connectionIds: [] }], startWorkflowOperation: start });
+    return { plan, handle: await start.workflowHandle() };
+  }
+
+  it('when the first plan publishes now to no connection, then it answers with the result, in one workflow task with one local activity and no hand-over when no webhook takes the event', async () => {
+    const post = await createPostFixture(bed.orm);
+    const { plan, handle } = await publishNowWithOneCall(post.id);
+    const { result } = await plan;
+    expect(result).toEqual({ outcome: 'published', publishedAt: expect.any(String) });
+    expect(await handle.result()).toEqual(result);
+    expect(await reload(post.id)).toMatchObject({ status: 'published', publishedAt: new Date(result!.publishedAt!) });
+    expect(await bed.orm.em.fork().count(WorkspaceEvent, { postId: post.id, type: 'post.published' })).toBe(1);
+
+    const events = (await handle.fetchHistory()).events ?? [];
+    expect(events.filter((event) => event.workflowTaskCompletedEventAttributes)).toHaveLength(1);
+    // The settle's marker only: no plan recorded, no event handed over.
+    expect(events.flatMap((event) => event.markerRecordedEventAttributes?.markerName ?? [])).toEqual(['core_local_activity']);
+    expect(events.some((event) => event.activityTaskScheduledEventAttributes)).toBe(false);
+  });
+
+  it('when the post was deleted before it is published now, then the plan fails as the post deleted (a 404 for the api) and so does the run', async () => {
+    const { plan, handle } = await publishNowWithOneCall(randomUUID());
+    const refusal = await failureOf(plan, WorkflowUpdateFailedError);
+    expect(updateFailureAsProblem(refusal, 'Post')).toMatchObject({ code: 'not-found' });
+    await failureOf(handle.result(), WorkflowFailedError);
+  });
+});
+
 describe('postPublication branches, with stub activities', () => {
   /** Runs a publication of a made-up post on a worker with `stubs`, planned by `request` (and steered by `then`). */
   async function publicationWith(
@@ -183,7 +222,7 @@ describe('postPublication branches, with stub activities', () => {
       planPublication: (input) => Promise.resolve({ publishAt: input.publishAt, scheduled: true, targetIds: ['target'] }),
       cancelPublication: () => record('cancelPublication', undefined),
       publishToTarget: () => record('publishToTarget', undefined),
-      settlePublication: () => record('settlePublication', { outcome: 'published' as const, eventId: 'event' }),
+      settlePublication: () => record('settlePublication', { outcome: 'published' as const, eventId: 'event', subscribed: true }),
       startEventDelivery: () => record('startEventDelivery', { started: true }),
     };
     const publishAt = new Date((await bed.env.currentTimeMs()) + 3 * day).toISOString();
@@ -213,7 +252,7 @@ describe('postPublication branches, with stub activities', () => {
         await released;
       },
       publishToTarget: () => record('publishToTarget', undefined),
-      settlePublication: () => record('settlePublication', { outcome: 'published' as const, eventId: null }),
+      settlePublication: () => record('settlePublication', { outcome: 'published' as const, eventId: null, subscribed: false }),
     };
     const publishAt = new Date((await bed.env.currentTimeMs()) + day).toISOString();
     const { result } = await publicationWith(stubs, { publishAt, connectionIds: ['connection'] }, async (handle) => {
@@ -252,7 +291,7 @@ describe('postPublication branches, with stub activities', () => {
       },
       settlePublication: (input) => {
         settled = input;
-        return Promise.resolve({ outcome: 'published', eventId: null });
+        return Promise.resolve({ outcome: 'published', eventId: null, subscribed: false });
       },
     };
     const { result } = await publicationWith(stubs, { publishAt: null, connectionIds: ['a', 'b', 'c'] });

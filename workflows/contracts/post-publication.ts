@@ -10,10 +10,16 @@ export type PublicationRequest = {
   connectionIds: string[];
 };
 
-/** What a plan recorded: when, the publish targets, and whether the post became `scheduled`. */
-export type PublicationPlan = { publishAt: string; scheduled: boolean; targetIds: string[] };
+/**
+ * What a plan recorded: when, the publish targets, and whether the post became `scheduled`; and the publication's
+ * result when the plan published at once (the first plan of a run, to publish now to no connection).
+ */
+export type PublicationPlan = { publishAt: string; scheduled: boolean; targetIds: string[]; result?: PublicationResult };
 
-/** Plan (or re-plan) the publication: when, and to which connections. Answers once it is recorded. */
+/**
+ * Plan (or re-plan) the publication: when, and to which connections. Answers once it is recorded, or, when it
+ * publishes at once, once the post is settled.
+ */
 export const planUpdate = defineUpdate<PublicationPlan, [PublicationRequest]>('plan');
 /** Cancel a publication that has not started yet. */
 export const cancelUpdate = defineUpdate<void, []>('cancel');

@@ -17,7 +17,7 @@ export function presentPublishTarget(target: PublishTarget): Schemas['PublishTar
   };
 }
 
-export function presentPublishedPost(post: Post): Schemas['PublishPostResponse'] {
+export function presentPublishedPost(post: Pick<Post, 'id' | 'status' | 'publishedAt'>): Schemas['PublishPostResponse'] {
   return { id: post.id, status: post.status, publishedAt: post.publishedAt?.toISOString() ?? null };
 }
 

@@ -3,7 +3,7 @@ import { AppError } from '../../common/errors/app-error.ts';
 import { findBrandKit } from '../brand-kits/find-brand-kit.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
-import { cancelPublication, planPublication, publicationCompleted } from '../publishing/publication-workflow.ts';
+import { cancelPublication, planPublication, publicationOutcome } from '../publishing/publication-workflow.ts';
 import { requireFuture } from '../publishing/schedule-post.ts';
 import { findPost } from './find-post.ts';
 import { readPost } from './read-post.ts';
@@ -48,8 +48,7 @@ export async function updatePost(deps: Deps, caller: Caller, id: string, input: 
 
 async function actOnPublication(deps: Deps, post: Post, input: UpdatePostInput): Promise<void> {
   if (input.status === 'published') {
-    const { handle } = await planPublication(deps, post, { publishAt: null, connectionIds: [] });
-    await publicationCompleted(deps, handle);
+    await publicationOutcome(deps, await planPublication(deps, post, { publishAt: null, connectionIds: [] }));
     return;
   }
   if (input.status === 'scheduled' || (input.status === undefined && post.status === 'scheduled' && input.scheduledAt)) {

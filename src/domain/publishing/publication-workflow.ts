@@ -1,9 +1,15 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import type { Post } from '../../adapters/database/entities/post.ts';
 import { newId } from '../../adapters/database/new-id.ts';
-import { updateIfRunning, updateWithStart, waitForOutcome } from '../../adapters/temporal/workflow-gateway.ts';
+import { updateIfRunning, updateWithStart, waitForOutcome, type Outcome } from '../../adapters/temporal/workflow-gateway.ts';
 import { workflowIds } from '../../adapters/temporal/workflow-ids.ts';
-import { cancelUpdate, planUpdate, type PublicationPlan, type PublicationRequest } from '../../../workflows/contracts/post-publication.ts';
+import {
+  cancelUpdate,
+  planUpdate,
+  type PublicationPlan,
+  type PublicationRequest,
+  type PublicationResult,
+} from '../../../workflows/contracts/post-publication.ts';
 import { postPublication } from '../../../workflows/post-publication.ts';
 import type { Deps } from '../deps.ts';
 import { postSearchAttributes } from '../../adapters/temporal/search-attributes.ts';
@@ -47,9 +53,14 @@ export async function cancelPublication(deps: Deps, postId: string): Promise<voi
 }
 
 /**
- * True when the publication finished within the action wait limit; the workflow goes on either way. A publication
- * that failed (the post deleted meanwhile: 404) reads as the generation and render actions do.
+ * The publication's result: the plan's own when it published at once, else the run's when it finished within the
+ * action wait limit, else `running`; the workflow goes on either way. A publication that failed (the post deleted
+ * meanwhile: 404) reads as the generation and render actions do.
  */
-export async function publicationCompleted(deps: Deps, handle: WorkflowHandle<typeof postPublication>): Promise<boolean> {
-  return (await waitForOutcome(deps.temporal, handle, { name: 'Publishing', waitMs: deps.actionWaitMs })).state === 'completed';
+export async function publicationOutcome(
+  deps: Deps,
+  { plan, handle }: { plan: PublicationPlan; handle: WorkflowHandle<typeof postPublication> },
+): Promise<Outcome<PublicationResult>> {
+  if (plan.result) return { state: 'completed', result: plan.result };
+  return waitForOutcome(deps.temporal, handle, { name: 'Publishing', waitMs: deps.actionWaitMs });
 }

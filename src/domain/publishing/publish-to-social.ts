@@ -4,7 +4,7 @@ import { notFound } from '../../common/errors/app-error.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { readPost } from '../posts/read-post.ts';
-import { planPublication, publicationCompleted } from './publication-workflow.ts';
+import { planPublication, publicationOutcome } from './publication-workflow.ts';
 import { requireFuture } from './schedule-post.ts';
 
 /**
@@ -26,8 +26,9 @@ export async function publishToSocial(
   const missing = connectionIds.find((id) => !found.some((connection) => connection.id === id));
   if (missing) throw notFound(`Social connection ${missing}`);
 
-  const { plan, handle } = await planPublication(deps, post, { publishAt: request.scheduledAt ?? null, connectionIds });
-  const completed = plan.scheduled || (await publicationCompleted(deps, handle));
+  const planned = await planPublication(deps, post, { publishAt: request.scheduledAt ?? null, connectionIds });
+  const { plan } = planned;
+  const completed = plan.scheduled || (await publicationOutcome(deps, planned)).state === 'completed';
   const targets = await deps.orm.em.fork().find(PublishTarget, { id: { $in: plan.targetIds } }, { orderBy: { createdAt: 'asc' } });
   return { targets, completed };
 }

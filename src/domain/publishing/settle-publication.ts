@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PublishTarget } from '../../adapters/database/entities/publish-target.ts';
 import { WorkspaceEvent } from '../../adapters/database/entities/workspace-event.ts';
+import { anyWebhookTakes } from '../../adapters/webhook-sender/subscribed-webhooks.ts';
 import { recordPostEvent } from '../events/post-event.ts';
 import { loadPostForUpdate } from '../posts/load-post.ts';
 import { recordUsage } from '../usage/record-usage.ts';
@@ -13,7 +14,12 @@ export type SettlePublicationInput = {
   /** Planned for later: it stands only while the post is `scheduled` (absent from activities scheduled before it existed). */
   onlyIfStillScheduled?: boolean;
 };
-export type SettledPublication = { outcome: 'published' | 'failed' | 'cancelled'; eventId: string | null };
+export type SettledPublication = {
+  outcome: 'published' | 'failed' | 'cancelled';
+  eventId: string | null;
+  /** Whether an active webhook takes the event: only then is it handed to a delivery workflow. */
+  subscribed: boolean;
+};
 
 /**
  * Decides what the publication did to the post and records it with its event, in the caller's transaction:
@@ -34,7 +40,7 @@ export async function settlePublication(em: EntityManager, input: SettlePublicat
     !targets.some((target) => target.status === 'Published') &&
     !(await em.findOne(WorkspaceEvent, { sourceId }))
   ) {
-    return { outcome: 'cancelled', eventId: null };
+    return { outcome: 'cancelled', eventId: null, subscribed: false };
   }
   const published = targets.length === 0 || targets.some((target) => target.status === 'Published');
   if (published) {
@@ -43,10 +49,10 @@ export async function settlePublication(em: EntityManager, input: SettlePublicat
       recordUsage(em, { workspaceId: post.workspaceId, type: 'PostPublish', description: `Published "${post.title}".`, postId: post.id });
     }
     const event = await recordPostEvent(em, post, { type: 'post.published', sourceId });
-    return { outcome: 'published', eventId: event.id };
+    return { outcome: 'published', eventId: event.id, subscribed: await anyWebhookTakes(em, post.workspaceId, event.type) };
   }
   const reason = `Publishing failed on every connection: ${targets.map((target) => `${target.platform}: ${target.errorMessage ?? target.status}`).join('; ')}`;
   Object.assign(post, { status: 'failed', failureReason: reason, updatedAt: new Date() });
   const event = await recordPostEvent(em, post, { type: 'post.failed', sourceId, reason });
-  return { outcome: 'failed', eventId: event.id };
+  return { outcome: 'failed', eventId: event.id, subscribed: await anyWebhookTakes(em, post.workspaceId, event.type) };
 }

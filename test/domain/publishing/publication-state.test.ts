@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Post } from '../../../src/adapters/database/entities/post.ts';
 import { PublishTarget } from '../../../src/adapters/database/entities/publish-target.ts';
 import { SocialConnection } from '../../../src/adapters/database/entities/social-connection.ts';
+import { Webhook } from '../../../src/adapters/database/entities/webhook.ts';
 import { WorkspaceEvent } from '../../../src/adapters/database/entities/workspace-event.ts';
 import { newId } from '../../../src/adapters/database/new-id.ts';
 import { recordPublicationCancelled } from '../../../src/domain/publishing/record-publication-cancelled.ts';
@@ -109,7 +110,7 @@ describe('settlePublication', () => {
 
   it('when one target of two was published, then the post is published and one post.published event is recorded, however often it is settled', async () => {
     const { post, settled, again } = await settledWith(['Published', 'Failed']);
-    expect(settled).toEqual({ outcome: 'published', eventId: expect.any(String) });
+    expect(settled).toEqual({ outcome: 'published', eventId: expect.any(String), subscribed: false });
     expect(again).toEqual(settled);
     expect(post.status).toBe('published');
     expect(await database.orm.em.fork().count(WorkspaceEvent, { postId: post.id, type: 'post.published' })).toBe(1);
@@ -117,14 +118,14 @@ describe('settlePublication', () => {
 
   it('when a publication planned for later is settled again after its commit, then it answers the same outcome and event, not a cancel', async () => {
     const { post, settled, again } = await settledWith(['Failed'], { plannedForLater: true });
-    expect(settled).toEqual({ outcome: 'failed', eventId: expect.any(String) });
+    expect(settled).toEqual({ outcome: 'failed', eventId: expect.any(String), subscribed: false });
     expect(again).toEqual(settled);
     expect(post.status).toBe('failed');
   });
 
   it('when the post of a publication planned for later was made a draft and no platform has it, then it is cancelled and nothing is recorded', async () => {
     const { post, settled, again } = await settledWith(['Failed'], { plannedForLater: true, madeDraft: true });
-    expect(settled).toEqual({ outcome: 'cancelled', eventId: null });
+    expect(settled).toEqual({ outcome: 'cancelled', eventId: null, subscribed: false });
     expect(again).toEqual(settled);
     expect(post.status).toBe('draft');
     expect(await database.orm.em.fork().count(WorkspaceEvent, { postId: post.id })).toBe(0);
@@ -132,13 +133,30 @@ describe('settlePublication', () => {
 
   it('when the post of a publication planned for later was made a draft but a platform has it, then it is published', async () => {
     const { post, settled } = await settledWith(['Published'], { plannedForLater: true, madeDraft: true });
-    expect(settled).toEqual({ outcome: 'published', eventId: expect.any(String) });
+    expect(settled).toEqual({ outcome: 'published', eventId: expect.any(String), subscribed: false });
     expect(post.status).toBe('published');
+  });
+
+  it('when an active webhook takes the event, then the settle says so (the event is handed over only then); a paused one or one taking other events does not count', async () => {
+    const post = await createPostFixture(database.orm);
+    const addWebhook = async (events: string, isActive: boolean) => {
+      const em = database.orm.em.fork();
+      em.create(Webhook, { workspaceId: post.workspaceId, url: 'https://receiver.example/hook', events, secretSealed: null, isActive });
+      await em.flush();
+    };
+    await addWebhook('post.failed', true);
+    await addWebhook('post.published', false);
+    const input = { postId: post.id, publicationId: newId(), publishedAt: new Date().toISOString(), targetIds: [] };
+    const settle = () => database.orm.em.fork().transactional((em) => settlePublication(em, input));
+    expect(await settle()).toMatchObject({ outcome: 'published', subscribed: false });
+
+    await addWebhook('post.failed, post.published', true);
+    expect(await settle()).toMatchObject({ outcome: 'published', subscribed: true });
   });
 
   it('when every target failed, then the post is failed with every reason and a post.failed event is recorded', async () => {
     const { post, settled } = await settledWith(['Failed', 'Failed']);
-    expect(settled).toEqual({ outcome: 'failed', eventId: expect.any(String) });
+    expect(settled).toEqual({ outcome: 'failed', eventId: expect.any(String), subscribed: false });
     expect(post).toMatchObject({ status: 'failed', failureReason: 'Publishing failed on every connection: mastodon: refused; mastodon: refused' });
   });
 });

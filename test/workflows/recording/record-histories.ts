@@ -1,5 +1,5 @@
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
-import { ApplicationFailure, type WorkflowHandle } from '@temporalio/client';
+import { ApplicationFailure, WithStartWorkflowOperation, type WorkflowHandle } from '@temporalio/client';
 import { Context } from '@temporalio/activity';
 import { Worker } from '@temporalio/worker';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -236,10 +236,17 @@ describe('postPublication and deliverEvent, with real activities', () => {
     return bed.client.workflow.getHandle<typeof deliverEvent>(workflowIds.eventDelivery(event.id));
   }
 
-  it('records a publication published at once, and the delivery of its event to a webhook', async () => {
+  it('records a publication published at once, started as the api starts it (Update-with-Start), and the delivery of its event to a webhook', async () => {
     bed.receiver.respondWith(200);
-    const { post, handle } = await publicationOf();
-    await handle.executeUpdate(planUpdate, { args: [{ publishAt: null, connectionIds: [] }] });
+    const { post } = await bed.postWithWebhook();
+    const start = new WithStartWorkflowOperation(postPublication, {
+      workflowId: workflowIds.postPublication(post.id),
+      taskQueue: bed.taskQueue,
+      args: [{ postId: post.id, publicationId: newId() }],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+    });
+    await bed.client.workflow.executeUpdateWithStart(planUpdate, { args: [{ publishAt: null, connectionIds: [] }], startWorkflowOperation: start });
+    const handle = await start.workflowHandle();
     await handle.result();
     await record('post-publication-published-now', handle);
     const delivery = await eventDeliveryOf(post.id);
@@ -285,7 +292,7 @@ describe('postPublication and deliverEvent branches, with stub activities', () =
           ? Promise.resolve({ outcome: 'published' })
           : Promise.reject(ApplicationFailure.nonRetryable('Bad credentials.', failureTypes.socialRejected))) as ReturnType<Activities['publishToTarget']>,
       markTargetFailed: () => Promise.resolve(),
-      settlePublication: () => Promise.resolve({ outcome: 'published', eventId: randomUUID() }),
+      settlePublication: () => Promise.resolve({ outcome: 'published', eventId: randomUUID(), subscribed: true }),
       startEventDelivery: () => Promise.resolve({ started: true }),
     };
     await bed.runWith(stubs, async (taskQueue) => {
