@@ -41,13 +41,13 @@ export async function benchBurst(stack: BenchStack): Promise<Row[]> {
   const measured = async <T>(spent: Map<string, number>, work: () => Promise<T>): Promise<T> => {
     const before = cpuTime(stack.serverPids);
     const result = await work();
-    await waitUntilQuiet(stack);
+    await waitUntilQuiet(stack.scope);
     addSpent(spent, cpuSpent(before, cpuTime(stack.serverPids)));
     return result;
   };
   for (let round = 0; round < settings.rounds; round += 1) {
     const posts = await newPosts(settings.events);
-    await waitUntilQuiet(stack);
+    await waitUntilQuiet(stack.scope);
     rates.oneActivity.push(await measured(cpu.oneActivity, () => workflowRate(stack, 'oneActivityWorkflow', settings.workflows, concurrency)));
     rates.updatedLocally.push(
       await measured(cpu.updatedLocally, () => workflowRate(stack, 'updatedWithLocalActivityWorkflow', settings.workflows, concurrency)),
@@ -58,7 +58,7 @@ export async function benchBurst(stack: BenchStack): Promise<Row[]> {
   const publishRate = median(rates.publish);
 
   const posts = await newPosts(burst);
-  await waitUntilQuiet(stack);
+  await waitUntilQuiet(stack.scope);
   // A whole second far enough ahead for every schedule to be made before it: twice the time publishing them would
   // take (a schedule records its plan, which publishing now skips), and 3 s more.
   const dueAt = Math.ceil((Date.now() + (2 * burst * 1000) / publishRate + 3000) / 1000) * 1000;
@@ -66,7 +66,7 @@ export async function benchBurst(stack: BenchStack): Promise<Row[]> {
   const scheduling = await timed(() => runConcurrently(burst, concurrency, (index) => call('POST', `/posts/${posts[index]!}/schedule`, { scheduledAt })));
   if (Date.now() >= dueAt) throw new Error(`burst: scheduling ${burst} posts took ${(scheduling.ms / 1000).toFixed(1)} s, past the time they were due`);
   await publishedCount(stack, workspaceId, burst + settings.rounds * settings.events + concurrency);
-  await waitUntilQuiet(stack);
+  await waitUntilQuiet(stack.scope);
 
   const published = await publications(stack, workspaceId, posts);
   check(burst, published);
