@@ -11,8 +11,7 @@ import { migrateDatabase } from '../src/adapters/database/migrate-database.ts';
 import { openDatabase } from '../src/adapters/database/orm.ts';
 import { createWorkspace } from '../src/domain/workspaces/create-workspace.ts';
 import { startPostgresCluster } from '../src/local/embedded/postgres-cluster.ts';
-import { startTemporalDevServer } from '../src/local/embedded/temporal-dev-server.ts';
-import { createLogger } from '../src/logger.ts';
+import { startDevStackTemporal } from '../src/local/embedded/dev-stack-temporal.ts';
 import { connectWorkerConnection } from '../src/adapters/temporal/connect.ts';
 import { createVideoWorker } from '../worker/create-video-worker.ts';
 import { createWorker } from '../worker/create-worker.ts';
@@ -38,6 +37,8 @@ export type BenchStack = {
   floorTaskQueue: string;
   /** Processes outside this one's tree that serve it (the PostgreSQL server daemonizes), for bench/cpu-time.ts. */
   serverPids: number[];
+  /** What the stack runs on, for the bench's header: one line each. */
+  described: string[];
   /** A Growth workspace's key for the API. */
   apiKey: string;
   workspaceId: string;
@@ -51,10 +52,11 @@ export type BenchStack = {
 export type ApiCall = <T = unknown>(method: string, path: string, body?: unknown) => Promise<ApiAnswer<T>>;
 
 /**
- * The real service for a benchmark, in this process: a PostgreSQL cluster of its own, a Temporal dev server, the api
- * and one worker, everything on ports chosen now and removed afterwards; beside them a worker for the floor
- * workflows on the same Temporal. Logs are off so they cost nothing. Webhooks and social connections may reach this
- * machine (the benchmark's receiver and PDS are local).
+ * The real service for a benchmark, in this process: a PostgreSQL cluster of its own, the Temporal server `npm run
+ * dev` starts (file-backed, with its settings), the api and one worker, everything on ports chosen now and removed
+ * afterwards; beside them a worker for the floor workflows on the same Temporal. The service logs at `info` as in
+ * production, through the same logger and the same kind of stream, into a file (this process's stdout is the
+ * table). Webhooks and social connections may reach this machine (the benchmark's receiver and PDS are local).
  */
 export async function startBenchStack(): Promise<BenchStack> {
   const workDir = mkdtempSync(join(tmpdir(), 'content-service-bench-'));
@@ -72,7 +74,7 @@ export async function startBenchStack(): Promise<BenchStack> {
   try {
     const cluster = await startPostgresCluster({ directory: join(workDir, 'postgres'), ephemeral: true });
     stops.push(() => cluster.stop());
-    const temporal = await startTemporalDevServer({ headless: true });
+    const temporal = await startDevStackTemporal({ directory: workDir, ports: 'any' });
     stops.push(() => temporal.stop());
     const databaseUrl = await cluster.ensureDatabase('bench');
     await migrateDatabase(databaseUrl);
@@ -82,7 +84,8 @@ export async function startBenchStack(): Promise<BenchStack> {
 
     const config = loadConfig({
       NODE_ENV: 'production',
-      LOG_LEVEL: 'silent',
+      LOG_LEVEL: 'info',
+      LOG_FORMAT: 'json',
       HOST: '127.0.0.1',
       PORT: '0',
       METRICS_PORT: '0',
@@ -99,9 +102,11 @@ export async function startBenchStack(): Promise<BenchStack> {
       // The Bluesky benchmark's PDS is on this machine.
       SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true',
     });
-    installTemporalRuntime(createLogger({ level: 'silent', name: 'bench' }));
-    const api = await startApiServer(config);
+    const logFile = join(workDir, 'service.log');
+    const api = await startApiServer(config, { logFile });
     stops.push(() => api.stop());
+    // As the worker's main does: the SDK's logs go to the service's logger.
+    installTemporalRuntime(api.services.logger);
     const connection = await connectWorkerConnection(config.temporal);
     stops.push(() => connection.close());
     const workers: Worker[] = [
@@ -149,6 +154,10 @@ export async function startBenchStack(): Promise<BenchStack> {
       temporal: api.services.temporal,
       floorTaskQueue,
       serverPids: [cluster.pid],
+      described: [
+        `Temporal: the server \`npm run dev\` starts (temporal server start-dev, file-backed: SQLite in the bench's directory; settings in src/local/embedded/temporal-dev-server.ts)`,
+        `service: api and worker in this process (node ${process.version}${process.execArgv.length > 0 ? ` ${process.execArgv.join(' ')}` : ', no flags'}), NODE_ENV=production, LOG_LEVEL=info, JSON lines to ${logFile}`,
+      ],
       apiKey,
       workspaceId: workspace.id,
       call: callerWith(apiKey),
