@@ -156,7 +156,9 @@ export async function startBenchStack(): Promise<BenchStack> {
       serverPids: [cluster.pid],
       described: [
         `Temporal: the server \`npm run dev\` starts (temporal server start-dev, file-backed: SQLite in the bench's directory; settings in src/local/embedded/temporal-dev-server.ts)`,
-        `service: api and worker in this process (node ${process.version}${process.execArgv.length > 0 ? ` ${process.execArgv.join(' ')}` : ', no flags'}), NODE_ENV=production, LOG_LEVEL=info, JSON lines to ${logFile}`,
+        `service: api and worker in this process (node ${process.version}${process.execArgv.length > 0 ? ` ${process.execArgv.join(' ')}` : ', no flags'}), NODE_ENV=production, LOG_LEVEL=info, JSON lines to ${logFile} (removed afterwards)`,
+        // Not a setting of the service's, but one a production database does not have: said, so no figure hides it.
+        'PostgreSQL: a cluster of its own without fsync (ephemeral, as the tests run theirs), so a commit does not wait for the disk',
       ],
       apiKey,
       workspaceId: workspace.id,
