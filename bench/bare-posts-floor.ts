@@ -1,6 +1,6 @@
 import express from 'express';
 import { once } from 'node:events';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 
@@ -59,6 +59,25 @@ export async function startBarePostsServer(databaseUrl: string, statements: Stat
       server.closeAllConnections();
       await closed;
       await pool.end();
+    },
+  };
+}
+
+/**
+ * Node's HTTP server answering `body` as it is, with nothing behind it: what a request costs the caller and bare HTTP,
+ * the share of a request's CPU that is neither the service's nor its floor's work.
+ */
+export async function startFixedAnswerServer(body: string): Promise<BareServer> {
+  const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(body));
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async stop() {
+      const closed = once(server, 'close');
+      server.close();
+      server.closeAllConnections();
+      await closed;
     },
   };
 }

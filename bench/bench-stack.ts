@@ -11,8 +11,7 @@ import { migrateDatabase } from '../src/adapters/database/migrate-database.ts';
 import { openDatabase } from '../src/adapters/database/orm.ts';
 import { createWorkspace } from '../src/domain/workspaces/create-workspace.ts';
 import { startPostgresCluster } from '../src/local/embedded/postgres-cluster.ts';
-import { startTemporalDevServer } from '../src/local/embedded/temporal-dev-server.ts';
-import { createLogger } from '../src/logger.ts';
+import { startDevStackTemporal } from '../src/local/embedded/dev-stack-temporal.ts';
 import { connectWorkerConnection } from '../src/adapters/temporal/connect.ts';
 import { createVideoWorker } from '../worker/create-video-worker.ts';
 import { createWorker } from '../worker/create-worker.ts';
@@ -41,6 +40,8 @@ export type BenchStack = {
   scope: CostScope;
   /** Processes outside this one's tree that serve it (the PostgreSQL server daemonizes), for bench/cpu-time.ts. */
   serverPids: number[];
+  /** What the stack runs on, for the bench's header: one line each. */
+  described: string[];
   /** A Growth workspace's key for the API. */
   apiKey: string;
   workspaceId: string;
@@ -62,10 +63,11 @@ export type BenchService = { config: Config; api: ApiServer; connection: NativeC
 export type ApiCall = <T = unknown>(method: string, path: string, body?: unknown) => Promise<ApiAnswer<T>>;
 
 /**
- * The real service for a benchmark, in this process: a PostgreSQL cluster of its own, a Temporal dev server, the api
- * and one worker, everything on ports chosen now and removed afterwards; beside them a worker for the floor
- * workflows on the same Temporal. Logs are off so they cost nothing. Webhooks and social connections may reach this
- * machine (the benchmark's receiver and PDS are local).
+ * The real service for a benchmark, in this process: a PostgreSQL cluster of its own, the Temporal server `npm run
+ * dev` starts (file-backed, with its settings), the api and one worker, everything on ports chosen now and removed
+ * afterwards; beside them a worker for the floor workflows on the same Temporal. The service logs at `info` as in
+ * production, through the same logger and the same kind of stream, into a file (this process's stdout is the
+ * table). Webhooks and social connections may reach this machine (the benchmark's receiver and PDS are local).
  */
 export async function startBenchStack(): Promise<BenchStack> {
   const workDir = mkdtempSync(join(tmpdir(), 'content-service-bench-'));
@@ -83,7 +85,7 @@ export async function startBenchStack(): Promise<BenchStack> {
   try {
     const cluster = await startPostgresCluster({ directory: join(workDir, 'postgres'), ephemeral: true });
     stops.push(() => cluster.stop());
-    const temporal = await startTemporalDevServer({ headless: true });
+    const temporal = await startDevStackTemporal({ directory: workDir, ports: 'any' });
     stops.push(() => temporal.stop());
     const databaseUrl = await cluster.ensureDatabase('bench');
     await migrateDatabase(databaseUrl);
@@ -93,7 +95,8 @@ export async function startBenchStack(): Promise<BenchStack> {
 
     const env: Record<string, string> = {
       NODE_ENV: 'production',
-      LOG_LEVEL: 'silent',
+      LOG_LEVEL: 'info',
+      LOG_FORMAT: 'json',
       HOST: '127.0.0.1',
       PORT: '0',
       METRICS_PORT: '0',
@@ -112,7 +115,8 @@ export async function startBenchStack(): Promise<BenchStack> {
       // The Bluesky benchmark's PDS is on this machine.
       SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true',
     };
-    installTemporalRuntime(createLogger({ level: 'silent', name: 'bench' }));
+    const logFile = join(workDir, 'service.log');
+    let runtimeInstalled = false;
     const callerWith =
       (api: ApiServer, key: string): ApiCall =>
       async <T>(method: string, path: string, body?: unknown): Promise<ApiAnswer<T>> => {
@@ -128,7 +132,12 @@ export async function startBenchStack(): Promise<BenchStack> {
     // An api and its workers on a task queue of their own; stopped with the stack unless stopped before.
     const startService = async (overrides: Record<string, string>): Promise<BenchService> => {
       const config = loadConfig({ ...env, TEMPORAL_TASK_QUEUE: `bench-${randomBytes(4).toString('hex')}`, ...overrides });
-      const api = await startApiServer(config);
+      const api = await startApiServer(config, { logFile });
+      // As the worker's main does: the SDK's logs go to the service's logger (one runtime per process).
+      if (!runtimeInstalled) {
+        installTemporalRuntime(api.services.logger);
+        runtimeInstalled = true;
+      }
       const connection = await connectWorkerConnection(config.temporal).catch(async (error: unknown) => {
         await api.stop();
         throw error;
@@ -175,6 +184,12 @@ export async function startBenchStack(): Promise<BenchStack> {
       floorTaskQueue,
       scope: serviceScope(api.services.temporal, config, [floorTaskQueue]),
       serverPids: [cluster.pid],
+      described: [
+        `Temporal: the server \`npm run dev\` starts (temporal server start-dev, file-backed: SQLite in the bench's directory; settings in src/local/embedded/temporal-dev-server.ts)`,
+        `service: api and worker in this process (node ${process.version}${process.execArgv.length > 0 ? ` ${process.execArgv.join(' ')}` : ', no flags'}), NODE_ENV=production, LOG_LEVEL=info, JSON lines to ${logFile} (removed afterwards)`,
+        // Not a setting of the service's, but one a production database does not have: said, so no figure hides it.
+        'PostgreSQL: a cluster of its own without fsync (ephemeral, as the tests run theirs), so a commit does not wait for the disk',
+      ],
       apiKey,
       workspaceId: workspace.id,
       call: callerWith(api, apiKey),

@@ -1,14 +1,15 @@
 import type { BenchStack } from './bench-stack.ts';
 import { settings } from './settings.ts';
 import { percentile, runConcurrently, steadyRate, timed } from './stats.ts';
-import { alone, compared, heading, ratioAtLeast, ratioAtMost, type Row } from './table.ts';
+import { alone, compared, heading, none, ratioAtLeast, ratioAtMost, type Row } from './table.ts';
 import { addSpent, cpuPerOperation, cpuSpent, cpuTime, describeCpu } from './cpu-time.ts';
 import { generateProfile, type TimedRun } from './generate-profile.ts';
 import { describeExecutions, executionsOf } from './temporal-cost.ts';
 import { workflowIds } from '../src/adapters/temporal/workflow-ids.ts';
 import { roundTrips } from './temporal-floor.ts';
 import { sandboxCallCost } from './sandbox-calls.ts';
-import type { PostFormat } from '../src/adapters/artwork/post-formats.ts';
+import sharp from 'sharp';
+import { postFormats, type PostFormat } from '../src/adapters/artwork/post-formats.ts';
 import { floorRenders, startRenderBound, type RenderBound } from './render-bound.ts';
 
 // POST /posts/{id}/generate with the local image provider. At concurrency 1 its p50 stands next to the parts it cannot
@@ -35,7 +36,8 @@ export async function benchGenerate(stack: BenchStack): Promise<Row[]> {
 /**
  * The requests this section times, in a project of their own: `newPost` creates a post to generate (a post's second
  * generation while one runs would be refused, so each request takes a post of its own), `generate` generates it and
- * throws unless the image came back (200). Also the load of the memory section (bench/memory.ts).
+ * throws unless the image came back (200); `generated` lists the posts generated, for the image check. Also the load
+ * of the memory section (bench/memory.ts).
  */
 export async function generateRequests(stack: BenchStack, projectName: string) {
   const { body: project } = await stack.call<{ id: string }>('POST', '/projects', { name: projectName });
@@ -47,16 +49,18 @@ export async function generateRequests(stack: BenchStack, projectName: string) {
     });
     return body.id;
   };
+  const generated: string[] = [];
   const generate = async (postId: string) => {
     const { status } = await stack.call(`POST`, `/posts/${postId}/generate`, { format });
     if (status !== 200) throw new Error(`generate answered ${status}`);
+    generated.push(postId);
   };
-  return { newPost, generate };
+  return { newPost, generate, generated };
 }
 
 async function measure(stack: BenchStack, renderBound: RenderBound): Promise<Row[]> {
   const requests = await generateRequests(stack, 'Generate');
-  const { generate } = requests;
+  const { generate, generated } = requests;
   const postIds: string[] = [];
   const newPost = async (index: number) => {
     postIds.push(await requests.newPost(index));
@@ -133,6 +137,7 @@ async function measure(stack: BenchStack, renderBound: RenderBound): Promise<Row
 
   // A warm-up post's generation again: the profiles read their posts' latest runs, and none reads this one's.
   const cost = await executionsOf(stack.scope, () => generate(postIds.at(-1)!));
+  const wrongImages = await checkImages(stack, [...new Set(generated)]);
   const sandbox = sandboxCallCost();
   // What the rate could reach were a generate nothing but its render and a workflow of Temporal's (the one-activity
   // workflow, which pays a hop through the task queue that a generate's local activity does not), and what a
@@ -177,6 +182,13 @@ async function measure(stack: BenchStack, renderBound: RenderBound): Promise<Row
     alone(`  CPU per one-activity workflow, ${busyConcurrency} at a time`, describeCpu([...cpu.oneActivity], busyCount, 10), ''),
     alone('  ceiling with nothing of ours: render ÷ (render + that workflow)', ceiling[0], '', undefined, ceiling[1]),
     ...(await generateProfile(stack, `where it goes (all ${busyCount} requests, ramp-up and drain included)`, busyRuns)),
+    alone(
+      `generated posts without a real ${postFormats[format].width}×${postFormats[format].height} image (of ${new Set(generated).size})`,
+      wrongImages.length,
+      '',
+      none(),
+      wrongImages.length > 0 ? `(${wrongImages.slice(0, 3).join('; ')})` : '',
+    ),
     alone('Temporal cost of one generate', describeExecutions(cost), ''),
     alone(
       'a no-op call into a workflow sandbox, per call',
@@ -186,4 +198,30 @@ async function measure(stack: BenchStack, renderBound: RenderBound): Promise<Row
       `(${sandbox.without.toFixed(1)} µs without the deadlock timeout; the difference is Node's watchdog thread)`,
     ),
   ];
+}
+
+/**
+ * What is wrong with the generated posts' images: each post's image, fetched by the URL the API hands out, must
+ * decode whole (a truncated file fails) to the size of the format asked for.
+ */
+async function checkImages(stack: BenchStack, postIds: string[]): Promise<string[]> {
+  const { width, height } = postFormats[format];
+  const problems: string[] = [];
+  await runConcurrently(postIds.length, 4, async (index) => {
+    const postId = postIds[index]!;
+    const { body: post } = await stack.call<{ imageUrl?: string | null }>('GET', `/posts/${postId}`);
+    if (!post.imageUrl) return void problems.push(`${postId}: no image`);
+    const answer = await fetch(post.imageUrl);
+    if (!answer.ok) return void problems.push(`${postId}: its image answered ${answer.status}`);
+    const decoded = await sharp(Buffer.from(await answer.arrayBuffer()), { failOn: 'truncated' })
+      .raw()
+      .toBuffer({ resolveWithObject: true })
+      .then(
+        ({ info }) => info,
+        () => undefined,
+      );
+    if (!decoded) problems.push(`${postId}: its image does not decode`);
+    else if (decoded.width !== width || decoded.height !== height) problems.push(`${postId}: ${decoded.width}×${decoded.height}`);
+  });
+  return problems;
 }

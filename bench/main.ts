@@ -1,5 +1,6 @@
 import { cpus, loadavg } from 'node:os';
 import { startBenchStack } from './bench-stack.ts';
+import { reportExitStatus } from './exit-status.ts';
 import { benchBlueskyPublishing } from './bluesky-publishing.ts';
 import { benchBurst } from './burst.ts';
 import { benchCosts } from './operation-costs.ts';
@@ -8,14 +9,17 @@ import { benchGenerate } from './generate-latency.ts';
 import { benchMemory } from './memory.ts';
 import { benchPostsList } from './posts-list.ts';
 import { benchRateLimits } from './rate-limits.ts';
+import { benchArguments, runSections, summarizeRuns } from './runs.ts';
 import { benchSchedules } from './schedules.ts';
 import { printTable, type Row } from './table.ts';
 import { benchVideo } from './video.ts';
 import { benchWebhooks } from './webhook-throughput.ts';
 
-// `npm run bench [-- section ...]`: every benchmark (or the sections named) on ONE stack, then one table. The order
-// matters: Temporal-heavy sections run before the schedules (a thousand Temporal Schedules) and the posts section
-// (a million rows) change the stack they would measure.
+// `npm run bench [-- [--runs N] section ...]`: every benchmark (or the sections named) on ONE stack, then one table;
+// with `--runs N`, the chosen sections N times over and each figure's median and spread (bench/runs.ts). The exit
+// status says whether every check held and every target was met (bench/exit-status.ts). The order matters:
+// Temporal-heavy sections run before the schedules (a thousand Temporal Schedules) and the posts section (a million
+// rows) change the stack they would measure.
 
 const sections = {
   cost: benchCosts,
@@ -31,15 +35,7 @@ const sections = {
   posts: benchPostsList,
 };
 
-// V8's memory reducer shrinks an isolate's heap, with extra full collections, once the isolate stops allocating. The
-// service's main thread stops for as long as each floor's round runs, and the figure's round after it paid in
-// garbage collection to grow the heap back. A service under load does not idle like that, so the bench's scripts
-// start Node with `--no-memory-reducer`: without it a run would measure its own turn-taking.
-if (!process.execArgv.includes('--no-memory-reducer')) {
-  throw new Error('run the benchmarks through `npm run bench` (its scripts start Node with --no-memory-reducer, see bench/main.ts)');
-}
-
-const asked = process.argv.slice(2);
+const { runs, sections: asked } = benchArguments(process.argv.slice(2));
 const unknown = asked.filter((name) => !(name in sections));
 if (unknown.length > 0) throw new Error(`unknown section(s) ${unknown.join(', ')}; choose from ${Object.keys(sections).join(', ')}`);
 const chosen = Object.entries(sections).filter(([name]) => asked.length === 0 || asked.includes(name));
@@ -47,23 +43,23 @@ const chosen = Object.entries(sections).filter(([name]) => asked.length === 0 ||
 const started = performance.now();
 const loadBefore = loadavg();
 const stack = await startBenchStack();
-const rows: Row[] = [];
+console.log(
+  [...stack.described, ...(runs > 1 ? [`${runs} runs of: ${chosen.map(([name]) => name).join(', ')}; each figure: median (min–max)`] : [])].join('\n'),
+);
+const perRun: Row[][] = [];
 try {
-  for (const [name, section] of chosen) {
-    const sectionStarted = performance.now();
-    console.error(`bench: ${name}…`);
-    rows.push(...(await section(stack)));
-    console.error(`bench: ${name} took ${seconds(sectionStarted)} s`);
-  }
+  await runSections(chosen, stack, runs, perRun);
 } finally {
   await stack.stop();
   // What was measured before a failure is still worth seeing.
+  const rows = summarizeRuns(perRun);
   console.log('');
   printTable(rows);
   console.log(
     `\nratio = figure ÷ floor, in the figure's unit (ms: lower is better; /s: higher is better). ${seconds(started)} s on ${cpus().length} cores; ` +
       `load average (1, 5, 15 min) ${loads(loadBefore)} before, ${loads(loadavg())} after.`,
   );
+  process.exitCode = reportExitStatus(rows);
 }
 
 function seconds(since: number): string {

@@ -4,8 +4,12 @@
 
 export type Unit = 'ms' | '/s' | '';
 
-/** A target on the figure itself or on the ratio. */
-export type Target = (figure: number, ratio: number) => { text: string; met: boolean };
+/**
+ * A target on the figure itself or on the ratio. A `check` is a correctness check (nothing lost, duplicated, badly
+ * signed or wrong) rather than a performance target: see bench/exit-status.ts for what each means for the exit
+ * status.
+ */
+export type Target = (figure: number, ratio: number) => { text: string; met: boolean; check?: boolean };
 
 export type Row = {
   benchmark: string;
@@ -14,7 +18,13 @@ export type Row = {
   ratio: string;
   target: string;
   met: string;
+  /** Set when the target is a correctness check. */
+  check?: boolean;
+  /** The numbers behind a measured row, from which bench/runs.ts takes medians over runs. */
+  measured?: Measured;
 };
+
+export type Measured = { figure: number; unit: Unit; floor?: { value: number; name: string }; target?: Target; detail?: string };
 
 export function format(value: number, unit: Unit): string {
   if (!Number.isFinite(value)) return 'n/a';
@@ -38,6 +48,11 @@ export function below(limit: number, unit: Unit): Target {
   return (figure) => ({ text: `< ${format(limit, unit)}`, met: figure < limit });
 }
 
+/** A correctness check on a count of what went wrong: it holds at zero. */
+export function none(): Target {
+  return (figure) => ({ text: '0 (check)', met: figure === 0, check: true });
+}
+
 /** A figure next to its floor. */
 export function compared(benchmark: string, figure: number, unit: Unit, floor: { value: number; name: string }, target?: Target): Row {
   const ratio = figure / floor.value;
@@ -49,6 +64,8 @@ export function compared(benchmark: string, figure: number, unit: Unit, floor: {
     ratio: Number.isFinite(ratio) ? `${ratio.toFixed(2)}×` : 'n/a',
     target: met?.text ?? '',
     met: met ? (met.met ? 'yes' : 'NO') : '',
+    ...(met?.check ? { check: true } : {}),
+    measured: { figure, unit, floor, ...(target ? { target } : {}) },
   };
 }
 
@@ -65,6 +82,8 @@ export function alone(benchmark: string, figure: number | string, unit: Unit, ta
     ratio: '',
     target: met?.text ?? '',
     met: met ? (met.met ? 'yes' : 'NO') : '',
+    ...(met?.check ? { check: true } : {}),
+    ...(typeof figure === 'number' ? { measured: { figure, unit, ...(target ? { target } : {}), ...(detail ? { detail } : {}) } } : {}),
   };
 }
 
@@ -74,7 +93,7 @@ export function heading(title: string): Row {
 }
 
 export function printTable(rows: Row[]): void {
-  const columns: Array<[keyof Row, string]> = [
+  const columns: Array<['benchmark' | 'figure' | 'floor' | 'ratio' | 'target' | 'met', string]> = [
     ['benchmark', 'benchmark'],
     ['figure', 'figure'],
     ['floor', 'floor (same run)'],

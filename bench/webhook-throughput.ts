@@ -2,7 +2,7 @@ import { ApiCallError, type ApiCall, type BenchStack } from './bench-stack.ts';
 import { addSpent, cpuSpent, cpuTime, describeCpu } from './cpu-time.ts';
 import { settings } from './settings.ts';
 import { percentile, runConcurrently, timed } from './stats.ts';
-import { alone, atMost, below, compared, heading, ratioAtLeast, type Row } from './table.ts';
+import { alone, atMost, below, compared, heading, none, ratioAtLeast, type Row } from './table.ts';
 import { describeExecutions, executionsOf, waitUntilQuiet, type Execution } from './temporal-cost.ts';
 import { workflowRate } from './temporal-floor.ts';
 import { startWebhookReceiver, type Receipt } from './webhook-receiver.ts';
@@ -148,10 +148,10 @@ export async function benchWebhooks(stack: BenchStack): Promise<Row[]> {
         below(1000, 'ms'),
         `(p50 ${Math.round(percentile(lags(firstReceipts), 50))} ms)`,
       ),
-      alone(`${shape}: lost`, lost, '', atMost(0, '')),
-      alone(`${shape}: duplicates`, duplicates, '', atMost(0, ''), `(${freshIdDuplicates} with a delivery id of their own)`),
+      alone(`${shape}: lost`, lost, '', none()),
+      alone(`${shape}: duplicates`, duplicates, '', none(), `(${freshIdDuplicates} with a delivery id of their own)`),
       alone('publishes answered 503 (retried 1 s later; 409 then counts as done)', unavailable, '', atMost(0, '')),
-      alone(`${shape}: bad signatures`, badSignatures, '', atMost(0, '')),
+      alone(`${shape}: bad signatures`, badSignatures, '', none()),
       alone('Temporal cost of one publish, no webhook', describeExecutions(publishCost), ''),
       ...deliveryCost('1 webhook', oneWebhookCost),
       ...(settings.webhooks > 1 ? deliveryCost(`${settings.webhooks} webhooks`, manyWebhooksCost) : []),

@@ -5,7 +5,19 @@ export type { Logger };
 // Structured JSON logs on stdout (stderr for a command-line tool, whose stdout is its result). Secrets never reach
 // them: authorization headers, signed-URL signatures and any field named like a secret are censored here, once, for
 // every logger in the process.
-export function createLogger(options: { level: string; name: string; format?: 'json' | 'pretty'; stderr?: boolean }): Logger {
+export type LoggerOptions = {
+  level: string;
+  name: string;
+  format?: 'json' | 'pretty';
+  stderr?: boolean;
+  /**
+   * A file the JSON lines go to instead of stdout, written the way stdout is (pino's asynchronous SonicBoom stream):
+   * the benchmarks run the service in their own process, whose stdout is their table.
+   */
+  file?: string;
+};
+
+export function createLogger(options: LoggerOptions): Logger {
   const fd = options.stderr ? 2 : 1;
   return pino(
     {
@@ -20,6 +32,6 @@ export function createLogger(options: { level: string; name: string; format?: 'j
         censor: '[redacted]',
       },
     },
-    options.stderr && options.format !== 'pretty' ? pino.destination({ fd, sync: true }) : undefined,
+    options.file ? pino.destination(options.file) : options.stderr && options.format !== 'pretty' ? pino.destination({ fd, sync: true }) : undefined,
   );
 }

@@ -26,12 +26,14 @@ export type ServicesOptions = {
    * reached on first use and storage is not prepared, since most commands need neither.
    */
   role?: 'service' | 'cli';
+  /** A file for the process's logs instead of stdout (see createLogger). */
+  logFile?: string;
 };
 
 /** Opens the process's clients (database pool, object storage, Temporal client, logger) and builds its deps. */
 export async function createServices(config: Config, options: ServicesOptions): Promise<Services> {
   const cli = options.role === 'cli';
-  const logger = createLogger({ level: config.logLevel, name: options.name, format: config.logFormat, stderr: cli });
+  const logger = createLogger({ level: config.logLevel, name: options.name, format: config.logFormat, stderr: cli, file: options.logFile });
   const orm = await openDatabase(config.database.url, config.database.poolMax);
   await requireMigratedSchema(orm).catch(async (error: unknown) => {
     await orm.close();

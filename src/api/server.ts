@@ -21,9 +21,9 @@ export type ApiServer = { url: string; metricsUrl: string; services: Services; l
  * Starts the HTTP API and, on a port of its own, its Prometheus metrics; either port may be 0 (tests), the chosen
  * ones are in `url` and `metricsUrl`.
  */
-export async function startApiServer(config: Config, options: { validateResponses?: boolean } = {}): Promise<ApiServer> {
+export async function startApiServer(config: Config, options: { validateResponses?: boolean; logFile?: string } = {}): Promise<ApiServer> {
   let publicUrl = publicBaseUrl(config.http);
-  const services = await createServices(config, { name: 'api', publicUrl: () => publicUrl });
+  const services = await createServices(config, { name: 'api', publicUrl: () => publicUrl, logFile: options.logFile });
   const lastUsed = new LastUsedTracker(services.orm, services.logger);
   const rateLimits = openRateLimitStore(config.database.url, services.logger);
   const app = createApp({

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { loadConfig, publicBaseUrl, type Config } from '../../config.ts';
 import { migrateDatabase } from '../../adapters/database/migrate-database.ts';
 import { openDatabase } from '../../adapters/database/orm.ts';
@@ -9,7 +9,8 @@ import { rememberLocalTemporal } from '../embedded/local-temporal.ts';
 import { localStackEnv } from '../embedded/local-stack-env.ts';
 import { connectTemporalClient } from '../../adapters/temporal/connect.ts';
 import { preferPort } from '../embedded/ports.ts';
-import { startTemporalDevServer, type TemporalDevServer } from '../embedded/temporal-dev-server.ts';
+import { startDevStackTemporal } from '../embedded/dev-stack-temporal.ts';
+import type { TemporalDevServer } from '../embedded/temporal-dev-server.ts';
 import { ensureDevApiKey } from './dev-api-key.ts';
 
 // `npm run dev`: the whole service on one machine with embedded defaults. PostgreSQL (a private cluster under
@@ -28,12 +29,7 @@ const database = await resolveLocalDatabase(log);
 let temporal: TemporalDevServer | undefined;
 if (!process.env.TEMPORAL_ADDRESS) {
   log('Starting the Temporal dev server...');
-  temporal = await startTemporalDevServer({
-    port: await preferPort(7233),
-    uiPort: await preferPort(8233),
-    databaseFile: resolve(dataDir(), 'temporal.sqlite'),
-    log,
-  });
+  temporal = await startDevStackTemporal({ directory: dataDir(), ports: 'usual', log });
   rememberLocalTemporal(temporal.address);
 }
 

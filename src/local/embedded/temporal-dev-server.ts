@@ -64,6 +64,15 @@ const dynamicConfig: Record<string, string | number | boolean> = {
  */
 const goGarbageCollection = { GOGC: process.env.GOGC ?? '400' };
 
+/**
+ * SQLite's settings when the server keeps its workflows in a file (`npm run dev`): a write-ahead log, synced to disk
+ * at its checkpoints rather than at every commit. With SQLite's defaults every write the server makes (each workflow
+ * start, task and event) waits for the disk to confirm, and the disk's latency, not the server's work, set the pace
+ * of everything. A crash of the server loses nothing this way; a crash of the machine may lose the last moments'
+ * writes, never the file's consistency, which a dev stack can afford.
+ */
+const sqlitePragmas = ['journal_mode=wal', 'synchronous=normal'];
+
 export async function startTemporalDevServer(options: DevServerOptions = {}): Promise<TemporalDevServer> {
   const cli = await ensureTemporalCli(options.log);
   const port = options.port ?? (await findFreePort());
@@ -85,7 +94,7 @@ export async function startTemporalDevServer(options: DevServerOptions = {}): Pr
     'warn',
     ...searchAttributeFlags().flatMap((flag) => ['--search-attribute', flag]),
     ...Object.entries({ ...dynamicConfig, ...options.dynamicConfig }).flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${JSON.stringify(value)}`]),
-    ...(options.databaseFile ? ['--db-filename', options.databaseFile] : []),
+    ...(options.databaseFile ? ['--db-filename', options.databaseFile, ...sqlitePragmas.flatMap((pragma) => ['--sqlite-pragma', pragma])] : []),
     ...(options.headless ? ['--headless'] : []),
   ];
   // Detached: its owner decides when it stops (after the processes that use it), not a Ctrl-C on the terminal.
