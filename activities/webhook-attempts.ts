@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Plan } from '../src/adapters/database/entities/workspace.ts';
 import type { WorkspaceEvent } from '../src/adapters/database/entities/workspace-event.ts';
 import { mapConcurrently } from '../src/common/async/map-concurrently.ts';
+import { messageOf } from '../src/common/errors/caught.ts';
 import type { PostEventDetails } from '../src/domain/events/post-event.ts';
 import { outcomeOf, slowAnswerMs, type DeliveryTarget, type TargetAttempt } from '../src/domain/webhooks/delivery-attempt.ts';
 import { loggedDeliveryAnswers, recordDeliveryRound } from '../src/domain/webhooks/record-delivery-round.ts';
@@ -88,6 +89,6 @@ async function markAnsweringSlowly(deps: Deps, webhookId: string): Promise<void>
   try {
     await deps.orm.em.fork().execute('update webhooks set answers_slowly = true where id = ?', [webhookId], 'run');
   } catch (error) {
-    log.warn('could not mark a webhook as answering slowly', { webhookId, error: error instanceof Error ? error.message : String(error) });
+    log.warn('could not mark a webhook as answering slowly', { webhookId, error: messageOf(error) });
   }
 }
