@@ -49,18 +49,7 @@ export async function startBarePostsServer(databaseUrl: string, statements: Stat
       client.release();
     }
   });
-  const server: Server = app.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    async stop() {
-      const closed = once(server, 'close');
-      server.close();
-      server.closeAllConnections();
-      await closed;
-      await pool.end();
-    },
-  };
+  return listening(app.listen(0, '127.0.0.1'), () => pool.end());
 }
 
 /**
@@ -69,7 +58,11 @@ export async function startBarePostsServer(databaseUrl: string, statements: Stat
  */
 export async function startFixedAnswerServer(body: string): Promise<BareServer> {
   const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(body));
-  server.listen(0, '127.0.0.1');
+  return listening(server.listen(0, '127.0.0.1'));
+}
+
+/** The server once it listens, with a stop that closes it (open connections too), then runs `after`. */
+async function listening(server: Server, after: () => Promise<void> = () => Promise.resolve()): Promise<BareServer> {
   await once(server, 'listening');
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
@@ -78,6 +71,7 @@ export async function startFixedAnswerServer(body: string): Promise<BareServer> 
       server.close();
       server.closeAllConnections();
       await closed;
+      await after();
     },
   };
 }
