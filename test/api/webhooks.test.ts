@@ -162,7 +162,7 @@ describe('deliveries', () => {
     expect(logs.map((log) => log.map(({ attempt, succeeded }) => ({ attempt, succeeded })))).toEqual(hooks.map(() => [{ attempt: 1, succeeded: true }]));
   });
 
-  it('when a receiver is slow to answer, then it is marked slow while its request is under way, and the next event sends to it from an activity of its own', async () => {
+  it('when a receiver is slow to answer, then the first round hands its request over without sending it twice, it is marked slow, and the next event sends to it from an activity of its own', async () => {
     const slowReceiver = await startWebhookReceiver({ secret });
     try {
       const own = await createTestWorkspace(app, 'growth');
@@ -178,8 +178,17 @@ describe('deliveries', () => {
       const release = slowReceiver.hold();
       const first = await deliveryOf(await publishNewPost(own.client, project));
       await eventually(async () => expect(await answersSlowly()).toBe(true));
+      // The first round handed the silent request over to an activity and ended (its workflow task with it) while the
+      // request was still under way; that activity waits for its answer instead of sending it again.
+      await eventually(async () =>
+        expect((await first.fetchHistory()).events!.some((historyEvent) => historyEvent.activityTaskScheduledEventAttributes)).toBe(true),
+      );
+      expect(slowReceiver.deliveries).toHaveLength(1);
       release();
-      expect((await first.result()).webhooks.map((result) => result.outcome)).toEqual(['delivered', 'delivered']);
+      expect((await first.result()).webhooks.map((result) => [result.outcome, result.attempts])).toEqual([
+        ['delivered', 1],
+        ['delivered', 1],
+      ]);
 
       const second = await deliveryOf(await publishNewPost(own.client, project));
       expect((await second.result()).webhooks.map((result) => [result.outcome, result.attempts])).toEqual([
