@@ -1,4 +1,5 @@
-import { condition, proxyActivities, proxyLocalActivities, setCurrentDetails, setHandler } from '@temporalio/workflow';
+import { condition, proxyActivities, proxyLocalActivities, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
+import { taskQueues } from '../src/adapters/temporal/task-queues.ts';
 import type { Activities } from '../activities/activity-signatures.ts';
 import type { DeferredWebhook, RoundResult } from '../activities/deliver-to-webhooks.ts';
 import {
@@ -22,14 +23,20 @@ const local = proxyLocalActivities<Activities>(localWebhookRound);
 /**
  * The first attempt to every webhook, from the local activity; the slow receivers it left out, and those still silent
  * when it handed over (a local activity holds a workflow task slot while it runs), get theirs from an ordinary
- * activity at once, which waits for the answers of the requests already under way instead of sending them again.
+ * activity at once on the slow-webhooks task queue, which waits for the answers of the requests already under way
+ * instead of sending them again.
  */
 async function firstRound(eventId: string): Promise<Answered[]> {
   const round = await local.deliverToWebhooks({ eventId, attempt: 1 });
   const deferred = round.filter((result) => result.outcome === 'deferred');
   if (deferred.length === 0) return answered(round);
   const inFlight = deferred.filter((result) => result.inFlightUntil !== undefined);
-  const rest = await deliverToWebhooks({
+  // On a queue of its own: slow receivers wait on sockets for seconds, in slots nothing else needs.
+  const { deliverToWebhooks: deliverToSlowWebhooks } = proxyActivities<Activities>({
+    ...webhookRound,
+    taskQueue: taskQueues.slowWebhooks(workflowInfo().taskQueue),
+  });
+  const rest = await deliverToSlowWebhooks({
     eventId,
     attempt: 1,
     webhookIds: deferred.map((result) => result.webhookId),

@@ -196,9 +196,10 @@ describe('deliveries', () => {
         ['delivered', 1],
       ]);
       const { events } = await second.fetchHistory();
-      // The prompt receiver in the local round (a marker), the slow one in an activity of its own.
+      // The prompt receiver in the local round (a marker), the slow one in an activity of its own, on the slow queue.
       expect(events!.filter((historyEvent) => historyEvent.markerRecordedEventAttributes?.markerName === 'core_local_activity').length).toBe(1);
-      expect(events!.filter((historyEvent) => historyEvent.activityTaskScheduledEventAttributes).length).toBe(1);
+      const scheduled = events!.flatMap((historyEvent) => historyEvent.activityTaskScheduledEventAttributes ?? []);
+      expect(scheduled.map((attributes) => attributes.taskQueue?.name)).toEqual([`${app.config.temporal.taskQueue}-webhooks-slow`]);
       expect(slowReceiver.deliveries.map((received) => received.path)).toEqual(['/webhook', '/webhook']);
       // It answered at once this time, so the next event's first round takes it again.
       expect(await answersSlowly()).toBe(false);
