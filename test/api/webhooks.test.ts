@@ -1,4 +1,6 @@
+import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { deliverToWebhooks } from '../../activities/deliver-to-webhooks.ts';
 import type { Schemas } from '../../src/api/schemas.ts';
 import { WebhookDelivery } from '../../src/adapters/database/entities/webhook-delivery.ts';
 import { Webhook } from '../../src/adapters/database/entities/webhook.ts';
@@ -206,6 +208,32 @@ describe('deliveries', () => {
     } finally {
       await slowReceiver.close();
     }
+  });
+
+  it('when the activity after a round is told a request was handed over, then it sends it only if the log still lacks its answer at the deadline', async () => {
+    const own = await createTestWorkspace(app, 'growth');
+    const project = (await own.client.post<{ id: string }>('/projects', { name: 'Handed over' })).body.id;
+    const hook = (await own.client.post<Hook>('/webhooks', { url: `${receiver.url}/handed-over`, events: 'post.published', secret })).body;
+    const postId = await publishNewPost(own.client, project);
+    const event = await eventually(() => app.api.services.orm.em.fork().findOneOrFail(WorkspaceEvent, { postId }));
+    await app.api.services.temporal.workflow.getHandle<typeof deliverEvent>(workflowIds.eventDelivery(event.id)).result();
+    expect(receiver.deliveries).toHaveLength(1);
+    const round = (attempt: number, until: number) =>
+      new MockActivityEnvironment().run(() =>
+        deliverToWebhooks(app.api.services, { eventId: event.id, attempt, webhookIds: [hook.id], inFlight: { webhookIds: [hook.id], until } }),
+      );
+
+    // The answer is in the log (the request did reach the receiver): taken from there at once, nothing sent again.
+    expect(await round(1, Date.now() + 60_000)).toEqual([expect.objectContaining({ webhookId: hook.id, outcome: 'delivered', statusCode: 200 })]);
+    expect(receiver.deliveries).toHaveLength(1);
+    // An attempt whose answer never reached the log (its worker died): sent once the deadline has passed.
+    expect(await round(2, Date.now() + 500)).toEqual([expect.objectContaining({ webhookId: hook.id, outcome: 'delivered', statusCode: 200 })]);
+    expect(receiver.deliveries.map((received) => received.path)).toEqual(['/webhook/handed-over', '/webhook/handed-over']);
+    const log = await app.api.services.orm.em.fork().find(WebhookDelivery, { webhookId: hook.id }, { orderBy: { attempt: 'asc' } });
+    expect(log.map(({ attempt, succeeded }) => ({ attempt, succeeded }))).toEqual([
+      { attempt: 1, succeeded: true },
+      { attempt: 2, succeeded: true },
+    ]);
   });
 
   it('when a webhook is deactivated, then it receives nothing', async () => {
