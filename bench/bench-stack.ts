@@ -13,6 +13,7 @@ import { createWorkspace } from '../src/domain/workspaces/create-workspace.ts';
 import { startPostgresCluster } from '../src/local/embedded/postgres-cluster.ts';
 import { startDevStackTemporal } from '../src/local/embedded/dev-stack-temporal.ts';
 import { connectWorkerConnection } from '../src/adapters/temporal/connect.ts';
+import { createSlowWebhooksWorker } from '../worker/create-slow-webhooks-worker.ts';
 import { createVideoWorker } from '../worker/create-video-worker.ts';
 import { createWorker } from '../worker/create-worker.ts';
 import { runWorkers, shutDownWorkers } from '../worker/run-workers.ts';
@@ -145,6 +146,7 @@ export async function startBenchStack(): Promise<BenchStack> {
       const workers: Worker[] = [
         await createWorker({ connection, config, deps: api.services }),
         await createVideoWorker({ connection, config, deps: api.services }),
+        await createSlowWebhooksWorker({ connection, config, deps: api.services }),
       ];
       const running = runWorkers(workers);
       let stopped: Promise<void> | undefined;

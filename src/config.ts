@@ -71,6 +71,8 @@ const schema = z
     WEBHOOKS_ALLOW_PRIVATE_NETWORKS: booleanString.default(false),
     // At most 30: a delivery round heartbeats between requests, within its heartbeat timeout of a minute.
     WEBHOOK_TIMEOUT_SECONDS: seconds.max(30).default(15),
+    // Each one waits on sockets, not on a core: many per process cost little.
+    WEBHOOK_SLOW_CONCURRENCY: z.coerce.number().int().positive().default(200),
     // The waits of the delivery retry ladder, in seconds: the production schedule unless a test or staging stack
     // shortens it. Read once per event, when its delivery starts (a run keeps the ladder it started with).
     WEBHOOK_RETRY_WAITS_SECONDS: z
@@ -229,6 +231,8 @@ function toConfig(env: z.infer<typeof schema>) {
     webhooks: {
       allowPrivateNetworks: env.WEBHOOKS_ALLOW_PRIVATE_NETWORKS,
       timeoutMs: env.WEBHOOK_TIMEOUT_SECONDS * 1000,
+      /** Deliveries to slow receivers one worker process runs at once (the slow-webhooks task queue). */
+      slowConcurrency: env.WEBHOOK_SLOW_CONCURRENCY,
       /** The waits between an event's delivery attempts to one webhook, in seconds (the retry ladder). */
       retryWaitsSeconds: env.WEBHOOK_RETRY_WAITS_SECONDS,
     },

@@ -5,6 +5,7 @@ import { createServices } from '../src/services.ts';
 import { startTracing } from '../src/adapters/telemetry/start-tracing.ts';
 import { connectWorkerConnection } from '../src/adapters/temporal/connect.ts';
 import { ensureSearchAttributes } from '../src/adapters/temporal/ensure-search-attributes.ts';
+import { createSlowWebhooksWorker } from './create-slow-webhooks-worker.ts';
 import { createVideoWorker } from './create-video-worker.ts';
 import { createWorker } from './create-worker.ts';
 import { ensureServiceSchedules } from './ensure-schedules.ts';
@@ -39,7 +40,11 @@ try {
   await ensureServiceSchedules(deps.temporal, config.temporal.taskQueue, logger).catch((error: unknown) =>
     logger.error({ err: error }, 'service schedules not ensured; the next worker start tries again'),
   );
-  const workers = [await createWorker({ connection, config, deps, tracing }), await createVideoWorker({ connection, config, deps })];
+  const workers = [
+    await createWorker({ connection, config, deps, tracing }),
+    await createVideoWorker({ connection, config, deps }),
+    await createSlowWebhooksWorker({ connection, config, deps }),
+  ];
   logger.info({ taskQueue: config.temporal.taskQueue, videoConcurrency: config.video.concurrency, metricsUrl: metrics.url }, 'worker running');
   await runWorkers(workers);
 } finally {

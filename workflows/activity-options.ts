@@ -31,9 +31,9 @@ export const localDatabaseWork: LocalActivityOptions = { ...databaseWork };
 export const webhookRound: ActivityOptions = { ...databaseWork, startToCloseTimeout: '10 minutes', heartbeatTimeout: '1 minute' };
 
 /**
- * The first round of an event's delivery, as a local activity inside the workflow's first task. A local activity
- * has no heartbeat: the SDK keeps the workflow task alive while the round waits, and a worker that dies mid-round
- * loses the task, so the next worker runs the round again.
+ * The first round of an event's delivery, as a local activity inside the workflow's first task. It hands over what
+ * has not answered within slowAnswerMs, so it holds the task's slot about a second at most. A local activity has no
+ * heartbeat: a worker that dies mid-round loses the task, so the next worker runs the round again.
  */
 export const localWebhookRound: LocalActivityOptions = { ...localDatabaseWork, startToCloseTimeout: '10 minutes' };
 

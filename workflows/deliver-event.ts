@@ -1,4 +1,5 @@
-import { condition, proxyActivities, proxyLocalActivities, setCurrentDetails, setHandler } from '@temporalio/workflow';
+import { condition, proxyActivities, proxyLocalActivities, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
+import { taskQueues } from '../src/adapters/temporal/task-queues.ts';
 import type { Activities } from '../activities/activity-signatures.ts';
 import type { DeferredWebhook, RoundResult } from '../activities/deliver-to-webhooks.ts';
 import {
@@ -20,14 +21,30 @@ const { deliverToWebhooks } = proxyActivities<Activities>(webhookRound);
 const local = proxyLocalActivities<Activities>(localWebhookRound);
 
 /**
- * The first attempt to every webhook, from the local activity; the slow receivers it left out (a local activity holds
- * a workflow task slot until its last answer) get theirs from an ordinary activity at once.
+ * The first attempt to every webhook, from the local activity; the slow receivers it left out, and those still silent
+ * when it handed over (a local activity holds a workflow task slot while it runs), get theirs from an ordinary
+ * activity at once on the slow-webhooks task queue, which waits for the answers of the requests already under way
+ * instead of sending them again.
  */
 async function firstRound(eventId: string): Promise<Answered[]> {
   const round = await local.deliverToWebhooks({ eventId, attempt: 1 });
-  const deferred = round.filter((result) => result.outcome === 'deferred').map((result) => result.webhookId);
+  const deferred = round.filter((result) => result.outcome === 'deferred');
   if (deferred.length === 0) return answered(round);
-  return [...answered(round), ...answered(await deliverToWebhooks({ eventId, attempt: 1, webhookIds: deferred }))];
+  const inFlight = deferred.filter((result) => result.inFlightUntil !== undefined);
+  // On a queue of its own: slow receivers wait on sockets for seconds, in slots nothing else needs.
+  const { deliverToWebhooks: deliverToSlowWebhooks } = proxyActivities<Activities>({
+    ...webhookRound,
+    taskQueue: taskQueues.slowWebhooks(workflowInfo().taskQueue),
+  });
+  const rest = await deliverToSlowWebhooks({
+    eventId,
+    attempt: 1,
+    webhookIds: deferred.map((result) => result.webhookId),
+    ...(inFlight.length > 0
+      ? { inFlight: { webhookIds: inFlight.map((result) => result.webhookId), until: Math.max(...inFlight.map((result) => result.inFlightUntil!)) } }
+      : {}),
+  });
+  return [...answered(round), ...answered(rest)];
 }
 
 type Answered = Exclude<RoundResult[number], DeferredWebhook>;

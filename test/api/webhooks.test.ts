@@ -1,4 +1,6 @@
+import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { deliverToWebhooks } from '../../activities/deliver-to-webhooks.ts';
 import type { Schemas } from '../../src/api/schemas.ts';
 import { WebhookDelivery } from '../../src/adapters/database/entities/webhook-delivery.ts';
 import { Webhook } from '../../src/adapters/database/entities/webhook.ts';
@@ -162,7 +164,7 @@ describe('deliveries', () => {
     expect(logs.map((log) => log.map(({ attempt, succeeded }) => ({ attempt, succeeded })))).toEqual(hooks.map(() => [{ attempt: 1, succeeded: true }]));
   });
 
-  it('when a receiver is slow to answer, then it is marked slow while its request is under way, and the next event sends to it from an activity of its own', async () => {
+  it('when a receiver is slow to answer, then the first round hands its request over without sending it twice, it is marked slow, and the next event sends to it from an activity of its own', async () => {
     const slowReceiver = await startWebhookReceiver({ secret });
     try {
       const own = await createTestWorkspace(app, 'growth');
@@ -178,8 +180,17 @@ describe('deliveries', () => {
       const release = slowReceiver.hold();
       const first = await deliveryOf(await publishNewPost(own.client, project));
       await eventually(async () => expect(await answersSlowly()).toBe(true));
+      // The first round handed the silent request over to an activity and ended (its workflow task with it) while the
+      // request was still under way; that activity waits for its answer instead of sending it again.
+      await eventually(async () =>
+        expect((await first.fetchHistory()).events!.some((historyEvent) => historyEvent.activityTaskScheduledEventAttributes)).toBe(true),
+      );
+      expect(slowReceiver.deliveries).toHaveLength(1);
       release();
-      expect((await first.result()).webhooks.map((result) => result.outcome)).toEqual(['delivered', 'delivered']);
+      expect((await first.result()).webhooks.map((result) => [result.outcome, result.attempts])).toEqual([
+        ['delivered', 1],
+        ['delivered', 1],
+      ]);
 
       const second = await deliveryOf(await publishNewPost(own.client, project));
       expect((await second.result()).webhooks.map((result) => [result.outcome, result.attempts])).toEqual([
@@ -187,15 +198,42 @@ describe('deliveries', () => {
         ['delivered', 1],
       ]);
       const { events } = await second.fetchHistory();
-      // The prompt receiver in the local round (a marker), the slow one in an activity of its own.
+      // The prompt receiver in the local round (a marker), the slow one in an activity of its own, on the slow queue.
       expect(events!.filter((historyEvent) => historyEvent.markerRecordedEventAttributes?.markerName === 'core_local_activity').length).toBe(1);
-      expect(events!.filter((historyEvent) => historyEvent.activityTaskScheduledEventAttributes).length).toBe(1);
+      const scheduled = events!.flatMap((historyEvent) => historyEvent.activityTaskScheduledEventAttributes ?? []);
+      expect(scheduled.map((attributes) => attributes.taskQueue?.name)).toEqual([`${app.config.temporal.taskQueue}-webhooks-slow`]);
       expect(slowReceiver.deliveries.map((received) => received.path)).toEqual(['/webhook', '/webhook']);
       // It answered at once this time, so the next event's first round takes it again.
       expect(await answersSlowly()).toBe(false);
     } finally {
       await slowReceiver.close();
     }
+  });
+
+  it('when the activity after a round is told a request was handed over, then it sends it only if the log still lacks its answer at the deadline', async () => {
+    const own = await createTestWorkspace(app, 'growth');
+    const project = (await own.client.post<{ id: string }>('/projects', { name: 'Handed over' })).body.id;
+    const hook = (await own.client.post<Hook>('/webhooks', { url: `${receiver.url}/handed-over`, events: 'post.published', secret })).body;
+    const postId = await publishNewPost(own.client, project);
+    const event = await eventually(() => app.api.services.orm.em.fork().findOneOrFail(WorkspaceEvent, { postId }));
+    await app.api.services.temporal.workflow.getHandle<typeof deliverEvent>(workflowIds.eventDelivery(event.id)).result();
+    expect(receiver.deliveries).toHaveLength(1);
+    const round = (attempt: number, until: number) =>
+      new MockActivityEnvironment().run(() =>
+        deliverToWebhooks(app.api.services, { eventId: event.id, attempt, webhookIds: [hook.id], inFlight: { webhookIds: [hook.id], until } }),
+      );
+
+    // The answer is in the log (the request did reach the receiver): taken from there at once, nothing sent again.
+    expect(await round(1, Date.now() + 60_000)).toEqual([expect.objectContaining({ webhookId: hook.id, outcome: 'delivered', statusCode: 200 })]);
+    expect(receiver.deliveries).toHaveLength(1);
+    // An attempt whose answer never reached the log (its worker died): sent once the deadline has passed.
+    expect(await round(2, Date.now() + 500)).toEqual([expect.objectContaining({ webhookId: hook.id, outcome: 'delivered', statusCode: 200 })]);
+    expect(receiver.deliveries.map((received) => received.path)).toEqual(['/webhook/handed-over', '/webhook/handed-over']);
+    const log = await app.api.services.orm.em.fork().find(WebhookDelivery, { webhookId: hook.id }, { orderBy: { attempt: 'asc' } });
+    expect(log.map(({ attempt, succeeded }) => ({ attempt, succeeded }))).toEqual([
+      { attempt: 1, succeeded: true },
+      { attempt: 2, succeeded: true },
+    ]);
   });
 
   it('when a webhook is deactivated, then it receives nothing', async () => {

@@ -46,6 +46,8 @@ describe('loadConfig', () => {
     // A delivery round heartbeats between requests: one request may not outlast its heartbeat timeout.
     expect(() => loadConfig({ ...minimal, WEBHOOK_TIMEOUT_SECONDS: '31' })).toThrow(/WEBHOOK_TIMEOUT_SECONDS/);
     expect(loadConfig({ ...minimal, WEBHOOK_TIMEOUT_SECONDS: '30' }).webhooks.timeoutMs).toBe(30_000);
+    expect(() => loadConfig({ ...minimal, WEBHOOK_SLOW_CONCURRENCY: '0' })).toThrow(/WEBHOOK_SLOW_CONCURRENCY/);
+    expect(loadConfig(minimal).webhooks.slowConcurrency).toBe(200);
     expect(() => loadConfig({ ...minimal, TRUST_PROXY_HOPS: '-1' })).toThrow(/TRUST_PROXY_HOPS/);
     expect(() => loadConfig({ ...minimal, TRUST_PROXY_HOPS: 'true' })).toThrow(/TRUST_PROXY_HOPS/);
     expect(loadConfig({ ...minimal, TRUST_PROXY_HOPS: '2' }).http.trustProxyHops).toBe(2);

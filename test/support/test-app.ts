@@ -5,6 +5,7 @@ import type { Config } from '../../src/config.ts';
 import { startApiServer, type ApiServer } from '../../src/api/server.ts';
 import type { ObjectStorage } from '../../src/adapters/object-storage/object-storage.ts';
 import { connectWorkerConnection } from '../../src/adapters/temporal/connect.ts';
+import { createSlowWebhooksWorker } from '../../worker/create-slow-webhooks-worker.ts';
 import { createVideoWorker } from '../../worker/create-video-worker.ts';
 import { createWorker } from '../../worker/create-worker.ts';
 import { runWorkers, shutDownWorkers } from '../../worker/run-workers.ts';
@@ -34,6 +35,7 @@ export async function startTestApp(overrides: Record<string, string> = {}, optio
   const workers: Worker[] = [
     await createWorker({ connection, config, deps: api.services, workflowBundlePath: inject('workflowBundlePath') }),
     await createVideoWorker({ connection, config, deps: api.services }),
+    await createSlowWebhooksWorker({ connection, config, deps: api.services }),
   ];
   const running = runWorkers(workers);
   return {

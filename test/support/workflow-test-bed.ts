@@ -15,6 +15,7 @@ import { assembleDeps } from '../../src/services.ts';
 import { createStorage } from '../../src/adapters/object-storage/create-storage.ts';
 import type { ObjectStorage } from '../../src/adapters/object-storage/object-storage.ts';
 import { searchAttributes } from '../../src/adapters/temporal/search-attributes.ts';
+import { taskQueues } from '../../src/adapters/temporal/task-queues.ts';
 import { activityInterceptors } from '../../worker/activity-interceptors.ts';
 import { installTemporalRuntime } from '../../worker/temporal-runtime.ts';
 import { workflowSpanSink } from '../../worker/workflow-span-sink.ts';
@@ -82,7 +83,15 @@ export async function startWorkflowTestBed(env: Record<string, string> = {}): Pr
     async runWith(workerActivities, work) {
       const taskQueue = uniqueTaskQueue();
       const worker = await createWorker(taskQueue, workerActivities);
-      return worker.runUntil(work(taskQueue));
+      // Deliveries to slow receivers go to their own queue (see taskQueues): the same stubs serve it.
+      const slowWebhooks = await Worker.create({
+        connection: temporal.nativeConnection,
+        namespace: config.temporal.namespace,
+        taskQueue: taskQueues.slowWebhooks(taskQueue),
+        activities: workerActivities,
+        interceptors: { activity: activityInterceptors },
+      });
+      return slowWebhooks.runUntil(worker.runUntil(work(taskQueue)));
     },
     async startWorker() {
       const worker = await createWorker(config.temporal.taskQueue, activities());

@@ -64,6 +64,23 @@ describe('deliverEvent branches, with stub activities', () => {
     ]);
   });
 
+  it('when the first round hands over a request still under way, then the activity after it is told to await its answer', async () => {
+    const { result, rounds } = await deliverWith((round) =>
+      round.webhookIds
+        ? [attempt('silent', 'delivered'), attempt('slow', 'delivered')]
+        : [attempt('prompt', 'delivered'), { webhookId: 'silent', outcome: 'deferred', inFlightUntil: 1_000 }, { webhookId: 'slow', outcome: 'deferred' }],
+    );
+    expect(result.webhooks.map((webhook) => [webhook.webhookId, webhook.outcome, webhook.attempts])).toEqual([
+      ['prompt', 'delivered', 1],
+      ['silent', 'delivered', 1],
+      ['slow', 'delivered', 1],
+    ]);
+    expect(rounds).toEqual([
+      { eventId: expect.any(String), attempt: 1 },
+      { eventId: expect.any(String), attempt: 1, webhookIds: ['silent', 'slow'], inFlight: { webhookIds: ['silent'], until: 1_000 } },
+    ]);
+  });
+
   it('when a failing webhook stops taking the event before its next rung, then it ends skipped with the attempts it had', async () => {
     const { result, rounds } = await deliverWith((round) =>
       round.attempt === 1 ? [attempt('leaving', 'failed')] : [{ webhookId: 'leaving', outcome: 'skipped' }],
