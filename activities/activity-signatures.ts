@@ -14,6 +14,7 @@ import type { ReconcileReport } from '../workflows/contracts/reconcile-schedules
 import type { RedeliverWebhookInput, RedeliveryResult } from '../workflows/contracts/redeliver-webhook.ts';
 import type { RenderResult } from '../workflows/contracts/render-post.ts';
 import type { DeliverToWebhooksInput, RoundResult } from './deliver-to-webhooks.ts';
+export type { DeferredWebhook, RoundResult } from './deliver-to-webhooks.ts';
 import type { GeneratedArtwork, GeneratePostImageInput } from './generate-post-image.ts';
 import type { PublishToTargetInput } from './publish-to-target.ts';
 import type { RenderedImage, RenderPostImageInput } from './render-post-image.ts';

@@ -1,7 +1,6 @@
 import { condition, proxyActivities, proxyLocalActivities, setCurrentDetails, setHandler, workflowInfo } from '@temporalio/workflow';
 import { taskQueues } from '../src/adapters/temporal/task-queues.ts';
-import type { Activities } from '../activities/activity-signatures.ts';
-import type { DeferredWebhook, RoundResult } from '../activities/deliver-to-webhooks.ts';
+import type { Activities, DeferredWebhook, RoundResult } from '../activities/activity-signatures.ts';
 import {
   planChangedSignal,
   retryingWebhooksQuery,
