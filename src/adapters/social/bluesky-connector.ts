@@ -254,6 +254,14 @@ export function createBlueskyConnector(options: BlueskyConnectorOptions): Social
 
   return {
     platform: 'bluesky',
+    declaration: {
+      platform: 'bluesky',
+      auth: 'app-password',
+      text: { max: textLimits.graphemes, unit: 'graphemes' },
+      images: { types: ['image/png', 'image/jpeg'], maxBytes: maxImageBytes, maxCount: 4, altText: true },
+      threads: true,
+      retriesNeverDuplicate: { guaranteed: true, how: 'The record key is derived from the publication, so a second record under it cannot exist.' },
+    },
 
     async verify(credentials) {
       const session = await createSession(credentials);

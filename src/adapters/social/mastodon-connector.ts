@@ -112,6 +112,15 @@ export function createMastodonConnector(options: MastodonConnectorOptions): Soci
 
   return {
     platform: 'mastodon',
+    declaration: {
+      platform: 'mastodon',
+      auth: 'token',
+      text: { max: statusLimits.graphemes, unit: 'graphemes' },
+      // Mastodon's default image limit; an instance may set another (its /api/v2/instance says which).
+      images: { types: ['image/png', 'image/jpeg'], maxBytes: 16 * 1024 * 1024, maxCount: 4, altText: true },
+      threads: true,
+      retriesNeverDuplicate: { guaranteed: true, how: 'The status carries an Idempotency-Key, which the server remembers for an hour.' },
+    },
 
     async verify(credentials) {
       const { origin, token } = instanceOf(credentials);

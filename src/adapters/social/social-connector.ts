@@ -1,5 +1,6 @@
 import { RemoteRateLimitedError, RemoteRejectedError, RemoteUnavailableError } from '../net/remote-errors.ts';
 import { failureTypes } from '../temporal/failure-types.ts';
+import type { PlatformDeclaration } from './platform-declaration.ts';
 
 // Publishing to a customer's social account. One connector per platform, speaking the platform's real API; the
 // publish activity picks one by platform and never knows the difference.
@@ -56,6 +57,8 @@ export type PublishedSocialPost = { externalPostId: string; url?: string | undef
 
 export type SocialConnector = {
   readonly platform: SocialPlatform;
+  /** What the platform takes (text, images, threads), for the catalogue and the checks before publishing. */
+  readonly declaration: PlatformDeclaration;
   verify(credentials: SocialCredentials): Promise<VerifiedAccount>;
   /** `sessions` is the connection's: without one (a platform without sessions, some tests) a session lasts one call. */
   publish(credentials: SocialCredentials, post: SocialPost, sessions?: SessionStore): Promise<PublishedSocialPost>;

@@ -1,0 +1,35 @@
+import type { SocialPlatform } from './social-connector.ts';
+
+// What each platform takes, declared once by its connector: the catalogue (GET /social-platforms), the dry run and
+// the publish path all read this, so what a client is told in advance is what the connector does.
+
+/** How a platform counts a post's text: grapheme clusters (Bluesky, Mastodon), X's weighted count, or characters. */
+export type TextUnit = 'graphemes' | 'weighted' | 'characters';
+
+/** How a connection to the platform is made. */
+export type PlatformAuth = 'token' | 'app-password' | 'oauth2';
+
+export type PlatformDeclaration = {
+  platform: SocialPlatform;
+  auth: PlatformAuth;
+  text: {
+    /** The most the platform takes, in `unit`. */
+    max: number;
+    unit: TextUnit;
+  };
+  images: {
+    types: Array<'image/png' | 'image/jpeg'>;
+    /** The largest image file the platform takes (the connector shrinks larger ones where it can, see `resized`). */
+    maxBytes: number;
+    maxCount: number;
+    /** Whether the image carries a description (alt text) to the platform. */
+    altText: boolean;
+  };
+  /** Whether the platform links posts into a thread (replies to one's own post). */
+  threads: boolean;
+  /**
+   * Whether a retry after an attempt whose outcome is unknown (the request was sent, no answer came) can never post
+   * twice, and how (shown to clients in the catalogue).
+   */
+  retriesNeverDuplicate: { guaranteed: boolean; how: string };
+};
