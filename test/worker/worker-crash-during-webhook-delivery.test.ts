@@ -67,11 +67,14 @@ describe('a worker killed while a handed-over webhook request is under way', () 
       taskQueue: config.temporal.taskQueue,
       args: [{ eventId: event.id, retryWaitsSeconds: config.webhooks.retryWaitsSeconds }],
     });
-    // The round handed the silent request over: the activity that waits for its answer is scheduled.
-    await eventually(async () => expect((await handle.fetchHistory()).events!.some((entry) => entry.activityTaskScheduledEventAttributes)).toBe(true));
-    expect(receiver.deliveries).toHaveLength(1);
-    first.process.kill('SIGKILL');
-    await once(first.process, 'exit');
+    try {
+      // The round handed the silent request over: the activity that waits for its answer is scheduled.
+      await eventually(async () => expect((await handle.fetchHistory()).events!.some((entry) => entry.activityTaskScheduledEventAttributes)).toBe(true));
+      expect(receiver.deliveries).toHaveLength(1);
+    } finally {
+      first.process.kill('SIGKILL');
+      await once(first.process, 'exit');
+    }
     // The held answer goes to a socket whose other end died with the worker.
     release();
 
