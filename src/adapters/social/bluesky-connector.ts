@@ -14,7 +14,6 @@ import {
   type SessionStore,
   type SocialConnector,
   type SocialCredentials,
-  type SocialPost,
   type SocialPostDraft,
 } from './social-connector.ts';
 
