@@ -63,13 +63,12 @@ async function newPost(): Promise<string> {
   return (await workspace.client.post<{ id: string }>('/posts', { title: 'Harbour lights', prompt: 'Boats at night', projectId })).body.id;
 }
 
-/** A post whose image is a PNG of random pixels (which no encoder can shrink much) of over 6 MB. */
-async function postWithLargeImage(): Promise<{ id: string; image: Buffer }> {
+/** A post whose image is a PNG of random pixels (which no encoder can shrink much), `size` pixels square. */
+async function postWithNoiseImage(size: number): Promise<{ id: string; image: Buffer }> {
   const id = await newPost();
-  const image = await sharp(randomBytes(1420 * 1420 * 3), { raw: { width: 1420, height: 1420, channels: 3 } })
+  const image = await sharp(randomBytes(size * size * 3), { raw: { width: size, height: size, channels: 3 } })
     .png()
     .toBuffer();
-  expect(image.length).toBeGreaterThan(6_000_000);
   const imageKey = `test/${randomUUID()}.png`;
   await app.storage.put(imageKey, image, 'image/png');
   await setPostImage(app.api.services.orm.em.fork(), id, { imageKey });
@@ -110,7 +109,8 @@ describe('GET /social-platforms', () => {
 
 describe('POST /posts/{id}/publish-social with dryRun', () => {
   it('when a 400-character text and a 6 MB image are previewed for Mastodon and Bluesky, then each gets its text, count, image and problems, and nothing is published or recorded', async () => {
-    const { id, image } = await postWithLargeImage();
+    const { id, image } = await postWithNoiseImage(1420);
+    expect(image.length).toBeGreaterThan(6_000_000);
     const text = `${'Lanterns sway over the harbour wall tonight. '.repeat(9)}`.slice(0, 399).concat('!');
     expect(text).toHaveLength(400);
     const key = `preflight-${randomUUID()}`;
@@ -165,6 +165,20 @@ describe('POST /posts/{id}/publish-social with dryRun', () => {
     expect(record?.value.text).toBe(onBluesky!.text);
     const blobs = bluesky.blobs.filter((blob) => blob.bytes.length === onBluesky!.image!.bytes && blob.mimeType === 'image/jpeg');
     expect(blobs).toHaveLength(1);
+  });
+
+  it("when the image is still over Bluesky's 2,000,000 bytes as its smallest JPEG, then the preview says publishing would fail", async () => {
+    const { id } = await postWithNoiseImage(2700);
+    const response = await workspace.client.post<Preview[]>(`/posts/${id}/publish-social`, { connectionIds: [blueskyId], dryRun: true });
+    const [preview] = response.body;
+    expect(preview!.image).toMatchObject({ type: 'image/jpeg', width: 2700, height: 2700 });
+    expect(preview!.image!.bytes).toBeGreaterThan(2_000_000);
+    expect(preview!.problems).toEqual([
+      {
+        code: 'image_too_large',
+        message: `The image would be ${preview!.image!.bytes} bytes as sent, more than the platform's 2000000: publishing would fail.`,
+      },
+    ]);
   });
 
   it('when the post has no image, then the previews have none and the title is the text', async () => {
