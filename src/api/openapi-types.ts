@@ -1571,6 +1571,8 @@ export interface components {
                 max: number;
                 /** @enum {string} */
                 unit: "graphemes" | "weighted" | "characters";
+                /** @description What every http(s) link counts for in `unit`, whatever its length, where the platform counts links so (Mastodon). */
+                linkLength?: number;
             };
             images: {
                 types: ("image/png" | "image/jpeg")[];
@@ -3507,7 +3509,8 @@ export interface operations {
                      *         "configured": true,
                      *         "text": {
                      *           "max": 500,
-                     *           "unit": "graphemes"
+                     *           "unit": "graphemes",
+                     *           "linkLength": 23
                      *         },
                      *         "images": {
                      *           "types": [

@@ -85,7 +85,7 @@ describe('GET /social-platforms', () => {
         platform: 'mastodon',
         auth: 'token',
         configured: true,
-        text: { max: 500, unit: 'graphemes' },
+        text: { max: 500, unit: 'graphemes', linkLength: 23 },
         images: { types: ['image/png', 'image/jpeg'], maxBytes: 16 * 1024 * 1024, maxCount: 4, altText: true },
         threads: true,
         retriesNeverDuplicate: { guaranteed: true, how: expect.stringContaining('Idempotency-Key') },
@@ -178,6 +178,21 @@ describe('POST /posts/{id}/publish-social with dryRun', () => {
         code: 'image_too_large',
         message: `The image would be ${preview!.image!.bytes} bytes as sent, more than the platform's 2000000: publishing would fail.`,
       },
+    ]);
+  });
+
+  it('when a text with a long link is too long for Mastodon, then the problem counts it as Mastodon does, the link as 23', async () => {
+    const id = await newPost();
+    const text = `https://example.com/${'a'.repeat(200)} ${'word '.repeat(110).trimEnd()}`;
+    const response = await workspace.client.post<Preview[]>(`/posts/${id}/publish-social`, {
+      connectionIds: [mastodonId],
+      overrides: { [mastodonId]: { text } },
+      dryRun: true,
+    });
+    const [preview] = response.body;
+    expect(preview!.count).toBeLessThanOrEqual(500);
+    expect(preview!.problems).toEqual([
+      { code: 'text_too_long', message: `The text would be shortened from ${23 + 1 + 549} to ${preview!.count} graphemes (the platform takes at most 500).` },
     ]);
   });
 

@@ -122,7 +122,7 @@ export function createMastodonConnector(options: MastodonConnectorOptions): Soci
     declaration: {
       platform: 'mastodon',
       auth: 'token',
-      text: { max: statusLimits.graphemes, unit: 'graphemes' },
+      text: { max: statusLimits.graphemes, unit: 'graphemes', linkLength: statusLimits.linkGraphemes },
       // Mastodon's default image limit; an instance may set another (its /api/v2/instance says which).
       images: { types: ['image/png', 'image/jpeg'], maxBytes: 16 * 1024 * 1024, maxCount: 4, altText: true },
       threads: true,

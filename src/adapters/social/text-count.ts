@@ -1,10 +1,10 @@
-import type { TextUnit } from './platform-declaration.ts';
+import type { PlatformDeclaration } from './platform-declaration.ts';
 import { graphemeCount } from './shorten-text.ts';
 import { weightedLength } from './weighted-text.ts';
 
-/** The text's length in a platform's unit, links counted as they are written. */
-export function countText(text: string, unit: TextUnit): number {
-  if (unit === 'graphemes') return graphemeCount(text);
+/** The text's length as the platform counts it: in its unit, links at their fixed length where it has one. */
+export function countText(text: string, { unit, linkLength }: PlatformDeclaration['text']): number {
+  if (unit === 'graphemes') return graphemeCount(text, linkLength);
   if (unit === 'weighted') return weightedLength(text);
   return Array.from(text).length;
 }

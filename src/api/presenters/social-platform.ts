@@ -6,7 +6,7 @@ export function presentSocialPlatform(entry: SocialPlatformEntry): Schemas['Soci
     platform: entry.platform,
     auth: entry.auth,
     configured: entry.configured,
-    text: { max: entry.text.max, unit: entry.text.unit },
+    text: { max: entry.text.max, unit: entry.text.unit, ...(entry.text.linkLength === undefined ? {} : { linkLength: entry.text.linkLength }) },
     images: { types: [...entry.images.types], maxBytes: entry.images.maxBytes, maxCount: entry.images.maxCount, altText: entry.images.altText },
     threads: entry.threads,
     retriesNeverDuplicate: { guaranteed: entry.retriesNeverDuplicate.guaranteed, how: entry.retriesNeverDuplicate.how },

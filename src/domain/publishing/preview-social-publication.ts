@@ -48,7 +48,7 @@ function problemsOf(
   const problems: PublicationProblem[] = [];
   const { max, unit } = declaration.text;
   if (preview.text !== draft.text) {
-    const message = `The text would be shortened from ${countText(draft.text, unit)} to ${preview.count} ${unit} (the platform takes at most ${max}).`;
+    const message = `The text would be shortened from ${countText(draft.text, declaration.text)} to ${preview.count} ${unit} (the platform takes at most ${max}).`;
     problems.push({ code: 'text_too_long', message });
   }
   const sent = preview.image;

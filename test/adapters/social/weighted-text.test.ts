@@ -11,6 +11,11 @@ describe('weightedLength', () => {
     expect(weightedLength('Harbour lights, à la carte!')).toBe(27);
   });
 
+  it('when an accent is written as a combining mark, then the text is counted as its NFC form', () => {
+    expect(weightedLength('cafe\u0301')).toBe(weightedLength('café'));
+    expect(weightedLength('café')).toBe(4);
+  });
+
   it('when the text is Chinese, Japanese or Korean, then each character weighs 2', () => {
     expect(weightedLength('港の灯り')).toBe(8);
     expect(weightedLength('항구')).toBe(4);
