@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
-import { buffer } from 'node:stream/consumers';
 import { beginTargetPublication } from '../src/domain/publishing/begin-target-publication.ts';
 import { recordTargetPublished } from '../src/domain/publishing/record-target-published.ts';
+import { postImageOf, socialDraftOf } from '../src/domain/publishing/social-draft.ts';
 import { countOutcome } from '../src/adapters/metrics/remote-call-outcome.ts';
 import { socialPublishAttempts } from '../src/adapters/metrics/worker-metrics.ts';
 import { connectionSessions } from '../src/adapters/social/connection-sessions.ts';
@@ -17,7 +17,7 @@ export type PublishToTargetInput = {
 };
 
 /**
- * Publishes the post's title and image to one connection. Every attempt sends the target's idempotency key, so an
+ * Publishes the post's title and image (or the target's overrides) to one connection. Every attempt sends the target's idempotency key, so an
  * attempt retried after the platform already accepted the post finds that post instead of making a second one.
  */
 export function publishToTarget(deps: Deps, input: PublishToTargetInput): Promise<void> {
@@ -33,11 +33,10 @@ async function publish(deps: Deps, input: PublishToTargetInput): Promise<void> {
   const { target, connection, post } = publication;
 
   const credentials = JSON.parse(deps.secrets.open(connection.credentialsSealed)) as SocialCredentials;
-  const stored = post.imageKey ? await deps.storage.get(post.imageKey) : null;
+  const draft = socialDraftOf(post, await postImageOf(deps, post), { text: target.textOverride, altText: target.altTextOverride });
   const socialPost: SocialPost = {
-    text: post.title,
+    ...draft,
     language: connection.postLanguage ?? undefined,
-    image: stored ? { bytes: await buffer(stored.body), contentType: 'image/png', alt: post.prompt.slice(0, 1000) } : undefined,
     idempotencyKey: target.idempotencyKey,
     onProgress: () => Context.current().heartbeat(),
   };

@@ -7,6 +7,8 @@ import { createImageProvider } from './adapters/image-providers/create-image-pro
 import { createLogger } from './logger.ts';
 import { logRefusedAddresses } from './adapters/net/public-address-policy.ts';
 import { createSocialConnectors } from './adapters/social/create-social-connectors.ts';
+import { platformConfigured } from './adapters/social/platform-configured.ts';
+import { socialPlatforms, type SocialPlatform } from './adapters/social/social-connector.ts';
 import { createStorage } from './adapters/object-storage/create-storage.ts';
 import { connectTemporalClient, lazyTemporalClient } from './adapters/temporal/connect.ts';
 
@@ -70,6 +72,10 @@ export function assembleDeps(config: Config, clients: Clients): Deps {
     secrets: createSecretBox(config.secrets.encryptionKeys, 'secrets'),
     idempotentAnswers: createSecretBox(config.secrets.encryptionKeys, 'idempotent-answers'),
     social: createSocialConnectors(config.social),
+    socialConfigured: Object.fromEntries(socialPlatforms.map((platform) => [platform, platformConfigured(config, platform)])) as Record<
+      SocialPlatform,
+      boolean
+    >,
     webhooks: config.webhooks,
     images: createImageProvider(config.generation),
     logoFetch: config.generation.logoFetch,

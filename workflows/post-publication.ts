@@ -81,6 +81,7 @@ export async function postPublication({ postId, publicationId, carried }: PostPu
           publicationId,
           publishAt: new Date(at).toISOString(),
           connectionIds: request.connectionIds,
+          ...(request.overrides ? { overrides: request.overrides } : {}),
           immediate: at <= Date.now(),
         });
       } catch (error) {

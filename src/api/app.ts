@@ -32,6 +32,7 @@ import { postRoutes } from './routes/posts.ts';
 import { projectRoutes } from './routes/projects.ts';
 import { scheduleRoutes } from './routes/schedules.ts';
 import { socialConnectionRoutes } from './routes/social-connections.ts';
+import { socialPlatformRoutes } from './routes/social-platforms.ts';
 import { usageRoutes } from './routes/usage.ts';
 import { videoRoutes } from './routes/video.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
@@ -92,7 +93,7 @@ export function createApp(options: AppOptions): Express {
   app.use('/api/v1', idempotency(deps));
   app.use('/api/v1', projectRoutes(deps), brandKitRoutes(deps), apiKeyRoutes({ ...deps, lastUsed: options.lastUsed }));
   app.use('/api/v1', postRoutes(deps), postActionRoutes(deps), postVersionRoutes(deps), postDownloadRoutes(deps));
-  app.use('/api/v1', postPublishingRoutes(deps), socialConnectionRoutes(deps), webhookRoutes(deps), scheduleRoutes(deps));
+  app.use('/api/v1', postPublishingRoutes(deps), socialConnectionRoutes(deps), socialPlatformRoutes(deps), webhookRoutes(deps), scheduleRoutes(deps));
   app.use('/api/v1', usageRoutes(deps), workspaceRoutes(deps), videoRoutes(deps));
 
   app.use((req, _res, next) => next(new AppError('not-found', `Nothing is served at ${req.method} ${req.path}.`)));

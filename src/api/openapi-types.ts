@@ -235,6 +235,21 @@ export interface paths {
          *     on Mastodon (a link counts 23, as Mastodon counts it) and to 300 graphemes and 3,000 bytes on Bluesky, never
          *     inside a link, tag or mention; on Bluesky links, #tags, $cashtags and @mentions (resolved handles) become
          *     rich-text facets, and an image over 2 MB is sent as JPEG.
+         *
+         *     `overrides` replaces the text (default: the title) or the image's alt text (default: the prompt) for some
+         *     connections, each named by its id, which must be one of `connectionIds` (else 400). They are kept with the
+         *     publication: a scheduled publication sends them when its time comes; planning again replaces them for the
+         *     connections it names.
+         *
+         *     `dryRun: true` publishes nothing and records nothing (no target, no usage, no event; the `Idempotency-Key` is
+         *     not used): it answers 200 with one preview per connection, in the order of `connectionIds`: the exact text
+         *     the platform would receive after shortening, its `count` in the platform's unit (see `GET
+         *     /social-platforms`), the image as it would be sent (after any conversion or resize), and the `problems` the
+         *     publication would meet: `text_too_long` (the text would be shortened; the message says from how much to how
+         *     much), `image_too_large` (over the platform's limit even after what is done to it: publishing would fail),
+         *     `image_type_unsupported`, `connection_needs_reauth` (publishing would fail: connect the account again),
+         *     `platform_not_configured` (the operator has not set the platform up). The same 400 and 404 answers as a real
+         *     publication apply; the platforms are not asked.
          */
         post: operations["publishPostToSocial"];
         delete?: never;
@@ -693,6 +708,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/social-platforms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the platforms posts can be published to
+         * @description Extension. One entry per platform, whatever the plan: how an account connects (`auth`), whether this service
+         *     is set up for it (`configured`: an OAuth platform needs the operator's client id and secret), how much text
+         *     it takes and how it counts it (`graphemes`: user-perceived characters, as Bluesky and Mastodon count them,
+         *     Mastodon counting every link as 23; `weighted`: X's count, where CJK characters and emoji weigh 2 and every
+         *     URL 23; `characters` elsewhere), the images it takes, whether it threads posts, and whether a retry after an
+         *     attempt whose outcome is unknown can never post twice. Publishing reads the same declarations: longer text
+         *     is shortened (never inside a link, tag or mention) and larger images are re-encoded where the platform
+         *     needs it; `POST /posts/{id}/publish-social` with `dryRun: true` shows the result per connection.
+         */
+        get: operations["listSocialPlatforms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/social-connections": {
         parameters: {
             query?: never;
@@ -1121,6 +1163,54 @@ export interface components {
              * @description When given, the post is scheduled on each connection instead of published at once.
              */
             scheduledAt?: string | null;
+            /**
+             * @description Publish nothing and record nothing; answer what each connection would be sent (`PublishPreview`).
+             * @default false
+             */
+            dryRun: boolean;
+            /**
+             * @description What to send instead of the post's own text or alt text, by connection id (one of `connectionIds`).
+             * @example {
+             *       "8c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f": {
+             *         "text": "Harbour lights tonight, on the quay from 8 pm.",
+             *         "altText": "Fishing boats moored under strings of lights at dusk."
+             *       }
+             *     }
+             */
+            overrides?: {
+                [key: string]: components["schemas"]["PublishOverride"];
+            };
+        };
+        /** @description The text and alt text one connection gets instead of the post's title and prompt; shortened to the platform's limits like them. */
+        PublishOverride: {
+            text?: string;
+            altText?: string;
+        };
+        /** @description What one connection would be sent, and what would stop or change it (`dryRun`). */
+        PublishPreview: {
+            /** Format: uuid */
+            connectionId: string;
+            platform: components["schemas"]["SocialPlatform"];
+            /** @description The exact text the platform would receive, after shortening. */
+            text: string;
+            /** @description The text's length in the platform's unit (`text.unit` in `GET /social-platforms`). */
+            count: number;
+            /** @description The image as it would be sent, after any conversion or resize; null when the post has none. */
+            image: {
+                /** @description Its media type. */
+                type: string;
+                bytes: number;
+                width: number;
+                height: number;
+            } | null;
+            /** @description Empty when the post would go out as the preview shows. */
+            problems: components["schemas"]["PublishProblem"][];
+        };
+        PublishProblem: {
+            /** @enum {string} */
+            code: "text_too_long" | "image_too_large" | "image_type_unsupported" | "connection_needs_reauth" | "platform_not_configured";
+            /** @description In words for the user. */
+            message: string;
         };
         /** @description Result of publishing the post to one social connection. */
         PublishTarget: {
@@ -1465,6 +1555,40 @@ export interface components {
             postLanguage?: string;
             /** Format: date-time */
             createdAt: string;
+        };
+        /** @description Extension. What a platform takes, as its connector declares it. */
+        SocialPlatformEntry: {
+            platform: components["schemas"]["SocialPlatform"];
+            /**
+             * @description How an account connects.
+             * @enum {string}
+             */
+            auth: "token" | "app-password" | "oauth2";
+            /** @description Whether this service can publish to the platform (an `oauth2` platform needs the operator's client id and secret). */
+            configured: boolean;
+            text: {
+                /** @description The most the platform takes, in `unit`. */
+                max: number;
+                /** @enum {string} */
+                unit: "graphemes" | "weighted" | "characters";
+                /** @description What every http(s) link counts for in `unit`, whatever its length, where the platform counts links so (Mastodon). */
+                linkLength?: number;
+            };
+            images: {
+                types: ("image/png" | "image/jpeg")[];
+                /** @description The largest image file the platform takes (larger ones are re-encoded where the platform needs it). */
+                maxBytes: number;
+                maxCount: number;
+                /** @description Whether the image's description (alt text) reaches the platform. */
+                altText: boolean;
+            };
+            /** @description Whether the platform links posts into a thread. */
+            threads: boolean;
+            /** @description Whether a retry after an attempt whose outcome is unknown (sent, no answer) can never post twice, and how. */
+            retriesNeverDuplicate: {
+                guaranteed: boolean;
+                how: string;
+            };
         };
         /** @description Mastodon: `instanceUrl` and `accessToken`. Bluesky: `handle` and `appPassword` (and `serviceUrl`). */
         CreateSocialConnectionRequest: components["schemas"]["CreateMastodonConnectionRequest"] | components["schemas"]["CreateBlueskyConnectionRequest"];
@@ -2339,14 +2463,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description One publish target per connection. */
+            /** @description One publish target per connection; with `dryRun`, one preview per connection. */
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PublishTarget"][];
+                    "application/json": components["schemas"]["PublishTarget"][] | components["schemas"]["PublishPreview"][];
                 };
             };
             /** @description Publishing is still running; the targets named by `Location` show how it goes. */
@@ -3360,6 +3484,80 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSocialPlatforms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The platforms, in a fixed order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "platform": "mastodon",
+                     *         "auth": "token",
+                     *         "configured": true,
+                     *         "text": {
+                     *           "max": 500,
+                     *           "unit": "graphemes",
+                     *           "linkLength": 23
+                     *         },
+                     *         "images": {
+                     *           "types": [
+                     *             "image/png",
+                     *             "image/jpeg"
+                     *           ],
+                     *           "maxBytes": 16777216,
+                     *           "maxCount": 4,
+                     *           "altText": true
+                     *         },
+                     *         "threads": true,
+                     *         "retriesNeverDuplicate": {
+                     *           "guaranteed": true,
+                     *           "how": "The status carries an Idempotency-Key, which the server remembers for an hour."
+                     *         }
+                     *       },
+                     *       {
+                     *         "platform": "bluesky",
+                     *         "auth": "app-password",
+                     *         "configured": true,
+                     *         "text": {
+                     *           "max": 300,
+                     *           "unit": "graphemes"
+                     *         },
+                     *         "images": {
+                     *           "types": [
+                     *             "image/png",
+                     *             "image/jpeg"
+                     *           ],
+                     *           "maxBytes": 2000000,
+                     *           "maxCount": 4,
+                     *           "altText": true
+                     *         },
+                     *         "threads": true,
+                     *         "retriesNeverDuplicate": {
+                     *           "guaranteed": true,
+                     *           "how": "The record key is derived from the publication, so a second record under it cannot exist."
+                     *         }
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["SocialPlatformEntry"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
         };
     };
     listSocialConnections: {

@@ -28,6 +28,8 @@ export type Deps = Clients & {
   /** Seals stored idempotent answers, with a key of its own (they may carry new secrets: API keys, webhook secrets). */
   idempotentAnswers: SecretBox;
   social: Record<SocialPlatform, SocialConnector>;
+  /** Whether the operator's configuration lets the service publish to each platform (see platformConfigured). */
+  socialConfigured: Record<SocialPlatform, boolean>;
   /** The rules of a webhook delivery: the worker's deliveries and the test event the api sends itself. */
   webhooks: { allowPrivateNetworks: boolean; timeoutMs: number; retryWaitsSeconds: readonly number[] };
   images: ImageProvider;

@@ -24,9 +24,10 @@ PLAN_BUDGET = "/problems/plan-limit-reached"
 RULES_BEYOND_THE_SCHEMA = {
     # `expiresAt` must be in the future. Past the plan's number of keys, the budget answers.
     "POST /api-keys": {"body /expiresAt", PLAN_BUDGET},
-    # `scheduledAt` must be in the future (to publish now there is POST /posts/{id}/publish).
+    # `scheduledAt` must be in the future (to publish now there is POST /posts/{id}/publish). `overrides` may only
+    # name connections in `connectionIds` (its keys are free-form in the schema: OpenAPI 3.0 has no propertyNames).
     "POST /posts/{id}/schedule": {"body /scheduledAt"},
-    "POST /posts/{id}/publish-social": {"body /scheduledAt"},
+    "POST /posts/{id}/publish-social": {"body /scheduledAt", "body /overrides"},
     "PUT /posts/{id}": {"body /scheduledAt"},
     # `icon` is one emoji of Unicode's RGI set (flags and ZWJ sequences included): no pattern says that.
     "POST /projects": {"body /icon"},

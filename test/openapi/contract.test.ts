@@ -75,6 +75,7 @@ const extensions = [
   'POST /social-connections',
   'GET /social-connections/{id}',
   'DELETE /social-connections/{id}',
+  'GET /social-platforms',
 ];
 
 describe('openapi.yaml', () => {

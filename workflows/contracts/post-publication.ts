@@ -8,7 +8,11 @@ export type PublicationRequest = {
   publishAt: string | null;
   /** Social connections to publish to; none: publish the post itself only. */
   connectionIds: string[];
+  /** What some of those connections are sent instead of the post's title (`text`) and prompt (`altText`), by id. */
+  overrides?: PublicationOverrides;
 };
+
+export type PublicationOverrides = Record<string, { text?: string | undefined; altText?: string | undefined }>;
 
 /**
  * What a plan recorded: when, the publish targets, and whether the post became `scheduled`; and the publication's

@@ -1,11 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import sharp from 'sharp';
+import { imageDimensions } from './image-dimensions.ts';
 import { createPlatformHttp, httpsOriginOf, redactSecrets, type Answer, type PlatformHttpOptions } from './platform-http.ts';
 import { rateLimitWaitMs } from './rate-limit-wait.ts';
 import { facetsOf } from './bluesky-facets.ts';
 import { isUsable, sessionOf, sessionText, type BlueskySession } from './bluesky-session.ts';
-import { shortenText } from './shorten-text.ts';
+import { graphemeCount, shortenText } from './shorten-text.ts';
 import {
   SocialRateLimitedError,
   SocialRejectedError,
@@ -13,7 +14,7 @@ import {
   type SessionStore,
   type SocialConnector,
   type SocialCredentials,
-  type SocialPost,
+  type SocialPostDraft,
 } from './social-connector.ts';
 
 // Bluesky over XRPC (docs.bsky.app): a session, the image as a blob, then an app.bsky.feed.post record with its
@@ -44,7 +45,8 @@ type Call = {
   json?: object;
   bytes?: { body: Buffer; contentType: string };
 };
-type Image = NonNullable<SocialPost['image']>;
+type Image = NonNullable<SocialPostDraft['image']>;
+type UploadableImage = { bytes: Buffer; contentType: string; width: number; height: number };
 type Published = { externalPostId: string; url: string };
 
 const tidAlphabet = '234567abcdefghijklmnopqrstuvwxyz';
@@ -125,22 +127,25 @@ function isRecordNotFound(answer: Answer): boolean {
   return error === 'RecordNotFound' || (error === 'InvalidRequest' && typeof message === 'string' && message.startsWith('Could not locate record'));
 }
 
-/** The image as Bluesky accepts it: re-encoded as JPEG, at lower and lower quality, when it is too large. */
-async function uploadableImage(image: Image): Promise<{ bytes: Buffer; contentType: string; width?: number; height?: number }> {
-  let metadata;
-  try {
-    metadata = await sharp(image.bytes).metadata();
-  } catch {
-    throw new SocialRejectedError('the image to post to Bluesky could not be read');
-  }
-  const { width, height } = metadata;
+/**
+ * The image as it is sent to Bluesky: re-encoded as JPEG, at lower and lower quality, when it is too large. One
+ * still too large at the lowest quality comes back as that JPEG (publishing refuses it; a preview reports it).
+ */
+async function uploadableImage(image: Image): Promise<UploadableImage> {
+  const { width, height } = await imageDimensions(image.bytes, 'Bluesky');
   if (image.bytes.length <= maxImageBytes) return { bytes: image.bytes, contentType: image.contentType, width, height };
+  let jpeg = image.bytes;
   for (const quality of jpegQualities) {
     // JPEG has no transparency: flatten onto white, as a viewer would show it.
-    const jpeg = await sharp(image.bytes).flatten({ background: '#ffffff' }).jpeg({ quality }).toBuffer();
-    if (jpeg.length <= maxImageBytes) return { bytes: jpeg, contentType: 'image/jpeg', width, height };
+    jpeg = await sharp(image.bytes).flatten({ background: '#ffffff' }).jpeg({ quality }).toBuffer();
+    if (jpeg.length <= maxImageBytes) break;
   }
-  throw new SocialRejectedError(`the image is larger than Bluesky's ${maxImageBytes} bytes even as a JPEG at quality ${jpegQualities.at(-1)}`);
+  return { bytes: jpeg, contentType: 'image/jpeg', width, height };
+}
+
+/** The record text Bluesky is sent: the post's, cut to its graphemes and bytes. */
+function recordTextOf(post: SocialPostDraft): string {
+  return shortenText(post.text, textLimits);
 }
 
 /** The connector for Bluesky (and other atproto PDSes), on the public internet only unless allowed. */
@@ -239,6 +244,9 @@ export function createBlueskyConnector(options: BlueskyConnectorOptions): Social
 
   async function uploadBlob(authorized: (call: (token: string) => Call) => Promise<Answer>, image: Image, secrets: () => string[]) {
     const uploadable = await uploadableImage(image);
+    if (uploadable.bytes.length > maxImageBytes) {
+      throw new SocialRejectedError(`the image is larger than Bluesky's ${maxImageBytes} bytes even as a JPEG at quality ${jpegQualities.at(-1)}`);
+    }
     const answer = await authorized((token) => ({
       method: 'POST',
       nsid: 'com.atproto.repo.uploadBlob',
@@ -249,7 +257,7 @@ export function createBlueskyConnector(options: BlueskyConnectorOptions): Social
     const blob = answer.body.blob;
     if (typeof blob !== 'object' || blob === null) throw new SocialUnavailableError(`Bluesky answered the image (${answer.status}) without blob`);
     const { width, height } = uploadable;
-    return { image: blob, alt: image.alt, ...(width && height ? { aspectRatio: { width, height } } : {}) };
+    return { image: blob, alt: image.alt, aspectRatio: { width, height } };
   }
 
   return {
@@ -268,6 +276,16 @@ export function createBlueskyConnector(options: BlueskyConnectorOptions): Social
       return { accountName: session.handle, accountId: session.did, session: sessionText(session) };
     },
 
+    async preview(post) {
+      const text = recordTextOf(post);
+      const image = post.image ? await uploadableImage(post.image) : undefined;
+      return {
+        text,
+        count: graphemeCount(text),
+        image: image ? { type: image.contentType, bytes: image.bytes.length, width: image.width, height: image.height } : null,
+      };
+    },
+
     async publish(credentials, post, sessions = callStore()) {
       const { origin, appPassword } = serviceOf(credentials);
       let session = await sessionFor(credentials, sessions);
@@ -284,7 +302,7 @@ export function createBlueskyConnector(options: BlueskyConnectorOptions): Social
       const earlier = await findPost(origin, session, rkey, secrets());
       if (earlier) return earlier;
 
-      const text = shortenText(post.text, textLimits);
+      const text = recordTextOf(post);
       const facets = await facetsOf(text, (handle) => resolveHandle(origin, handle));
       const image = post.image ? await uploadBlob(authorized, post.image, secrets) : undefined;
       const record = {

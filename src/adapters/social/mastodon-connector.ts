@@ -2,7 +2,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createPlatformHttp, httpsLinkOf, httpsOriginOf, redactSecrets, type Answer, type PlatformHttpOptions } from './platform-http.ts';
 import { rateLimitWaitMs } from './rate-limit-wait.ts';
-import { shortenText } from './shorten-text.ts';
+import { imageDimensions } from './image-dimensions.ts';
+import { graphemeCount, shortenText } from './shorten-text.ts';
 import {
   SocialRateLimitedError,
   SocialRejectedError,
@@ -10,6 +11,7 @@ import {
   type SocialConnector,
   type SocialCredentials,
   type SocialPost,
+  type SocialPostDraft,
 } from './social-connector.ts';
 
 // Mastodon's REST API (docs.joinmastodon.org): bearer token, media upload, then a status. One attempt per call, as
@@ -30,6 +32,11 @@ const urlMaxChars = 2_048;
 type Image = NonNullable<SocialPost['image']>;
 type Call = { method: 'GET' | 'POST'; path: string; json?: object; form?: Multipart; idempotencyKey?: string };
 type Multipart = { body: Buffer; contentType: string };
+
+/** The status text Mastodon is sent: the post's, cut to what Mastodon counts. */
+function statusTextOf(post: SocialPostDraft): string {
+  return shortenText(post.text, statusLimits);
+}
 
 function instanceOf(credentials: SocialCredentials): { origin: URL; token: string } {
   if (credentials.platform !== 'mastodon') throw new SocialRejectedError(`the Mastodon connector cannot use ${credentials.platform} credentials`);
@@ -115,7 +122,7 @@ export function createMastodonConnector(options: MastodonConnectorOptions): Soci
     declaration: {
       platform: 'mastodon',
       auth: 'token',
-      text: { max: statusLimits.graphemes, unit: 'graphemes' },
+      text: { max: statusLimits.graphemes, unit: 'graphemes', linkLength: statusLimits.linkGraphemes },
       // Mastodon's default image limit; an instance may set another (its /api/v2/instance says which).
       images: { types: ['image/png', 'image/jpeg'], maxBytes: 16 * 1024 * 1024, maxCount: 4, altText: true },
       threads: true,
@@ -130,10 +137,19 @@ export function createMastodonConnector(options: MastodonConnectorOptions): Soci
       return { accountName: acct.includes('@') ? `@${acct}` : `@${acct}@${origin.host}`, accountId: http.textField(answer, 'id', 'the account') };
     },
 
+    async preview(post) {
+      const status = statusTextOf(post);
+      // The image goes as it is: Mastodon converts and resizes what it takes itself.
+      const image = post.image
+        ? { type: post.image.contentType, bytes: post.image.bytes.length, ...(await imageDimensions(post.image.bytes, 'Mastodon')) }
+        : null;
+      return { text: status, count: graphemeCount(status, statusLimits.linkGraphemes), image };
+    },
+
     async publish(credentials, post) {
       const { origin, token } = instanceOf(credentials);
       const mediaIds = post.image ? [await uploadImage(origin, token, post.image, post.onProgress)] : [];
-      const status = shortenText(post.text, statusLimits);
+      const status = statusTextOf(post);
       const answer = await send(origin, token, {
         method: 'POST',
         path: '/api/v1/statuses',

@@ -16,6 +16,8 @@ export type PlatformDeclaration = {
     /** The most the platform takes, in `unit`. */
     max: number;
     unit: TextUnit;
+    /** What every http(s) link counts for in `unit`, whatever its length, on a platform that counts links so (Mastodon: 23). */
+    linkLength?: number;
   };
   images: {
     types: Array<'image/png' | 'image/jpeg'>;

@@ -1,7 +1,9 @@
 // Platforms count post text in different units (grapheme clusters, code points, UTF-8 bytes), often more than one
 // at once; cutting between grapheme clusters keeps emoji and accented letters whole. Links, hashtags and mentions
 // are never cut: half a URL links elsewhere and half a tag is another tag, so a word that is one of them is kept
-// whole or left out. Mastodon counts every link as 23 characters, however long it is.
+// whole or left out. Mastodon counts every link as 23 characters, however long it is; X weighs the text (see
+// weighted-text.ts).
+import { weightedLength } from './weighted-text.ts';
 
 /** The most a text may hold, in each unit a platform counts; a unit left out is not limited. */
 export type TextLimits = {
@@ -10,6 +12,8 @@ export type TextLimits = {
   bytes?: number;
   /** What one http(s) link counts for in `graphemes`, when the platform counts links at a fixed length (Mastodon: 23). */
   linkGraphemes?: number;
+  /** X's weighted count (weighted-text.ts): CJK and emoji weigh 2, every URL 23. */
+  weighted?: number;
 };
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
@@ -23,17 +27,23 @@ function piecesOf(text: string): string[] {
   return text.split(/(\s+)/).flatMap((word) => (wholeWord.test(word) ? [word] : Array.from(graphemes.segment(word), ({ segment }) => segment)));
 }
 
-function graphemeCount(pieces: string[], linkGraphemes: number | undefined): number {
+function graphemeCountOf(pieces: string[], linkGraphemes: number | undefined): number {
   let count = 0;
   for (const piece of pieces) count += linkGraphemes !== undefined && link.test(piece) ? linkGraphemes : Array.from(graphemes.segment(piece)).length;
   return count;
 }
 
-function fits(pieces: string[], { graphemes: maxGraphemes, codePoints, bytes, linkGraphemes }: TextLimits): boolean {
+function fits(pieces: string[], { graphemes: maxGraphemes, codePoints, bytes, linkGraphemes, weighted }: TextLimits): boolean {
   const text = pieces.join('');
-  if (maxGraphemes !== undefined && graphemeCount(pieces, linkGraphemes) > maxGraphemes) return false;
+  if (maxGraphemes !== undefined && graphemeCountOf(pieces, linkGraphemes) > maxGraphemes) return false;
   if (codePoints !== undefined && Array.from(text).length > codePoints) return false;
+  if (weighted !== undefined && weightedLength(text) > weighted) return false;
   return bytes === undefined || Buffer.byteLength(text) <= bytes;
+}
+
+/** The text's count in grapheme clusters, every http(s) link counted as `linkGraphemes` when given (Mastodon's count). */
+export function graphemeCount(text: string, linkGraphemes?: number): number {
+  return graphemeCountOf(piecesOf(text), linkGraphemes);
 }
 
 /** The kept pieces with the ellipsis: after a whole word with a space, so that it does not join the link or tag. */
@@ -48,10 +58,18 @@ function cutAt(pieces: string[], kept: number): string[] {
 export function shortenText(text: string, limits: TextLimits): string {
   const pieces = piecesOf(text);
   if (fits(pieces, limits)) return text;
-  // Every piece is at least one grapheme cluster and one code point, so no more of them than either count allows
-  // can fit (a link counted at a fixed length may count for less, hence no bound from graphemes then).
+  // Every piece is at least one grapheme cluster, one code point and a weight of one, so no more of them than any
+  // of those counts allows can fit (a link counted at a fixed length may count for less, hence no bound from
+  // graphemes then).
   const graphemeBound = limits.linkGraphemes === undefined ? (limits.graphemes ?? Infinity) : Infinity;
-  let kept = Math.min(pieces.length, graphemeBound, limits.codePoints ?? Infinity);
-  while (kept > 0 && !fits(cutAt(pieces, kept), limits)) kept -= 1;
-  return cutAt(pieces, kept).join('');
+  // Each piece kept adds to every count, so the longest cut that fits is found by halving (counting X's weight is
+  // costly, and a long text would otherwise be counted once per piece).
+  let fitting = 0;
+  let over = Math.min(pieces.length, graphemeBound, limits.codePoints ?? Infinity, limits.weighted ?? Infinity) + 1;
+  while (over - fitting > 1) {
+    const kept = Math.floor((fitting + over) / 2);
+    if (fits(cutAt(pieces, kept), limits)) fitting = kept;
+    else over = kept;
+  }
+  return cutAt(pieces, fitting).join('');
 }

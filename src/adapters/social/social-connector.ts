@@ -55,11 +55,29 @@ export type SocialPost = {
 
 export type PublishedSocialPost = { externalPostId: string; url?: string | undefined };
 
+/** What a preview is given: the text and image a publish would be given. */
+export type SocialPostDraft = { text: string; image?: { bytes: Buffer; contentType: 'image/png' | 'image/jpeg'; alt: string } };
+
+/** An image as the connector would send it. */
+export type OutgoingImage = { type: string; bytes: number; width: number; height: number };
+
+/**
+ * What a publish would send: the text after shortening, its count in the declaration's unit, and the image after any
+ * conversion or resize (null without one).
+ */
+export type SocialPostPreview = { text: string; count: number; image: OutgoingImage | null };
+
 export type SocialConnector = {
   readonly platform: SocialPlatform;
   /** What the platform takes (text, images, threads), for the catalogue and the checks before publishing. */
   readonly declaration: PlatformDeclaration;
   verify(credentials: SocialCredentials): Promise<VerifiedAccount>;
+  /**
+   * What `publish` would send for this post, worked out the same way and without asking the platform (for the dry run
+   * of a publication). An image that could never be sent (still over the limit after what the connector does) is
+   * described as it would be sent: the caller compares it with the declaration.
+   */
+  preview(post: SocialPostDraft): Promise<SocialPostPreview>;
   /** `sessions` is the connection's: without one (a platform without sessions, some tests) a session lasts one call. */
   publish(credentials: SocialCredentials, post: SocialPost, sessions?: SessionStore): Promise<PublishedSocialPost>;
 };

@@ -19,13 +19,15 @@ const lockMarginMs = 60_000;
  * `Idempotency-Key` on POST (IETF draft, Stripe's semantics): the first answer to a key is stored for the workspace
  * and replayed to a retry of the same request with `Idempotent-Replayed: true`, without running anything. Runs after
  * authentication, rate limiting and request validation (a request refused there does not use its key), before the
- * routes. Answers below 500 are stored; a 5xx gives the key back, so the client's retry runs the request again.
+ * routes; a dry run (`dryRun: true`) does not use its key either. Answers below 500 are stored; a 5xx gives the key back, so the client's retry runs the request again.
  */
 export function idempotency(deps: Pick<Deps, 'orm' | 'actionWaitMs' | 'webhooks' | 'idempotentAnswers'>): RequestHandler {
   const lockMs = Math.max(deps.actionWaitMs, deps.webhooks.timeoutMs) + lockMarginMs;
   return async (req, res, next) => {
     const key = req.get('idempotency-key');
-    if (req.method !== 'POST' || key === undefined) return next();
+    // A dry run changes nothing, so there is nothing to make idempotent: it is answered afresh, and its key stays
+    // free for the request it rehearses.
+    if (req.method !== 'POST' || key === undefined || isDryRun(req.body)) return next();
     const request: KeyedRequest = {
       workspaceId: callerOf(res).workspaceId,
       key,
@@ -82,6 +84,10 @@ function storeAnswerBeforeSending(res: Response, store: (answer: StoredAnswer) =
  */
 function openBody(answers: SecretBox, stored: string): string {
   return isSealed(stored) ? answers.open(stored) : stored;
+}
+
+function isDryRun(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && 'dryRun' in body && body.dryRun === true;
 }
 
 function uploadedParts(req: Request): UploadedPart[] {

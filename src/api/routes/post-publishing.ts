@@ -1,10 +1,12 @@
 import { Router } from 'express';
 import type { Deps } from '../../domain/deps.ts';
 import { listPublishTargets } from '../../domain/publishing/list-publish-targets.ts';
+import { previewSocialPublication } from '../../domain/publishing/preview-social-publication.ts';
 import { publishPost } from '../../domain/publishing/publish-post.ts';
 import { publishToSocial } from '../../domain/publishing/publish-to-social.ts';
 import { schedulePost } from '../../domain/publishing/schedule-post.ts';
 import { callerOf } from '../caller-of.ts';
+import { presentConnectionPreview } from '../presenters/connection-preview.ts';
 import { presentPublishedPost, presentPublishTarget, presentScheduledPost } from '../presenters/publish-target.ts';
 import type { Schemas } from '../schemas.ts';
 
@@ -25,7 +27,12 @@ export function postPublishingRoutes(deps: Deps): Router {
   });
 
   router.post('/posts/:id/publish-social', async (req, res) => {
-    const { targets, completed } = await publishToSocial(deps, callerOf(res), req.params.id, req.body as Schemas['PublishPostToSocialRequest']);
+    const request = req.body as Schemas['PublishPostToSocialRequest'];
+    if (request.dryRun) {
+      res.json((await previewSocialPublication(deps, callerOf(res), req.params.id, request)).map(presentConnectionPreview));
+      return;
+    }
+    const { targets, completed } = await publishToSocial(deps, callerOf(res), req.params.id, request);
     if (!completed) res.status(202).location(`/api/v1/posts/${req.params.id}/publish-targets`);
     res.json(targets.map(presentPublishTarget));
   });

@@ -1,32 +1,26 @@
 import { PublishTarget } from '../../adapters/database/entities/publish-target.ts';
-import { SocialConnection } from '../../adapters/database/entities/social-connection.ts';
-import { notFound } from '../../common/errors/app-error.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
-import { readPost } from '../posts/read-post.ts';
 import { planPublication, publicationOutcome } from './publication-workflow.ts';
-import { requireFuture } from './schedule-post.ts';
+import { readSocialPublication, type SocialPublicationRequest } from './social-publication-request.ts';
 
 /**
- * Publishes the post to social connections, now or at `scheduledAt`. Answers the publication's targets: after
- * their outcomes when publishing now (within the wait limit; `completed` false past it), at once in `Scheduled`
- * state otherwise.
+ * Publishes the post to social connections, now or at `scheduledAt`, each sent its overrides if any. Answers the
+ * publication's targets: after their outcomes when publishing now (within the wait limit; `completed` false past
+ * it), at once in `Scheduled` state otherwise.
  */
 export async function publishToSocial(
   deps: Deps,
   caller: Caller,
   postId: string,
-  request: { connectionIds: string[]; scheduledAt?: string | null },
+  request: SocialPublicationRequest,
 ): Promise<{ targets: PublishTarget[]; completed: boolean }> {
-  if (request.scheduledAt) requireFuture(request.scheduledAt);
-  const em = deps.orm.em.fork();
-  const post = await readPost(em, caller.workspaceId, postId);
-  const connectionIds = [...new Set(request.connectionIds)];
-  const found = await em.find(SocialConnection, { id: { $in: connectionIds }, workspaceId: caller.workspaceId });
-  const missing = connectionIds.find((id) => !found.some((connection) => connection.id === id));
-  if (missing) throw notFound(`Social connection ${missing}`);
-
-  const planned = await planPublication(deps, post, { publishAt: request.scheduledAt ?? null, connectionIds });
+  const { post, connections } = await readSocialPublication(deps.orm.em.fork(), caller, postId, request);
+  const planned = await planPublication(deps, post, {
+    publishAt: request.scheduledAt ?? null,
+    connectionIds: connections.map((connection) => connection.id),
+    ...(request.overrides ? { overrides: request.overrides } : {}),
+  });
   const { plan } = planned;
   const completed = plan.scheduled || (await publicationOutcome(deps, planned)).state === 'completed';
   const targets = await deps.orm.em.fork().find(PublishTarget, { id: { $in: plan.targetIds } }, { orderBy: { createdAt: 'asc' } });

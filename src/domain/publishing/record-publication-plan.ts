@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { PublicationPlan } from '../../../workflows/contracts/post-publication.ts';
+import type { PublicationOverrides, PublicationPlan } from '../../../workflows/contracts/post-publication.ts';
 import { PublishTarget } from '../../adapters/database/entities/publish-target.ts';
 import { SocialConnection } from '../../adapters/database/entities/social-connection.ts';
 import { newId } from '../../adapters/database/new-id.ts';
@@ -7,13 +7,22 @@ import { failureTypes } from '../../adapters/temporal/failure-types.ts';
 import { loadPostForUpdate } from '../posts/load-post.ts';
 import { WorkRefused } from '../work-refused.ts';
 
-export type PublicationPlanInput = { postId: string; publicationId: string; publishAt: string; connectionIds: string[]; immediate: boolean };
+export type PublicationPlanInput = {
+  postId: string;
+  publicationId: string;
+  publishAt: string;
+  connectionIds: string[];
+  /** Absent from plans made before overrides existed. */
+  overrides?: PublicationOverrides;
+  immediate: boolean;
+};
 /** What a `plan` update of the publication workflow answers once the plan is recorded. */
 
 /**
  * Records the publication plan, in the caller's transaction: the post becomes `scheduled` for a later time, and every
- * connection gets a publish target (`Scheduled` or `Pending`). Planning again moves the time and adds connections;
- * targets keep their idempotency keys, so a retried plan changes nothing.
+ * connection gets a publish target (`Scheduled` or `Pending`) with the plan's overrides for it. Planning again moves
+ * the time, adds connections and replaces the overrides of the connections it names; targets keep their idempotency
+ * keys, so a retried plan changes nothing.
  */
 export async function recordPublicationPlan(em: EntityManager, input: PublicationPlanInput): Promise<PublicationPlan> {
   const post = await loadPostForUpdate(em, input.postId);
@@ -21,8 +30,11 @@ export async function recordPublicationPlan(em: EntityManager, input: Publicatio
   for (const connectionId of input.connectionIds) {
     const connection = await em.findOne(SocialConnection, { id: connectionId, workspaceId: post.workspaceId });
     if (!connection) throw new WorkRefused(failureTypes.connectionNotFound, `Social connection ${connectionId} no longer exists.`);
+    const override = input.overrides?.[connectionId];
+    const overrides = { textOverride: override?.text ?? null, altTextOverride: override?.altText ?? null };
     const existing = await em.findOne(PublishTarget, { publicationId: input.publicationId, connectionId });
-    if (!existing) {
+    if (existing) Object.assign(existing, overrides);
+    else {
       em.create(PublishTarget, {
         postId: post.id,
         connectionId,
@@ -30,6 +42,7 @@ export async function recordPublicationPlan(em: EntityManager, input: Publicatio
         publicationId: input.publicationId,
         status: 'Pending',
         idempotencyKey: newId(),
+        ...overrides,
       });
     }
   }

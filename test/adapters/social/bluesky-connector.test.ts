@@ -1,4 +1,5 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createBlueskyConnector } from '../../../src/adapters/social/bluesky-connector.ts';
 import {
@@ -215,5 +216,26 @@ describe('Bluesky connector: service address', () => {
     const error = await failureOf(connector.publish({ ...credentials, serviceUrl: bluesky.url.replace('https:', 'http:') }, postWith()), SocialRejectedError);
     expect(error.reason).toBe('Bluesky service URL must use https');
     expect(bluesky.requests).toHaveLength(0);
+  });
+});
+
+describe('Bluesky connector: preview', () => {
+  it('when a post with a 6 MB image is previewed, then it gives the record text and the JPEG that publishing sends, asking nothing', async () => {
+    const large = await sharp(randomBytes(1420 * 1420 * 3), { raw: { width: 1420, height: 1420, channels: 3 } })
+      .png()
+      .toBuffer();
+    expect(large.length).toBeGreaterThan(6_000_000);
+    const post = postWith({ text: '港'.repeat(400), image: { bytes: large, contentType: 'image/png', alt: 'Static' } });
+
+    const preview = await connector.preview(post);
+    expect(bluesky.requests).toHaveLength(0);
+    expect(preview.text).toBe(`${'港'.repeat(299)}…`);
+    expect(preview.count).toBe(300);
+    expect(preview.image).toMatchObject({ type: 'image/jpeg', width: 1420, height: 1420 });
+    expect(preview.image!.bytes).toBeLessThanOrEqual(2_000_000);
+
+    await connector.publish(credentials, post);
+    expect(bluesky.records[0]?.value.text).toBe(preview.text);
+    expect(bluesky.blobs.map((blob) => [blob.mimeType, blob.bytes.length])).toEqual([['image/jpeg', preview.image!.bytes]]);
   });
 });

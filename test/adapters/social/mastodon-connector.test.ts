@@ -267,3 +267,26 @@ describe('Mastodon connector: instance address', () => {
     expect(mastodon.requests).toHaveLength(0);
   });
 });
+
+describe('Mastodon connector: preview', () => {
+  it('when a post is previewed, then it gives the status text and count that publishing sends, and the image as it is, asking nothing', async () => {
+    const link = `https://example.com/${'a'.repeat(300)}`;
+    const post = postWith({ text: `${link} ${'word '.repeat(120)}` });
+    const preview = await connector.preview(post);
+    expect(mastodon.requests).toHaveLength(0);
+    // Mastodon counts the link as 23, whatever its length.
+    expect(preview.text.startsWith(`${link} `)).toBe(true);
+    expect(preview.count).toBe(23 + preview.text.length - link.length);
+    expect(preview.count).toBeLessThanOrEqual(500);
+    expect(preview.image).toEqual({ type: 'image/png', bytes: png.length, width: 64, height: 64 });
+
+    await connector.publish(credentials, post);
+    expect(mastodon.statuses[0]?.text).toBe(preview.text);
+    expect(mastodon.statuses[0]?.text.endsWith('…')).toBe(true);
+    expect(mastodon.media[0]?.bytes.length).toBe(preview.image?.bytes);
+  });
+
+  it('when the post has no image, then the preview has none', async () => {
+    expect(await connector.preview({ text: 'Spring' })).toEqual({ text: 'Spring', count: 6, image: null });
+  });
+});

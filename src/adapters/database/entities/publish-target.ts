@@ -24,6 +24,9 @@ export const PublishTarget = defineEntity({
     errorMessage: p.text().nullable(),
     /** Sent to the platform with every attempt, so a retry never posts twice. */
     idempotencyKey: p.uuid().unique(),
+    /** What the client asked this connection to be sent instead of the post's title and prompt (`overrides`). */
+    textOverride: p.text().nullable(),
+    altTextOverride: p.text().nullable(),
     scheduledAt: p.datetime().nullable(),
     publishedAt: p.datetime().nullable(),
     ...createdAndUpdatedAt,

@@ -1,0 +1,14 @@
+import type { Config } from '../../config.ts';
+import type { SocialPlatform } from './social-connector.ts';
+
+/**
+ * Whether the operator's configuration lets this service publish to the platform: one connected with a token or an
+ * app password needs nothing of the operator; an OAuth platform needs the operator's client id and secret.
+ */
+export function platformConfigured(_config: Config, platform: SocialPlatform): boolean {
+  switch (platform) {
+    case 'mastodon':
+    case 'bluesky':
+      return true;
+  }
+}

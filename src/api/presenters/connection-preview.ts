@@ -1,0 +1,13 @@
+import type { ConnectionPreview } from '../../domain/publishing/preview-social-publication.ts';
+import type { Schemas } from '../schemas.ts';
+
+export function presentConnectionPreview(preview: ConnectionPreview): Schemas['PublishPreview'] {
+  return {
+    connectionId: preview.connectionId,
+    platform: preview.platform,
+    text: preview.text,
+    count: preview.count,
+    image: preview.image && { type: preview.image.type, bytes: preview.image.bytes, width: preview.image.width, height: preview.image.height },
+    problems: preview.problems.map(({ code, message }) => ({ code, message })),
+  };
+}

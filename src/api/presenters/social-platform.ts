@@ -1,0 +1,14 @@
+import type { SocialPlatformEntry } from '../../domain/social-platforms/list-social-platforms.ts';
+import type { Schemas } from '../schemas.ts';
+
+export function presentSocialPlatform(entry: SocialPlatformEntry): Schemas['SocialPlatformEntry'] {
+  return {
+    platform: entry.platform,
+    auth: entry.auth,
+    configured: entry.configured,
+    text: { max: entry.text.max, unit: entry.text.unit, ...(entry.text.linkLength === undefined ? {} : { linkLength: entry.text.linkLength }) },
+    images: { types: [...entry.images.types], maxBytes: entry.images.maxBytes, maxCount: entry.images.maxCount, altText: entry.images.altText },
+    threads: entry.threads,
+    retriesNeverDuplicate: { guaranteed: entry.retriesNeverDuplicate.guaranteed, how: entry.retriesNeverDuplicate.how },
+  };
+}

@@ -1,0 +1,42 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { SocialConnection } from '../../adapters/database/entities/social-connection.ts';
+import { AppError, notFound } from '../../common/errors/app-error.ts';
+import type { PublicationOverrides } from '../../../workflows/contracts/post-publication.ts';
+import type { Caller } from '../caller.ts';
+import { readPost, type PostRecord } from '../posts/read-post.ts';
+import { requireFuture } from './schedule-post.ts';
+
+export type SocialPublicationRequest = {
+  connectionIds: string[];
+  scheduledAt?: string | null | undefined;
+  overrides?: PublicationOverrides | undefined;
+};
+
+/**
+ * The post and its connections (in the order asked, each once), after the checks a publication and its dry run
+ * share: a future time, overrides only for connections asked for (400), and the post and every connection in the
+ * caller's workspace (404).
+ */
+export async function readSocialPublication(
+  em: EntityManager,
+  caller: Caller,
+  postId: string,
+  request: SocialPublicationRequest,
+): Promise<{ post: PostRecord; connections: SocialConnection[] }> {
+  if (request.scheduledAt) requireFuture(request.scheduledAt);
+  const connectionIds = [...new Set(request.connectionIds)];
+  const stray = Object.keys(request.overrides ?? {}).find((id) => !connectionIds.includes(id));
+  if (stray !== undefined) {
+    throw new AppError('validation-failed', `overrides names connection ${stray}, which is not in connectionIds.`, {
+      errors: [{ location: 'body', path: '/overrides', message: `names ${stray}, which is not in connectionIds` }],
+    });
+  }
+  const post = await readPost(em, caller.workspaceId, postId);
+  const found = await em.find(SocialConnection, { id: { $in: connectionIds }, workspaceId: caller.workspaceId });
+  const connections = connectionIds.map((id) => {
+    const connection = found.find((candidate) => candidate.id === id);
+    if (!connection) throw notFound(`Social connection ${id}`);
+    return connection;
+  });
+  return { post, connections };
+}

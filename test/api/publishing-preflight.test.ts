@@ -1,0 +1,267 @@
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { randomBytes, randomUUID } from 'node:crypto';
+import sharp from 'sharp';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Schemas } from '../../src/api/schemas.ts';
+import { IdempotencyKey } from '../../src/adapters/database/entities/idempotency-key.ts';
+import { PublishTarget } from '../../src/adapters/database/entities/publish-target.ts';
+import { UsageActivity } from '../../src/adapters/database/entities/usage-activity.ts';
+import { workflowIds } from '../../src/adapters/temporal/workflow-ids.ts';
+import { setPostImage } from '../../src/domain/posts/set-post-image.ts';
+import { startBlueskyServer, type BlueskyServer } from '../fakes/bluesky-server.ts';
+import { startMastodonServer, type MastodonServer } from '../fakes/mastodon-server.ts';
+import { failureOf } from '../support/failure-of.ts';
+import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
+import type { TestApp } from '../support/test-app.ts';
+import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
+
+// The platform catalogue, the dry run of publish-social and per-connection overrides, through the API with the real
+// worker, against local servers speaking Mastodon's and Bluesky's APIs.
+
+type Problem = Schemas['Problem'];
+type Preview = Schemas['PublishPreview'];
+type Target = Schemas['PublishTarget'];
+
+let mastodon: MastodonServer;
+let bluesky: BlueskyServer;
+let app: TestApp;
+let workspace: TestWorkspace;
+let projectId: string;
+let mastodonId: string;
+let blueskyId: string;
+
+beforeAll(async () => {
+  mastodon = await startMastodonServer();
+  bluesky = await startBlueskyServer();
+  ({ app, workspace, projectId } = await startAppWithWorkspace({
+    env: { SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true', API_WAIT_SECONDS: '10' },
+    project: 'Preflight',
+  }));
+  mastodonId = (
+    await workspace.client.post<{ id: string }>('/social-connections', { platform: 'mastodon', instanceUrl: mastodon.url, accessToken: mastodon.token })
+  ).body.id;
+  blueskyId = (
+    await workspace.client.post<{ id: string }>('/social-connections', {
+      platform: 'bluesky',
+      serviceUrl: bluesky.url,
+      handle: bluesky.handle,
+      appPassword: bluesky.appPassword,
+    })
+  ).body.id;
+});
+beforeEach(() => {
+  mastodon.requests.length = 0;
+  bluesky.requests.length = 0;
+});
+afterAll(async () => {
+  await app?.stop();
+  await mastodon?.close();
+  await bluesky?.close();
+});
+
+async function newPost(): Promise<string> {
+  return (await workspace.client.post<{ id: string }>('/posts', { title: 'Harbour lights', prompt: 'Boats at night', projectId })).body.id;
+}
+
+/** A post whose image is a PNG of random pixels (which no encoder can shrink much), `size` pixels square. */
+async function postWithNoiseImage(size: number): Promise<{ id: string; image: Buffer }> {
+  const id = await newPost();
+  const image = await sharp(randomBytes(size * size * 3), { raw: { width: size, height: size, channels: 3 } })
+    .png()
+    .toBuffer();
+  const imageKey = `test/${randomUUID()}.png`;
+  await app.storage.put(imageKey, image, 'image/png');
+  await setPostImage(app.api.services.orm.em.fork(), id, { imageKey });
+  return { id, image };
+}
+
+describe('GET /social-platforms', () => {
+  it('when a Starter workspace asks, then it lists each platform as its connector declares it, configured', async () => {
+    const starter = await createTestWorkspace(app, 'starter');
+    const response = await starter.client.get<Schemas['SocialPlatformEntry'][]>('/social-platforms');
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual([
+      {
+        platform: 'mastodon',
+        auth: 'token',
+        configured: true,
+        text: { max: 500, unit: 'graphemes', linkLength: 23 },
+        images: { types: ['image/png', 'image/jpeg'], maxBytes: 16 * 1024 * 1024, maxCount: 4, altText: true },
+        threads: true,
+        retriesNeverDuplicate: { guaranteed: true, how: expect.stringContaining('Idempotency-Key') },
+      },
+      {
+        platform: 'bluesky',
+        auth: 'app-password',
+        configured: true,
+        text: { max: 300, unit: 'graphemes' },
+        images: { types: ['image/png', 'image/jpeg'], maxBytes: 2_000_000, maxCount: 4, altText: true },
+        threads: true,
+        retriesNeverDuplicate: { guaranteed: true, how: expect.stringContaining('record key') },
+      },
+    ]);
+  });
+
+  it('when no key is given, then it answers 401', async () => {
+    expect((await workspace.client.get('/social-platforms', { key: null })).status).toBe(401);
+  });
+});
+
+describe('POST /posts/{id}/publish-social with dryRun', () => {
+  it('when a 400-character text and a 6 MB image are previewed for Mastodon and Bluesky, then each gets its text, count, image and problems, and nothing is published or recorded', async () => {
+    const { id, image } = await postWithNoiseImage(1420);
+    expect(image.length).toBeGreaterThan(6_000_000);
+    const text = `${'Lanterns sway over the harbour wall tonight. '.repeat(9)}`.slice(0, 399).concat('!');
+    expect(text).toHaveLength(400);
+    const key = `preflight-${randomUUID()}`;
+    const overrides = { [mastodonId]: { text }, [blueskyId]: { text } };
+
+    const response = await workspace.client.post<Preview[]>(
+      `/posts/${id}/publish-social`,
+      { connectionIds: [mastodonId, blueskyId], overrides, dryRun: true },
+      { headers: { 'idempotency-key': key } },
+    );
+
+    expect(response.status).toBe(200);
+    const [onMastodon, onBluesky] = response.body;
+    expect(onMastodon).toEqual({
+      connectionId: mastodonId,
+      platform: 'mastodon',
+      text,
+      count: 400,
+      image: { type: 'image/png', bytes: image.length, width: 1420, height: 1420 },
+      problems: [],
+    });
+    expect(onBluesky).toMatchObject({ connectionId: blueskyId, platform: 'bluesky', image: { type: 'image/jpeg', width: 1420, height: 1420 } });
+    expect(onBluesky!.text).toBe(`${text.slice(0, onBluesky!.text.length - 1).trimEnd()}…`);
+    expect(onBluesky!.count).toBe(Array.from(onBluesky!.text).length);
+    expect(onBluesky!.count).toBeLessThanOrEqual(300);
+    expect(onBluesky!.image!.bytes).toBeLessThanOrEqual(2_000_000);
+    expect(onBluesky!.problems).toEqual([
+      { code: 'text_too_long', message: `The text would be shortened from 400 to ${onBluesky!.count} graphemes (the platform takes at most 300).` },
+    ]);
+
+    // Nothing reached a platform, and nothing was recorded: no target, no usage, no workflow, no stored answer.
+    expect(mastodon.requests).toHaveLength(0);
+    expect(bluesky.requests).toHaveLength(0);
+    const em = app.api.services.orm.em.fork();
+    expect(await em.count(PublishTarget, { postId: id })).toBe(0);
+    expect(await em.count(UsageActivity, { postId: id })).toBe(0);
+    expect(await em.count(IdempotencyKey, { key })).toBe(0);
+    await failureOf(app.api.services.temporal.workflow.getHandle(workflowIds.postPublication(id)).describe(), WorkflowNotFoundError);
+    expect((await workspace.client.get<Schemas['Post']>(`/posts/${id}`)).body.status).toBe('draft');
+
+    // The key stays free for the publication the dry run rehearsed, which sends what the dry run showed.
+    const published = await workspace.client.post<Target[]>(
+      `/posts/${id}/publish-social`,
+      { connectionIds: [mastodonId, blueskyId], overrides },
+      { headers: { 'idempotency-key': key } },
+    );
+    expect(published.status).toBe(200);
+    expect(published.headers.get('idempotent-replayed')).toBeNull();
+    expect(published.body.map((target) => target.status)).toEqual(['Published', 'Published']);
+    expect(mastodon.statuses.find((status) => status.id === published.body[0]!.externalPostId)?.text).toBe(onMastodon!.text);
+    const record = bluesky.records.find((candidate) => candidate.uri === published.body[1]!.externalPostId);
+    expect(record?.value.text).toBe(onBluesky!.text);
+    const blobs = bluesky.blobs.filter((blob) => blob.bytes.length === onBluesky!.image!.bytes && blob.mimeType === 'image/jpeg');
+    expect(blobs).toHaveLength(1);
+  });
+
+  it("when the image is still over Bluesky's 2,000,000 bytes as its smallest JPEG, then the preview says publishing would fail", async () => {
+    const { id } = await postWithNoiseImage(2700);
+    const response = await workspace.client.post<Preview[]>(`/posts/${id}/publish-social`, { connectionIds: [blueskyId], dryRun: true });
+    const [preview] = response.body;
+    expect(preview!.image).toMatchObject({ type: 'image/jpeg', width: 2700, height: 2700 });
+    expect(preview!.image!.bytes).toBeGreaterThan(2_000_000);
+    expect(preview!.problems).toEqual([
+      {
+        code: 'image_too_large',
+        message: `The image would be ${preview!.image!.bytes} bytes as sent, more than the platform's 2000000: publishing would fail.`,
+      },
+    ]);
+  });
+
+  it('when a text with a long link is too long for Mastodon, then the problem counts it as Mastodon does, the link as 23', async () => {
+    const id = await newPost();
+    const text = `https://example.com/${'a'.repeat(200)} ${'word '.repeat(110).trimEnd()}`;
+    const response = await workspace.client.post<Preview[]>(`/posts/${id}/publish-social`, {
+      connectionIds: [mastodonId],
+      overrides: { [mastodonId]: { text } },
+      dryRun: true,
+    });
+    const [preview] = response.body;
+    expect(preview!.count).toBeLessThanOrEqual(500);
+    expect(preview!.problems).toEqual([
+      { code: 'text_too_long', message: `The text would be shortened from ${23 + 1 + 549} to ${preview!.count} graphemes (the platform takes at most 500).` },
+    ]);
+  });
+
+  it('when the post has no image, then the previews have none and the title is the text', async () => {
+    const id = await newPost();
+    const response = await workspace.client.post<Preview[]>(`/posts/${id}/publish-social`, { connectionIds: [blueskyId], dryRun: true });
+    expect(response.body).toEqual([{ connectionId: blueskyId, platform: 'bluesky', text: 'Harbour lights', count: 14, image: null, problems: [] }]);
+  });
+
+  it("when a connection is another workspace's, then it answers 404 as a publication does", async () => {
+    const id = await newPost();
+    const stranger = await createTestWorkspace(app, 'growth');
+    const theirs = (
+      await stranger.client.post<{ id: string }>('/social-connections', { platform: 'mastodon', instanceUrl: mastodon.url, accessToken: mastodon.token })
+    ).body.id;
+    const response = await workspace.client.post<Problem>(`/posts/${id}/publish-social`, { connectionIds: [mastodonId, theirs], dryRun: true });
+    expect(response.status).toBe(404);
+    expect(response.body.detail).toContain(theirs);
+    expect((await stranger.client.post(`/posts/${id}/publish-social`, { connectionIds: [theirs], dryRun: true })).status).toBe(404);
+  });
+});
+
+describe('POST /posts/{id}/publish-social with overrides', () => {
+  it('when each connection is given its own text and alt text, then each platform receives its own and the targets keep them', async () => {
+    const id = await newPost();
+    expect((await workspace.client.post(`/posts/${id}/generate`)).status).toBe(200);
+    const response = await workspace.client.post<Target[]>(`/posts/${id}/publish-social`, {
+      connectionIds: [mastodonId, blueskyId],
+      overrides: {
+        [mastodonId]: { text: 'Tonight on the quay #harbour', altText: 'Lit boats along a stone quay' },
+        [blueskyId]: { text: 'Harbour lights, 8 pm' },
+      },
+    });
+    expect(response.body.map((target) => target.status)).toEqual(['Published', 'Published']);
+
+    const status = mastodon.statuses.find((candidate) => candidate.id === response.body[0]!.externalPostId);
+    expect(status).toMatchObject({ text: 'Tonight on the quay #harbour' });
+    expect(status!.media[0]!.description).toBe('Lit boats along a stone quay');
+    const record = bluesky.records.find((candidate) => candidate.uri === response.body[1]!.externalPostId);
+    expect(record!.value).toMatchObject({ text: 'Harbour lights, 8 pm', embed: { images: [{ alt: 'Boats at night' }] } });
+
+    const targets = await app.api.services.orm.em.fork().find(PublishTarget, { postId: id }, { orderBy: { createdAt: 'asc' } });
+    expect(targets.map((target) => [target.textOverride, target.altTextOverride])).toEqual([
+      ['Tonight on the quay #harbour', 'Lit boats along a stone quay'],
+      ['Harbour lights, 8 pm', null],
+    ]);
+  });
+
+  it('when an override names a connection not being published to, or is too long, then it answers 400 naming it and records nothing', async () => {
+    const id = await newPost();
+    const stray = await workspace.client.post<Problem>(`/posts/${id}/publish-social`, {
+      connectionIds: [mastodonId],
+      overrides: { [blueskyId]: { text: 'Not here' } },
+    });
+    expect(stray.status).toBe(400);
+    expect(stray.body.errors).toEqual([{ location: 'body', path: '/overrides', message: `names ${blueskyId}, which is not in connectionIds` }]);
+    const dryStray = await workspace.client.post<Problem>(`/posts/${id}/publish-social`, {
+      connectionIds: [mastodonId],
+      overrides: { [blueskyId]: { altText: 'Not here' } },
+      dryRun: true,
+    });
+    expect(dryStray.status).toBe(400);
+
+    const tooLong = await workspace.client.post<Problem>(`/posts/${id}/publish-social`, {
+      connectionIds: [mastodonId],
+      overrides: { [mastodonId]: { text: 'x'.repeat(3001) } },
+    });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.errors?.[0]?.path).toBe(`/overrides/${mastodonId}/text`);
+    expect(await app.api.services.orm.em.fork().count(PublishTarget, { postId: id })).toBe(0);
+  });
+});
