@@ -70,6 +70,8 @@ export type LinkedInServer = ScriptedServer<LinkedInEndpoint, LinkedInScriptedRe
   tokenRequests: URLSearchParams[];
   images: LinkedInImageRecord[];
   posts: LinkedInPost[];
+  /** The upload URL an image upload is given: by default the fake's own (a test may give one off LinkedIn). */
+  uploadUrlOf: (uploadId: string) => string;
   /** How many of the next posts are created and then never answered, until the client hangs up. */
   silentAfterCreate: number;
   /** Grants the member's tokens directly, as if through the flow. */
@@ -140,6 +142,7 @@ export async function startLinkedInServer(): Promise<LinkedInServer> {
     images: [],
     posts: [],
     silentAfterCreate: 0,
+    uploadUrlOf: (uploadId) => `${server.url}/dms-uploads/${uploadId}`,
     grantTokens: (scopes) => issue(new Set(scopes)),
     revokeAll() {
       for (const grant of refreshTokens.values()) grant.revoked = true;
@@ -303,7 +306,7 @@ export async function startLinkedInServer(): Promise<LinkedInServer> {
     server.images.push(image);
     return {
       status: 200,
-      body: { value: { uploadUrlExpiresAt: Date.now() + 3_600_000, uploadUrl: `${server.url}/dms-uploads/${uploadId}`, image: image.urn } },
+      body: { value: { uploadUrlExpiresAt: Date.now() + 3_600_000, uploadUrl: server.uploadUrlOf(uploadId), image: image.urn } },
     };
   }
 

@@ -37,14 +37,13 @@ export type LinkedInCommentary = {
 
 /** The commentary for `text`, cut (ending in "…") so that its escaped form fits LinkedIn's limit. */
 export function linkedInCommentaryOf(text: string): LinkedInCommentary {
-  // Escapes lengthen the text, and a code point may be two UTF-16 units: cut to fewer code points by what the
-  // escaped text is over, until it fits. Each round cuts at least one more, so it ends.
-  let codePoints = maxCommentaryChars;
+  // Escapes lengthen the text, and a code point may be two UTF-16 units: cut to fewer code points in proportion to
+  // what the escaped text is over, until it fits. Each round cuts at least one more, so it ends.
+  let codePoints = Math.min(maxCommentaryChars, Array.from(text).length);
   for (;;) {
     const shortened = shortenText(text, { codePoints });
     const commentary = escapeLittleText(shortened);
-    const over = commentary.length - maxCommentaryChars;
-    if (over <= 0) return { text: shortened, commentary, count: commentary.length };
-    codePoints = Math.max(0, codePoints - over);
+    if (commentary.length <= maxCommentaryChars) return { text: shortened, commentary, count: commentary.length };
+    codePoints = Math.max(0, Math.min(codePoints - 1, Math.floor((codePoints * maxCommentaryChars) / commentary.length)));
   }
 }

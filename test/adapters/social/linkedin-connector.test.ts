@@ -24,6 +24,7 @@ const allScopes = [...memberScopes, 'w_organization_social', 'r_organization_soc
 let linkedin: LinkedInServer;
 let connector: LinkedInConnector;
 let png: Buffer;
+let defaultUploadUrl: LinkedInServer['uploadUrlOf'];
 
 function options() {
   return { apiUrl: linkedin.url, authorizeUrl: `${linkedin.url}/oauth/v2`, allowPrivateNetworks: true };
@@ -68,6 +69,7 @@ beforeAll(async () => {
   linkedin.organizations.set('2414183', 'Devtestco');
   connector = createLinkedInConnector(options());
   png = await makeImage('png');
+  defaultUploadUrl = linkedin.uploadUrlOf;
 });
 beforeEach(() => {
   linkedin.requests.length = 0;
@@ -75,6 +77,7 @@ beforeEach(() => {
   linkedin.images.length = 0;
   linkedin.acls = [{ organization, role: 'ADMINISTRATOR', state: 'APPROVED' }];
   linkedin.silentAfterCreate = 0;
+  linkedin.uploadUrlOf = defaultUploadUrl;
 });
 afterAll(() => linkedin?.close());
 
@@ -134,14 +137,15 @@ describe('LinkedIn connector: publish', () => {
 
   it('when LinkedIn rate-limits the day (429), then it asks to retry after midnight UTC', async () => {
     linkedin.script('createPost', [{ status: 429 }]);
+    const before = Date.now();
     const error = await failureOf(connector.publish(credentialsFor('member'), postWith()), SocialRateLimitedError);
     expect(error.message).toBe(
       'LinkedIn rate limit reached (429 TOO_MANY_REQUESTS): Resource level throttle APPLICATION DAY limit for calls to this resource is reached.',
     );
-    const now = new Date();
-    const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
-    expect(error.retryAfterMs).toBeLessThanOrEqual(midnight - now.getTime());
-    expect(error.retryAfterMs).toBeGreaterThan(midnight - now.getTime() - 60_000);
+    const today = new Date(before);
+    const midnight = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() + 1);
+    expect(error.retryAfterMs).toBeLessThanOrEqual(Math.max(midnight - before, 1_000));
+    expect(error.retryAfterMs).toBeGreaterThanOrEqual(Math.max(midnight - Date.now(), 1_000));
     expect(linkedin.posts).toHaveLength(0);
   });
 
@@ -155,6 +159,17 @@ describe('LinkedIn connector: publish', () => {
     linkedin.script(endpoint, [{ status: 503 }]);
     const error = await failureOf(connector.publish(credentialsFor('member'), postWith()), SocialUnavailableError);
     expect(error.message).toBe('LinkedIn is unavailable (503 SERVICE_UNAVAILABLE): Service Unavailable');
+    expect(linkedin.posts).toHaveLength(0);
+  });
+
+  it.each([
+    ['another host', 'https://uploads.example.net/dms-uploads/1'],
+    ['a host merely ending in linkedin.com', 'https://evil-linkedin.com/dms-uploads/1'],
+    ['plain http', 'http://www.linkedin.com/dms-uploads/1'],
+  ])('when LinkedIn gives an upload URL on %s, then the token is not sent there and nothing is posted', async (_case, url) => {
+    linkedin.uploadUrlOf = () => url;
+    const error = await failureOf(connector.publish(credentialsFor('member'), postWith()), SocialRejectedError);
+    expect(error.reason).toBe('LinkedIn answered the image upload with an upload URL off LinkedIn');
     expect(linkedin.posts).toHaveLength(0);
   });
 });
