@@ -35,7 +35,7 @@ export type LinkedInCredentials = {
 };
 
 export type LinkedInCall = {
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST';
   /** Path and query under the API's base URL, e.g. `/rest/posts`. */
   path: string;
   query?: Record<string, string>;
