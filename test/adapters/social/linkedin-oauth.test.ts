@@ -46,6 +46,7 @@ beforeEach(() => {
   linkedin.tokenRequests.length = 0;
   linkedin.programmaticRefresh = true;
   linkedin.memberDeclines = false;
+  linkedin.refreshTokenSeconds = 365 * 24 * 3600;
 });
 afterAll(() => linkedin?.close());
 
@@ -153,6 +154,12 @@ describe('LinkedIn OAuth: refresh', () => {
     const error = await failureOf(oauth.refresh({ client: linkedin.client, tokens }), SocialRejectedError);
     expect(error.reason).toBe('LinkedIn refused the grant (400): invalid_request: The provided refresh token is invalid, expired or revoked');
     expect(JSON.stringify({ message: error.message, stack: error.stack })).not.toContain(tokens.refreshToken);
+  });
+
+  it("when the refresh token's year is over, then the refresh is refused and the member must connect again", async () => {
+    linkedin.refreshTokenSeconds = 0;
+    const tokens = await connect();
+    await failureOf(oauth.refresh({ client: linkedin.client, tokens }), SocialRejectedError);
   });
 
   it('when LinkedIn is unavailable (503), then the refresh is an outage, not a dead token', async () => {
