@@ -25,7 +25,7 @@ export type PlatformHttpOptions = {
 /** The platform's answer, whatever its status; `body` is the JSON object it sent, or empty. */
 export type Answer = { status: number; headers: IncomingHttpHeaders; body: Record<string, unknown> };
 
-export type PlatformRequest = { method: 'GET' | 'POST'; url: URL; headers: Record<string, string>; json?: object; body?: Buffer };
+export type PlatformRequest = { method: 'GET' | 'POST' | 'PUT'; url: URL; headers: Record<string, string>; json?: object; body?: Buffer };
 
 export type PlatformHttp = {
   /** Throws SocialRejectedError for a server off the public internet, SocialUnavailableError when no answer came. */
