@@ -10,23 +10,30 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 // An emoji cluster: a pictograph, a flag (regional indicators) or a keycap (1️⃣).
 const emoji = /\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20e3/u;
 
+function weightOf(grapheme: string): number {
+  return emoji.test(grapheme) ? Buffer.byteLength(grapheme) : 1;
+}
+
 /** The text's length as Threads counts it. */
 export function threadsTextCount(text: string): number {
   let count = 0;
-  for (const { segment } of graphemes.segment(text)) count += emoji.test(segment) ? Buffer.byteLength(segment) : 1;
+  for (const { segment } of graphemes.segment(text)) count += weightOf(segment);
   return count;
 }
 
 /** `text` cut to Threads' limit, ending in "…" when it had to cut. */
 export function threadsText(text: string): string {
-  const whole = shortenText(text, { graphemes: threadsTextMax });
-  if (threadsTextCount(whole) <= threadsTextMax) return whole;
-  // Emoji count for more than the one grapheme shortenText counts them as: the most graphemes that fit, by halving.
-  let [fits, tooMany] = [0, threadsTextMax];
-  while (tooMany - fits > 1) {
-    const middle = Math.floor((fits + tooMany) / 2);
-    if (threadsTextCount(shortenText(text, { graphemes: middle })) <= threadsTextMax) fits = middle;
-    else tooMany = middle;
+  const cut = shortenText(text, { graphemes: threadsTextMax });
+  if (threadsTextCount(cut) <= threadsTextMax) return cut;
+  // Emoji count for more than the one grapheme shortenText counts them as. It keeps a start of the text of at most
+  // the graphemes it is allowed, less one for the ellipsis: allowing it the longest start that counts at most 499
+  // leaves room for the ellipsis within 500.
+  let fitting = 0;
+  let count = 0;
+  for (const { segment } of graphemes.segment(text)) {
+    count += weightOf(segment);
+    if (count > threadsTextMax - 1) break;
+    fitting += 1;
   }
-  return shortenText(text, { graphemes: fits });
+  return shortenText(text, { graphemes: fitting + 1 });
 }

@@ -239,6 +239,25 @@ describe('Threads connector: retries never post twice', () => {
     expect(threads.threads).toMatchObject([{ id: published.externalPostId, containerId: threads.containers[0]?.id }]);
   });
 
+  it('when the container is still IN_PROGRESS after two minutes, then the attempt gives up and the next one picks it up', async () => {
+    const sessions = memorySessions();
+    const post = postWith({ onProgress: () => vi.setSystemTime(Date.now() + 121_000) });
+    threads.processingPolls = 1_000;
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    try {
+      const error = await failureOf(connector.publish(credentials, post, sessions), SocialUnavailableError);
+      expect(error.message).toBe('Threads was still processing the post after 120 s');
+    } finally {
+      vi.useRealTimers();
+    }
+
+    threads.processingPolls = 0;
+    for (const container of threads.containers) container.pollsLeft = 0;
+    await connector.publish(credentials, { ...post, onProgress: undefined }, sessions);
+    expect(threads.containers).toHaveLength(1);
+    expect(threads.threads).toHaveLength(1);
+  });
+
   it('when one publication is published twice, then there is one thread, and another publication makes another', async () => {
     const sessions = memorySessions();
     const post = textPost();
