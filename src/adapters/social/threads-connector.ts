@@ -133,8 +133,7 @@ export function createThreadsConnector(options: ThreadsConnectorOptions): Thread
 
   async function createContainer(account: Account, post: SocialPost, text: string): Promise<string> {
     const params: Record<string, string> = { media_type: 'TEXT', text, access_token: account.token };
-    if (post.image) {
-      if (!post.imageUrl) throw new SocialRejectedError('Threads fetches the image from a public URL of ours, and none was given', 'server');
+    if (post.image && post.imageUrl) {
       params.media_type = 'IMAGE';
       params.image_url = await post.imageUrl();
       const alt = shortenText(post.image.alt, { codePoints: maxAltTextCodePoints });
@@ -194,6 +193,7 @@ export function createThreadsConnector(options: ThreadsConnectorOptions): Thread
       const account = accountOf(credentials);
       const text = threadsText(post.text);
       if (post.image) {
+        if (!post.imageUrl) throw new SocialRejectedError('Threads fetches the image from a public URL of ours, and none was given');
         await imageFacts(post.image);
         if (post.image.bytes.length > maxImageBytes) throw new SocialRejectedError(`the image is larger than Threads' ${maxImageBytes} bytes`);
       } else if (!text.trim()) throw new SocialRejectedError('Threads needs text for a post without an image');

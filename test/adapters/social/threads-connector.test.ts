@@ -138,6 +138,12 @@ describe('Threads connector: publish', () => {
     expect(threads.threads).toHaveLength(1);
   });
 
+  it('when the post has an image but no URL Threads could fetch it from, then it is refused before Threads is asked anything', async () => {
+    const error = await failureOf(connector.publish(credentials, postWith({ imageUrl: undefined })), SocialRejectedError);
+    expect(error.reason).toBe('Threads fetches the image from a public URL of ours, and none was given');
+    expect(threads.requests).toHaveLength(0);
+  });
+
   it('when the image is larger than 8 MB, then it is refused before Threads is asked anything', async () => {
     const large = Buffer.concat([png, Buffer.alloc(8_000_000)]);
     const error = await failureOf(
