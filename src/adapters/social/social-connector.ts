@@ -45,6 +45,11 @@ export type SocialPost = {
   language?: string | undefined;
   image?: { bytes: Buffer; contentType: 'image/png' | 'image/jpeg'; alt: string } | undefined;
   /**
+   * A signed, expiring URL anyone on the internet can GET `image` at, exactly as given: for platforms that fetch the
+   * image themselves instead of taking an upload (Threads), which call it only when they post an image.
+   */
+  imageUrl?: (() => Promise<string>) | undefined;
+  /**
    * The same for every attempt of one publication, so a retried attempt never creates a second post: Mastodon's
    * `Idempotency-Key`, Bluesky's record key.
    */

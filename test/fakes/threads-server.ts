@@ -1,0 +1,381 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { startScriptedServer, type Received, type Reply, type Route, type ScriptedResponse, type ScriptedServer } from './scripted-server.ts';
+
+// A local stand-in for Threads, speaking the part of its API our OAuth platform and connector use, each endpoint
+// after its documentation page (linked at its handler). Its errors are Graph API's error bodies
+// (https://developers.facebook.com/docs/graph-api/guides/error-handling): `{error: {message, type, code,
+// error_subcode, fbtrace_id}}`, except the code exchange's flat `{error_type, code, error_message}`. Where the
+// documentation is silent, the fake says so at the spot and does the least forgiving thing.
+
+export type ThreadsEndpoint = 'authorize' | 'token' | 'exchange' | 'refresh' | 'me' | 'create' | 'object' | 'publish' | 'list';
+
+/** A scripted answer with a Graph error body: `code`, `subcode`, `message` override the status's usual ones. */
+export type ThreadsScriptedResponse = ScriptedResponse & { code?: number; subcode?: number; message?: string };
+
+export type ThreadsRequest = { method: string; path: string; query: URLSearchParams };
+
+export type ThreadsContainer = {
+  id: string;
+  userId: string;
+  mediaType: 'TEXT' | 'IMAGE';
+  text: string;
+  imageUrl: string | undefined;
+  altText: string | undefined;
+  /** The image as the fake fetched it from `imageUrl`. */
+  image: { bytes: Buffer; contentType: string } | undefined;
+  status: 'IN_PROGRESS' | 'FINISHED' | 'PUBLISHED' | 'ERROR' | 'EXPIRED';
+  errorMessage: string | undefined;
+  pollsLeft: number;
+};
+
+export type ThreadsThread = { id: string; containerId: string; text: string; mediaType: 'TEXT_POST' | 'IMAGE'; publishedAt: number; permalink: string };
+
+type Token = { kind: 'short' | 'long'; userId: string; issuedAt: number; expiresAt: number };
+type Code = { redirectUri: string; expiresAt: number; used: boolean };
+
+/** `url` is both the API's base URL and, with /oauth/authorize, the Authorization Window's. */
+export type ThreadsServer = ScriptedServer<ThreadsEndpoint, ThreadsScriptedResponse, ThreadsRequest> & {
+  authorizeUrl: string;
+  /** The Threads app: its id and secret are our client id and secret. */
+  app: { clientId: string; clientSecret: string };
+  account: { id: string; username: string };
+  /** How many status polls of a new container answer IN_PROGRESS before FINISHED. */
+  processingPolls: number;
+  /** Publishes the next `count` containers and answers only once the client has given up: a timeout after publishing. */
+  timeOutAfterPublishing: number;
+  containers: ThreadsContainer[];
+  threads: ThreadsThread[];
+  /** A token as Threads would have issued it `ageMs` ago (a long-lived one lasts 60 days, a short-lived one an hour). */
+  issueToken(kind: 'short' | 'long', ageMs?: number): string;
+  /** Makes the token expired. */
+  expire(token: string): void;
+};
+
+const hourMs = 60 * 60 * 1000;
+const lifetimeMs = { short: hourMs, long: 60 * 24 * hourMs };
+const codeLifetimeMs = hourMs;
+const maxTextCount = 500;
+const maxAltText = 1_000;
+const maxImageBytes = 8_000_000;
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+// https://developers.facebook.com/docs/threads/posts#limitations: 500 characters, an emoji counting its UTF-8 bytes.
+function textCount(text: string): number {
+  let count = 0;
+  for (const { segment } of graphemes.segment(text))
+    count += /\p{Extended_Pictographic}|\p{Regional_Indicator}/u.test(segment) ? Buffer.byteLength(segment) : 1;
+  return count;
+}
+
+const defaults: Record<number, { code: number; message: string; type: string }> = {
+  400: { code: 100, message: 'Invalid parameter', type: 'OAuthException' },
+  401: { code: 190, message: 'Invalid OAuth access token - Cannot parse access token', type: 'OAuthException' },
+  429: { code: 4, message: 'Application request limit reached', type: 'OAuthException' },
+  500: { code: 1, message: 'An unknown error has occurred.', type: 'OAuthException' },
+  503: { code: 2, message: 'Service temporarily unavailable', type: 'OAuthException' },
+};
+
+function graphError(status: number, overrides: { code?: number | undefined; subcode?: number | undefined; message?: string | undefined } = {}): Reply {
+  const usual = defaults[status] ?? { code: 1, message: `The fake answered ${status}`, type: 'OAuthException' };
+  const error: Record<string, unknown> = { message: overrides.message ?? usual.message, type: usual.type, code: overrides.code ?? usual.code };
+  if (overrides.subcode !== undefined) error.error_subcode = overrides.subcode;
+  if (status >= 500) error.is_transient = true;
+  error.fbtrace_id = randomBytes(8).toString('base64url');
+  return { status, body: { error } };
+}
+
+const invalidParameter = (message: string) => graphError(400, { code: 100, message });
+const noSuchObject = (id: string) =>
+  graphError(400, {
+    code: 100,
+    subcode: 33,
+    message: `Unsupported request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+  });
+
+/** Graph API's timestamps: ISO 8601 with a +0000 offset. */
+function graphTime(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+0000');
+}
+
+/** The request's parameters: its query string and, for a form body, the form's fields (Graph API takes either). */
+function paramsOf({ url, request, body }: Received): URLSearchParams {
+  const params = new URLSearchParams(url.search);
+  if ((request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
+    for (const [name, value] of new URLSearchParams(body.toString('utf8'))) params.set(name, value);
+  }
+  return params;
+}
+
+/** Starts the fake on 127.0.0.1 (port 0). */
+export async function startThreadsServer(): Promise<ThreadsServer> {
+  const tokens = new Map<string, Token>();
+  const codes = new Map<string, Code>();
+  let lastId = 17_890_000_000_000_000n;
+  const nextId = () => String((lastId += 1n));
+
+  const scripted = await startScriptedServer<ThreadsEndpoint, ThreadsScriptedResponse, ThreadsRequest>({
+    name: 'threads',
+    // Threads documents no rate-limit reset header; scripts may still send Retry-After.
+    rateLimitResetHeader: 'x-threads-unused-reset',
+    record: (request, url) => ({ method: request.method ?? 'GET', path: url.pathname, query: url.searchParams }),
+    route,
+    failure: (status, { code, subcode, message }) => graphError(status, { code, subcode, message }),
+  });
+  const server: ThreadsServer = {
+    ...scripted,
+    authorizeUrl: `${scripted.url}/oauth/authorize`,
+    app: { clientId: '990602627938098', clientSecret: randomBytes(16).toString('hex') },
+    account: { id: '25000000000000001', username: 'alice' },
+    processingPolls: 0,
+    timeOutAfterPublishing: 0,
+    containers: [],
+    threads: [],
+    issueToken(kind, ageMs = 0) {
+      const token = `TH${kind === 'long' ? 'L' : 'S'}${randomBytes(24).toString('base64url')}`;
+      const issuedAt = Date.now() - ageMs;
+      tokens.set(token, { kind, userId: server.account.id, issuedAt, expiresAt: issuedAt + lifetimeMs[kind] });
+      return token;
+    },
+    expire(token) {
+      const found = tokens.get(token);
+      if (found) found.expiresAt = Date.now() - 1;
+    },
+  };
+
+  /** The token's holder, or the Graph error Threads answers for a missing, unknown or expired token. */
+  function tokenOf(params: URLSearchParams, request: IncomingMessage, kind?: Token['kind']): Token | Reply {
+    const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+    const found = tokens.get(params.get('access_token') ?? bearer ?? '');
+    if (!found || (kind && found.kind !== kind)) return graphError(400, { code: 190, message: 'Invalid OAuth access token - Cannot parse access token' });
+    if (found.expiresAt <= Date.now()) {
+      return graphError(400, {
+        code: 190,
+        subcode: 463,
+        message: `Error validating access token: Session has expired on ${new Date(found.expiresAt).toUTCString()}.`,
+      });
+    }
+    return found;
+  }
+
+  // https://developers.facebook.com/docs/threads/get-started/get-access-tokens-and-permissions#step-1--get-authorization:
+  // the person approves at once; the code comes back on redirect_uri with the state, and "#_" appended.
+  function authorize({ url }: Received): Reply {
+    const params = url.searchParams;
+    if (params.get('client_id') !== server.app.clientId) return invalidParameter('Invalid platform app');
+    if (params.get('response_type') !== 'code') return invalidParameter('response_type must be code');
+    const redirectUri = params.get('redirect_uri') ?? '';
+    if (!URL.canParse(redirectUri)) return invalidParameter('redirect_uri is not a valid URL');
+    const scopes = (params.get('scope') ?? '').split(/[ ,]/);
+    if (!scopes.includes('threads_basic')) return invalidParameter('The threads_basic permission is required');
+    const code = `AQB${randomBytes(24).toString('base64url')}`;
+    codes.set(code, { redirectUri, expiresAt: Date.now() + codeLifetimeMs, used: false });
+    const target = new URL(redirectUri);
+    target.searchParams.set('code', code);
+    const state = params.get('state');
+    if (state !== null) target.searchParams.set('state', state);
+    return { status: 302, body: {}, headers: { location: `${target.toString()}#_` } };
+  }
+
+  // https://developers.facebook.com/docs/threads/get-started/get-access-tokens-and-permissions#step-2--exchange-the-code-for-a-token:
+  // codes last an hour and serve once; the redirect_uri must be the authorization's.
+  function exchangeCode(received: Received): Reply {
+    const params = paramsOf(received);
+    const refuse = (message: string): Reply => ({ status: 400, body: { error_type: 'OAuthException', code: 400, error_message: message } });
+    if (params.get('client_id') !== server.app.clientId || params.get('client_secret') !== server.app.clientSecret)
+      return refuse('Invalid client_id or client_secret');
+    if (params.get('grant_type') !== 'authorization_code') return refuse('Unsupported grant_type');
+    const code = codes.get(params.get('code') ?? '');
+    if (!code || code.used || code.expiresAt <= Date.now()) return refuse('Invalid authorization code');
+    if (params.get('redirect_uri') !== code.redirectUri) return refuse('Error validating verification code. Please make sure your redirect_uri is identical');
+    code.used = true;
+    return { status: 200, body: { access_token: server.issueToken('short'), user_id: Number(server.account.id) } };
+  }
+
+  function longLivedAnswer(): Reply {
+    const token = server.issueToken('long');
+    return { status: 200, body: { access_token: token, token_type: 'bearer', expires_in: lifetimeMs.long / 1000 } };
+  }
+
+  // https://developers.facebook.com/docs/threads/get-started/long-lived-tokens#get-a-long-lived-token
+  function exchangeToken(received: Received): Reply {
+    const params = paramsOf(received);
+    if (params.get('grant_type') !== 'th_exchange_token') return invalidParameter('grant_type must be th_exchange_token');
+    if (params.get('client_secret') !== server.app.clientSecret) return invalidParameter('Error validating client secret.');
+    const holder = tokenOf(params, received.request, 'short');
+    return 'status' in holder ? holder : longLivedAnswer();
+  }
+
+  // https://developers.facebook.com/docs/threads/get-started/long-lived-tokens#refresh-a-long-lived-token: an
+  // unexpired long-lived token gets 60 days again. The page does not say whether the token it was refreshed from
+  // stops working, so the old one keeps its own expiry; nor how a token younger than 24 hours is refused (our
+  // platform never asks then).
+  function refreshToken(received: Received): Reply {
+    const params = paramsOf(received);
+    if (params.get('grant_type') !== 'th_refresh_token') return invalidParameter('grant_type must be th_refresh_token');
+    const holder = tokenOf(params, received.request, 'long');
+    return 'status' in holder ? holder : longLivedAnswer();
+  }
+
+  // https://developers.facebook.com/docs/threads/threads-profiles
+  function me(): Reply {
+    return { status: 200, body: { id: server.account.id, username: server.account.username } };
+  }
+
+  /** Fetches the image as Threads does ("we will cURL your image"): a failure ends the container in ERROR. */
+  async function fetchImage(container: ThreadsContainer): Promise<void> {
+    try {
+      const response = await fetch(container.imageUrl ?? '', { signal: AbortSignal.timeout(10_000) });
+      const contentType = response.headers.get('content-type') ?? '';
+      const bytes = Buffer.from(await response.arrayBuffer());
+      if (!response.ok || !['image/png', 'image/jpeg'].includes(contentType) || bytes.length > maxImageBytes) throw new Error('unusable image');
+      container.image = { bytes, contentType };
+    } catch {
+      // The documented error messages name no image failure; UNKNOWN is the one in the list that fits.
+      container.status = 'ERROR';
+      container.errorMessage = 'UNKNOWN';
+    }
+  }
+
+  // https://developers.facebook.com/docs/threads/posts#step-1--create-a-threads-media-container and
+  // https://developers.facebook.com/docs/threads/posts/accessibility (alt_text, at most 1,000 characters).
+  async function createContainer(received: Received, userId: string): Promise<Reply> {
+    const params = paramsOf(received);
+    const mediaType = params.get('media_type');
+    if (mediaType !== 'TEXT' && mediaType !== 'IMAGE') return invalidParameter('Param media_type must be one of {TEXT, IMAGE, VIDEO, CAROUSEL}');
+    const text = params.get('text') ?? '';
+    if (mediaType === 'TEXT' && !text) return invalidParameter('Param text is required for media_type TEXT');
+    if (textCount(text) > maxTextCount) return invalidParameter(`Param text must be at most ${maxTextCount} characters long`);
+    const altText = params.get('alt_text') ?? undefined;
+    if (altText !== undefined && Array.from(altText).length > maxAltText)
+      return invalidParameter(`Param alt_text must be at most ${maxAltText} characters long`);
+    const imageUrl = params.get('image_url') ?? undefined;
+    if (mediaType === 'IMAGE' && !imageUrl) return invalidParameter('Param image_url is required for media_type IMAGE');
+    const container: ThreadsContainer = {
+      id: nextId(),
+      userId,
+      mediaType,
+      text,
+      imageUrl,
+      altText,
+      image: undefined,
+      status: 'IN_PROGRESS',
+      errorMessage: undefined,
+      pollsLeft: server.processingPolls,
+    };
+    if (mediaType === 'IMAGE') await fetchImage(container);
+    server.containers.push(container);
+    return { status: 200, body: { id: container.id } };
+  }
+
+  // https://developers.facebook.com/docs/threads/troubleshooting#publishing-does-not-return-a-media-id (a
+  // container's status) and https://developers.facebook.com/docs/threads/reference/media (a thread's fields).
+  function readObject(received: Received, id: string, holder: Token): Reply {
+    const fields = (received.url.searchParams.get('fields') ?? 'id').split(',');
+    const container = server.containers.find((candidate) => candidate.id === id && candidate.userId === holder.userId);
+    if (container) {
+      if (container.status === 'IN_PROGRESS') {
+        if (container.pollsLeft > 0) container.pollsLeft -= 1;
+        else container.status = 'FINISHED';
+      }
+      const body: Record<string, unknown> = { id, status: container.status };
+      if (fields.includes('error_message') && container.errorMessage) body.error_message = container.errorMessage;
+      return { status: 200, body };
+    }
+    const thread = server.threads.find((candidate) => candidate.id === id);
+    return thread ? { status: 200, body: threadJson(thread, fields) } : noSuchObject(id);
+  }
+
+  function threadJson(thread: ThreadsThread, fields: string[]): Record<string, unknown> {
+    const all: Record<string, unknown> = {
+      id: thread.id,
+      text: thread.text,
+      timestamp: graphTime(thread.publishedAt),
+      permalink: thread.permalink,
+      media_type: thread.mediaType,
+      username: server.account.username,
+    };
+    return Object.fromEntries(Object.entries(all).filter(([name]) => name === 'id' || fields.includes(name)));
+  }
+
+  // https://developers.facebook.com/docs/threads/posts#step-2--publish-a-threads-media-container. Publishing a
+  // container that is already published is not documented: the fake takes the worst case and posts it again, so
+  // that a test sees any duplicate the connector would cause.
+  async function publish(received: Received, userId: string): Promise<Reply> {
+    const id = paramsOf(received).get('creation_id') ?? '';
+    const container = server.containers.find((candidate) => candidate.id === id && candidate.userId === userId);
+    // Met in practice for a container Threads has not finished taking in (not documented).
+    if (!container || container.status === 'IN_PROGRESS')
+      return graphError(400, { code: 24, subcode: 4279009, message: 'The requested resource does not exist' });
+    if (container.status === 'ERROR' || container.status === 'EXPIRED')
+      return invalidParameter(`The media container cannot be published (${container.status})`);
+    const thread: ThreadsThread = {
+      id: nextId(),
+      containerId: container.id,
+      text: container.text,
+      mediaType: container.mediaType === 'TEXT' ? 'TEXT_POST' : 'IMAGE',
+      publishedAt: Date.now(),
+      permalink: `${server.url}/@${server.account.username}/post/${randomBytes(8).toString('base64url')}`,
+    };
+    server.threads.push(thread);
+    container.status = 'PUBLISHED';
+    if (server.timeOutAfterPublishing > 0) {
+      server.timeOutAfterPublishing -= 1;
+      const { socket } = received.request;
+      if (!socket.destroyed) await new Promise((resolve) => socket.once('close', resolve));
+    }
+    return { status: 200, body: { id: thread.id } };
+  }
+
+  // https://developers.facebook.com/docs/threads/retrieve-and-discover-posts/retrieve-posts: newest first, `since`
+  // and `until` in Unix seconds, 25 a page by default.
+  function list(received: Received, userId: string): Reply {
+    const params = received.url.searchParams;
+    const fields = (params.get('fields') ?? 'id').split(',');
+    const since = Number(params.get('since') ?? 0) * 1000;
+    const until = params.has('until') ? Number(params.get('until')) * 1000 : Infinity;
+    const limit = Number(params.get('limit') ?? 25);
+    const own = new Set(server.containers.filter((container) => container.userId === userId).map((container) => container.id));
+    const data = server.threads
+      .filter((thread) => own.has(thread.containerId) && thread.publishedAt >= since && thread.publishedAt <= until)
+      .sort((a, b) => b.publishedAt - a.publishedAt)
+      .slice(0, limit)
+      .map((thread) => threadJson(thread, fields));
+    return { status: 200, body: { data, paging: { cursors: { before: 'BEFORE', after: 'AFTER' } } } };
+  }
+
+  function endpointOf(method: string, path: string): Route<ThreadsEndpoint> | undefined {
+    const open = (endpoint: ThreadsEndpoint, handle: Route<ThreadsEndpoint>['handle']) => ({ endpoint, handle });
+    if (method === 'GET' && path === '/oauth/authorize') return open('authorize', authorize);
+    if (method === 'POST' && path === '/oauth/access_token') return open('token', exchangeCode);
+    if (method === 'GET' && path === '/access_token') return open('exchange', exchangeToken);
+    if (method === 'GET' && path === '/refresh_access_token') return open('refresh', refreshToken);
+
+    // The Graph API proper: a valid token first, then the user in the path must be the token's.
+    const withToken = (endpoint: ThreadsEndpoint, handle: (received: Received, holder: Token) => Reply | Promise<Reply>) => ({
+      endpoint,
+      handle: (received: Received) => {
+        const holder = tokenOf(paramsOf(received), received.request);
+        return 'status' in holder ? holder : handle(received, holder);
+      },
+    });
+    if (method === 'GET' && path === '/v1.0/me') return withToken('me', me);
+    const [, userId, edge] = /^\/v1\.0\/([^/]+)\/(threads|threads_publish)$/.exec(path) ?? [];
+    if (userId && edge) {
+      const forUser = (handle: (received: Received, user: string) => Reply | Promise<Reply>) => (received: Received, holder: Token) =>
+        decodeURIComponent(userId) === holder.userId ? handle(received, holder.userId) : noSuchObject(decodeURIComponent(userId));
+      if (method === 'POST' && edge === 'threads') return withToken('create', forUser(createContainer));
+      if (method === 'GET' && edge === 'threads') return withToken('list', forUser(list));
+      if (method === 'POST' && edge === 'threads_publish') return withToken('publish', forUser(publish));
+    }
+    const objectId = method === 'GET' ? /^\/v1\.0\/([^/]+)$/.exec(path)?.[1] : undefined;
+    if (objectId) return withToken('object', (received, holder) => readObject(received, decodeURIComponent(objectId), holder));
+    return undefined;
+  }
+
+  function route(request: IncomingMessage, url: URL): Route<ThreadsEndpoint> | Reply {
+    return endpointOf(request.method ?? 'GET', url.pathname) ?? graphError(400, { code: 100, message: `Unknown path components: ${url.pathname}` });
+  }
+
+  return server;
+}
