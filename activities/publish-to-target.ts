@@ -1,12 +1,24 @@
-import { Context } from '@temporalio/activity';
+import { Context, log } from '@temporalio/activity';
 import { buffer } from 'node:stream/consumers';
-import { beginTargetPublication } from '../src/domain/publishing/begin-target-publication.ts';
+import { beginTargetPublication, type TargetPublication } from '../src/domain/publishing/begin-target-publication.ts';
 import { recordTargetPublished } from '../src/domain/publishing/record-target-published.ts';
+import { attemptOutcomeOf, foundDetail, publishedDetail, vanishedDetail, unknownNotRetriedDetail } from '../src/domain/publishing/attempt-outcome.ts';
+import { recordedOutcomes, recordPublishAttempt, type PublishAttempt } from '../src/domain/publishing/record-publish-attempt.ts';
+import { WorkRefused } from '../src/domain/work-refused.ts';
 import { countOutcome } from '../src/adapters/metrics/remote-call-outcome.ts';
 import { socialPublishAttempts } from '../src/adapters/metrics/worker-metrics.ts';
 import { connectionSessions } from '../src/adapters/social/connection-sessions.ts';
+import { failureTypes } from '../src/adapters/temporal/failure-types.ts';
+import { messageOf } from '../src/common/errors/caught.ts';
 import { heartbeatingOnAClock } from './heartbeat-on-a-clock.ts';
-import type { SocialCredentials, SocialPost } from '../src/adapters/social/social-connector.ts';
+import { nextAttemptAt } from './next-attempt-at.ts';
+import {
+  SocialOutcomeUnknownError,
+  type PublishedSocialPost,
+  type SocialConnector,
+  type SocialCredentials,
+  type SocialPost,
+} from '../src/adapters/social/social-connector.ts';
 import type { Deps } from '../src/domain/deps.ts';
 
 export type PublishToTargetInput = {
@@ -19,20 +31,54 @@ export type PublishToTargetInput = {
 /**
  * Publishes the post's title and image to one connection. Every attempt sends the target's idempotency key, so an
  * attempt retried after the platform already accepted the post finds that post instead of making a second one.
+ * Each attempt records how it ended (publish_target_attempts), and one that follows an attempt whose outcome is
+ * unknown (the post was sent, no answer came) first looks the post up on the platform.
  */
 export function publishToTarget(deps: Deps, input: PublishToTargetInput): Promise<void> {
   // A publish is several platform requests in a row (session, upload, post), each allowed as long as the heartbeat
   // timeout; only Mastodon's media processing reports progress.
-  return heartbeatingOnAClock(() => publish(deps, input));
+  return heartbeatingOnAClock(() => attemptToPublish(deps, input));
 }
 
-async function publish(deps: Deps, input: PublishToTargetInput): Promise<void> {
+type Attempt = Pick<PublishAttempt, 'targetId' | 'attempt' | 'attemptedAt'>;
+
+async function attemptToPublish(deps: Deps, input: PublishToTargetInput): Promise<void> {
+  const { attempt: number, retryPolicy } = Context.current().info;
+  const attempt: Attempt = { targetId: input.targetId, attempt: number, attemptedAt: new Date() };
+  let connector: SocialConnector | undefined;
+  try {
+    await publish(deps, input, attempt, (found) => (connector = found));
+  } catch (error) {
+    // A platform that can neither look the post up nor promise that sending again is harmless is not sent the post
+    // again: a post that may be duplicated is worse than one the customer is asked to check.
+    const retried = !(error instanceof SocialOutcomeUnknownError) || (connector !== undefined && canRetryUnknown(connector));
+    const failure = retried ? error : new WorkRefused(failureTypes.socialOutcomeUnknown, unknownNotRetriedDetail);
+    const failedAt = new Date();
+    await recordOrLog(deps, { ...attempt, ...attemptOutcomeOf(error, retried), nextAttemptAt: nextAttemptAt(failure, number, retryPolicy, failedAt) });
+    throw failure;
+  }
+}
+
+function canRetryUnknown(connector: SocialConnector): boolean {
+  return connector.findPublished !== undefined || connector.declaration.retriesNeverDuplicate.guaranteed;
+}
+
+async function publish(deps: Deps, input: PublishToTargetInput, attempt: Attempt, using: (connector: SocialConnector) => void): Promise<void> {
   const em = deps.orm.em.fork();
   const publication = await beginTargetPublication(em, input.targetId, { onlyIfStillScheduled: input.onlyIfStillScheduled ?? false });
   if (!publication) return;
   const { target, connection, post } = publication;
+  const connector = deps.social[connection.platform];
+  using(connector);
 
   const credentials = JSON.parse(deps.secrets.open(connection.credentialsSealed)) as SocialCredentials;
+  const sessions = connectionSessions(deps.orm, deps.secrets, connection.id);
+  if (attempt.attempt > 1 && (await mayAlreadyBePublished(deps, attempt))) {
+    if (!canRetryUnknown(connector)) throw new SocialOutcomeUnknownError('the previous attempt ended without an answer');
+    const found = await connector.findPublished?.(credentials, target.idempotencyKey, sessions);
+    if (found) return recordPublished(em, publication, found, input, { ...attempt, detail: foundDetail });
+  }
+
   const stored = post.imageKey ? await deps.storage.get(post.imageKey) : null;
   const socialPost: SocialPost = {
     text: post.title,
@@ -41,9 +87,51 @@ async function publish(deps: Deps, input: PublishToTargetInput): Promise<void> {
     idempotencyKey: target.idempotencyKey,
     onProgress: () => Context.current().heartbeat(),
   };
-  const sessions = connectionSessions(deps.orm, deps.secrets, connection.id);
-  const published = await countOutcome(deps.social[connection.platform].publish(credentials, socialPost, sessions), (outcome) =>
+  const published = await countOutcome(connector.publish(credentials, socialPost, sessions), (outcome) =>
     socialPublishAttempts.inc({ platform: connection.platform, outcome }),
   );
-  await em.transactional((tx) => recordTargetPublished(tx, publication, { ...published, publishedAt: input.publishedAt }));
+  await recordPublished(em, publication, published, input, { ...attempt, detail: publishedDetail });
+}
+
+async function recordPublished(
+  em: ReturnType<Deps['orm']['em']['fork']>,
+  publication: TargetPublication,
+  published: PublishedSocialPost,
+  input: PublishToTargetInput,
+  attempt: Attempt & { detail: string },
+): Promise<void> {
+  await em.transactional(async (tx) => {
+    await recordTargetPublished(tx, publication, { ...published, publishedAt: input.publishedAt });
+    await recordPublishAttempt(tx, { ...attempt, outcome: 'published', nextAttemptAt: null });
+  });
+}
+
+/**
+ * Whether an earlier attempt may have sent the post without hearing how it went: one recorded `unknown` (the lookup
+ * that followed may itself have failed), or the one just before this that recorded nothing (its worker stopped, or
+ * Temporal timed it out while it ran), which is recorded now as `unknown`.
+ */
+async function mayAlreadyBePublished(deps: Deps, { targetId, attempt, attemptedAt }: Attempt): Promise<boolean> {
+  const em = deps.orm.em.fork();
+  const earlier = await recordedOutcomes(em, targetId, attempt);
+  if (earlier.has(attempt - 1)) return [...earlier.values()].includes('unknown');
+  await recordPublishAttempt(em, {
+    targetId,
+    attempt: attempt - 1,
+    // When its silence was noticed: when it started is not known.
+    attemptedAt: new Date(Context.current().info.currentAttemptScheduledTimestampMs),
+    outcome: 'unknown',
+    detail: vanishedDetail,
+    nextAttemptAt: attemptedAt,
+  });
+  return true;
+}
+
+/** Records a failed attempt; failing to must not hide the failure itself, which Temporal acts on. */
+async function recordOrLog(deps: Deps, attempt: PublishAttempt): Promise<void> {
+  try {
+    await recordPublishAttempt(deps.orm.em.fork(), attempt);
+  } catch (error) {
+    log.warn('could not record a publish attempt', { targetId: attempt.targetId, attempt: attempt.attempt, error: messageOf(error) });
+  }
 }

@@ -28,7 +28,7 @@ const mediaProcessingLimitMs = 60_000;
 const urlMaxChars = 2_048;
 
 type Image = NonNullable<SocialPost['image']>;
-type Call = { method: 'GET' | 'POST'; path: string; json?: object; form?: Multipart; idempotencyKey?: string };
+type Call = { method: 'GET' | 'POST'; path: string; json?: object; form?: Multipart; idempotencyKey?: string; creates?: boolean };
 type Multipart = { body: Buffer; contentType: string };
 
 function instanceOf(credentials: SocialCredentials): { origin: URL; token: string } {
@@ -85,7 +85,7 @@ export function createMastodonConnector(options: MastodonConnectorOptions): Soci
     const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
     if (call.idempotencyKey) headers['idempotency-key'] = call.idempotencyKey;
     if (call.form) headers['content-type'] = call.form.contentType;
-    return http.request({ method: call.method, url: new URL(call.path, origin), headers, json: call.json, body: call.form?.body });
+    return http.request({ method: call.method, url: new URL(call.path, origin), headers, json: call.json, body: call.form?.body, creates: call.creates });
   }
 
   async function waitUntilProcessed(origin: URL, token: string, mediaId: string, onProgress: (() => void) | undefined): Promise<void> {
@@ -130,6 +130,13 @@ export function createMastodonConnector(options: MastodonConnectorOptions): Soci
       return { accountName: acct.includes('@') ? `@${acct}` : `@${acct}@${origin.host}`, accountId: http.textField(answer, 'id', 'the account') };
     },
 
+    // Mastodon documents no lookup of a status by its Idempotency-Key (nor a field of ours a search could find), so
+    // there is nothing to look up: sending again with the same key gets the status the unanswered attempt created,
+    // as long as the server still remembers the key (an hour), which covers the retries of one publication.
+    findPublished() {
+      return Promise.resolve(null);
+    },
+
     async publish(credentials, post) {
       const { origin, token } = instanceOf(credentials);
       const mediaIds = post.image ? [await uploadImage(origin, token, post.image, post.onProgress)] : [];
@@ -139,6 +146,7 @@ export function createMastodonConnector(options: MastodonConnectorOptions): Soci
         path: '/api/v1/statuses',
         json: { status, ...(mediaIds.length > 0 ? { media_ids: mediaIds } : {}), visibility: 'public' },
         idempotencyKey: post.idempotencyKey,
+        creates: true,
       });
       if (answer.status !== 200) throw failureOf(answer, 'the post', token);
       return { externalPostId: http.textField(answer, 'id', 'the post'), url: httpsLinkOf(answer.body.url, urlMaxChars) };

@@ -6,10 +6,11 @@ import type { Deps } from '../deps.ts';
 import { readPost } from '../posts/read-post.ts';
 import { planPublication, publicationOutcome } from './publication-workflow.ts';
 import { requireFuture } from './schedule-post.ts';
+import { withAttempts, type TargetWithAttempts } from './target-attempts.ts';
 
 /**
  * Publishes the post to social connections, now or at `scheduledAt`. Answers the publication's targets: after
- * their outcomes when publishing now (within the wait limit; `completed` false past it), at once in `Scheduled`
+ * their outcomes (and attempts) when publishing now (within the wait limit; `completed` false past it), at once in `Scheduled`
  * state otherwise.
  */
 export async function publishToSocial(
@@ -17,7 +18,7 @@ export async function publishToSocial(
   caller: Caller,
   postId: string,
   request: { connectionIds: string[]; scheduledAt?: string | null },
-): Promise<{ targets: PublishTarget[]; completed: boolean }> {
+): Promise<{ targets: TargetWithAttempts[]; completed: boolean }> {
   if (request.scheduledAt) requireFuture(request.scheduledAt);
   const em = deps.orm.em.fork();
   const post = await readPost(em, caller.workspaceId, postId);
@@ -29,6 +30,7 @@ export async function publishToSocial(
   const planned = await planPublication(deps, post, { publishAt: request.scheduledAt ?? null, connectionIds });
   const { plan } = planned;
   const completed = plan.scheduled || (await publicationOutcome(deps, planned)).state === 'completed';
-  const targets = await deps.orm.em.fork().find(PublishTarget, { id: { $in: plan.targetIds } }, { orderBy: { createdAt: 'asc' } });
+  const read = deps.orm.em.fork();
+  const targets = await withAttempts(read, await read.find(PublishTarget, { id: { $in: plan.targetIds } }, { orderBy: { createdAt: 'asc' } }));
   return { targets, completed };
 }
