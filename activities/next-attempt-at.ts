@@ -1,17 +1,19 @@
 import type { RetryPolicy } from '@temporalio/common';
+import { msToNumber } from '@temporalio/common/lib/time.js';
 import { RemoteRateLimitedError, RemoteRejectedError } from '../src/adapters/net/remote-errors.ts';
 import { WorkRefused } from '../src/domain/work-refused.ts';
 
 // When Temporal will run an activity again after attempt number `attempt` failed with `error`, as its retry policy
 // computes it: the wait a rate limit asked for (the activity's nextRetryDelay, see temporal-failure.ts), else the
 // policy's backoff (initial interval × coefficient^(attempt − 1), at most the maximum interval). Null when no attempt
-// follows: the failure is final, or this was the last attempt. The policy is the one the server gives the attempt
-// (its durations in milliseconds); Temporal's defaults stand for what it leaves out.
+// follows: the failure is final, or this was the last attempt. The policy is the one the workflow schedules the
+// activity with (the activity's Info does not carry it on every server); Temporal's defaults stand for what it
+// leaves out.
 
 const defaults = { initialIntervalMs: 1_000, backoffCoefficient: 2, maximumIntervalFactor: 100 };
 
 function msOf(duration: RetryPolicy['initialInterval']): number | undefined {
-  return typeof duration === 'number' && duration > 0 ? duration : undefined;
+  return duration === undefined ? undefined : msToNumber(duration);
 }
 
 /** `failedAt` plus the wait before the next attempt, or null when none follows. */

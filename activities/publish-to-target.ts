@@ -12,6 +12,7 @@ import { failureTypes } from '../src/adapters/temporal/failure-types.ts';
 import { messageOf } from '../src/common/errors/caught.ts';
 import { heartbeatingOnAClock } from './heartbeat-on-a-clock.ts';
 import { nextAttemptAt } from './next-attempt-at.ts';
+import { socialPublish } from '../workflows/activity-options.ts';
 import {
   SocialOutcomeUnknownError,
   type PublishedSocialPost,
@@ -43,7 +44,7 @@ export function publishToTarget(deps: Deps, input: PublishToTargetInput): Promis
 type Attempt = Pick<PublishAttempt, 'targetId' | 'attempt' | 'attemptedAt'>;
 
 async function attemptToPublish(deps: Deps, input: PublishToTargetInput): Promise<void> {
-  const { attempt: number, retryPolicy } = Context.current().info;
+  const number = Context.current().info.attempt;
   const attempt: Attempt = { targetId: input.targetId, attempt: number, attemptedAt: new Date() };
   let connector: SocialConnector | undefined;
   try {
@@ -54,7 +55,7 @@ async function attemptToPublish(deps: Deps, input: PublishToTargetInput): Promis
     const retried = !(error instanceof SocialOutcomeUnknownError) || (connector !== undefined && canRetryUnknown(connector));
     const failure = retried ? error : new WorkRefused(failureTypes.socialOutcomeUnknown, unknownNotRetriedDetail);
     const failedAt = new Date();
-    await recordOrLog(deps, { ...attempt, ...attemptOutcomeOf(error, retried), nextAttemptAt: nextAttemptAt(failure, number, retryPolicy, failedAt) });
+    await recordOrLog(deps, { ...attempt, ...attemptOutcomeOf(error, retried), nextAttemptAt: nextAttemptAt(failure, number, socialPublish.retry, failedAt) });
     throw failure;
   }
 }
