@@ -3,7 +3,7 @@ import { buffer } from 'node:stream/consumers';
 import { beginTargetPublication, type TargetPublication } from '../src/domain/publishing/begin-target-publication.ts';
 import { recordTargetPublished } from '../src/domain/publishing/record-target-published.ts';
 import { attemptOutcomeOf, foundDetail, publishedDetail, vanishedDetail, unknownNotRetriedDetail } from '../src/domain/publishing/attempt-outcome.ts';
-import { recordedOutcomes, recordPublishAttempt, type PublishAttempt } from '../src/domain/publishing/record-publish-attempt.ts';
+import { recordedAttempts, recordPublishAttempt, type PublishAttempt } from '../src/domain/publishing/record-publish-attempt.ts';
 import { WorkRefused } from '../src/domain/work-refused.ts';
 import { countOutcome } from '../src/adapters/metrics/remote-call-outcome.ts';
 import { socialPublishAttempts } from '../src/adapters/metrics/worker-metrics.ts';
@@ -50,18 +50,27 @@ async function attemptToPublish(deps: Deps, input: PublishToTargetInput): Promis
   try {
     await publish(deps, input, attempt, (found) => (connector = found));
   } catch (error) {
-    // A platform that can neither look the post up nor promise that sending again is harmless is not sent the post
-    // again: a post that may be duplicated is worse than one the customer is asked to check.
-    const retried = !(error instanceof SocialOutcomeUnknownError) || (connector !== undefined && canRetryUnknown(connector));
-    const failure = retried ? error : new WorkRefused(failureTypes.socialOutcomeUnknown, unknownNotRetriedDetail);
+    // Retried only when the next attempt can look the post up or send it again harmlessly (see mayResend).
+    const failure =
+      error instanceof SocialOutcomeUnknownError && connector && !connector.findPublished && !mayResend(connector, attempt.attemptedAt) ? notRetried() : error;
     const failedAt = new Date();
-    await recordOrLog(deps, { ...attempt, ...attemptOutcomeOf(error, retried), nextAttemptAt: nextAttemptAt(failure, number, socialPublish.retry, failedAt) });
+    await recordOrLog(deps, { ...attempt, ...attemptOutcomeOf(failure), nextAttemptAt: nextAttemptAt(failure, number, socialPublish.retry, failedAt) });
     throw failure;
   }
 }
 
-function canRetryUnknown(connector: SocialConnector): boolean {
-  return connector.findPublished !== undefined || connector.declaration.retriesNeverDuplicate.guaranteed;
+/**
+ * Whether sending the post again, after an attempt begun at `since` whose outcome is unknown, cannot post twice: the
+ * platform says so, within the time it remembers our key. Otherwise the post is not sent again: a post that may be
+ * missing is one click for the customer to publish again, a duplicate is public and ours to answer for.
+ */
+function mayResend(connector: SocialConnector, since: Date): boolean {
+  const { guaranteed, withinMs } = connector.declaration.retriesNeverDuplicate;
+  return guaranteed && (withinMs === undefined || Date.now() - since.getTime() < withinMs);
+}
+
+function notRetried(): WorkRefused {
+  return new WorkRefused(failureTypes.socialOutcomeUnknown, unknownNotRetriedDetail);
 }
 
 async function publish(deps: Deps, input: PublishToTargetInput, attempt: Attempt, using: (connector: SocialConnector) => void): Promise<void> {
@@ -74,10 +83,11 @@ async function publish(deps: Deps, input: PublishToTargetInput, attempt: Attempt
 
   const credentials = JSON.parse(deps.secrets.open(connection.credentialsSealed)) as SocialCredentials;
   const sessions = connectionSessions(deps.orm, deps.secrets, connection.id);
-  if (attempt.attempt > 1 && (await mayAlreadyBePublished(deps, attempt))) {
-    if (!canRetryUnknown(connector)) throw new SocialOutcomeUnknownError('the previous attempt ended without an answer');
+  const unansweredSince = attempt.attempt > 1 ? await earliestUnknownAttempt(deps, attempt) : undefined;
+  if (unansweredSince) {
     const found = await connector.findPublished?.(credentials, target.idempotencyKey, sessions);
     if (found) return recordPublished(em, publication, found, input, { ...attempt, detail: foundDetail });
+    if (!mayResend(connector, unansweredSince)) throw notRetried();
   }
 
   const stored = post.imageKey ? await deps.storage.get(post.imageKey) : null;
@@ -108,24 +118,17 @@ async function recordPublished(
 }
 
 /**
- * Whether an earlier attempt may have sent the post without hearing how it went: one recorded `unknown` (the lookup
- * that followed may itself have failed), or the one just before this that recorded nothing (its worker stopped, or
- * Temporal timed it out while it ran), which is recorded now as `unknown`.
+ * When the earliest attempt that may have sent the post without hearing how it went began: one recorded `unknown`
+ * (the look-up that followed may itself have failed), or the one just before this that recorded nothing (its worker
+ * stopped, or Temporal timed it out while it ran), which is recorded now as `unknown`. Undefined when there is none.
  */
-async function mayAlreadyBePublished(deps: Deps, { targetId, attempt, attemptedAt }: Attempt): Promise<boolean> {
+async function earliestUnknownAttempt(deps: Deps, { targetId, attempt, attemptedAt }: Attempt): Promise<Date | undefined> {
   const em = deps.orm.em.fork();
-  const earlier = await recordedOutcomes(em, targetId, attempt);
-  if (earlier.has(attempt - 1)) return [...earlier.values()].includes('unknown');
-  await recordPublishAttempt(em, {
-    targetId,
-    attempt: attempt - 1,
-    // When its silence was noticed: when it started is not known.
-    attemptedAt: new Date(Context.current().info.currentAttemptScheduledTimestampMs),
-    outcome: 'unknown',
-    detail: vanishedDetail,
-    nextAttemptAt: attemptedAt,
-  });
-  return true;
+  const earlier = await recordedAttempts(em, targetId, attempt);
+  if (earlier.some((recorded) => recorded.attempt === attempt - 1)) return earlier.find((recorded) => recorded.outcome === 'unknown')?.attemptedAt;
+  // Dated when its silence was noticed, now: when it began is not known.
+  await recordPublishAttempt(em, { targetId, attempt: attempt - 1, attemptedAt, outcome: 'unknown', detail: vanishedDetail, nextAttemptAt: attemptedAt });
+  return earlier.find((recorded) => recorded.outcome === 'unknown')?.attemptedAt ?? attemptedAt;
 }
 
 /** Records a failed attempt; failing to must not hide the failure itself, which Temporal acts on. */

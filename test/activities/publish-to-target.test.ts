@@ -17,6 +17,7 @@ import type { SocialConnector } from '../../src/adapters/social/social-connector
 import { failureTypes } from '../../src/adapters/temporal/failure-types.ts';
 import { unknownNotRetriedDetail, vanishedDetail } from '../../src/domain/publishing/attempt-outcome.ts';
 import type { Deps } from '../../src/domain/deps.ts';
+import { recordPublishAttempt } from '../../src/domain/publishing/record-publish-attempt.ts';
 import { createLogger } from '../../src/logger.ts';
 import { assembleDeps } from '../../src/services.ts';
 import { startMastodonServer, type MastodonServer } from '../fakes/mastodon-server.ts';
@@ -126,6 +127,23 @@ describe('publishToTarget attempts', () => {
       [1, 'unknown'],
       [2, 'unknown'],
     ]);
+    expect(statusRequests()).toHaveLength(0);
+  });
+
+  it('when the unanswered attempt began longer ago than Mastodon remembers its key, then the post is not sent again and the target fails asking to check', async () => {
+    const targetId = await pendingTarget();
+    const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60_000);
+    await recordPublishAttempt(database.orm.em.fork(), {
+      targetId,
+      attempt: 1,
+      attemptedAt: twoHoursAgo,
+      outcome: 'unknown',
+      detail: 'The post was sent but no answer came.',
+      nextAttemptAt: new Date(twoHoursAgo.getTime() + 5_000),
+    });
+    const failure = await failureOf(runAttempt(targetId, 2), ApplicationFailure);
+    expect(failure).toMatchObject({ type: failureTypes.socialOutcomeUnknown, nonRetryable: true });
+    expect((await attemptsOf(targetId))[1]).toMatchObject({ attempt: 2, outcome: 'unknown', detail: unknownNotRetriedDetail, nextAttemptAt: null });
     expect(statusRequests()).toHaveLength(0);
   });
 

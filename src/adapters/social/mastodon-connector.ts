@@ -24,6 +24,9 @@ const statusLimits = { graphemes: 500, linkGraphemes: 23 };
 const maxDescriptionCodePoints = 1_500;
 const mediaPollIntervalMs = 1_000;
 const mediaProcessingLimitMs = 60_000;
+// Mastodon keeps an Idempotency-Key for an hour; a retry 10 minutes short of it leaves room for the image upload and
+// processing that come before the status is sent.
+const idempotencyKeyCoverMs = 50 * 60_000;
 // The post's address as the server gives it; one that is not an https URL of reasonable length is not kept.
 const urlMaxChars = 2_048;
 
@@ -119,7 +122,11 @@ export function createMastodonConnector(options: MastodonConnectorOptions): Soci
       // Mastodon's default image limit; an instance may set another (its /api/v2/instance says which).
       images: { types: ['image/png', 'image/jpeg'], maxBytes: 16 * 1024 * 1024, maxCount: 4, altText: true },
       threads: true,
-      retriesNeverDuplicate: { guaranteed: true, how: 'The status carries an Idempotency-Key, which the server remembers for an hour.' },
+      retriesNeverDuplicate: {
+        guaranteed: true,
+        how: 'The status carries an Idempotency-Key, which the server remembers for an hour.',
+        withinMs: idempotencyKeyCoverMs,
+      },
     },
 
     async verify(credentials) {
@@ -132,7 +139,7 @@ export function createMastodonConnector(options: MastodonConnectorOptions): Soci
 
     // Mastodon documents no lookup of a status by its Idempotency-Key (nor a field of ours a search could find), so
     // there is nothing to look up: sending again with the same key gets the status the unanswered attempt created,
-    // as long as the server still remembers the key (an hour), which covers the retries of one publication.
+    // as long as the server still remembers the key (declared as `withinMs`: past it, the post is not sent again).
     findPublished() {
       return Promise.resolve(null);
     },

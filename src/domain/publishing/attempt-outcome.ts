@@ -2,6 +2,7 @@ import type { PublishAttemptOutcome } from '../../adapters/database/entities/pub
 import { RemoteRateLimitedError, RemoteRejectedError, RemoteUnavailableError } from '../../adapters/net/remote-errors.ts';
 import { SocialOutcomeUnknownError } from '../../adapters/social/social-connector.ts';
 import { failureReasonOfType, ourSideSentence } from '../../adapters/temporal/failure-reasons.ts';
+import { failureTypes } from '../../adapters/temporal/failure-types.ts';
 import { WorkRefused } from '../work-refused.ts';
 
 // What a client reads of one attempt to publish a target: its outcome and a sentence. As for a failure's reason
@@ -18,13 +19,15 @@ export const vanishedDetail = 'The attempt stopped without an outcome (its worke
 const rateLimitedDetail = 'The platform asked us to slow down (its rate limit).';
 const unavailableDetail = 'The platform could not be reached, or answered with an error of its own.';
 const unknownDetail = 'The post was sent but no answer came; it is looked up on the platform before any new attempt, so it is never posted twice.';
-/** For a platform that can neither look a post up nor guarantee that sending again cannot post twice. */
+/** For a platform that cannot tell whether it has the post, and where sending it again could post twice. */
 export const unknownNotRetriedDetail =
-  'The post was sent but no answer came, and this platform offers no way to check whether it was published, so it is not sent again; look at the account before publishing it again.';
+  'The post was sent but no answer came, and the platform cannot tell us whether it was published, so it is not sent again; look at the account before publishing it again.';
 
-/** The outcome of an attempt that failed with `error`; `retried` false when an unknown outcome is not retried. */
-export function attemptOutcomeOf(error: unknown, retried = true): AttemptOutcome {
-  if (error instanceof SocialOutcomeUnknownError) return { outcome: 'unknown', detail: retried ? unknownDetail : unknownNotRetriedDetail };
+/** The outcome of an attempt that failed with `error`. */
+export function attemptOutcomeOf(error: unknown): AttemptOutcome {
+  if (error instanceof SocialOutcomeUnknownError) return { outcome: 'unknown', detail: unknownDetail };
+  // An unknown outcome that is not retried (see publish-to-target.ts): the outcome stays unknown, for good.
+  if (error instanceof WorkRefused && error.failureType === failureTypes.socialOutcomeUnknown) return { outcome: 'unknown', detail: error.message };
   if (error instanceof RemoteRejectedError) return { outcome: 'refused', detail: failureReasonOfType(error.failureType, error.reason) };
   if (error instanceof WorkRefused) return { outcome: 'refused', detail: failureReasonOfType(error.failureType, error.message) };
   if (error instanceof RemoteRateLimitedError) return { outcome: 'rate_limited', detail: rateLimitedDetail };

@@ -34,8 +34,11 @@ export async function recordPublishAttempt(em: EntityManager, attempt: PublishAt
   );
 }
 
-/** How each attempt of the target before number `before` ended, as recorded, by attempt number. */
-export async function recordedOutcomes(em: EntityManager, targetId: string, before: number): Promise<Map<number, PublishAttemptOutcome>> {
-  const rows = await em.find(PublishTargetAttempt, { targetId, attempt: { $lt: before } }, { fields: ['attempt', 'outcome'] });
-  return new Map(rows.map((row) => [row.attempt, row.outcome]));
+/** The attempts of the target before number `before`, as recorded, oldest first. */
+export async function recordedAttempts(
+  em: EntityManager,
+  targetId: string,
+  before: number,
+): Promise<Pick<PublishAttempt, 'attempt' | 'outcome' | 'attemptedAt'>[]> {
+  return em.find(PublishTargetAttempt, { targetId, attempt: { $lt: before } }, { fields: ['attempt', 'outcome', 'attemptedAt'], orderBy: { attempt: 'asc' } });
 }
