@@ -99,4 +99,5 @@ export class SocialUnavailableError extends RemoteUnavailableError {
  */
 export class SocialOutcomeUnknownError extends SocialUnavailableError {
   override readonly failureType: FailureType = failureTypes.socialOutcomeUnknown;
+  override readonly outcomeUnknown = true;
 }
