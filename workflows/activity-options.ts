@@ -83,7 +83,8 @@ export const imageRender: ActivityOptions = {
  * One post to one platform (publishToTarget). Bounded, because the publication waits for it: outages retry at 5 s,
  * 10 s, 20 s ... up to 5 min apart, 10 attempts (about half an hour); a rate limit waits as long as the platform asks;
  * a refusal (bad credentials, invalid content) is final. Heartbeats while media is processed, so a dead worker's
- * attempt moves on within 30 s.
+ * attempt moves on within 30 s. The activity reads this policy to tell clients when its next attempt is due, and
+ * records one attempt per try: maximumAttempts bounds a target's `attempts` (openapi.yaml says 10 at most).
  */
 export const socialPublish: ActivityOptions = {
   startToCloseTimeout: '5 minutes',

@@ -1241,7 +1241,30 @@ export interface components {
             scheduledAt: string | null;
             /** Format: date-time */
             createdAt: string;
+            /** @description Extension: every attempt to publish to the platform, oldest first: one per try, at most as many as the retries allowed (10). Empty until the first attempt ends. An attempt whose outcome is `unknown` (the post was sent, no answer came) is followed by a look-up on the platform before anything is sent again, so a retry never posts twice on a platform whose catalogue entry says `retriesNeverDuplicate.guaranteed`; on one that cannot guarantee it, the target fails instead and asks the customer to check the account. */
+            attempts: components["schemas"]["PublishAttempt"][];
         };
+        /** @description Extension: one attempt to publish a target and how it ended. */
+        PublishAttempt: {
+            /**
+             * Format: date-time
+             * @description When the attempt started (for an attempt that stopped without an outcome, such as a worker that died, when that was noticed).
+             */
+            at: string;
+            outcome: components["schemas"]["PublishAttemptOutcome"];
+            /** @description What happened, in words for the user; the platform's own words only for a refusal (see Headers and failure reasons). */
+            detail: string;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due (the retry schedule, or the wait the platform's rate limit asked for); null when none follows: published, refused, an unknown outcome not retried, or the last attempt allowed.
+             */
+            nextAttemptAt: string | null;
+        };
+        /**
+         * @description `published`: the platform has the post (sent now, or found there after an attempt whose answer was lost); `refused`: the platform (or we) refused it for good, `detail` says why; `rate_limited`: the platform asked us to wait; `unavailable`: it could not be reached or failed on its side (retried); `unknown`: the post was sent and no answer came, so it may or may not exist (looked up before any retry).
+         * @enum {string}
+         */
+        PublishAttemptOutcome: "published" | "refused" | "rate_limited" | "unavailable" | "unknown";
         PostVersion: {
             /** Format: uuid */
             id: string;

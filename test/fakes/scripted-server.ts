@@ -19,6 +19,8 @@ export type ScriptedResponse = {
   location?: string;
   /** The request takes effect as usual and only its answer is replaced: a reply lost after the write. */
   applied?: boolean;
+  /** The request takes effect as usual and the connection is closed without an answer: an outcome the client cannot know. */
+  dropped?: boolean;
   /** Waits this long before answering (for client timeouts). */
   delayMs?: number;
   /** Answers 200 with a JSON body that never ends, until the client hangs up. */
@@ -95,6 +97,10 @@ export async function startScriptedServer<Endpoint, Scripted extends ScriptedRes
     }
     if (next?.endless) return sendEndless(response, 'application/json');
     const handled = () => found.handle({ request, body, url });
+    if (next?.dropped) {
+      await handled();
+      return response.destroy();
+    }
     if (next?.status === undefined) return send(response, await handled());
 
     if (next.applied) await handled();

@@ -22,6 +22,12 @@ export type AtprotoPds = {
   /** Calls of `nsid` (e.g. `com.atproto.server.createSession`) that came through the proxy since the start or the last `resetCounts`. */
   count(nsid: string): number;
   resetCounts(): void;
+  /**
+   * The next `count` calls of `nsid` reach the PDS, which acts on them, and their answers are dropped (an answer lost
+   * after the write): the proxy closes the connection (`reset`), or keeps it open and silent until the client gives
+   * up (`silence`, for client timeouts).
+   */
+  dropAnswers(nsid: string, count: number, how?: 'reset' | 'silence'): void;
   /** Creates an account on the PDS (handle under `.test`) with an app password, past the proxy. */
   createAccount(handle: string): Promise<PdsAccount>;
   /** Reads an XRPC query past the proxy: `com.atproto.repo.getRecord`, `com.atproto.sync.getBlob`... */
@@ -51,10 +57,14 @@ export async function startAtprotoPds(tls: { certPath: string; keyPath: string }
   });
   const upstream = new URL(pdsUrl);
   const counts = new Map<string, number>();
+  const drops = new Map<string, { count: number; how: 'reset' | 'silence' }>();
 
   const proxy = createServer({ cert: readFileSync(tls.certPath), key: readFileSync(tls.keyPath) }, (incoming, outgoing) => {
     const nsid = /^\/xrpc\/([^/?]+)/.exec(incoming.url ?? '')?.[1] ?? '';
     counts.set(nsid, (counts.get(nsid) ?? 0) + 1);
+    const drop = drops.get(nsid);
+    const dropping = drop && drop.count > 0 ? drop.how : undefined;
+    if (drop && dropping) drop.count -= 1;
     const forwarded = httpRequest(
       // A connection per request: the PDS closes idle keep-alive sockets after 5 s, and a request sent on one just as it
       // closes fails as a reset (seen as a flaky "server closed the connection").
@@ -67,6 +77,11 @@ export async function startAtprotoPds(tls: { certPath: string; keyPath: string }
         agent: false,
       },
       (answer) => {
+        if (dropping) {
+          answer.resume();
+          if (dropping === 'reset') answer.once('end', () => outgoing.destroy());
+          return;
+        }
         outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(outgoing);
       },
@@ -96,6 +111,7 @@ export async function startAtprotoPds(tls: { certPath: string; keyPath: string }
     url: `https://127.0.0.1:${port}`,
     count: (nsid) => counts.get(nsid) ?? 0,
     resetCounts: () => counts.clear(),
+    dropAnswers: (nsid, count, how = 'reset') => drops.set(nsid, { count, how }),
     async createAccount(handle) {
       const password = `pw-${handle}`;
       const account = await json<{ did: string; accessJwt: string }>(

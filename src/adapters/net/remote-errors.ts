@@ -33,4 +33,7 @@ export abstract class RemoteRateLimitedError extends RemoteError {
 }
 
 /** A transient failure (5xx, timeout, connection error): retry on the normal ladder. */
-export abstract class RemoteUnavailableError extends RemoteError {}
+export abstract class RemoteUnavailableError extends RemoteError {
+  /** A request that creates something was sent and no answer came: the service may have acted on it. */
+  readonly outcomeUnknown: boolean = false;
+}

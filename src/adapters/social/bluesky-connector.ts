@@ -44,6 +44,8 @@ type Call = {
   query?: Record<string, string>;
   json?: object;
   bytes?: { body: Buffer; contentType: string };
+  /** Makes the post (see PlatformRequest.creates). */
+  creates?: boolean;
 };
 type Image = NonNullable<SocialPostDraft['image']>;
 type UploadableImage = { bytes: Buffer; contentType: string; width: number; height: number };
@@ -160,7 +162,7 @@ export function createBlueskyConnector(options: BlueskyConnectorOptions): Social
     const headers: Record<string, string> = { accept: 'application/json' };
     if (call.token) headers.authorization = `Bearer ${call.token}`;
     if (call.bytes) headers['content-type'] = call.bytes.contentType;
-    return http.request({ method: call.method, url, headers, json: call.json, body: call.bytes?.body });
+    return http.request({ method: call.method, url, headers, json: call.json, body: call.bytes?.body, creates: call.creates });
   }
 
   function sessionFrom(answer: Answer): BlueskySession {
@@ -286,6 +288,13 @@ export function createBlueskyConnector(options: BlueskyConnectorOptions): Social
       };
     },
 
+    // The record key is derived from the idempotency key: the record an earlier attempt made is found by that key.
+    async findPublished(credentials, idempotencyKey, sessions = callStore()) {
+      const { origin, appPassword } = serviceOf(credentials);
+      const session = await sessionFor(credentials, sessions);
+      return (await findPost(origin, session, recordKeyOf(idempotencyKey), [appPassword, session.accessJwt, session.refreshJwt])) ?? null;
+    },
+
     async publish(credentials, post, sessions = callStore()) {
       const { origin, appPassword } = serviceOf(credentials);
       let session = await sessionFor(credentials, sessions);
@@ -318,6 +327,7 @@ export function createBlueskyConnector(options: BlueskyConnectorOptions): Social
         nsid: 'com.atproto.repo.createRecord',
         token,
         json: { repo: session.did, collection: postCollection, rkey, record },
+        creates: true,
       }));
       if (answer.status === 200) return publishedOf(session, http.textField(answer, 'uri', 'the post'), rkey);
       // A conflict on our key means an attempt we did not hear back from created the post after all.

@@ -26,11 +26,14 @@ const statusLimits = { graphemes: 500, linkGraphemes: 23 };
 const maxDescriptionCodePoints = 1_500;
 const mediaPollIntervalMs = 1_000;
 const mediaProcessingLimitMs = 60_000;
+// Mastodon keeps an Idempotency-Key for an hour; a retry 10 minutes short of it leaves room for the image upload and
+// processing that come before the status is sent.
+const idempotencyKeyCoverMs = 50 * 60_000;
 // The post's address as the server gives it; one that is not an https URL of reasonable length is not kept.
 const urlMaxChars = 2_048;
 
 type Image = NonNullable<SocialPost['image']>;
-type Call = { method: 'GET' | 'POST'; path: string; json?: object; form?: Multipart; idempotencyKey?: string };
+type Call = { method: 'GET' | 'POST'; path: string; json?: object; form?: Multipart; idempotencyKey?: string; creates?: boolean };
 type Multipart = { body: Buffer; contentType: string };
 
 /** The status text Mastodon is sent: the post's, cut to what Mastodon counts. */
@@ -92,7 +95,7 @@ export function createMastodonConnector(options: MastodonConnectorOptions): Soci
     const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
     if (call.idempotencyKey) headers['idempotency-key'] = call.idempotencyKey;
     if (call.form) headers['content-type'] = call.form.contentType;
-    return http.request({ method: call.method, url: new URL(call.path, origin), headers, json: call.json, body: call.form?.body });
+    return http.request({ method: call.method, url: new URL(call.path, origin), headers, json: call.json, body: call.form?.body, creates: call.creates });
   }
 
   async function waitUntilProcessed(origin: URL, token: string, mediaId: string, onProgress: (() => void) | undefined): Promise<void> {
@@ -126,7 +129,11 @@ export function createMastodonConnector(options: MastodonConnectorOptions): Soci
       // Mastodon's default image limit; an instance may set another (its /api/v2/instance says which).
       images: { types: ['image/png', 'image/jpeg'], maxBytes: 16 * 1024 * 1024, maxCount: 4, altText: true },
       threads: true,
-      retriesNeverDuplicate: { guaranteed: true, how: 'The status carries an Idempotency-Key, which the server remembers for an hour.' },
+      retriesNeverDuplicate: {
+        guaranteed: true,
+        how: 'The status carries an Idempotency-Key, which the server remembers for an hour.',
+        withinMs: idempotencyKeyCoverMs,
+      },
     },
 
     async verify(credentials) {
@@ -146,6 +153,13 @@ export function createMastodonConnector(options: MastodonConnectorOptions): Soci
       return { text: status, count: graphemeCount(status, statusLimits.linkGraphemes), image };
     },
 
+    // Mastodon documents no lookup of a status by its Idempotency-Key (nor a field of ours a search could find), so
+    // there is nothing to look up: sending again with the same key gets the status the unanswered attempt created,
+    // as long as the server still remembers the key (declared as `withinMs`: past it, the post is not sent again).
+    findPublished() {
+      return Promise.resolve(null);
+    },
+
     async publish(credentials, post) {
       const { origin, token } = instanceOf(credentials);
       const mediaIds = post.image ? [await uploadImage(origin, token, post.image, post.onProgress)] : [];
@@ -155,6 +169,7 @@ export function createMastodonConnector(options: MastodonConnectorOptions): Soci
         path: '/api/v1/statuses',
         json: { status, ...(mediaIds.length > 0 ? { media_ids: mediaIds } : {}), visibility: 'public' },
         idempotencyKey: post.idempotencyKey,
+        creates: true,
       });
       if (answer.status !== 200) throw failureOf(answer, 'the post', token);
       return { externalPostId: http.textField(answer, 'id', 'the post'), url: httpsLinkOf(answer.body.url, urlMaxChars) };

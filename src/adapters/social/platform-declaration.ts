@@ -33,5 +33,13 @@ export type PlatformDeclaration = {
    * Whether a retry after an attempt whose outcome is unknown (the request was sent, no answer came) can never post
    * twice, and how (shown to clients in the catalogue).
    */
-  retriesNeverDuplicate: { guaranteed: boolean; how: string };
+  retriesNeverDuplicate: {
+    guaranteed: boolean;
+    how: string;
+    /**
+     * When the guarantee rests on the platform remembering our idempotency key for a while (Mastodon: an hour): how
+     * long after the unanswered attempt began a retry is still covered. Past it the post is not sent again.
+     */
+    withinMs?: number;
+  };
 };

@@ -1,10 +1,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import got from 'got';
+import got, { RequestError } from 'got';
 import { addressPolicy, NonPublicAddressError } from '../net/public-address-policy.ts';
 import { toPublicFetchError } from '../net/public-fetch.ts';
 import { withResponseSizeLimit } from '../net/response-size-limit.ts';
 import { isStorableText } from '../../common/validation/storable-text.ts';
-import { SocialRejectedError, SocialUnavailableError } from './social-connector.ts';
+import { SocialOutcomeUnknownError, SocialRejectedError, SocialUnavailableError } from './social-connector.ts';
 import { causesOf } from '../../common/errors/caught.ts';
 
 // Room for a session token (a JWT of a few hundred characters) many times over.
@@ -25,10 +25,24 @@ export type PlatformHttpOptions = {
 /** The platform's answer, whatever its status; `body` is the JSON object it sent, or empty. */
 export type Answer = { status: number; headers: IncomingHttpHeaders; body: Record<string, unknown> };
 
-export type PlatformRequest = { method: 'GET' | 'POST' | 'PUT'; url: URL; headers: Record<string, string>; json?: object; body?: Buffer };
+export type PlatformRequest = {
+  method: 'GET' | 'POST' | 'PUT';
+  url: URL;
+  headers: Record<string, string>;
+  json?: object;
+  body?: Buffer;
+  /**
+   * The request makes something the customer's audience sees (a post): once it is sent, a missing answer means the
+   * outcome is unknown (SocialOutcomeUnknownError), not an outage.
+   */
+  creates?: boolean;
+};
 
 export type PlatformHttp = {
-  /** Throws SocialRejectedError for a server off the public internet, SocialUnavailableError when no answer came. */
+  /**
+   * Throws SocialRejectedError for a server off the public internet, SocialUnavailableError when no answer came, and
+   * SocialOutcomeUnknownError when no answer came to a request that `creates` after it was sent.
+   */
   request(request: PlatformRequest): Promise<Answer>;
   /** The answer's non-empty string field, or SocialUnavailableError; `what` names the answer in the message. */
   textField(answer: Answer, field: string, what: string): string;
@@ -72,6 +86,14 @@ function isUnreachableForGood(error: unknown): boolean {
   return false;
 }
 
+// Sent: the whole request was written to the socket (got's `upload` timing), so the server may have acted on it. A
+// refused connection, a name that does not resolve, a TLS failure, or a reset while the body was still going out
+// all happen before that: the server cannot have acted on a request it did not receive whole.
+function wasSent(error: unknown): boolean {
+  for (const current of causesOf(error)) if (current instanceof RequestError && current.timings?.upload !== undefined) return true;
+  return false;
+}
+
 function parseJson(text: string): Record<string, unknown> {
   try {
     const body: unknown = JSON.parse(text);
@@ -87,7 +109,7 @@ export function createPlatformHttp(platform: string, options: PlatformHttpOption
   const policy = addressPolicy(options.allowPrivateNetworks);
 
   return {
-    async request({ method, url, headers, json, body }) {
+    async request({ method, url, headers, json, body, creates }) {
       try {
         const response = await withResponseSizeLimit(maxAnswerBytes, (signal) =>
           got(url, {
@@ -108,7 +130,9 @@ export function createPlatformHttp(platform: string, options: PlatformHttpOption
       } catch (error) {
         // got's error carries the request options, tokens and passwords included: keep only the reason.
         const { reason } = toPublicFetchError(error, { what: platform, timeoutMs });
-        throw isUnreachableForGood(error) ? new SocialRejectedError(reason, 'server') : new SocialUnavailableError(reason);
+        if (isUnreachableForGood(error)) throw new SocialRejectedError(reason, 'server');
+        if (creates && wasSent(error)) throw new SocialOutcomeUnknownError(`${reason} after the request was sent`);
+        throw new SocialUnavailableError(reason);
       }
     },
 

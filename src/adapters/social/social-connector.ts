@@ -1,5 +1,5 @@
 import { RemoteRateLimitedError, RemoteRejectedError, RemoteUnavailableError } from '../net/remote-errors.ts';
-import { failureTypes } from '../temporal/failure-types.ts';
+import { failureTypes, type FailureType } from '../temporal/failure-types.ts';
 import type { PlatformDeclaration } from './platform-declaration.ts';
 
 // Publishing to a customer's social account. One connector per platform, speaking the platform's real API; the
@@ -85,6 +85,13 @@ export type SocialConnector = {
   preview(post: SocialPostDraft): Promise<SocialPostPreview>;
   /** `sessions` is the connection's: without one (a platform without sessions, some tests) a session lasts one call. */
   publish(credentials: SocialCredentials, post: SocialPost, sessions?: SessionStore): Promise<PublishedSocialPost>;
+  /**
+   * The post an earlier attempt with this idempotency key created, looked up on the platform (by a marker the
+   * connector put in the post, or the platform's own idempotency), or null when there is none. Called before a
+   * retry that follows an attempt whose outcome is unknown (SocialOutcomeUnknownError). A connector without it
+   * relies on its declaration: `retriesNeverDuplicate.guaranteed` says whether sending again is safe.
+   */
+  findPublished?(credentials: SocialCredentials, idempotencyKey: string, sessions?: SessionStore): Promise<PublishedSocialPost | null>;
 };
 
 /** The platform refused and will refuse again (bad credentials, invalid content...); `reason` is shown to the user. */
@@ -105,5 +112,15 @@ export class SocialRateLimitedError extends RemoteRateLimitedError {
 
 /** A transient failure (5xx, timeout, connection error): retry on the normal ladder. */
 export class SocialUnavailableError extends RemoteUnavailableError {
-  readonly failureType = failureTypes.socialUnavailable;
+  readonly failureType: FailureType = failureTypes.socialUnavailable;
+}
+
+/**
+ * A request that creates something (a post) was sent and no answer came (a timeout after it was written, the
+ * connection reset after sending): the platform may or may not have made the post. Retried like an outage, but only
+ * once the post has been looked up (SocialConnector.findPublished) or the platform guarantees a retry cannot post twice.
+ */
+export class SocialOutcomeUnknownError extends SocialUnavailableError {
+  override readonly failureType: FailureType = failureTypes.socialOutcomeUnknown;
+  override readonly outcomeUnknown = true;
 }

@@ -24,6 +24,8 @@ const sentences: Record<FailureType, string | typeof asWritten> = {
   [failureTypes.socialRejected]: asWritten,
   [failureTypes.socialRateLimited]: 'The platform kept refusing more posts (its rate limit) after several attempts; try again later.',
   [failureTypes.socialUnavailable]: 'The platform could not be reached after several attempts; try again later.',
+  [failureTypes.socialOutcomeUnknown]:
+    'The post was sent but the platform did not answer, and whether it was published could not be checked; look at the account before publishing it again.',
 
   [failureTypes.postDeleted]: asWritten,
   [failureTypes.connectionNotFound]: asWritten,

@@ -12,6 +12,8 @@ export const failureTypes = {
   socialRejected: 'SocialRejected',
   socialRateLimited: 'SocialRateLimited',
   socialUnavailable: 'SocialUnavailable',
+  // A post was sent and no answer came: whether the platform made it is unknown (see SocialOutcomeUnknownError).
+  socialOutcomeUnknown: 'SocialOutcomeUnknown',
 
   // What the work was about was deleted while it ran.
   postDeleted: 'PostDeleted',

@@ -1,8 +1,18 @@
 import type { Post } from '../../adapters/database/entities/post.ts';
-import type { PublishTarget } from '../../adapters/database/entities/publish-target.ts';
+import type { PublishTargetAttempt } from '../../adapters/database/entities/publish-target-attempt.ts';
+import type { TargetWithAttempts } from '../../domain/publishing/target-attempts.ts';
 import type { Schemas } from '../schemas.ts';
 
-export function presentPublishTarget(target: PublishTarget): Schemas['PublishTarget'] {
+function presentAttempt(attempt: PublishTargetAttempt): Schemas['PublishAttempt'] {
+  return {
+    at: attempt.attemptedAt.toISOString(),
+    outcome: attempt.outcome,
+    detail: attempt.detail,
+    nextAttemptAt: attempt.nextAttemptAt?.toISOString() ?? null,
+  };
+}
+
+export function presentPublishTarget({ target, attempts }: TargetWithAttempts): Schemas['PublishTarget'] {
   return {
     id: target.id,
     connectionId: target.connectionId,
@@ -14,6 +24,7 @@ export function presentPublishTarget(target: PublishTarget): Schemas['PublishTar
     scheduledAt: target.scheduledAt?.toISOString() ?? null,
     publishedAt: target.publishedAt?.toISOString() ?? null,
     createdAt: target.createdAt.toISOString(),
+    attempts: attempts.map(presentAttempt),
   };
 }
 

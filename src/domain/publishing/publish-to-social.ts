@@ -3,18 +3,19 @@ import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { planPublication, publicationOutcome } from './publication-workflow.ts';
 import { readSocialPublication, type SocialPublicationRequest } from './social-publication-request.ts';
+import { withAttempts, type TargetWithAttempts } from './target-attempts.ts';
 
 /**
  * Publishes the post to social connections, now or at `scheduledAt`, each sent its overrides if any. Answers the
- * publication's targets: after their outcomes when publishing now (within the wait limit; `completed` false past
- * it), at once in `Scheduled` state otherwise.
+ * publication's targets with their attempts: after their outcomes when publishing now (within the wait limit;
+ * `completed` false past it), at once in `Scheduled` state otherwise.
  */
 export async function publishToSocial(
   deps: Deps,
   caller: Caller,
   postId: string,
   request: SocialPublicationRequest,
-): Promise<{ targets: PublishTarget[]; completed: boolean }> {
+): Promise<{ targets: TargetWithAttempts[]; completed: boolean }> {
   const { post, connections } = await readSocialPublication(deps.orm.em.fork(), caller, postId, request);
   const planned = await planPublication(deps, post, {
     publishAt: request.scheduledAt ?? null,
@@ -23,6 +24,7 @@ export async function publishToSocial(
   });
   const { plan } = planned;
   const completed = plan.scheduled || (await publicationOutcome(deps, planned)).state === 'completed';
-  const targets = await deps.orm.em.fork().find(PublishTarget, { id: { $in: plan.targetIds } }, { orderBy: { createdAt: 'asc' } });
+  const read = deps.orm.em.fork();
+  const targets = await withAttempts(read, await read.find(PublishTarget, { id: { $in: plan.targetIds } }, { orderBy: { createdAt: 'asc' } }));
   return { targets, completed };
 }

@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createBlueskyConnector } from '../../../src/adapters/social/bluesky-connector.ts';
 import {
+  SocialOutcomeUnknownError,
   SocialRateLimitedError,
   SocialRejectedError,
   SocialUnavailableError,
@@ -82,7 +83,7 @@ describe('Bluesky connector: failures a real PDS cannot be made to give', () => 
   });
 
   it('when Bluesky does not answer in time, then it reports Bluesky unavailable', async () => {
-    bluesky.script('createRecord', [{ delayMs: 2_000 }]);
+    bluesky.script('uploadBlob', [{ delayMs: 2_000 }]);
     const impatient = createBlueskyConnector({ allowPrivateNetworks: true, timeoutMs: 200 });
     const error = await failureOf(impatient.publish(credentials, postWith()));
     expect(error).toBeInstanceOf(SocialUnavailableError);
@@ -183,6 +184,21 @@ describe('Bluesky connector: no double posts', () => {
     const retried = await connector.publish(credentials, post);
     expect(retried.externalPostId).toBe(bluesky.records[0]?.uri);
     expect(bluesky.records).toHaveLength(1);
+    expect(calls('com.atproto.repo.createRecord')).toHaveLength(1);
+  });
+
+  it('when the connection closes after createRecord was sent, then the outcome is unknown, and findPublished finds the record by its key', async () => {
+    bluesky.script('createRecord', [{ dropped: true }]);
+    const post = postWith();
+    const error = await failureOf(connector.publish(credentials, post), SocialOutcomeUnknownError);
+    expect(error.message).toBe('Bluesky server closed the connection after the request was sent');
+    expect(bluesky.records).toHaveLength(1);
+
+    expect(await connector.findPublished!(credentials, post.idempotencyKey)).toEqual({
+      externalPostId: bluesky.records[0]!.uri,
+      url: expect.stringMatching(/^https:\/\/bsky\.app\/profile\//),
+    });
+    expect(await connector.findPublished!(credentials, randomUUID())).toBeNull();
     expect(calls('com.atproto.repo.createRecord')).toHaveLength(1);
   });
 

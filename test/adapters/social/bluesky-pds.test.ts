@@ -7,7 +7,7 @@ import { Workspace } from '../../../src/adapters/database/entities/workspace.ts'
 import { openDatabase, type Database } from '../../../src/adapters/database/orm.ts';
 import { createBlueskyConnector } from '../../../src/adapters/social/bluesky-connector.ts';
 import { connectionSessions } from '../../../src/adapters/social/connection-sessions.ts';
-import { SocialRejectedError, type BlueskyCredentials, type SocialPost } from '../../../src/adapters/social/social-connector.ts';
+import { SocialOutcomeUnknownError, SocialRejectedError, type BlueskyCredentials, type SocialPost } from '../../../src/adapters/social/social-connector.ts';
 import { startAtprotoPds, type AtprotoPds, type PdsAccount } from '../../infra/atproto-pds.ts';
 import { eventually } from '../../support/eventually.ts';
 import { failureOf } from '../../support/failure-of.ts';
@@ -16,8 +16,9 @@ import { createTestDatabase } from '../../support/test-database.ts';
 
 // The Bluesky connector against the reference atproto PDS (@atproto/dev-env) behind an HTTPS proxy that counts the
 // calls: what the record looks like when read back, and the session's life (created once, reused, refreshed,
-// created again when the refresh token is refused, refreshed once when two workers need it at once). What a real
-// PDS cannot be made to do (429, 5xx, slow or lost answers) is in bluesky-connector.test.ts, against a fake.
+// created again when the refresh token is refused, refreshed once when two workers need it at once), and an answer
+// the proxy holds back after the PDS made the record. What a real PDS cannot be made to do (429, 5xx, slow answers)
+// is in bluesky-connector.test.ts, against a fake.
 
 type PostRecord = {
   text: string;
@@ -184,6 +185,18 @@ describe('Bluesky connector on a real PDS: the record', () => {
     const post = postWith();
     const first = await connector.publish(credentials, post);
     expect(await connector.publish(credentials, post)).toEqual(first);
+    expect(pds.count('com.atproto.repo.createRecord')).toBe(1);
+  });
+
+  it('when the answer to createRecord times out after the PDS made the record, then the outcome is unknown and findPublished finds that record', async () => {
+    const impatient = createBlueskyConnector({ allowPrivateNetworks: true, timeoutMs: 1_000 });
+    const post = postWith({ text: 'Answer lost in the fog' });
+    pds.dropAnswers('com.atproto.repo.createRecord', 1, 'silence');
+    const error = await failureOf(impatient.publish(credentials, post), SocialOutcomeUnknownError);
+    expect(error.message).toBe('Bluesky server did not answer within 1 s after the request was sent');
+
+    const found = await connector.findPublished!(credentials, post.idempotencyKey);
+    expect((await recordOf(found!.externalPostId)).text).toBe('Answer lost in the fog');
     expect(pds.count('com.atproto.repo.createRecord')).toBe(1);
   });
 

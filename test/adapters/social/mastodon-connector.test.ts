@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMastodonConnector } from '../../../src/adapters/social/mastodon-connector.ts';
 import {
+  SocialOutcomeUnknownError,
   SocialRateLimitedError,
   SocialRejectedError,
   SocialUnavailableError,
@@ -201,7 +202,7 @@ describe('Mastodon connector: publish', () => {
   });
 
   it('when Mastodon does not answer in time, then it reports Mastodon unavailable', async () => {
-    mastodon.script('statuses', [{ delayMs: 2_000 }]);
+    mastodon.script('media', [{ delayMs: 2_000 }]);
     const impatient = createMastodonConnector({ allowPrivateNetworks: true, timeoutMs: 200 });
     const error = await failureOf(impatient.publish(credentials, postWith()));
     expect(error).toBeInstanceOf(SocialUnavailableError);
@@ -225,6 +226,18 @@ describe('Mastodon connector: publish', () => {
     const retried = await connector.publish(credentials, post);
     expect(mastodon.statuses).toHaveLength(1);
     expect(retried).toEqual({ externalPostId: mastodon.statuses[0]?.id, url: mastodon.statuses[0]?.url });
+  });
+
+  it('when the connection closes after the status was sent, then the outcome is unknown, findPublished has no look-up, and the retry with the key gets that status', async () => {
+    mastodon.script('statuses', [{ dropped: true }]);
+    const post = postWith();
+    const error = await failureOf(connector.publish(credentials, post), SocialOutcomeUnknownError);
+    expect(error.message).toBe('Mastodon server closed the connection after the request was sent');
+    expect(mastodon.statuses).toHaveLength(1);
+
+    expect(await connector.findPublished!(credentials, post.idempotencyKey)).toBeNull();
+    expect((await connector.publish(credentials, post)).externalPostId).toBe(mastodon.statuses[0]?.id);
+    expect(mastodon.statuses).toHaveLength(1);
   });
 
   it('when one publication is published twice, then there is one status, and a different publication makes another', async () => {

@@ -7,8 +7,9 @@ import type { TestApp } from '../../support/test-app.ts';
 import type { TestWorkspace } from '../../support/workspaces.ts';
 
 // publish-social end to end (api, worker on the Temporal dev server, PostgreSQL) to a Bluesky account on the
-// reference atproto PDS: what the record holds when read back, and that one connection's session serves many posts
-// (Bluesky allows 30 createSession calls per account in five minutes).
+// reference atproto PDS: what the record holds when read back, that one connection's session serves many posts
+// (Bluesky allows 30 createSession calls per account in five minutes), and that a post whose answer was lost is
+// found by its record key instead of being sent again.
 
 type Target = Schemas['PublishTarget'];
 type PostRecord = {
@@ -105,5 +106,25 @@ describe('publish-social to Bluesky on a real PDS', () => {
     // The one createSession since the PDS started: POST /social-connections checking the app password.
     expect(pds.count('com.atproto.server.createSession')).toBe(1);
     expect(pds.count('com.atproto.server.refreshSession')).toBe(0);
+  });
+
+  it('when the answer to createRecord is lost after the PDS made the record, then the next attempt finds it, sends nothing, and the target ends Published with one record', async () => {
+    const title = 'Ferry schedule for the weekend';
+    const id = await newPost(title, false);
+    const recordsBefore = pds.count('com.atproto.repo.createRecord');
+    pds.dropAnswers('com.atproto.repo.createRecord', 1);
+    const response = await workspace.client.post<Target[]>(`/posts/${id}/publish-social`, { connectionIds: [connectionId] });
+    const [target] = response.body;
+    expect(target!.status).toBe('Published');
+    expect(target!.attempts.map(({ outcome, detail }) => [outcome, detail])).toEqual([
+      ['unknown', expect.stringContaining('no answer came')],
+      ['published', expect.stringContaining('not sent again')],
+    ]);
+    expect(Date.parse(target!.attempts[1]!.at)).toBeGreaterThanOrEqual(Date.parse(target!.attempts[0]!.nextAttemptAt!));
+    expect(pds.count('com.atproto.repo.createRecord') - recordsBefore).toBe(1);
+
+    const listed = await pds.query('com.atproto.repo.listRecords', { repo: maker.did, collection: 'app.bsky.feed.post', limit: '100' });
+    const records = ((await listed.json()) as { records: { uri: string; value: PostRecord }[] }).records.filter((record) => record.value.text === title);
+    expect(records.map((record) => record.uri)).toEqual([target!.externalPostId]);
   });
 });

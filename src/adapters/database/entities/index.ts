@@ -6,6 +6,7 @@ import { Post } from './post.ts';
 import { PostVersion } from './post-version.ts';
 import { Project } from './project.ts';
 import { PublishTarget } from './publish-target.ts';
+import { PublishTargetAttempt } from './publish-target-attempt.ts';
 import { Schedule } from './schedule.ts';
 import { SocialConnection } from './social-connection.ts';
 import { UsageActivity } from './usage-activity.ts';
@@ -27,6 +28,7 @@ export const entities = [
   WorkspaceEvent,
   SocialConnection,
   PublishTarget,
+  PublishTargetAttempt,
   Webhook,
   WebhookDelivery,
   Schedule,

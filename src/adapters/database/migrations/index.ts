@@ -13,6 +13,7 @@ import { Migration20261127144512_rate_limits } from './Migration20261127144512_r
 import { Migration20261127150000_video_jobs_unfinished_index } from './Migration20261127150000_video_jobs_unfinished_index.ts';
 import { Migration20261127173500_webhooks_answers_slowly } from './Migration20261127173500_webhooks_answers_slowly.ts';
 import { Migration20261127200500_publish_target_overrides } from './Migration20261127200500_publish_target_overrides.ts';
+import { Migration20261127200600_publish_target_attempts } from './Migration20261127200600_publish_target_attempts.ts';
 
 export const migrationsList = [
   Migration20261122091116_initial,
@@ -28,4 +29,5 @@ export const migrationsList = [
   Migration20261127150000_video_jobs_unfinished_index,
   Migration20261127173500_webhooks_answers_slowly,
   Migration20261127200500_publish_target_overrides,
+  Migration20261127200600_publish_target_attempts,
 ];

@@ -1,0 +1,31 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql';
+import { primaryKey } from './common-properties.ts';
+import { PublishTarget } from './publish-target.ts';
+
+/**
+ * How one attempt to publish to a platform ended, as the client reads it on the target: `unknown` when the post was
+ * sent and no answer came (the next attempt looks it up before sending again).
+ */
+export const publishAttemptOutcomes = ['published', 'refused', 'rate_limited', 'unavailable', 'unknown'] as const;
+export type PublishAttemptOutcome = (typeof publishAttemptOutcomes)[number];
+
+/** One attempt (one Temporal activity attempt) to publish one target: the log a client reads to see what happened. */
+export const PublishTargetAttempt = defineEntity({
+  name: 'PublishTargetAttempt',
+  tableName: 'publish_target_attempts',
+  properties: {
+    ...primaryKey,
+    targetId: () => p.manyToOne(PublishTarget).mapToPk().fieldName('target_id').deleteRule('cascade'),
+    /** Temporal's attempt number (from 1), bounded by the activity's retry policy. */
+    attempt: p.integer(),
+    attemptedAt: p.datetime(),
+    outcome: p.enum(publishAttemptOutcomes),
+    /** A sentence for the client, never a token or the platform's raw answer (see attempt-outcome.ts). */
+    detail: p.text(),
+    /** When the next attempt is due; null when none follows. */
+    nextAttemptAt: p.datetime().nullable(),
+  },
+  // A retried activity, or one that records the same attempt twice, keeps its first record.
+  uniques: [{ properties: ['targetId', 'attempt'] }],
+});
+export type PublishTargetAttempt = InferEntity<typeof PublishTargetAttempt>;

@@ -1,0 +1,44 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { PublishTargetAttempt, type PublishAttemptOutcome } from '../../adapters/database/entities/publish-target-attempt.ts';
+import { newId } from '../../adapters/database/new-id.ts';
+
+export type PublishAttempt = {
+  targetId: string;
+  attempt: number;
+  attemptedAt: Date;
+  outcome: PublishAttemptOutcome;
+  detail: string;
+  nextAttemptAt: Date | null;
+};
+
+/**
+ * Records one attempt of a target, in the caller's transaction if it has one. The first record of an attempt
+ * stands (an activity that records twice, a late answer after the next attempt began); a target deleted meanwhile
+ * (its post was) records nothing rather than failing.
+ */
+export async function recordPublishAttempt(em: EntityManager, attempt: PublishAttempt): Promise<void> {
+  await em.execute(
+    `insert into publish_target_attempts (id, target_id, attempt, attempted_at, outcome, detail, next_attempt_at)
+     select ?::uuid, t.id, ?::integer, ?::timestamptz, ?, ?, ?::timestamptz from publish_targets t where t.id = ?::uuid
+     on conflict (target_id, attempt) do nothing`,
+    [
+      newId(),
+      attempt.attempt,
+      attempt.attemptedAt.toISOString(),
+      attempt.outcome,
+      attempt.detail,
+      attempt.nextAttemptAt?.toISOString() ?? null,
+      attempt.targetId,
+    ],
+    'run',
+  );
+}
+
+/** The attempts of the target before number `before`, as recorded, oldest first. */
+export async function recordedAttempts(
+  em: EntityManager,
+  targetId: string,
+  before: number,
+): Promise<Pick<PublishAttempt, 'attempt' | 'outcome' | 'attemptedAt'>[]> {
+  return em.find(PublishTargetAttempt, { targetId, attempt: { $lt: before } }, { fields: ['attempt', 'outcome', 'attemptedAt'], orderBy: { attempt: 'asc' } });
+}

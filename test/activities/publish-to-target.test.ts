@@ -1,0 +1,165 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { DefaultLogger } from '@temporalio/worker';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { createActivities } from '../../activities/index.ts';
+import { PublishTarget } from '../../src/adapters/database/entities/publish-target.ts';
+import { PublishTargetAttempt } from '../../src/adapters/database/entities/publish-target-attempt.ts';
+import { SocialConnection } from '../../src/adapters/database/entities/social-connection.ts';
+import { createFilesystemStorage } from '../../src/adapters/object-storage/filesystem-storage.ts';
+import { createMastodonConnector } from '../../src/adapters/social/mastodon-connector.ts';
+import type { SocialConnector } from '../../src/adapters/social/social-connector.ts';
+import { failureTypes } from '../../src/adapters/temporal/failure-types.ts';
+import { unknownNotRetriedDetail, vanishedDetail } from '../../src/domain/publishing/attempt-outcome.ts';
+import type { Deps } from '../../src/domain/deps.ts';
+import { recordPublishAttempt } from '../../src/domain/publishing/record-publish-attempt.ts';
+import { createLogger } from '../../src/logger.ts';
+import { assembleDeps } from '../../src/services.ts';
+import { startMastodonServer, type MastodonServer } from '../fakes/mastodon-server.ts';
+import { failureOf } from '../support/failure-of.ts';
+import { createPostFixture } from '../support/post-fixtures.ts';
+import { testConfig } from '../support/test-config.ts';
+import { useTestDatabase } from '../support/test-database.ts';
+
+// The publish activity's attempts, each run as Temporal would run attempt number N (MockActivityEnvironment), on a
+// real database and the Mastodon fake: what it records, what it does after an attempt that left no record, and what
+// it does on a platform that can neither look a post up nor promise that sending it again is harmless.
+
+const database = useTestDatabase();
+const directory = mkdtempSync(join(tmpdir(), 'publish-attempts-'));
+let mastodon: MastodonServer;
+let deps: Deps;
+
+const mastodonConnector = createMastodonConnector({ allowPrivateNetworks: true });
+// A platform with no findPublished and no idempotency of its own (as some are).
+const withoutGuarantee: SocialConnector = {
+  platform: 'mastodon',
+  declaration: { ...mastodonConnector.declaration, retriesNeverDuplicate: { guaranteed: false, how: 'Nothing prevents a second post.' } },
+  verify: (credentials) => mastodonConnector.verify(credentials),
+  preview: (post) => mastodonConnector.preview(post),
+  publish: (credentials, post, sessions) => mastodonConnector.publish(credentials, post, sessions),
+};
+
+beforeAll(async () => {
+  mastodon = await startMastodonServer();
+  deps = assembleDeps(testConfig(database.url), {
+    orm: database.orm,
+    storage: createFilesystemStorage({ directory, urlSigningSecret: 'x'.repeat(32), defaultTtlSeconds: 60, baseUrl: () => 'http://test' }),
+    logger: createLogger({ level: 'silent', name: 'test' }),
+    temporal: new Client({ connection: Connection.lazy({ address: inject('temporalAddress') }) }),
+  });
+});
+beforeEach(() => {
+  mastodon.statuses.length = 0;
+  mastodon.requests.length = 0;
+});
+afterAll(async () => {
+  await mastodon?.close();
+  rmSync(directory, { recursive: true, force: true });
+});
+
+/** A post and a pending target to a Mastodon connection, written straight to the database. */
+async function pendingTarget(): Promise<string> {
+  const post = await createPostFixture(database.orm);
+  const em = database.orm.em.fork();
+  const connection = em.create(SocialConnection, {
+    workspaceId: post.workspaceId,
+    platform: 'mastodon',
+    serverUrl: mastodon.url,
+    accountName: '@alice@127.0.0.1',
+    accountId: mastodon.account.id,
+    credentialsSealed: deps.secrets.seal(JSON.stringify({ platform: 'mastodon', instanceUrl: mastodon.url, accessToken: mastodon.token })),
+  });
+  const target = em.create(PublishTarget, {
+    postId: post.id,
+    connectionId: connection.id,
+    platform: 'mastodon',
+    publicationId: randomUUID(),
+    status: 'Pending',
+    idempotencyKey: randomUUID(),
+  });
+  await em.flush();
+  return target.id;
+}
+
+/** Runs attempt number `attempt` of the activity for the target, with `connector` for Mastodon. */
+function runAttempt(targetId: string, attempt: number, connector: SocialConnector = mastodonConnector): Promise<void> {
+  const activities = createActivities({ ...deps, social: { ...deps.social, mastodon: connector } });
+  // The failures are what the tests expect: not logged.
+  return new MockActivityEnvironment({ attempt }, { logger: new DefaultLogger('ERROR') }).run(activities.publishToTarget, {
+    targetId,
+    publishedAt: new Date().toISOString(),
+  });
+}
+
+const attemptsOf = (targetId: string) => database.orm.em.fork().find(PublishTargetAttempt, { targetId }, { orderBy: { attempt: 'asc' } });
+const statusRequests = () => mastodon.requests.filter((request) => request.path === '/api/v1/statuses');
+
+describe('publishToTarget attempts', () => {
+  it('when a platform that cannot look a post up and promises nothing loses the answer to the post, then it is not sent again and the target fails asking to check', async () => {
+    const targetId = await pendingTarget();
+    mastodon.script('statuses', [{ dropped: true }]);
+    const failure = await failureOf(runAttempt(targetId, 1, withoutGuarantee), ApplicationFailure);
+    expect(failure).toMatchObject({ type: failureTypes.socialOutcomeUnknown, nonRetryable: true });
+    expect(await attemptsOf(targetId)).toMatchObject([{ attempt: 1, outcome: 'unknown', detail: unknownNotRetriedDetail, nextAttemptAt: null }]);
+    expect(mastodon.statuses).toHaveLength(1);
+  });
+
+  it('when the attempt before left no record (its worker died), then it is recorded unknown and, on a platform whose key prevents a second post, the post is sent once', async () => {
+    const targetId = await pendingTarget();
+    await runAttempt(targetId, 2);
+    const [vanished, published] = await attemptsOf(targetId);
+    expect(vanished).toMatchObject({ attempt: 1, outcome: 'unknown', detail: vanishedDetail, nextAttemptAt: published!.attemptedAt });
+    expect(published).toMatchObject({ attempt: 2, outcome: 'published', nextAttemptAt: null });
+    expect(await database.orm.em.fork().findOneOrFail(PublishTarget, targetId)).toMatchObject({ status: 'Published' });
+    expect(mastodon.statuses).toHaveLength(1);
+  });
+
+  it('when the attempt before left no record on a platform that promises nothing, then nothing is sent and the target fails asking to check', async () => {
+    const targetId = await pendingTarget();
+    const failure = await failureOf(runAttempt(targetId, 2, withoutGuarantee), ApplicationFailure);
+    expect(failure).toMatchObject({ type: failureTypes.socialOutcomeUnknown, nonRetryable: true });
+    expect((await attemptsOf(targetId)).map(({ attempt, outcome }) => [attempt, outcome])).toEqual([
+      [1, 'unknown'],
+      [2, 'unknown'],
+    ]);
+    expect(statusRequests()).toHaveLength(0);
+  });
+
+  it('when the unanswered attempt began longer ago than Mastodon remembers its key, then the post is not sent again and the target fails asking to check', async () => {
+    const targetId = await pendingTarget();
+    const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60_000);
+    await recordPublishAttempt(database.orm.em.fork(), {
+      targetId,
+      attempt: 1,
+      attemptedAt: twoHoursAgo,
+      outcome: 'unknown',
+      detail: 'The post was sent but no answer came.',
+      nextAttemptAt: new Date(twoHoursAgo.getTime() + 5_000),
+    });
+    const failure = await failureOf(runAttempt(targetId, 2), ApplicationFailure);
+    expect(failure).toMatchObject({ type: failureTypes.socialOutcomeUnknown, nonRetryable: true });
+    expect((await attemptsOf(targetId))[1]).toMatchObject({ attempt: 2, outcome: 'unknown', detail: unknownNotRetriedDetail, nextAttemptAt: null });
+    expect(statusRequests()).toHaveLength(0);
+  });
+
+  it('when the same attempt runs twice, then its first record stands', async () => {
+    const targetId = await pendingTarget();
+    mastodon.script('statuses', [{ status: 422, error: 'Validation failed: Text character limit of 500 exceeded' }, { status: 503 }]);
+    await failureOf(runAttempt(targetId, 1), ApplicationFailure);
+    await failureOf(runAttempt(targetId, 1), ApplicationFailure);
+    expect(await attemptsOf(targetId)).toMatchObject([
+      {
+        attempt: 1,
+        outcome: 'refused',
+        detail: 'Mastodon refused the post (422): Validation failed: Text character limit of 500 exceeded',
+        nextAttemptAt: null,
+      },
+    ]);
+  });
+});
