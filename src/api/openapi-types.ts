@@ -1611,6 +1611,8 @@ export interface components {
             retriesNeverDuplicate: {
                 guaranteed: boolean;
                 how: string;
+                /** @description Present when the guarantee lasts only so long after the unanswered attempt (the platform forgets our key): past it, the post is not sent again and the target fails, asking the customer to check. */
+                withinMs?: number;
             };
         };
         /** @description Mastodon: `instanceUrl` and `accessToken`. Bluesky: `handle` and `appPassword` (and `serviceUrl`). */
@@ -3547,7 +3549,8 @@ export interface operations {
                      *         "threads": true,
                      *         "retriesNeverDuplicate": {
                      *           "guaranteed": true,
-                     *           "how": "The status carries an Idempotency-Key, which the server remembers for an hour."
+                     *           "how": "The status carries an Idempotency-Key, which the server remembers for an hour.",
+                     *           "withinMs": 3000000
                      *         }
                      *       },
                      *       {
