@@ -1,12 +1,14 @@
 import { Context } from '@temporalio/activity';
 import { buffer } from 'node:stream/consumers';
-import { beginTargetPublication } from '../src/domain/publishing/begin-target-publication.ts';
+import { beginTargetPublication, needsReauth } from '../src/domain/publishing/begin-target-publication.ts';
+import { freshCredentials } from '../src/domain/social-connections/fresh-credentials.ts';
+import { startEventDelivery } from './start-event-delivery.ts';
 import { recordTargetPublished } from '../src/domain/publishing/record-target-published.ts';
 import { countOutcome } from '../src/adapters/metrics/remote-call-outcome.ts';
 import { socialPublishAttempts } from '../src/adapters/metrics/worker-metrics.ts';
 import { connectionSessions } from '../src/adapters/social/connection-sessions.ts';
 import { heartbeatingOnAClock } from './heartbeat-on-a-clock.ts';
-import type { SocialCredentials, SocialPost } from '../src/adapters/social/social-connector.ts';
+import type { SocialPost } from '../src/adapters/social/social-connector.ts';
 import type { Deps } from '../src/domain/deps.ts';
 
 export type PublishToTargetInput = {
@@ -32,7 +34,12 @@ async function publish(deps: Deps, input: PublishToTargetInput): Promise<void> {
   if (!publication) return;
   const { target, connection, post } = publication;
 
-  const credentials = JSON.parse(deps.secrets.open(connection.credentialsSealed)) as SocialCredentials;
+  const { credentials, refresh } = await freshCredentials(deps, connection);
+  if (refresh?.state === 'needs_reauth') {
+    // The platform refused to refresh the connection's tokens just now: its event goes out, the target fails.
+    if (refresh.eventId) await startEventDelivery(deps, { eventId: refresh.eventId });
+    throw needsReauth((await em.refresh(connection)) ?? connection);
+  }
   const stored = post.imageKey ? await deps.storage.get(post.imageKey) : null;
   const socialPost: SocialPost = {
     text: post.title,

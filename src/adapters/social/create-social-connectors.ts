@@ -16,14 +16,21 @@ export function createSocialConnectors(config: Config['social']): Record<SocialP
   };
 }
 
-/** A platform connected through OAuth 2: its side of the flow, and the operator's app (null: not configured). */
-export type OAuthSetup = { platform: OAuthPlatform; client: OAuthClient | null };
+/**
+ * A platform connected through OAuth 2: its side of the flow, the operator's app (null: not configured), and the API
+ * its connections are shown to talk to (`serverUrl`).
+ */
+export type OAuthSetup = { platform: OAuthPlatform; client: OAuthClient | null; serverUrl: string };
 export type OAuthPlatforms = Partial<Record<SocialPlatform, OAuthSetup>>;
 
 /** The platforms that connect through OAuth 2, each with the operator's app if one is configured. */
 export function createOAuthPlatforms(config: Config['social']): OAuthPlatforms {
   const { allowPrivateNetworks } = config;
   return {
-    x: { platform: createXOAuthPlatform({ allowPrivateNetworks, apiUrl: config.x.apiUrl, authorizeUrl: config.x.authorizeUrl }), client: config.x.client },
+    x: {
+      platform: createXOAuthPlatform({ allowPrivateNetworks, apiUrl: config.x.apiUrl, authorizeUrl: config.x.authorizeUrl }),
+      client: config.x.client,
+      serverUrl: config.x.apiUrl,
+    },
   };
 }
