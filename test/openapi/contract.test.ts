@@ -68,6 +68,7 @@ const specified = [
 ];
 const extensions = [
   'GET /workspace',
+  'PATCH /workspace',
   'GET /webhooks/{id}/deliveries',
   'POST /webhooks/{id}/test',
   'POST /webhooks/{id}/deliveries/{deliveryId}/redeliver',
@@ -75,6 +76,8 @@ const extensions = [
   'POST /social-connections',
   'GET /social-connections/{id}',
   'DELETE /social-connections/{id}',
+  'POST /social-connections/authorizations',
+  'POST /social-connections/{id}/verify',
 ];
 
 describe('openapi.yaml', () => {
