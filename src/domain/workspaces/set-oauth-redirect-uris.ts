@@ -23,9 +23,9 @@ export function redirectUriProblem(uri: string): string | undefined {
  * as written: the allow-list stops a leaked API key from having connections handed to a site of its choosing.
  */
 export async function setOAuthRedirectUris(deps: Deps, caller: Caller, uris: string[]): Promise<void> {
-  const errors: FieldError[] = uris.flatMap((uri, index) => {
+  const errors: FieldError[] = uris.flatMap((uri) => {
     const problem = redirectUriProblem(uri);
-    return problem ? [{ location: 'body' as const, path: `/oauthRedirectUris/${index}`, message: `${uri} ${problem}` }] : [];
+    return problem ? [{ location: 'body' as const, path: '/oauthRedirectUris', message: `${uri} ${problem}` }] : [];
   });
   if (errors.length > 0) throw new AppError('validation-failed', errors.map((error) => error.message).join('; '), { errors });
   await deps.orm.em.fork().transactional(async (em) => {
