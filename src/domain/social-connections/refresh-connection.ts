@@ -2,6 +2,7 @@ import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { SocialConnection } from '../../adapters/database/entities/social-connection.ts';
 import type { OAuthTokens } from '../../adapters/social/oauth-platform.ts';
 import { SocialRejectedError, SocialUnavailableError, type OAuthCredentials, type SocialCredentials } from '../../adapters/social/social-connector.ts';
+import { storableReason } from '../../common/validation/storable-text.ts';
 import { recordEvent } from '../events/record-event.ts';
 import { refreshMarginMs, type RefreshOutcome } from '../../../workflows/contracts/keep-connection-alive.ts';
 import type { Deps } from '../deps.ts';
@@ -34,7 +35,9 @@ export function withTokens<C extends OAuthCredentials>(credentials: C, tokens: O
  * Marks the connection `needs_reauth` with the platform's words and records its `connection.expired` event, in the
  * caller's transaction.
  */
-export async function markNeedsReauth(em: EntityManager, connection: SocialConnection, reason: string): Promise<{ eventId: string }> {
+export async function markNeedsReauth(em: EntityManager, connection: SocialConnection, platformReason: string): Promise<{ eventId: string }> {
+  // The platform's own words: kept readable whatever bytes they hold.
+  const reason = storableReason(platformReason);
   connection.status = 'needs_reauth';
   connection.lastError = reason;
   const event = await recordEvent(em, {
