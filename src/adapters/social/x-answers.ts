@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { redactSecrets, type Answer } from './platform-http.ts';
+import { redactSecrets, type Answer, type PlatformHttp } from './platform-http.ts';
 import { rateLimitWaitMs } from './rate-limit-wait.ts';
-import { SocialRateLimitedError, SocialRejectedError, SocialUnavailableError } from './social-connector.ts';
+import { SocialRateLimitedError, SocialRejectedError, SocialUnavailableError, type VerifiedAccount } from './social-connector.ts';
 
 // How X answers a failed request, read once for the connector and the OAuth side. The API's errors are RFC 7807
 // problems (`title`, `detail`, `type`, sometimes `errors[].message`); the token endpoint's are OAuth 2's `error`
@@ -45,4 +45,16 @@ export function xDataOf(answer: Answer, what: string): Record<string, unknown> {
   const data = answer.body.data;
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new SocialUnavailableError(`X answered ${what} (${answer.status}) without data`);
   return data as Record<string, unknown>;
+}
+
+/** Who an access token belongs to (https://docs.x.com/x-api/users/get-my-user): `@username` and the user id. */
+export async function xAccountOf(http: PlatformHttp, apiUrl: string, accessToken: string): Promise<VerifiedAccount> {
+  const answer = await http.request({
+    method: 'GET',
+    url: new URL('/2/users/me', apiUrl),
+    headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
+  });
+  if (answer.status !== 200) throw xFailureOf(answer, 'the account', [accessToken]);
+  const data = { ...answer, body: xDataOf(answer, 'the account') };
+  return { accountName: `@${http.textField(data, 'username', 'the account')}`, accountId: http.textField(data, 'id', 'the account') };
 }

@@ -10,7 +10,7 @@ import {
   type SocialPost,
   type XCredentials,
 } from './social-connector.ts';
-import { xDataOf, xFailureOf } from './x-answers.ts';
+import { xAccountOf, xDataOf, xFailureOf } from './x-answers.ts';
 import type { XEndpoints } from './x-oauth-platform.ts';
 import { maxWeightedLength, shortenWeighted, weightedLength } from './x-weighted-text.ts';
 
@@ -163,11 +163,9 @@ export function createXConnector(options: XConnectorOptions): XConnector {
     },
 
     async verify(credentials) {
+      // Wrong credentials reject like every other failure, rather than throw before a promise exists.
       const { accessToken } = accountOf(credentials);
-      const answer = await http.request({ method: 'GET', url: api('/2/users/me'), headers: headersOf(accessToken) });
-      if (answer.status !== 200) throw xFailureOf(answer, 'the account', [accessToken]);
-      const data = { ...answer, body: xDataOf(answer, 'the account') };
-      return { accountName: `@${http.textField(data, 'username', 'the account')}`, accountId: http.textField(data, 'id', 'the account') };
+      return await xAccountOf(http, options.apiUrl, accessToken);
     },
 
     async preview(post) {

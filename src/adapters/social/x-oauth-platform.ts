@@ -1,5 +1,5 @@
 import { createPlatformHttp, type Answer, type PlatformHttpOptions } from './platform-http.ts';
-import { xDataOf, xErrorText, xFailureOf } from './x-answers.ts';
+import { xAccountOf, xErrorText, xFailureOf } from './x-answers.ts';
 import type { OAuthClient, OAuthPlatform, OAuthTokens } from './oauth-platform.ts';
 import { SocialRejectedError } from './social-connector.ts';
 
@@ -87,15 +87,8 @@ export function createXOAuthPlatform(options: XOAuthOptions): OAuthPlatform {
       return tokenRequest(client, { grant_type: 'refresh_token', refresh_token: tokens.refreshToken }, [tokens.refreshToken, tokens.accessToken]);
     },
 
-    async account(accessToken) {
-      const answer = await http.request({
-        method: 'GET',
-        url: new URL('/2/users/me', options.apiUrl),
-        headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
-      });
-      if (answer.status !== 200) throw xFailureOf(answer, 'the account', [accessToken]);
-      const data = { ...answer, body: xDataOf(answer, 'the account') };
-      return { accountName: `@${http.textField(data, 'username', 'the account')}`, accountId: http.textField(data, 'id', 'the account') };
+    account(accessToken) {
+      return xAccountOf(http, options.apiUrl, accessToken);
     },
   };
 }
