@@ -9,6 +9,7 @@ import type { DeleteOrphansInput } from '../src/domain/storage/purge-orphaned-ob
 import type { VideoJobEnd } from '../src/domain/video/record-video-job-end.ts';
 import type { SavePostVideoInput } from '../src/domain/video/save-post-video.ts';
 import type { GenerationResult } from '../workflows/contracts/generate-post.ts';
+import type { RefreshOutcome } from '../workflows/contracts/keep-connection-alive.ts';
 import type { PublicationPlan } from '../workflows/contracts/post-publication.ts';
 import type { ReconcileReport } from '../workflows/contracts/reconcile-schedules.ts';
 import type { RedeliverWebhookInput, RedeliveryResult } from '../workflows/contracts/redeliver-webhook.ts';
@@ -53,4 +54,6 @@ export type Activities = {
   applyPlanToSchedule: (input: { scheduleId: string }) => Promise<void>;
   /** How many of the workspace's deliveries waiting on the ladder were woken to stop. */
   stopWorkspaceDeliveries: (input: { workspaceId: string }) => Promise<number>;
+  /** Refreshes an OAuth connection's tokens when they expire within the margin as of `asOf` (the workflow's clock, epoch ms). */
+  refreshSocialConnection: (input: { connectionId: string; asOf: number }) => Promise<RefreshOutcome>;
 };

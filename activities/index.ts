@@ -19,6 +19,7 @@ import { deleteOrphanedObjects } from './delete-orphaned-objects.ts';
 import { deliverToWebhooks, type DeliverToWebhooksInput } from './deliver-to-webhooks.ts';
 import { generatePostImage, type GeneratePostImageInput } from './generate-post-image.ts';
 import { publishToTarget, type PublishToTargetInput } from './publish-to-target.ts';
+import { refreshSocialConnection } from './refresh-social-connection.ts';
 import { recordScheduleRunAtItsFiring } from './record-schedule-run.ts';
 import { renderPostImage, type RenderPostImageInput } from './render-post-image.ts';
 import { renderPostVideo, type RenderPostVideoInput } from './render-post-video.ts';
@@ -66,5 +67,6 @@ export function createActivities(deps: Deps): Activities {
     scheduleIdsOf: (input: { workspaceId: string }) => finalUnlessDependencyDown(() => scheduleIdsOf(deps, input)),
     applyPlanToSchedule: (input: { scheduleId: string }) => finalUnlessDependencyDown(() => applyPlanToSchedule(deps, input)),
     stopWorkspaceDeliveries: (input: { workspaceId: string }) => finalUnlessDependencyDown(() => stopWorkspaceDeliveries(deps, input)),
+    refreshSocialConnection: (input: { connectionId: string; asOf: number }) => refreshSocialConnection(deps, input),
   };
 }

@@ -1,6 +1,8 @@
 import { Context, log } from '@temporalio/activity';
-import { beginTargetPublication, type TargetPublication } from '../src/domain/publishing/begin-target-publication.ts';
+import { beginTargetPublication, needsReauth, type TargetPublication } from '../src/domain/publishing/begin-target-publication.ts';
 import { postImageOf, socialDraftOf } from '../src/domain/publishing/social-draft.ts';
+import { freshCredentials } from '../src/domain/social-connections/fresh-credentials.ts';
+import { startEventDelivery } from './start-event-delivery.ts';
 import { recordTargetPublished } from '../src/domain/publishing/record-target-published.ts';
 import { attemptOutcomeOf, foundDetail, publishedDetail, vanishedDetail, unknownNotRetriedDetail } from '../src/domain/publishing/attempt-outcome.ts';
 import { recordedAttempts, recordPublishAttempt, type PublishAttempt } from '../src/domain/publishing/record-publish-attempt.ts';
@@ -81,7 +83,12 @@ async function publish(deps: Deps, input: PublishToTargetInput, attempt: Attempt
   const connector = deps.social[connection.platform];
   using(connector);
 
-  const credentials = JSON.parse(deps.secrets.open(connection.credentialsSealed)) as SocialCredentials;
+  const { credentials, refresh } = await freshCredentials(deps, connection);
+  if (refresh?.state === 'needs_reauth') {
+    // The platform refused to refresh the connection's tokens just now: its event goes out, the target fails.
+    if (refresh.eventId) await startEventDelivery(deps, { eventId: refresh.eventId });
+    throw needsReauth((await em.refresh(connection)) ?? connection);
+  }
   const sessions = connectionSessions(deps.orm, deps.secrets, connection.id);
   const unansweredSince = attempt.attempt > 1 ? await earliestUnknownAttempt(deps, attempt) : undefined;
   if (unansweredSince) {

@@ -87,6 +87,10 @@ const schema = z
         return waits;
       }),
     SOCIAL_ALLOW_PRIVATE_NETWORKS: booleanString.default(false),
+    X_CLIENT_ID: z.string().min(1).optional(),
+    X_CLIENT_SECRET: z.string().min(1).optional(),
+    X_API_URL: z.url({ protocol: /^https$/ }).default('https://api.x.com'),
+    X_AUTHORIZE_URL: z.url({ protocol: /^https$/ }).default('https://x.com/i/oauth2/authorize'),
     API_WAIT_SECONDS: seconds.default(25),
 
     RATE_LIMIT_REQUESTS: z.coerce.number().int().positive().default(600),
@@ -135,6 +139,9 @@ const schema = z
     }
     if (env.TEMPORAL_TLS === false && (env.TEMPORAL_TLS_CA_PATH || env.TEMPORAL_TLS_CERT_PATH || env.TEMPORAL_API_KEY)) {
       ctx.addIssue({ code: 'custom', path: ['TEMPORAL_TLS'], message: 'is false, but TLS settings or an API key are given (they need TLS)' });
+    }
+    if (Boolean(env.X_CLIENT_ID) !== Boolean(env.X_CLIENT_SECRET)) {
+      ctx.addIssue({ code: 'custom', path: [env.X_CLIENT_ID ? 'X_CLIENT_SECRET' : 'X_CLIENT_ID'], message: 'X needs both X_CLIENT_ID and X_CLIENT_SECRET' });
     }
     if (env.STORAGE_DRIVER === 's3' && !env.S3_BUCKET) {
       ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required when STORAGE_DRIVER=s3' });
@@ -236,7 +243,15 @@ function toConfig(env: z.infer<typeof schema>) {
       /** The waits between an event's delivery attempts to one webhook, in seconds (the retry ladder). */
       retryWaitsSeconds: env.WEBHOOK_RETRY_WAITS_SECONDS,
     },
-    social: { allowPrivateNetworks: env.SOCIAL_ALLOW_PRIVATE_NETWORKS },
+    social: {
+      allowPrivateNetworks: env.SOCIAL_ALLOW_PRIVATE_NETWORKS,
+      /** X: its API and authorization page, and the operator's app (null: X is not configured for OAuth). */
+      x: {
+        apiUrl: env.X_API_URL.replace(/\/$/, ''),
+        authorizeUrl: env.X_AUTHORIZE_URL,
+        client: env.X_CLIENT_ID && env.X_CLIENT_SECRET ? { clientId: env.X_CLIENT_ID, clientSecret: env.X_CLIENT_SECRET } : null,
+      },
+    },
     /** How long an action (generate, render) waits for its workflow before answering 202. */
     apiWaitSeconds: env.API_WAIT_SECONDS,
     rateLimit: {

@@ -6,9 +6,9 @@ import type { Clients, Deps } from './domain/deps.ts';
 import { createImageProvider } from './adapters/image-providers/create-image-provider.ts';
 import { createLogger } from './logger.ts';
 import { logRefusedAddresses } from './adapters/net/public-address-policy.ts';
-import { createSocialConnectors } from './adapters/social/create-social-connectors.ts';
 import { platformConfigured } from './adapters/social/platform-configured.ts';
 import { socialPlatforms, type SocialPlatform } from './adapters/social/social-connector.ts';
+import { createOAuthPlatforms, createSocialConnectors } from './adapters/social/create-social-connectors.ts';
 import { createStorage } from './adapters/object-storage/create-storage.ts';
 import { connectTemporalClient, lazyTemporalClient } from './adapters/temporal/connect.ts';
 
@@ -47,11 +47,12 @@ export async function createServices(config: Config, options: ServicesOptions): 
         await orm.close();
         throw error;
       });
-  const storage = createStorage(config.storage, options.publicUrl ?? (() => publicBaseUrl(config.http)));
+  const publicUrl = options.publicUrl ?? (() => publicBaseUrl(config.http));
+  const storage = createStorage(config.storage, publicUrl);
   if (!cli) await storage.prepare();
   const stopLoggingRefusedAddresses = logRefusedAddresses(logger);
   return {
-    ...assembleDeps(config, { orm, temporal, logger, storage }),
+    ...assembleDeps(config, { orm, temporal, logger, storage }, publicUrl),
     async close() {
       stopLoggingRefusedAddresses();
       await temporal.connection.close();
@@ -64,7 +65,7 @@ export async function createServices(config: Config, options: ServicesOptions): 
  * Deps from clients that are already open: what createServices does after opening its own, and what a test does
  * with clients of its own (the time-skipping server's client, a storage that fails on purpose).
  */
-export function assembleDeps(config: Config, clients: Clients): Deps {
+export function assembleDeps(config: Config, clients: Clients, publicUrl: () => string = () => publicBaseUrl(config.http)): Deps {
   return {
     ...clients,
     taskQueue: config.temporal.taskQueue,
@@ -76,6 +77,8 @@ export function assembleDeps(config: Config, clients: Clients): Deps {
       SocialPlatform,
       boolean
     >,
+    oauth: createOAuthPlatforms(config.social),
+    publicUrl,
     webhooks: config.webhooks,
     images: createImageProvider(config.generation),
     logoFetch: config.generation.logoFetch,

@@ -127,3 +127,14 @@ export const scheduleReconcile: ActivityOptions = {
   heartbeatTimeout: '30 seconds',
   retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumAttempts: 3 },
 };
+
+/**
+ * Refreshing a connection's OAuth tokens (refreshSocialConnection). Unbounded: an outage or a rate limit must never
+ * end a connection, so the refresh is tried again at 10 s, 20 s, 40 s ... then every 10 minutes until the platform
+ * answers (a rate limit waits as long as the platform asks); only the platform refusing the grant, which the
+ * activity reports as a result, ends it. One token request per attempt, so a minute is ample.
+ */
+export const connectionRefresh: ActivityOptions = {
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '10 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes' },
+};

@@ -9,3 +9,4 @@ export { scheduledGeneration } from './scheduled-generation.ts';
 export { generateVideo } from './generate-video.ts';
 export { reconcileSchedules } from './reconcile-schedules.ts';
 export { applyWorkspacePlan } from './apply-workspace-plan.ts';
+export { keepConnectionAlive } from './keep-connection-alive.ts';

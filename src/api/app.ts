@@ -24,6 +24,7 @@ import { dashboardRoutes } from './routes/dashboard.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { fileRoutes } from './routes/files.ts';
 import { healthRoutes } from './routes/health.ts';
+import { oauthCallbackRoutes } from './routes/oauth-callback.ts';
 import { postActionRoutes } from './routes/post-actions.ts';
 import { postDownloadRoutes } from './routes/post-download.ts';
 import { postPublishingRoutes } from './routes/post-publishing.ts';
@@ -68,6 +69,8 @@ export function createApp(options: AppOptions): Express {
   if (deps.storage.driver === 'filesystem') app.use(fileRoutes(deps.storage, options.urlSigningSecret));
   // The dashboard editor and its own small API: outside /api/v1 and the public contract (see docs/api.md, Dashboard).
   app.use(dashboardRoutes({ deps, lastUsed: options.lastUsed, rateLimiter: options.rateLimiter }));
+  // Where OAuth platforms send the person back to: public, outside the API and its keys (docs/social-platforms.md).
+  app.use(oauthCallbackRoutes(deps, options.rateLimiter));
 
   // The API proper: authenticated and rate-limited before anything else looks at the request.
   app.use('/api/v1', authenticate(deps.orm, options.lastUsed, options.rateLimiter), rateLimit(options.rateLimiter));

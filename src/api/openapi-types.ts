@@ -764,6 +764,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/social-connections/authorizations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start connecting an account through OAuth
+         * @description Extension. For a platform that connects through OAuth 2 (X): answers the platform's authorization URL to send
+         *     the person to, with a `state` bound to this workspace, good once and for ten minutes (PKCE S256 is ours to
+         *     keep). The person grants access on the platform, which sends them to our public callback
+         *     `GET /oauth/{platform}/callback` (outside `/api/v1`, no API key), which exchanges the code, creates the
+         *     connection (counted against the plan's `socialConnections`) and redirects (303) to `redirectUri` with
+         *     `connectionId=<id>`, or with `error=<code>`: `access_denied` (the person refused), `expired` (after ten
+         *     minutes), `exchange_failed` (the platform refused the code, or could not be reached), `quota_exceeded` (the
+         *     plan's connections are used up). A callback with an unknown or used `state` answers a plain 400 page and
+         *     redirects nowhere. `redirectUri` must be on the workspace's `oauthRedirectUris` (`PATCH /workspace`): 400
+         *     naming it otherwise. A platform that does not connect through OAuth answers 400; one the operator has not
+         *     configured (its client id and secret), 409.
+         */
+        post: operations["createOAuthAuthorization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/social-connections/{id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a social connection now
+         * @description Extension. Asks the platform who the connection's credentials belong to, now. An OAuth connection whose
+         *     access token has expired (or is about to) is refreshed first. A refusal marks the connection
+         *     `needs_reauth` (with `lastError`, and a `connection.expired` event for an OAuth connection); a platform that
+         *     cannot be reached answers 503 and changes nothing. Answers the connection.
+         */
+        post: operations["verifySocialConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/social-connections/{id}": {
         parameters: {
             query?: never;
@@ -949,7 +1005,15 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change the workspace's settings
+         * @description Extension. Sets `oauthRedirectUris`, the allow-list of URLs an OAuth connection may send the person back to
+         *     (`redirectUri` of `POST /social-connections/authorizations`), replacing the list. Each is matched exactly as
+         *     written; it must be https, except on loopback (`http://127.0.0.1`, `http://[::1]`, `http://localhost`, for
+         *     native apps), and carry no fragment, user or password: anything else answers 400 naming it. Available on
+         *     every plan. Answers the workspace.
+         */
+        patch: operations["updateWorkspace"];
         trace?: never;
     };
 }
@@ -1012,7 +1076,7 @@ export interface components {
         /** @enum {string} */
         ProjectStatus: "active" | "archived";
         /** @enum {string} */
-        SocialPlatform: "mastodon" | "bluesky";
+        SocialPlatform: "mastodon" | "bluesky" | "x";
         /** @enum {string} */
         PublishTargetStatus: "Pending" | "Scheduled" | "Publishing" | "Published" | "Failed" | "Cancelled";
         /** @enum {string} */
@@ -1493,7 +1557,7 @@ export interface components {
             /** Format: uuid */
             eventId: string;
             /** @enum {string} */
-            eventType: "post.published" | "post.failed";
+            eventType: "post.published" | "post.failed" | "connection.expired";
             /** @description The `X-Service-Delivery-Id` (and `webhook-id`) of every attempt of this event. */
             deliveryId: string;
             attempt: number;
@@ -1538,7 +1602,7 @@ export interface components {
         CreateWebhookRequest: {
             /** Format: uri */
             url: string;
-            /** @description Comma-separated event names: `post.published`, `post.failed`; any other name answers 400 naming `events`. */
+            /** @description Comma-separated event names: `post.published`, `post.failed`, `connection.expired`; any other name answers 400 naming `events`. */
             events: string;
             /** @description Enables signing of deliveries; never returned. */
             secret?: string;
@@ -1556,7 +1620,7 @@ export interface components {
         UpdateWebhookRequest: {
             /** Format: uri */
             url?: string;
-            /** @description Comma-separated event names: `post.published`, `post.failed`; any other name answers 400 naming `events`. */
+            /** @description Comma-separated event names: `post.published`, `post.failed`, `connection.expired`; any other name answers 400 naming `events`. */
             events?: string;
             isActive?: boolean;
             /** @description Extension: a new signing secret; null stops signing. Never returned. */
@@ -1569,13 +1633,26 @@ export interface components {
             platform: components["schemas"]["SocialPlatform"];
             /**
              * Format: uri
-             * @description The Mastodon instance or Bluesky service.
+             * @description The Mastodon instance, Bluesky service, or the platform's API (X).
              */
             serverUrl: string;
             /** @description The account, as the platform names it (`@alice@mastodon.social`, `alice.bsky.social`). */
             accountName: string;
             /** @description Bluesky, when given at creation. The language posts are marked with (`langs`). */
             postLanguage?: string;
+            /**
+             * @description `needs_reauth`: the platform refused the connection's tokens for good (revoked, or its refresh refused);
+             *     publishing to it fails at once, and only connecting the account again (a new authorization) helps.
+             * @enum {string}
+             */
+            status: "active" | "needs_reauth";
+            /**
+             * Format: date-time
+             * @description OAuth connections, when the current access token expires; it is refreshed about ten minutes before. Null for others.
+             */
+            expiresAt: string | null;
+            /** @description Why the connection needs the person again, in the platform's words; null while it is active. */
+            lastError: string | null;
             /** Format: date-time */
             createdAt: string;
         };
@@ -1614,6 +1691,28 @@ export interface components {
                 /** @description Present when the guarantee lasts only so long after the unanswered attempt (the platform forgets our key): past it, the post is not sent again and the target fails, asking the customer to check. */
                 withinMs?: number;
             };
+        };
+        CreateOAuthAuthorizationRequest: {
+            platform: components["schemas"]["SocialPlatform"];
+            /**
+             * Format: uri
+             * @description Where the person is sent back to; must be on the workspace's `oauthRedirectUris`.
+             */
+            redirectUri: string;
+        };
+        OAuthAuthorization: {
+            /**
+             * Format: uri
+             * @description Send the person here (the platform's consent page).
+             */
+            authorizationUrl: string;
+            /** @description Comes back on the redirect to `redirectUri` only as a check for the client; used once. */
+            state: string;
+            /**
+             * Format: date-time
+             * @description Ten minutes after it was made; a later callback sends the person back with `error=expired`.
+             */
+            expiresAt: string;
         };
         /** @description Mastodon: `instanceUrl` and `accessToken`. Bluesky: `handle` and `appPassword` (and `serviceUrl`). */
         CreateSocialConnectionRequest: components["schemas"]["CreateMastodonConnectionRequest"] | components["schemas"]["CreateBlueskyConnectionRequest"];
@@ -1728,7 +1827,13 @@ export interface components {
             key: string;
             prefix: string;
         };
+        UpdateWorkspaceRequest: {
+            /** @description Where OAuth connections may send the person back to, exact URLs (replaces the list). */
+            oauthRedirectUris?: string[];
+        };
         Workspace: {
+            /** @description Where OAuth connections may send the person back to (see `PATCH /workspace`). */
+            oauthRedirectUris: string[];
             /** Format: uuid */
             id: string;
             name: string;
@@ -3662,6 +3767,78 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    createOAuthAuthorization: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A key the client chooses (e.g. a UUID) so that retrying this request runs it at most once: a retry with the
+                 *     same key and the same request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`.
+                 *     The same key with another request answers 422 `idempotency-key-reused`; while the first request still runs,
+                 *     409 `idempotency-key-in-use`. Keys are per workspace. See "Idempotency" above.
+                 * @example 5f2b8c1e-9d4a-4f3b-8e7c-1a2b3c4d5e6f
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateOAuthAuthorizationRequest"];
+            };
+        };
+        responses: {
+            /** @description The authorization, to send the person to. */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthAuthorization"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    verifySocialConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection, as the check left it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SocialConnection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getSocialConnection: {
         parameters: {
             query?: never;
@@ -3975,6 +4152,37 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWorkspaceRequest"];
+            };
+        };
+        responses: {
+            /** @description The workspace, changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Workspace"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

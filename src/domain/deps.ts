@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { SecretBox } from '../adapters/crypto/secret-box.ts';
 import type { ImageProvider } from '../adapters/image-providers/image-provider.ts';
+import type { OAuthPlatforms } from '../adapters/social/create-social-connectors.ts';
 import type { SocialConnector, SocialPlatform } from '../adapters/social/social-connector.ts';
 import type { Database } from '../adapters/database/orm.ts';
 import type { Logger } from '../logger.ts';
@@ -30,6 +31,10 @@ export type Deps = Clients & {
   social: Record<SocialPlatform, SocialConnector>;
   /** Whether the operator's configuration lets the service publish to each platform (see platformConfigured). */
   socialConfigured: Record<SocialPlatform, boolean>;
+  /** The platforms that connect through OAuth 2, with the operator's app where one is configured. */
+  oauth: OAuthPlatforms;
+  /** The base URL the service is reached at from the internet: OAuth callbacks are `${publicUrl}/oauth/<platform>/callback`. */
+  publicUrl: () => string;
   /** The rules of a webhook delivery: the worker's deliveries and the test event the api sends itself. */
   webhooks: { allowPrivateNetworks: boolean; timeoutMs: number; retryWaitsSeconds: readonly number[] };
   images: ImageProvider;

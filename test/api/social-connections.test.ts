@@ -41,6 +41,9 @@ describe('POST /social-connections', () => {
       platform: 'mastodon',
       serverUrl: mastodon.url,
       accountName: expect.stringContaining(mastodon.account.username),
+      status: 'active',
+      expiresAt: null,
+      lastError: null,
       createdAt: expect.any(String),
     });
     expect(JSON.stringify(response.body)).not.toContain(mastodon.token);

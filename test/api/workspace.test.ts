@@ -34,6 +34,7 @@ describe('GET /workspace', () => {
       },
       usage: { activeProjects: 1, brandKits: 1, schedules: 0, webhooks: 0, apiKeys: 1, socialConnections: 0, concurrentVideos: 0 },
       features: { apiKeys: false, schedules: false, webhooks: false },
+      oauthRedirectUris: [],
     });
 
     await changePlan(app.api.services, starter.id, 'growth');

@@ -36,6 +36,13 @@ describe('loadConfig', () => {
     }
   });
 
+  it("when X is configured, then both its client id and secret are needed, and its URLs default to X's own", () => {
+    expect(loadConfig(minimal).social.x).toEqual({ apiUrl: 'https://api.x.com', authorizeUrl: 'https://x.com/i/oauth2/authorize', client: null });
+    expect(loadConfig({ ...minimal, X_CLIENT_ID: 'id', X_CLIENT_SECRET: 'secret' }).social.x.client).toEqual({ clientId: 'id', clientSecret: 'secret' });
+    expect(() => loadConfig({ ...minimal, X_CLIENT_ID: 'id' })).toThrow(/X_CLIENT_SECRET: X needs both X_CLIENT_ID and X_CLIENT_SECRET/);
+    expect(() => loadConfig({ ...minimal, X_API_URL: 'http://api.x.com' })).toThrow(/X_API_URL/);
+  });
+
   it('when variables are missing or malformed, then it fails naming each of them', () => {
     const attempt = () => loadConfig({ PORT: 'eighty', URL_SIGNING_SECRET: 'short' });
     expect(attempt).toThrow(ConfigError);

@@ -108,7 +108,8 @@ export async function startScriptedServer<Endpoint, Scripted extends ScriptedRes
     if (next.retryAfter) headers['retry-after'] = next.retryAfter;
     if (next.rateLimitReset) headers[options.rateLimitResetHeader] = next.rateLimitReset;
     if (next.location) headers.location = next.location;
-    send(response, { ...options.failure(next.status, next), headers });
+    const failed = options.failure(next.status, next);
+    send(response, { ...failed, headers: { ...failed.headers, ...headers } });
   }
 
   const https = await startHttpsServer((request, response) => {

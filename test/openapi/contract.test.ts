@@ -68,6 +68,7 @@ const specified = [
 ];
 const extensions = [
   'GET /workspace',
+  'PATCH /workspace',
   'GET /webhooks/{id}/deliveries',
   'POST /webhooks/{id}/test',
   'POST /webhooks/{id}/deliveries/{deliveryId}/redeliver',
@@ -76,6 +77,8 @@ const extensions = [
   'GET /social-connections/{id}',
   'DELETE /social-connections/{id}',
   'GET /social-platforms',
+  'POST /social-connections/authorizations',
+  'POST /social-connections/{id}/verify',
 ];
 
 describe('openapi.yaml', () => {

@@ -37,6 +37,7 @@ const histories: Record<string, string> = {
   'sweep-orphaned-objects-swept.json': 'a storage sweep',
   'reconcile-schedules-repaired.json': 'a schedules reconcile that gave a schedule back its Temporal Schedule',
   'apply-workspace-plan-downgraded.json': 'a downgrade applied to two schedules and a waiting delivery',
+  'keep-connection-alive-refreshed-then-refused.json': 'a connection kept alive by two refreshes, then refused by its platform',
 };
 
 function historyOf(file: string) {

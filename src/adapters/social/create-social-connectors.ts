@@ -1,12 +1,36 @@
 import type { Config } from '../../config.ts';
 import { createBlueskyConnector } from './bluesky-connector.ts';
 import { createMastodonConnector } from './mastodon-connector.ts';
+import type { OAuthClient, OAuthPlatform } from './oauth-platform.ts';
 import type { SocialConnector, SocialPlatform } from './social-connector.ts';
+import { createXConnector } from './x-connector.ts';
+import { createXOAuthPlatform } from './x-oauth-platform.ts';
 
 /** One connector per platform, guarded like every request to a customer-given address. */
 export function createSocialConnectors(config: Config['social']): Record<SocialPlatform, SocialConnector> {
+  const { allowPrivateNetworks } = config;
   return {
-    mastodon: createMastodonConnector({ allowPrivateNetworks: config.allowPrivateNetworks }),
-    bluesky: createBlueskyConnector({ allowPrivateNetworks: config.allowPrivateNetworks }),
+    mastodon: createMastodonConnector({ allowPrivateNetworks }),
+    bluesky: createBlueskyConnector({ allowPrivateNetworks }),
+    x: createXConnector({ allowPrivateNetworks, apiUrl: config.x.apiUrl, authorizeUrl: config.x.authorizeUrl }),
+  };
+}
+
+/**
+ * A platform connected through OAuth 2: its side of the flow, the operator's app (null: not configured), and the API
+ * its connections are shown to talk to (`serverUrl`).
+ */
+export type OAuthSetup = { platform: OAuthPlatform; client: OAuthClient | null; serverUrl: string };
+export type OAuthPlatforms = Partial<Record<SocialPlatform, OAuthSetup>>;
+
+/** The platforms that connect through OAuth 2, each with the operator's app if one is configured. */
+export function createOAuthPlatforms(config: Config['social']): OAuthPlatforms {
+  const { allowPrivateNetworks } = config;
+  return {
+    x: {
+      platform: createXOAuthPlatform({ allowPrivateNetworks, apiUrl: config.x.apiUrl, authorizeUrl: config.x.authorizeUrl }),
+      client: config.x.client,
+      serverUrl: config.x.apiUrl,
+    },
   };
 }

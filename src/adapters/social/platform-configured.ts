@@ -5,10 +5,12 @@ import type { SocialPlatform } from './social-connector.ts';
  * Whether the operator's configuration lets this service publish to the platform: one connected with a token or an
  * app password needs nothing of the operator; an OAuth platform needs the operator's client id and secret.
  */
-export function platformConfigured(_config: Config, platform: SocialPlatform): boolean {
+export function platformConfigured(config: Config, platform: SocialPlatform): boolean {
   switch (platform) {
     case 'mastodon':
     case 'bluesky':
       return true;
+    case 'x':
+      return config.social.x.client !== null;
   }
 }

@@ -5,12 +5,22 @@ import type { PlatformDeclaration } from './platform-declaration.ts';
 // Publishing to a customer's social account. One connector per platform, speaking the platform's real API; the
 // publish activity picks one by platform and never knows the difference.
 
-export const socialPlatforms = ['mastodon', 'bluesky'] as const;
+export const socialPlatforms = ['mastodon', 'bluesky', 'x'] as const;
 export type SocialPlatform = (typeof socialPlatforms)[number];
 
 export type MastodonCredentials = { platform: 'mastodon'; instanceUrl: string; accessToken: string };
 export type BlueskyCredentials = { platform: 'bluesky'; serviceUrl: string; handle: string; appPassword: string };
-export type SocialCredentials = MastodonCredentials | BlueskyCredentials;
+
+/**
+ * The tokens of a connection made through OAuth 2, as its keep-alive workflow keeps them (sealed like any
+ * credentials): `expiresAt` is when the access token expires (ISO); `refreshToken` is absent where the platform
+ * issues none.
+ */
+type OAuthTokenFields = { accessToken: string; refreshToken?: string | undefined; expiresAt: string; refreshTokenExpiresAt?: string | undefined };
+/** X: `userId` is the account's id, whose recent posts a retry looks in (see x-connector.ts). */
+export type XCredentials = OAuthTokenFields & { platform: 'x'; userId: string };
+export type OAuthCredentials = XCredentials;
+export type SocialCredentials = MastodonCredentials | BlueskyCredentials | OAuthCredentials;
 
 /** Who the credentials belong to, as the platform says (checked when a connection is created). */
 export type VerifiedAccount = {

@@ -34,6 +34,7 @@ const sentences: Record<FailureType, string | typeof asWritten> = {
   [failureTypes.brandKitUnavailable]: asWritten,
   [failureTypes.projectUnavailable]: asWritten,
 
+  [failureTypes.connectionNeedsReauth]: asWritten,
   [failureTypes.noArtwork]: asWritten,
   [failureTypes.noImage]: asWritten,
   [failureTypes.planUpgradeRequired]: asWritten,

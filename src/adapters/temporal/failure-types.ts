@@ -24,6 +24,8 @@ export const failureTypes = {
   projectUnavailable: 'ProjectUnavailable',
 
   // The work cannot go on as asked.
+  // A social connection whose platform refused its tokens for good (status needs_reauth).
+  connectionNeedsReauth: 'ConnectionNeedsReauth',
   noArtwork: 'NoArtwork',
   noImage: 'NoImage',
   planUpgradeRequired: 'PlanUpgradeRequired',

@@ -18,6 +18,8 @@ export const workflowIds = {
   webhookRedelivery: (deliveryId: string, attempt: number) => `webhook-redelivery-${deliveryId}-${attempt}`,
   /** What a plan change does in Temporal (schedules paused or resumed, deliveries stopped); a newer change replaces a run still going. */
   workspacePlan: (workspaceId: string) => `workspace-plan-${workspaceId}`,
+  /** Keeps an OAuth connection's tokens alive for as long as the connection exists. */
+  socialConnection: (connectionId: string) => `social-connection-${connectionId}`,
   /** A video job's workflow ID is the job id itself, so a client's job id is all it takes to find the run. */
   videoJob: (jobId: string) => jobId,
   /** Prefix of a schedule's runs; Temporal appends the scheduled time. */

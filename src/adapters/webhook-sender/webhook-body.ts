@@ -7,6 +7,7 @@ import type { PostEventDetails } from '../../domain/events/post-event.ts';
  * which is signed afresh.
  */
 export function webhookBody(event: WorkspaceEvent, imageUrl: string | null): string {
+  if (event.type === 'connection.expired') return connectionEventBody(event);
   const details = event.details as PostEventDetails;
   return JSON.stringify({
     event: event.type,
@@ -20,5 +21,18 @@ export function webhookBody(event: WorkspaceEvent, imageUrl: string | null): str
       publishedAt: details.publishedAt,
       ...(details.reason ? { reason: details.reason } : {}),
     },
+  });
+}
+
+/** What `connection.expired` tells about the connection (recorded by markNeedsReauth), frozen when it happened. */
+export type ConnectionEventDetails = { connectionId: string; platform: string; accountName: string; reason: string };
+
+function connectionEventBody(event: WorkspaceEvent): string {
+  const details = event.details as ConnectionEventDetails;
+  return JSON.stringify({
+    event: event.type,
+    workspaceId: event.workspaceId,
+    timestamp: event.createdAt.toISOString(),
+    data: { id: details.connectionId, platform: details.platform, accountName: details.accountName, status: 'needs_reauth', reason: details.reason },
   });
 }

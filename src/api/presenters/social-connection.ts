@@ -9,6 +9,9 @@ export function presentSocialConnection(connection: SocialConnection): Schemas['
     serverUrl: connection.serverUrl,
     accountName: connection.accountName,
     ...(connection.postLanguage ? { postLanguage: connection.postLanguage } : {}),
+    status: connection.status,
+    expiresAt: connection.expiresAt?.toISOString() ?? null,
+    lastError: connection.lastError ?? null,
     createdAt: connection.createdAt.toISOString(),
   };
 }

@@ -4,6 +4,8 @@ import { createSocialConnection } from '../../domain/social-connections/create-s
 import { deleteSocialConnection } from '../../domain/social-connections/delete-social-connection.ts';
 import { findSocialConnection } from '../../domain/social-connections/find-social-connection.ts';
 import { listSocialConnections } from '../../domain/social-connections/list-social-connections.ts';
+import { startAuthorization } from '../../domain/social-connections/start-authorization.ts';
+import { verifySocialConnection } from '../../domain/social-connections/verify-social-connection.ts';
 import { callerOf } from '../caller-of.ts';
 import { presentSocialConnection } from '../presenters/social-connection.ts';
 import { pageRequestOf, sendPage } from '../paging.ts';
@@ -20,6 +22,15 @@ export function socialConnectionRoutes(deps: Deps): Router {
   router.post('/social-connections', async (req, res) => {
     const connection = await createSocialConnection(deps, callerOf(res), req.body as Schemas['CreateSocialConnectionRequest']);
     res.status(201).location(`/api/v1/social-connections/${connection.id}`).json(presentSocialConnection(connection));
+  });
+
+  router.post('/social-connections/authorizations', async (req, res) => {
+    const started = await startAuthorization(deps, callerOf(res), req.body as Schemas['CreateOAuthAuthorizationRequest']);
+    res.status(201).json({ authorizationUrl: started.authorizationUrl, state: started.state, expiresAt: started.expiresAt.toISOString() });
+  });
+
+  router.post('/social-connections/:id/verify', async (req, res) => {
+    res.json(presentSocialConnection(await verifySocialConnection(deps, callerOf(res), req.params.id)));
   });
 
   router.get('/social-connections/:id', async (req, res) => {

@@ -7,7 +7,7 @@ import { WorkspaceEvent, type EventType } from '../../adapters/database/entities
  */
 export async function recordEvent(
   em: EntityManager,
-  event: { workspaceId: string; type: EventType; postId: string; sourceId: string; details?: Record<string, unknown> },
+  event: { workspaceId: string; type: EventType; postId: string | null; sourceId: string; details?: Record<string, unknown> },
 ): Promise<WorkspaceEvent> {
   const existing = await em.findOne(WorkspaceEvent, { sourceId: event.sourceId });
   return existing ?? em.create(WorkspaceEvent, { ...event, details: event.details ?? {} });

@@ -22,6 +22,7 @@ export async function beginTargetPublication(
   if (!target || target.status === 'Published' || target.status === 'Cancelled') return null;
   const connection = await em.findOne(SocialConnection, target.connectionId);
   if (!connection) throw new WorkRefused(failureTypes.connectionNotFound, 'The social connection was deleted before the post was published.');
+  if (connection.status === 'needs_reauth') throw needsReauth(connection);
   const post = await em.findOne(Post, target.postId);
   if (!post) throw new WorkRefused(failureTypes.postDeleted, `Post ${target.postId} was deleted before it was published.`);
 
@@ -30,4 +31,13 @@ export async function beginTargetPublication(
   await em.flush();
   if (target.status === 'Cancelled') return null;
   return { target, connection, post };
+}
+
+/** The refusal of a publication to a connection whose platform refused its tokens: the person must connect it again. */
+export function needsReauth(connection: SocialConnection): WorkRefused {
+  const why = connection.lastError ? ` (${connection.lastError})` : '';
+  return new WorkRefused(
+    failureTypes.connectionNeedsReauth,
+    `The ${connection.platform} connection ${connection.accountName} needs to be connected again: the platform no longer accepts its authorization${why}.`,
+  );
 }

@@ -1,6 +1,6 @@
 import { SocialConnection } from '../../adapters/database/entities/social-connection.ts';
 import { AppError, type FieldError } from '../../common/errors/app-error.ts';
-import { SocialRejectedError, type SocialCredentials, type SocialPlatform } from '../../adapters/social/social-connector.ts';
+import { SocialRejectedError, type BlueskyCredentials, type MastodonCredentials, type SocialPlatform } from '../../adapters/social/social-connector.ts';
 import type { Caller } from '../caller.ts';
 import { isStorableText } from '../../common/validation/storable-text.ts';
 import type { Deps } from '../deps.ts';
@@ -68,7 +68,7 @@ export async function createSocialConnection(deps: Deps, caller: Caller, input: 
   });
 }
 
-function credentialsOf(input: CreateSocialConnectionInput): SocialCredentials {
+function credentialsOf(input: CreateSocialConnectionInput): MastodonCredentials | BlueskyCredentials {
   return input.platform === 'mastodon'
     ? { platform: 'mastodon', instanceUrl: trimSlash(input.instanceUrl), accessToken: input.accessToken }
     : { platform: 'bluesky', serviceUrl: trimSlash(input.serviceUrl ?? blueskyDefaultService), handle: input.handle, appPassword: input.appPassword };

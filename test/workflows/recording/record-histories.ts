@@ -19,6 +19,7 @@ import { cancelUpdate, planUpdate } from '../../../workflows/contracts/post-publ
 import { deliverEvent } from '../../../workflows/deliver-event.ts';
 import { generatePost } from '../../../workflows/generate-post.ts';
 import { generateVideo } from '../../../workflows/generate-video.ts';
+import { keepConnectionAlive } from '../../../workflows/keep-connection-alive.ts';
 import { plansPerRun, postPublication } from '../../../workflows/post-publication.ts';
 import { reconcileSchedules } from '../../../workflows/reconcile-schedules.ts';
 import { redeliverWebhook } from '../../../workflows/redeliver-webhook.ts';
@@ -405,6 +406,31 @@ describe('storage, schedules and plans', () => {
       });
       await handle.result();
       await record('reconcile-schedules-repaired', handle);
+    });
+  });
+
+  it('records a connection kept alive by two refreshes, then refused by its platform', async () => {
+    const twoHours = 2 * 60 * 60 * 1000;
+    const outcomes: Array<Awaited<ReturnType<Activities['refreshSocialConnection']>>> = [];
+    const stubs: Partial<Activities> = {
+      // The token expires two hours after each refresh (X's lifetime) until the platform refuses.
+      refreshSocialConnection: ({ asOf }) => {
+        const outcome =
+          outcomes.length < 2 ? ({ state: 'active', expiresAt: asOf + twoHours } as const) : ({ state: 'needs_reauth', eventId: randomUUID() } as const);
+        outcomes.push(outcome);
+        return Promise.resolve(outcome);
+      },
+      startEventDelivery: () => Promise.resolve({ started: true }),
+    };
+    await bed.runWith(stubs, async (taskQueue) => {
+      const connectionId = randomUUID();
+      const handle = await bed.client.workflow.start(keepConnectionAlive, {
+        workflowId: workflowIds.socialConnection(connectionId),
+        taskQueue,
+        args: [{ connectionId }],
+      });
+      expect(await handle.result()).toEqual({ ended: 'needs_reauth' });
+      await record('keep-connection-alive-refreshed-then-refused', handle);
     });
   });
 

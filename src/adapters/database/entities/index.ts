@@ -1,6 +1,7 @@
 import { ApiKey } from './api-key.ts';
 import { BrandKit } from './brand-kit.ts';
 import { IdempotencyKey } from './idempotency-key.ts';
+import { OAuthAuthorization } from './oauth-authorization.ts';
 import { OrphanedObject } from './orphaned-object.ts';
 import { Post } from './post.ts';
 import { PostVersion } from './post-version.ts';
@@ -34,4 +35,5 @@ export const entities = [
   Schedule,
   VideoJob,
   IdempotencyKey,
+  OAuthAuthorization,
 ];

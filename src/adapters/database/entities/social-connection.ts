@@ -3,6 +3,9 @@ import { socialPlatforms } from '../../social/social-connector.ts';
 import { createdAt, primaryKey } from './common-properties.ts';
 import { belongsToWorkspace } from './workspace.ts';
 
+export const connectionStatuses = ['active', 'needs_reauth'] as const;
+export type ConnectionStatus = (typeof connectionStatuses)[number];
+
 /** A customer's account on a social platform that posts can be published to. */
 export const SocialConnection = defineEntity({
   name: 'SocialConnection',
@@ -25,6 +28,12 @@ export const SocialConnection = defineEntity({
     sessionSealed: p.text().nullable(),
     /** Bluesky: the BCP 47 tag its posts are marked with (`langs`), when the customer gave one. */
     postLanguage: p.string().length(35).nullable(),
+    /** `needs_reauth`: the platform refused the connection's tokens for good; only connecting the account again helps. */
+    status: p.enum(connectionStatuses).default('active'),
+    /** OAuth connections: when the access token in the credentials expires (its keep-alive workflow refreshes it before). */
+    expiresAt: p.datetime().nullable(),
+    /** Why the connection needs the person again, in the platform's words. */
+    lastError: p.text().nullable(),
     ...createdAt,
   },
   indexes: [{ properties: ['workspaceId', 'createdAt'] }],

@@ -2,7 +2,7 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql';
 import { createdAt, primaryKey } from './common-properties.ts';
 import { belongsToWorkspace } from './workspace.ts';
 
-export const eventTypes = ['post.published', 'post.failed'] as const;
+export const eventTypes = ['post.published', 'post.failed', 'connection.expired'] as const;
 export type EventType = (typeof eventTypes)[number];
 
 /**

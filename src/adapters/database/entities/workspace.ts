@@ -11,6 +11,11 @@ export const Workspace = defineEntity({
     ...primaryKey,
     name: p.string().length(100),
     plan: p.enum(plans),
+    /** Where OAuth connections may send the person back to (`redirectUri` of an authorization), exact URLs. */
+    oauthRedirectUris: p
+      .json<string[]>()
+      .onCreate(() => [])
+      .defaultRaw(`'[]'`),
     ...createdAndUpdatedAt,
   },
 });

@@ -12,6 +12,7 @@ import { Migration20261123202632_social_connection_sessions } from './Migration2
 import { Migration20261127144512_rate_limits } from './Migration20261127144512_rate_limits.ts';
 import { Migration20261127150000_video_jobs_unfinished_index } from './Migration20261127150000_video_jobs_unfinished_index.ts';
 import { Migration20261127173500_webhooks_answers_slowly } from './Migration20261127173500_webhooks_answers_slowly.ts';
+import { Migration20261127200000_oauth_connections } from './Migration20261127200000_oauth_connections.ts';
 import { Migration20261127200500_publish_target_overrides } from './Migration20261127200500_publish_target_overrides.ts';
 import { Migration20261127200600_publish_target_attempts } from './Migration20261127200600_publish_target_attempts.ts';
 
@@ -28,6 +29,7 @@ export const migrationsList = [
   Migration20261127144512_rate_limits,
   Migration20261127150000_video_jobs_unfinished_index,
   Migration20261127173500_webhooks_answers_slowly,
+  Migration20261127200000_oauth_connections,
   Migration20261127200500_publish_target_overrides,
   Migration20261127200600_publish_target_attempts,
 ];

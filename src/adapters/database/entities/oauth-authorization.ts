@@ -1,0 +1,27 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql';
+import { socialPlatforms } from '../../social/social-connector.ts';
+import { createdAt, primaryKey } from './common-properties.ts';
+import { belongsToWorkspace } from './workspace.ts';
+
+/**
+ * An OAuth authorization under way: made by POST /social-connections/authorizations, used once by the platform's
+ * redirect to our callback (deleted as it is read), worthless ten minutes after it was made.
+ */
+export const OAuthAuthorization = defineEntity({
+  name: 'OAuthAuthorization',
+  tableName: 'oauth_authorizations',
+  properties: {
+    ...primaryKey,
+    ...belongsToWorkspace,
+    platform: p.enum(socialPlatforms),
+    /** SHA-256 (hex) of the `state` handed out: the state itself, a bearer secret, is never stored. */
+    stateHash: p.string().length(64).unique(),
+    /** The PKCE verifier, sealed like credentials. */
+    codeVerifierSealed: p.text(),
+    /** Where the person is sent back to, from the workspace's allow-list. */
+    redirectUri: p.text(),
+    expiresAt: p.datetime().index(),
+    ...createdAt,
+  },
+});
+export type OAuthAuthorization = InferEntity<typeof OAuthAuthorization>;

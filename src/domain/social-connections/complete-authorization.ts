@@ -1,0 +1,122 @@
+import { SocialConnection } from '../../adapters/database/entities/social-connection.ts';
+import type { OAuthTokens } from '../../adapters/social/oauth-platform.ts';
+import type { OAuthCredentials, SocialPlatform, VerifiedAccount } from '../../adapters/social/social-connector.ts';
+import { inTemporal } from '../../adapters/temporal/workflow-gateway.ts';
+import { AppError } from '../../common/errors/app-error.ts';
+import { isStorableText } from '../../common/validation/storable-text.ts';
+import { keepConnectionAlive } from '../../../workflows/keep-connection-alive.ts';
+import { keepConnectionAliveStart } from '../../../workflows/starts/keep-connection-alive.ts';
+import type { Deps } from '../deps.ts';
+import { lockWorkspace } from '../workspaces/lock-workspace.ts';
+import { requireQuota } from '../workspaces/plans.ts';
+import { callbackUrlOf, stateHashOf } from './start-authorization.ts';
+
+/** What the callback answers: a redirect to the client's `redirectUri`, or a plain 400 when the state is not ours. */
+export type CallbackAnswer = { kind: 'redirect'; url: string } | { kind: 'invalid-state' };
+
+export type CallbackInput = { platform: SocialPlatform; state?: string; code?: string; error?: string };
+
+/** The error codes a client's `redirectUri` may receive. */
+type CallbackError = 'access_denied' | 'expired' | 'exchange_failed' | 'quota_exceeded';
+
+// social_connections.account_name and account_id.
+const accountFieldChars = 300;
+
+type Consumed = { workspace_id: string; code_verifier_sealed: string; redirect_uri: string; expires_at: Date };
+
+/** The credentials a platform's connection keeps (each OAuth platform adds its own). */
+function credentialsOf(platform: SocialPlatform, tokens: OAuthTokens, account: VerifiedAccount): OAuthCredentials {
+  const base = {
+    accessToken: tokens.accessToken,
+    refreshToken: tokens.refreshToken,
+    expiresAt: new Date(tokens.expiresAt).toISOString(),
+    refreshTokenExpiresAt: tokens.refreshTokenExpiresAt ? new Date(tokens.refreshTokenExpiresAt).toISOString() : undefined,
+  };
+  if (platform === 'x') return { ...base, platform: 'x', userId: account.accountId };
+  throw new Error(`no OAuth credentials for ${platform}`);
+}
+
+/**
+ * Our public callback (`GET /oauth/{platform}/callback`), where the platform sends the person after they answered
+ * its consent screen. The state is used up as it is read (deleted in one statement, so two callbacks with one state
+ * cannot both go on); a state we did not hand out, or already used, redirects nowhere. Then the code is exchanged
+ * (with the PKCE verifier), the account read, and the connection created under the workspace's lock (counted against
+ * its plan) with its tokens sealed; its keep-alive workflow is started, and the person goes back to the client's
+ * `redirectUri` with `connectionId`, or with `error`.
+ */
+export async function completeAuthorization(deps: Deps, input: CallbackInput): Promise<CallbackAnswer> {
+  if (!input.state) return { kind: 'invalid-state' };
+  const [consumed] = await deps.orm.em
+    .fork()
+    .execute<Consumed[]>(
+      'delete from oauth_authorizations where state_hash = ? and platform = ? returning workspace_id, code_verifier_sealed, redirect_uri, expires_at',
+      [stateHashOf(input.state), input.platform],
+    );
+  if (!consumed) return { kind: 'invalid-state' };
+
+  const back = (result: { connectionId: string } | { error: CallbackError }): CallbackAnswer => {
+    const url = new URL(consumed.redirect_uri);
+    for (const [name, value] of Object.entries(result)) url.searchParams.set(name, value);
+    url.searchParams.set('state', input.state!);
+    return { kind: 'redirect', url: url.toString() };
+  };
+  if (new Date(consumed.expires_at).getTime() < Date.now()) return back({ error: 'expired' });
+  if (input.error) return back({ error: input.error === 'access_denied' ? 'access_denied' : 'exchange_failed' });
+  const setup = deps.oauth[input.platform];
+  if (!input.code || !setup?.client) return back({ error: 'exchange_failed' });
+
+  let tokens: OAuthTokens;
+  let account: VerifiedAccount;
+  try {
+    const codeVerifier = deps.secrets.open(consumed.code_verifier_sealed);
+    tokens = await setup.platform.exchangeCode({ client: setup.client, callbackUrl: callbackUrlOf(deps, input.platform), code: input.code, codeVerifier });
+    account = await setup.platform.account(tokens.accessToken);
+  } catch (error) {
+    deps.logger.warn({ platform: input.platform, workspaceId: consumed.workspace_id, reason: (error as Error).message }, 'OAuth code exchange failed');
+    return back({ error: 'exchange_failed' });
+  }
+  if (!isStorableText(account.accountName, accountFieldChars) || !isStorableText(account.accountId, accountFieldChars))
+    return back({ error: 'exchange_failed' });
+
+  let connection: SocialConnection;
+  try {
+    connection = await deps.orm.em.fork().transactional(async (em) => {
+      const { plan } = await lockWorkspace(em, consumed.workspace_id);
+      requireQuota(plan, 'socialConnections', await em.count(SocialConnection, { workspaceId: consumed.workspace_id }));
+      return em.create(SocialConnection, {
+        workspaceId: consumed.workspace_id,
+        platform: input.platform,
+        serverUrl: setup.serverUrl,
+        accountName: account.accountName,
+        accountId: account.accountId,
+        credentialsSealed: deps.secrets.seal(JSON.stringify(credentialsOf(input.platform, tokens, account))),
+        sessionSealed: null,
+        postLanguage: null,
+        expiresAt: new Date(tokens.expiresAt),
+      });
+    });
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'plan-limit-reached') return back({ error: 'quota_exceeded' });
+    throw error;
+  }
+  await startKeepAlive(deps, connection);
+  return back({ connectionId: connection.id });
+}
+
+/**
+ * Starts the connection's keep-alive workflow unless one runs. Temporal not taking it leaves the connection made
+ * but not yet kept alive: logged, and `POST /social-connections/{id}/verify` starts it again.
+ */
+export async function startKeepAlive(deps: Deps, connection: SocialConnection): Promise<void> {
+  try {
+    await inTemporal(deps.temporal, 'start the connection keep-alive', () =>
+      deps.temporal.workflow.start(keepConnectionAlive, {
+        ...keepConnectionAliveStart(connection),
+        taskQueue: deps.taskQueue,
+        workflowIdConflictPolicy: 'USE_EXISTING',
+      }),
+    );
+  } catch (error) {
+    deps.logger.warn({ connectionId: connection.id, err: error }, 'the connection keep-alive workflow did not start; a verify of the connection starts it');
+  }
+}

@@ -1,0 +1,93 @@
+import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
+import { SocialConnection } from '../../adapters/database/entities/social-connection.ts';
+import type { OAuthTokens } from '../../adapters/social/oauth-platform.ts';
+import { SocialRejectedError, SocialUnavailableError, type OAuthCredentials, type SocialCredentials } from '../../adapters/social/social-connector.ts';
+import { storableReason } from '../../common/validation/storable-text.ts';
+import { recordEvent } from '../events/record-event.ts';
+import { refreshMarginMs, type RefreshOutcome } from '../../../workflows/contracts/keep-connection-alive.ts';
+import type { Deps } from '../deps.ts';
+
+export function isOAuthCredentials(credentials: SocialCredentials): credentials is OAuthCredentials {
+  return 'expiresAt' in credentials && 'accessToken' in credentials;
+}
+
+function tokensOf(credentials: OAuthCredentials): OAuthTokens {
+  return {
+    accessToken: credentials.accessToken,
+    refreshToken: credentials.refreshToken,
+    expiresAt: Date.parse(credentials.expiresAt),
+    refreshTokenExpiresAt: credentials.refreshTokenExpiresAt ? Date.parse(credentials.refreshTokenExpiresAt) : undefined,
+  };
+}
+
+/** The credentials with the tokens a platform granted; a platform that rotates no refresh token keeps the old one. */
+export function withTokens<C extends OAuthCredentials>(credentials: C, tokens: OAuthTokens): C {
+  return {
+    ...credentials,
+    accessToken: tokens.accessToken,
+    refreshToken: tokens.refreshToken ?? credentials.refreshToken,
+    expiresAt: new Date(tokens.expiresAt).toISOString(),
+    refreshTokenExpiresAt: tokens.refreshTokenExpiresAt ? new Date(tokens.refreshTokenExpiresAt).toISOString() : credentials.refreshTokenExpiresAt,
+  };
+}
+
+/**
+ * Marks the connection `needs_reauth` with the platform's words and records its `connection.expired` event, in the
+ * caller's transaction.
+ */
+export async function markNeedsReauth(em: EntityManager, connection: SocialConnection, platformReason: string): Promise<{ eventId: string }> {
+  // The platform's own words: kept readable whatever bytes they hold.
+  const reason = storableReason(platformReason);
+  connection.status = 'needs_reauth';
+  connection.lastError = reason;
+  const event = await recordEvent(em, {
+    workspaceId: connection.workspaceId,
+    type: 'connection.expired',
+    postId: null,
+    // One event per refusal: a retried activity finds the one it recorded.
+    sourceId: `connection-expired-${connection.id}-${connection.expiresAt?.getTime() ?? 0}`,
+    details: { connectionId: connection.id, platform: connection.platform, accountName: connection.accountName, reason },
+  });
+  await em.flush();
+  return { eventId: event.id };
+}
+
+/**
+ * Refreshes the connection's access token unless it is good for longer than the margin (`force`: whatever its
+ * expiry, as of `asOf`, epoch ms, or now). Runs under the row's lock from reading the tokens to storing the new ones, so two refreshes (the
+ * keep-alive workflow, a publish, a verify) never both spend one refresh token: the second waits, then finds the
+ * token the first stored and has nothing to do. The new access token and the rotated refresh token are stored in
+ * one update. A refusal marks the connection `needs_reauth`; an outage or a rate limit throws as it is, changing
+ * nothing (never taken as a dead token).
+ */
+export async function refreshConnection(
+  deps: Pick<Deps, 'orm' | 'secrets' | 'oauth'>,
+  connectionId: string,
+  options: { force?: boolean; asOf?: number } = {},
+): Promise<RefreshOutcome> {
+  return deps.orm.em.fork().transactional(async (em) => {
+    const connection = await em.findOne(SocialConnection, connectionId, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!connection) return { state: 'gone' };
+    if (connection.status === 'needs_reauth') return { state: 'needs_reauth', eventId: null };
+    const credentials = JSON.parse(deps.secrets.open(connection.credentialsSealed)) as SocialCredentials;
+    const setup = deps.oauth[connection.platform];
+    if (!isOAuthCredentials(credentials) || !setup) return { state: 'gone' };
+    const expiresAt = Date.parse(credentials.expiresAt);
+    // `asOf`: the keep-alive workflow's clock, which its timers keep (and a test skips).
+    if (!options.force && expiresAt - (options.asOf ?? Date.now()) > refreshMarginMs) return { state: 'active', expiresAt };
+    // The operator's setting, not the person's token: retried until the app is configured again.
+    if (!setup.client) throw new SocialUnavailableError(`${connection.platform} is not configured on this service (its client id and secret)`);
+
+    let tokens: OAuthTokens;
+    try {
+      tokens = await setup.platform.refresh({ client: setup.client, tokens: tokensOf(credentials) });
+    } catch (error) {
+      if (!(error instanceof SocialRejectedError)) throw error;
+      return { state: 'needs_reauth', ...(await markNeedsReauth(em, connection, error.reason)) };
+    }
+    connection.credentialsSealed = deps.secrets.seal(JSON.stringify(withTokens(credentials, tokens)));
+    connection.expiresAt = new Date(tokens.expiresAt);
+    connection.lastError = null;
+    return { state: 'active', expiresAt: tokens.expiresAt };
+  });
+}

@@ -1,0 +1,72 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { OAuthAuthorization } from '../../adapters/database/entities/oauth-authorization.ts';
+import { Workspace } from '../../adapters/database/entities/workspace.ts';
+import type { OAuthSetup } from '../../adapters/social/create-social-connectors.ts';
+import type { OAuthClient } from '../../adapters/social/oauth-platform.ts';
+import type { SocialPlatform } from '../../adapters/social/social-connector.ts';
+import { AppError } from '../../common/errors/app-error.ts';
+import type { Caller } from '../caller.ts';
+import type { Deps } from '../deps.ts';
+
+/** How long a person has to grant access once the authorization is made. */
+export const authorizationLifetimeMs = 10 * 60 * 1000;
+// Rows past their expiry are kept a day, so that a late callback hears `expired` rather than `invalid_state`.
+const expiredKeptMs = 24 * 60 * 60 * 1000;
+
+export type StartedAuthorization = { authorizationUrl: string; state: string; expiresAt: Date };
+
+/** SHA-256 of a state, as stored: the state is a bearer secret, so only its hash is kept. */
+export function stateHashOf(state: string): string {
+  return createHash('sha256').update(state).digest('hex');
+}
+
+/** Our callback for `platform`, as registered with the platform's app. */
+export function callbackUrlOf(deps: Pick<Deps, 'publicUrl'>, platform: SocialPlatform): string {
+  return `${deps.publicUrl()}/oauth/${platform}/callback`;
+}
+
+/** The platform's OAuth side and the operator's app, or the 400/409 that says why there is none. */
+export function configuredOAuth(deps: Pick<Deps, 'oauth'>, platform: SocialPlatform): OAuthSetup & { client: OAuthClient } {
+  const setup = deps.oauth[platform];
+  if (!setup) {
+    throw new AppError('validation-failed', `${platform} does not connect through OAuth; use POST /social-connections.`, {
+      errors: [{ location: 'body', path: '/platform', message: `${platform} does not connect through OAuth` }],
+    });
+  }
+  if (!setup.client) {
+    throw new AppError('conflict', `${platform} is not configured on this service: the operator sets its client id and secret (see docs/social-platforms.md).`);
+  }
+  return { ...setup, client: setup.client };
+}
+
+/**
+ * Starts connecting an account through OAuth: a random `state` bound to the workspace (stored as its hash, good
+ * once, for ten minutes), a PKCE verifier (sealed), and the platform's authorization URL with the S256 challenge.
+ */
+export async function startAuthorization(deps: Deps, caller: Caller, input: { platform: SocialPlatform; redirectUri: string }): Promise<StartedAuthorization> {
+  const { platform, client } = configuredOAuth(deps, input.platform);
+  const state = randomBytes(32).toString('base64url');
+  const codeVerifier = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(Date.now() + authorizationLifetimeMs);
+  await deps.orm.em.fork().transactional(async (em) => {
+    const { oauthRedirectUris } = await em.findOneOrFail(Workspace, caller.workspaceId);
+    if (!oauthRedirectUris.includes(input.redirectUri)) {
+      throw new AppError('validation-failed', `${input.redirectUri} is not one of the workspace's oauthRedirectUris (set them with PATCH /workspace).`, {
+        errors: [{ location: 'body', path: '/redirectUri', message: `${input.redirectUri} is not on the workspace's allow-list` }],
+      });
+    }
+    // Authorizations nobody came back for are swept as new ones are made, so the table holds about a day's.
+    await em.nativeDelete(OAuthAuthorization, { expiresAt: { $lt: new Date(Date.now() - expiredKeptMs) } });
+    em.create(OAuthAuthorization, {
+      workspaceId: caller.workspaceId,
+      platform: input.platform,
+      stateHash: stateHashOf(state),
+      codeVerifierSealed: deps.secrets.seal(codeVerifier),
+      redirectUri: input.redirectUri,
+      expiresAt,
+    });
+  });
+  const codeChallenge = createHash('sha256').update(codeVerifier).digest('base64url');
+  const authorizationUrl = platform.authorizationUrl({ client, callbackUrl: callbackUrlOf(deps, input.platform), state, codeChallenge });
+  return { authorizationUrl, state, expiresAt };
+}

@@ -1,0 +1,57 @@
+import { SocialConnection } from '../../adapters/database/entities/social-connection.ts';
+import { SocialRejectedError } from '../../adapters/social/social-connector.ts';
+import { AppError } from '../../common/errors/app-error.ts';
+import { startEventDelivery } from '../../../activities/start-event-delivery.ts';
+import type { Caller } from '../caller.ts';
+import type { Deps } from '../deps.ts';
+import { startKeepAlive } from './complete-authorization.ts';
+import { findSocialConnection } from './find-social-connection.ts';
+import { freshCredentials } from './fresh-credentials.ts';
+import { isOAuthCredentials, markNeedsReauth } from './refresh-connection.ts';
+
+/**
+ * Checks the connection with its platform now: an OAuth token about to expire is refreshed first, then the platform
+ * says whose account the credentials open. A refusal (of the refresh or of the account) marks the connection
+ * `needs_reauth` with the platform's words and sends `connection.expired`; an answer makes a token connection
+ * active again. An OAuth connection that needs the person again stays so: its refresh token is gone, whatever its
+ * last access token still opens. The platform unreachable answers 503 and changes nothing. An active OAuth
+ * connection's keep-alive workflow is started should it not run (Temporal was down when the connection was made).
+ */
+export async function verifySocialConnection(deps: Deps, caller: Caller, id: string): Promise<SocialConnection> {
+  const connection = await findSocialConnection(deps.orm.em.fork(), caller.workspaceId, id);
+  let eventId: string | null = null;
+  try {
+    const { credentials, refresh } = await freshCredentials(deps, connection);
+    if (refresh?.state === 'needs_reauth') eventId = refresh.eventId;
+    else if (!(isOAuthCredentials(credentials) && connection.status === 'needs_reauth')) {
+      await deps.social[connection.platform].verify(credentials);
+      if (connection.status === 'needs_reauth') await deps.orm.em.fork().nativeUpdate(SocialConnection, { id }, { status: 'active', lastError: null });
+    }
+  } catch (error) {
+    if (error instanceof SocialRejectedError) {
+      eventId = await deps.orm.em.fork().transactional(async (em) => {
+        const current = await em.findOne(SocialConnection, id);
+        return current && current.status !== 'needs_reauth' ? (await markNeedsReauth(em, current, error.reason)).eventId : null;
+      });
+    } else if (error instanceof AppError) {
+      throw error;
+    } else {
+      const unavailable = new AppError(
+        'service-unavailable',
+        `Could not check the connection with ${connection.platform}: it could not be reached or did not answer in time; try again shortly.`,
+        {
+          retryAfterSeconds: 30,
+        },
+      );
+      unavailable.cause = error;
+      throw unavailable;
+    }
+  }
+  if (eventId)
+    await startEventDelivery(deps, { eventId }).catch((error: unknown) =>
+      deps.logger.warn({ err: error, eventId }, 'connection.expired not handed to its delivery'),
+    );
+  const checked = await findSocialConnection(deps.orm.em.fork(), caller.workspaceId, id);
+  if (checked.status === 'active' && checked.expiresAt) await startKeepAlive(deps, checked);
+  return checked;
+}

@@ -1,0 +1,185 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Schemas } from '../../src/api/schemas.ts';
+import { SocialConnection } from '../../src/adapters/database/entities/social-connection.ts';
+import { workflowIds } from '../../src/adapters/temporal/workflow-ids.ts';
+import { startXServer, type XServer } from '../fakes/x-server.ts';
+import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
+import type { TestApp } from '../support/test-app.ts';
+import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
+import { storedXCredentials, xEnv } from '../support/x-connections.ts';
+
+type Problem = Schemas['Problem'];
+type Connection = Schemas['SocialConnection'];
+type Authorization = Schemas['OAuthAuthorization'];
+type Target = Schemas['PublishTarget'];
+
+let x: XServer;
+let app: TestApp;
+let workspace: TestWorkspace;
+let projectId: string;
+const redirectUri = 'https://client.example/connected';
+
+beforeAll(async () => {
+  x = await startXServer();
+  ({ app, workspace, projectId } = await startAppWithWorkspace({ env: { ...xEnv(x), API_WAIT_SECONDS: '10' }, project: 'X' }));
+  expect((await workspace.client.call('PATCH', '/workspace', { body: { oauthRedirectUris: [redirectUri, 'http://127.0.0.1:8765/done'] } })).status).toBe(200);
+});
+afterAll(async () => {
+  await app?.stop();
+  await x?.close();
+});
+
+/** What a browser does: follow one redirect by hand, to see where it points. */
+async function visit(url: string): Promise<{ status: number; location: URL | null; text: string }> {
+  const response = await fetch(url, { redirect: 'manual' });
+  const location = response.headers.get('location');
+  return { status: response.status, location: location ? new URL(location, url) : null, text: await response.text() };
+}
+
+/** The whole round trip: our authorization, X's consent page, our callback; where the person ends up. */
+async function connect(client = workspace.client): Promise<URL> {
+  const created = await client.post<Authorization>('/social-connections/authorizations', { platform: 'x', redirectUri });
+  expect(created.status).toBe(201);
+  const consent = await visit(created.body.authorizationUrl);
+  expect(consent.status).toBe(302);
+  const callback = await visit(consent.location!.toString());
+  expect(callback.status).toBe(303);
+  return callback.location!;
+}
+
+describe('connecting X through OAuth', () => {
+  it('when the person consents, then the callback makes the connection, starts its keep-alive and sends them back with its id', async () => {
+    const created = await workspace.client.post<Authorization>('/social-connections/authorizations', { platform: 'x', redirectUri });
+    expect(created.status).toBe(201);
+    expect(Date.parse(created.body.expiresAt) - Date.now()).toBeGreaterThan(9 * 60_000);
+    const authorizationUrl = new URL(created.body.authorizationUrl);
+    expect(authorizationUrl.origin + authorizationUrl.pathname).toBe(x.authorizeUrl);
+    expect(authorizationUrl.searchParams.get('redirect_uri')).toBe(`http://localhost:${new URL(app.url).port}/oauth/x/callback`);
+    expect(authorizationUrl.searchParams.get('state')).toBe(created.body.state);
+
+    const consent = await visit(created.body.authorizationUrl);
+    const callback = await visit(consent.location!.toString());
+    expect(callback.status).toBe(303);
+    const back = callback.location!;
+    expect(`${back.origin}${back.pathname}`).toBe(redirectUri);
+    const connectionId = back.searchParams.get('connectionId')!;
+
+    const connection = await workspace.client.get<Connection>(`/social-connections/${connectionId}`);
+    expect(connection.body).toMatchObject({ platform: 'x', accountName: '@alice_x', serverUrl: x.url, status: 'active', lastError: null });
+    expect(Date.parse(connection.body.expiresAt!)).toBeGreaterThan(Date.now() + 7_000_000);
+    const stored = await storedXCredentials(app.api.services.orm, app.config, connectionId);
+    expect(stored).toMatchObject({ platform: 'x', refreshToken: x.currentRefreshToken(), userId: x.account.id });
+    expect(JSON.stringify(connection.body)).not.toContain(stored.accessToken);
+    const keepAlive = await app.api.services.temporal.workflow.getHandle(workflowIds.socialConnection(connectionId)).describe();
+    expect(keepAlive.status.name).toBe('RUNNING');
+
+    // The state was used: the same callback again goes nowhere.
+    const again = await visit(consent.location!.toString());
+    expect(again).toMatchObject({ status: 400, location: null });
+    expect(again.text).toContain('not valid');
+  });
+
+  it('when the person refuses on X, then they are sent back with error=access_denied and nothing is connected', async () => {
+    const before = await app.api.services.orm.em.fork().count(SocialConnection, {});
+    x.decision = 'deny';
+    try {
+      const back = await connect();
+      expect(back.searchParams.get('error')).toBe('access_denied');
+      expect(back.searchParams.get('connectionId')).toBeNull();
+    } finally {
+      x.decision = 'consent';
+    }
+    expect(await app.api.services.orm.em.fork().count(SocialConnection, {})).toBe(before);
+  });
+
+  it('when X refuses the code exchange, then they are sent back with error=exchange_failed', async () => {
+    x.script('token', [{ status: 400 }]);
+    expect((await connect()).searchParams.get('error')).toBe('exchange_failed');
+  });
+
+  it("when the workspace's connections are used up, then they are sent back with error=quota_exceeded", async () => {
+    const starter = await createTestWorkspace(app, 'starter');
+    expect((await starter.client.call('PATCH', '/workspace', { body: { oauthRedirectUris: [redirectUri] } })).status).toBe(200);
+    for (let made = 0; made < 3; made += 1) expect((await connect(starter.client)).searchParams.get('connectionId')).not.toBeNull();
+    expect((await connect(starter.client)).searchParams.get('error')).toBe('quota_exceeded');
+  });
+
+  it('when the state is unknown, then the callback answers a plain 400 and redirects nowhere', async () => {
+    const answer = await visit(`${app.url}/oauth/x/callback?code=abc&state=not-ours`);
+    expect(answer).toMatchObject({ status: 400, location: null });
+  });
+
+  it('when the redirectUri is not on the allow-list, or the platform does not use OAuth, then it answers 400 naming it', async () => {
+    const stranger = await workspace.client.post<Problem>('/social-connections/authorizations', { platform: 'x', redirectUri: 'https://evil.example/steal' });
+    expect(stranger.status).toBe(400);
+    expect(stranger.body.detail).toContain('https://evil.example/steal');
+    const mastodon = await workspace.client.post<Problem>('/social-connections/authorizations', { platform: 'mastodon', redirectUri });
+    expect(mastodon.status).toBe(400);
+    expect(mastodon.body.errors?.[0]?.path).toBe('/platform');
+  });
+
+  it('when the allow-list holds a plain http URL off loopback, then PATCH /workspace answers 400 naming it', async () => {
+    const response = await workspace.client.call<Problem>('PATCH', '/workspace', { body: { oauthRedirectUris: ['http://client.example/back'] } });
+    expect(response.status).toBe(400);
+    expect(response.body.errors?.[0]).toMatchObject({ path: '/oauthRedirectUris', message: expect.stringContaining('http://client.example/back') });
+    expect((await workspace.client.get<Schemas['Workspace']>('/workspace')).body.oauthRedirectUris).toEqual([redirectUri, 'http://127.0.0.1:8765/done']);
+  });
+});
+
+describe('an X connection', () => {
+  it('when verified, then X is asked now and the connection answered; when X no longer accepts its refresh token, verify marks it needs_reauth and publishing to it fails at once saying so', async () => {
+    const connectionId = (await connect()).searchParams.get('connectionId')!;
+    const verified = await workspace.client.post<Connection>(`/social-connections/${connectionId}/verify`);
+    expect(verified.status).toBe(200);
+    expect(verified.body.status).toBe('active');
+    expect(x.requests.at(-1)).toMatchObject({ method: 'GET', path: '/2/users/me' });
+
+    // The token expires within the margin and X refuses the refresh (the person revoked the app).
+    const em = app.api.services.orm.em.fork();
+    const row = await em.findOneOrFail(SocialConnection, connectionId);
+    const credentials = {
+      ...(await storedXCredentials(app.api.services.orm, app.config, connectionId)),
+      refreshToken: 'revoked',
+      expiresAt: new Date().toISOString(),
+    };
+    row.credentialsSealed = app.api.services.secrets.seal(JSON.stringify(credentials));
+    await em.flush();
+    const refused = await workspace.client.post<Connection>(`/social-connections/${connectionId}/verify`);
+    expect(refused.body).toMatchObject({ status: 'needs_reauth', lastError: expect.stringContaining('invalid_grant') });
+
+    const post = (await workspace.client.post<{ id: string }>('/posts', { title: 'Harbour lights', prompt: 'Boats at night', projectId })).body.id;
+    const published = await workspace.client.post<Target[]>(`/posts/${post}/publish-social`, { connectionIds: [connectionId] });
+    expect(published.body[0]).toMatchObject({ status: 'Failed', errorMessage: expect.stringContaining('needs to be connected again') });
+  });
+
+  it('when deleted, then its keep-alive workflow ends', async () => {
+    const connectionId = (await connect()).searchParams.get('connectionId')!;
+    const handle = app.api.services.temporal.workflow.getHandle(workflowIds.socialConnection(connectionId));
+    expect((await handle.describe()).status.name).toBe('RUNNING');
+    expect((await workspace.client.delete(`/social-connections/${connectionId}`)).status).toBe(204);
+    expect((await handle.describe()).status.name).toBe('TERMINATED');
+  });
+
+  it('when a post with an image is published to it, then X gets the image with its description and the post', async () => {
+    const connectionId = (await connect()).searchParams.get('connectionId')!;
+    const id = (await workspace.client.post<{ id: string }>('/posts', { title: 'Harbour lights at dusk', prompt: 'Boats at night', projectId })).body.id;
+    expect((await workspace.client.post(`/posts/${id}/generate`)).status).toBe(200);
+    const response = await workspace.client.post<Target[]>(`/posts/${id}/publish-social`, { connectionIds: [connectionId] });
+    expect(response.body[0]).toMatchObject({ platform: 'x', status: 'Published' });
+    const tweet = x.tweets.find((candidate) => candidate.id === response.body[0]!.externalPostId);
+    expect(tweet?.text).toBe('Harbour lights at dusk');
+    expect(x.media.find((media) => media.id === tweet?.mediaIds[0])).toMatchObject({ mediaType: 'image/png', altText: 'Boats at night' });
+  });
+
+  it('when the answer to the post never comes after X created it, then the retry finds that post: Published, one post on X', { timeout: 120_000 }, async () => {
+    const connectionId = (await connect()).searchParams.get('connectionId')!;
+    const id = (await workspace.client.post<{ id: string }>('/posts', { title: 'Lost answer, one post', prompt: 'Boats at night', projectId })).body.id;
+    x.timeOutAfterNextTweet = true;
+    await workspace.client.post<Target[]>(`/posts/${id}/publish-social`, { connectionIds: [connectionId] });
+    await expect
+      .poll(async () => (await workspace.client.get<Target[]>(`/posts/${id}/publish-targets`)).body[0]?.status, { timeout: 100_000, interval: 500 })
+      .toBe('Published');
+    const [target] = (await workspace.client.get<Target[]>(`/posts/${id}/publish-targets`)).body;
+    expect(x.tweets.filter((tweet) => tweet.text === 'Lost answer, one post').map((tweet) => tweet.id)).toEqual([target!.externalPostId]);
+  });
+});

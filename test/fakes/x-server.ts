@@ -1,0 +1,314 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { jsonOf, startScriptedServer, type Received, type Reply, type Route, type ScriptedResponse, type ScriptedServer } from './scripted-server.ts';
+
+// A local stand-in for X: its OAuth 2.0 authorization code flow with PKCE and the part of API v2 that publishing
+// uses. Each endpoint links the page that documents it. What it cannot show of the real X: the consent screen (it
+// answers as a person who consents, or refuses when told), app permissions and tiers, X's real rate-limit windows
+// (a test scripts a 429), t.co's real link lengths, media processing (images are ready at once), and how long X
+// remembers a text as "duplicate content" (here: for ever).
+
+export type XEndpoint = 'authorize' | 'token' | 'users_me' | 'media_upload' | 'media_metadata' | 'tweets' | 'user_tweets';
+
+export type XRequest = { method: string; path: string; headers: IncomingHttpHeaders; query: URLSearchParams };
+
+export type XTweet = { id: string; authorId: string; text: string; mediaIds: string[]; createdAt: Date };
+export type XMedia = { id: string; bytes: Buffer; mediaType: string; category: string; altText: string | undefined };
+
+type Grant = { clientId: string; redirectUri: string; challenge: string; scopes: string[] };
+type AccessToken = { expiresAt: number; userId: string };
+
+/** `url` is the API's base (X_API_URL); `authorizeUrl` its authorization page (X_AUTHORIZE_URL). */
+export type XServer = ScriptedServer<XEndpoint, ScriptedResponse, XRequest> & {
+  authorizeUrl: string;
+  client: { clientId: string; clientSecret: string };
+  account: { id: string; username: string; name: string };
+  /** How the person answers the consent screen: `consent` (redirect with a code) or `deny` (access_denied). */
+  decision: 'consent' | 'deny';
+  /** How long the access tokens issued from now on last. */
+  accessTokenLifetimeSeconds: number;
+  /** The next post is created, then its answer never comes (the client times out). */
+  timeOutAfterNextTweet: boolean;
+  tweets: XTweet[];
+  media: XMedia[];
+  /** The refresh token that works now (each refresh rotates it); undefined before the first exchange. */
+  currentRefreshToken(): string | undefined;
+  /** Every refresh token that was rotated away and is refused from now on. */
+  retiredRefreshTokens: string[];
+  /** Grants an access token without the flow (adapter tests). */
+  issueAccessToken(lifetimeSeconds?: number): string;
+};
+
+const maxWeighted = 280;
+const linkLength = 23;
+const problem = (status: number, title: string, detail: string, type = 'about:blank'): Reply => ({ status, body: { title, detail, type, status } });
+const defaultProblems: Record<number, Reply> = {
+  400: problem(400, 'Invalid Request', 'One or more parameters to your request was invalid.', 'https://api.twitter.com/2/problems/invalid-request'),
+  401: problem(401, 'Unauthorized', 'Unauthorized'),
+  403: problem(403, 'Forbidden', 'You are not permitted to perform this action.'),
+  404: problem(404, 'Not Found Error', 'Could not find the requested resource.', 'https://api.twitter.com/2/problems/resource-not-found'),
+  429: problem(429, 'Too Many Requests', 'Too Many Requests'),
+  500: problem(500, 'Internal Server Error', 'Internal Server Error'),
+  503: problem(503, 'Service Unavailable', 'Service Unavailable'),
+};
+// RFC 6749 §5.2, in X's words for a used, expired or revoked code or refresh token.
+const invalidGrant: Reply = { status: 400, body: { error: 'invalid_grant', error_description: 'Value passed for the token was invalid.' } };
+const invalidClient: Reply = { status: 401, body: { error: 'unauthorized_client', error_description: 'Missing valid authorization header' } };
+
+function failure(status: number): Reply {
+  const reply = defaultProblems[status] ?? problem(status, 'Error', `The fake answered ${status}`);
+  // https://docs.x.com/x-api/fundamentals/rate-limits: every answer tells the window; a 429 says it is used up.
+  return status === 429 ? { ...reply, headers: { 'x-rate-limit-limit': '100', 'x-rate-limit-remaining': '0' } } : reply;
+}
+
+function base64url(bytes: Buffer): string {
+  return bytes.toString('base64url');
+}
+
+/** X's weighted count, as the fake checks it: links 23, code points outside the light ranges 2, emoji 2. */
+function weighted(text: string): number {
+  const light = (codePoint: number) =>
+    codePoint <= 4351 || (codePoint >= 8192 && codePoint <= 8205) || (codePoint >= 8208 && codePoint <= 8223) || (codePoint >= 8242 && codePoint <= 8247);
+  let count = 0;
+  for (const word of text.normalize('NFC').split(/(\s+)/)) {
+    if (/^https?:\/\/\S+$/i.test(word)) count += linkLength;
+    else
+      for (const { segment } of new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(word)) {
+        count += /\p{Extended_Pictographic}/u.test(segment) ? 2 : Array.from(segment).reduce((sum, char) => sum + (light(char.codePointAt(0) ?? 0) ? 1 : 2), 0);
+      }
+  }
+  return count;
+}
+
+function escapeEntities(text: string): string {
+  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+}
+
+/** Starts the fake on 127.0.0.1 (port 0). */
+export async function startXServer(): Promise<XServer> {
+  const grants = new Map<string, Grant>();
+  const accessTokens = new Map<string, AccessToken>();
+  let refreshToken: string | undefined;
+  let lastId = 1_860_000_000_000_000_000n;
+  const nextId = () => String((lastId += 1n));
+
+  const scripted = await startScriptedServer<XEndpoint, ScriptedResponse, XRequest>({
+    name: 'x',
+    rateLimitResetHeader: 'x-rate-limit-reset',
+    record: (request, url) => ({ method: request.method ?? 'GET', path: url.pathname, headers: request.headers, query: url.searchParams }),
+    route,
+    failure: (status) => failure(status),
+  });
+  const server: XServer = {
+    ...scripted,
+    authorizeUrl: `${scripted.url}/i/oauth2/authorize`,
+    client: { clientId: `x-client-${randomBytes(6).toString('hex')}`, clientSecret: randomBytes(24).toString('base64url') },
+    account: { id: '1500000000000000001', username: 'alice_x', name: 'Alice' },
+    decision: 'consent',
+    accessTokenLifetimeSeconds: 7200,
+    timeOutAfterNextTweet: false,
+    tweets: [],
+    media: [],
+    currentRefreshToken: () => refreshToken,
+    retiredRefreshTokens: [],
+    issueAccessToken: (lifetimeSeconds = server.accessTokenLifetimeSeconds) => {
+      const token = base64url(randomBytes(32));
+      accessTokens.set(token, { expiresAt: Date.now() + lifetimeSeconds * 1000, userId: server.account.id });
+      return token;
+    },
+  };
+
+  /** https://docs.x.com/fundamentals/authentication/oauth-2-0/authorization-code: the person consents, X redirects back. */
+  function authorize({ url }: Received): Reply {
+    const query = url.searchParams;
+    const redirectUri = query.get('redirect_uri') ?? '';
+    if (query.get('client_id') !== server.client.clientId || !URL.canParse(redirectUri)) return failure(400);
+    const back = new URL(redirectUri);
+    const state = query.get('state');
+    if (state !== null) back.searchParams.set('state', state);
+    const challenge = query.get('code_challenge') ?? '';
+    const scopes = (query.get('scope') ?? '').split(' ').filter(Boolean);
+    if (query.get('response_type') !== 'code' || query.get('code_challenge_method') !== 'S256' || !challenge || scopes.length === 0) {
+      back.searchParams.set('error', 'invalid_request');
+    } else if (server.decision === 'deny') {
+      back.searchParams.set('error', 'access_denied');
+    } else {
+      const code = base64url(randomBytes(24));
+      grants.set(code, { clientId: server.client.clientId, redirectUri, challenge, scopes });
+      back.searchParams.set('code', code);
+    }
+    return { status: 302, body: {}, headers: { location: back.toString() } };
+  }
+
+  function tokens(): Reply {
+    const accessToken = server.issueAccessToken();
+    if (refreshToken) server.retiredRefreshTokens.push(refreshToken);
+    refreshToken = base64url(randomBytes(32));
+    return {
+      status: 200,
+      body: {
+        token_type: 'bearer',
+        expires_in: server.accessTokenLifetimeSeconds,
+        access_token: accessToken,
+        scope: 'tweet.read tweet.write users.read offline.access media.write',
+        refresh_token: refreshToken,
+      },
+    };
+  }
+
+  /** https://docs.x.com/fundamentals/authentication/oauth-2-0/user-access-token: code exchange and refresh, Basic client auth. */
+  function token(received: Received): Reply {
+    const expected = `Basic ${Buffer.from(`${server.client.clientId}:${server.client.clientSecret}`).toString('base64')}`;
+    if (received.request.headers.authorization !== expected) return invalidClient;
+    const form = new URLSearchParams(received.body.toString('utf8'));
+    if (form.get('grant_type') === 'authorization_code') {
+      const code = form.get('code') ?? '';
+      const grant = grants.get(code);
+      // A code is good once.
+      grants.delete(code);
+      const verifier = form.get('code_verifier') ?? '';
+      if (!grant || grant.redirectUri !== form.get('redirect_uri')) return invalidGrant;
+      if (base64url(createHash('sha256').update(verifier).digest()) !== grant.challenge) return invalidGrant;
+      return tokens();
+    }
+    if (form.get('grant_type') === 'refresh_token') {
+      if (!refreshToken || form.get('refresh_token') !== refreshToken) return invalidGrant;
+      return tokens();
+    }
+    return { status: 400, body: { error: 'unsupported_grant_type', error_description: 'grant_type is not supported' } };
+  }
+
+  /** https://docs.x.com/x-api/users/get-my-user */
+  function usersMe(): Reply {
+    return { status: 200, body: { data: { id: server.account.id, name: server.account.name, username: server.account.username } } };
+  }
+
+  /** https://docs.x.com/x-api/media/upload-media: one request, the bytes in base64. */
+  function mediaUpload(received: Received): Reply {
+    const body = jsonOf(received);
+    if (typeof body.media !== 'string' || body.media_category !== 'tweet_image') return failure(400);
+    const bytes = Buffer.from(body.media, 'base64');
+    if (bytes.length > 5 * 1024 * 1024)
+      return problem(400, 'Invalid Request', 'File size exceeds 5242880 bytes.', 'https://api.twitter.com/2/problems/invalid-request');
+    const media: XMedia = {
+      id: nextId(),
+      bytes,
+      mediaType: typeof body.media_type === 'string' ? body.media_type : 'application/octet-stream',
+      category: body.media_category,
+      altText: undefined,
+    };
+    server.media.push(media);
+    return {
+      status: 200,
+      body: {
+        data: {
+          id: media.id,
+          media_key: `3_${media.id}`,
+          size: bytes.length,
+          expires_after_secs: 86_400,
+          processing_info: { state: 'succeeded', progress_percent: 100 },
+        },
+      },
+    };
+  }
+
+  /** https://docs.x.com/x-api/media/create-media-metadata */
+  function mediaMetadata(received: Received): Reply {
+    const body = jsonOf(received);
+    const media = server.media.find((candidate) => candidate.id === body.id);
+    if (!media) return failure(404);
+    const altText = (body.metadata as { alt_text?: { text?: unknown } } | undefined)?.alt_text?.text;
+    if (typeof altText === 'string') {
+      if (Array.from(altText).length > 1000) return failure(400);
+      media.altText = altText;
+    }
+    return { status: 200, body: { data: { id: media.id, associated_metadata: { alt_text: { text: media.altText } } } } };
+  }
+
+  /** https://docs.x.com/x-api/posts/create-post */
+  async function createTweet(received: Received, userId: string): Promise<Reply> {
+    const body = jsonOf(received);
+    const text = typeof body.text === 'string' ? body.text : '';
+    const mediaIds = ((body.media as { media_ids?: unknown } | undefined)?.media_ids ?? []) as unknown[];
+    if (!text && mediaIds.length === 0) return failure(400);
+    if (weighted(text) > maxWeighted)
+      return problem(400, 'Invalid Request', 'Text exceeds 280 weighted characters.', 'https://api.twitter.com/2/problems/invalid-request');
+    if (mediaIds.some((id) => !server.media.some((media) => media.id === id))) return problem(400, 'Invalid Request', 'Your media IDs are invalid.');
+    if (server.tweets.some((tweet) => tweet.authorId === userId && tweet.text === text)) {
+      return problem(403, 'Forbidden', 'You are not allowed to create a Tweet with duplicate content.');
+    }
+    const tweet: XTweet = { id: nextId(), authorId: userId, text, mediaIds: mediaIds.map(String), createdAt: new Date() };
+    server.tweets.push(tweet);
+    if (server.timeOutAfterNextTweet) {
+      server.timeOutAfterNextTweet = false;
+      // The post exists; its answer never comes, until the client gives up and hangs up.
+      await once(received.request.socket, 'close');
+    }
+    return { status: 201, body: { data: { id: tweet.id, text: tweet.text, edit_history_tweet_ids: [tweet.id] } } };
+  }
+
+  /** A post as X lists it: entities escaped, each link a t.co link, the media's t.co link at the end. */
+  function tweetJson(tweet: XTweet) {
+    const urls: Array<Record<string, unknown>> = [];
+    let text = escapeEntities(tweet.text).replace(/https?:\/\/\S+/gi, (link) => {
+      const short = `https://t.co/${base64url(randomBytes(8)).slice(0, 10)}`;
+      urls.push({ url: short, expanded_url: link, display_url: link.replace(/^https?:\/\//, '') });
+      return short;
+    });
+    for (const mediaId of tweet.mediaIds) {
+      const short = `https://t.co/${base64url(randomBytes(8)).slice(0, 10)}`;
+      text = `${text} ${short}`;
+      urls.push({ url: short, expanded_url: `https://x.com/${server.account.username}/status/${tweet.id}/photo/1`, media_key: `3_${mediaId}` });
+    }
+    return {
+      id: tweet.id,
+      text,
+      created_at: tweet.createdAt.toISOString(),
+      edit_history_tweet_ids: [tweet.id],
+      ...(urls.length > 0 ? { entities: { urls } } : {}),
+    };
+  }
+
+  /** https://docs.x.com/x-api/users/get-posts: newest first, from `start_time`, at most `max_results`. */
+  function userTweets({ url }: Received, userId: string): Reply {
+    const startTime = url.searchParams.get('start_time');
+    const since = startTime ? Date.parse(startTime) : 0;
+    const max = Math.min(100, Math.max(5, Number(url.searchParams.get('max_results') ?? 10)));
+    const listed = server.tweets
+      .filter((tweet) => tweet.authorId === userId && tweet.createdAt.getTime() >= since)
+      .reverse()
+      .slice(0, max);
+    return { status: 200, body: listed.length > 0 ? { data: listed.map(tweetJson), meta: { result_count: listed.length } } : { meta: { result_count: 0 } } };
+  }
+
+  function authorized(request: IncomingMessage): AccessToken | undefined {
+    const header = request.headers.authorization ?? '';
+    const found = header.startsWith('Bearer ') ? accessTokens.get(header.slice('Bearer '.length)) : undefined;
+    return found && found.expiresAt > Date.now() ? found : undefined;
+  }
+
+  function route(request: IncomingMessage, url: URL): Route<XEndpoint> | Reply {
+    const method = request.method ?? 'GET';
+    const path = url.pathname;
+    if (method === 'GET' && path === '/i/oauth2/authorize') return { endpoint: 'authorize', handle: authorize };
+    if (method === 'POST' && path === '/2/oauth2/token') return { endpoint: 'token', handle: token };
+    const userTweetsOf = method === 'GET' ? /^\/2\/users\/([0-9]+)\/tweets$/.exec(path)?.[1] : undefined;
+    const found: Route<XEndpoint> | undefined =
+      method === 'GET' && path === '/2/users/me'
+        ? { endpoint: 'users_me', handle: usersMe }
+        : method === 'POST' && path === '/2/media/upload'
+          ? { endpoint: 'media_upload', handle: mediaUpload }
+          : method === 'POST' && path === '/2/media/metadata'
+            ? { endpoint: 'media_metadata', handle: mediaMetadata }
+            : method === 'POST' && path === '/2/tweets'
+              ? { endpoint: 'tweets', handle: (received) => createTweet(received, authorized(received.request)?.userId ?? '') }
+              : userTweetsOf
+                ? { endpoint: 'user_tweets', handle: (received) => userTweets(received, userTweetsOf) }
+                : undefined;
+    if (!found) return failure(404);
+    return { endpoint: found.endpoint, handle: (received) => (authorized(request) ? found.handle(received) : failure(401)) };
+  }
+
+  return server;
+}
