@@ -10,6 +10,8 @@ import { workflowIds } from '../../src/adapters/temporal/workflow-ids.ts';
 import { startMastodonServer, type MastodonServer } from '../fakes/mastodon-server.ts';
 import { startStabilityServer, type StabilityServer } from '../fakes/stability-server.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';
+import { startXServer, type XServer } from '../fakes/x-server.ts';
+import { createXConnectionFixture, xEnv, xTokens } from '../support/x-connections.ts';
 import { eventually } from '../support/eventually.ts';
 import type { ApiResponse } from '../support/http.ts';
 import { makeImage } from '../support/images.ts';
@@ -27,6 +29,7 @@ type Problem = Schemas['Problem'];
 let stability: StabilityServer;
 let mastodon: MastodonServer;
 let receiver: WebhookReceiver;
+let x: XServer;
 let app: TestApp;
 let workspace: TestWorkspace;
 let projectId: string;
@@ -36,8 +39,10 @@ beforeAll(async () => {
   stability = await startStabilityServer();
   mastodon = await startMastodonServer();
   receiver = await startWebhookReceiver();
+  x = await startXServer();
   ({ app, workspace, projectId } = await startAppWithWorkspace({
     env: {
+      ...xEnv(x),
       STABILITY_API_KEY: stability.apiKey,
       STABILITY_API_URL: stability.url,
       // Room for a loaded machine; a held provider request outlasts it.
@@ -51,6 +56,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.stop();
   await receiver?.close();
+  await x?.close();
   await mastodon?.close();
   await stability?.close();
 });
@@ -225,6 +231,23 @@ const scenarios: Record<string, () => Scenario | Promise<Scenario>> = {
     body: { platform: 'mastodon', instanceUrl: mastodon.url, accessToken: mastodon.token },
     effect: () => count('social_connections where workspace_id = ?', workspace.id),
   }),
+  'POST /social-connections/authorizations': async () => {
+    const redirectUri = 'https://client.example/connected';
+    expect((await workspace.client.call('PATCH', '/workspace', { body: { oauthRedirectUris: [redirectUri] } })).status).toBe(200);
+    return {
+      path: '/social-connections/authorizations',
+      body: { platform: 'x', redirectUri },
+      effect: () => count('oauth_authorizations where workspace_id = ?', workspace.id),
+    };
+  },
+  'POST /social-connections/{id}/verify': async () => {
+    const connection = await createXConnectionFixture(app.api.services.orm, app.config, { workspaceId: workspace.id, x, tokens: await xTokens(x) });
+    return {
+      path: `/social-connections/${connection.id}/verify`,
+      // Each run asks X who the token belongs to.
+      effect: () => x.requests.filter((request) => request.path === '/2/users/me').length,
+    };
+  },
   'POST /api-keys': () => ({ path: '/api-keys', body: { name: 'Once' }, effect: () => count('api_keys where workspace_id = ?', workspace.id) }),
   'POST /api-keys/{id}/regenerate': async () => {
     // Another key than the one the client sends: regenerating that one would make the retry unauthenticated.

@@ -2,6 +2,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { randomBytes, randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { socialPlatforms } from '../../src/adapters/social/social-connector.ts';
 import type { Schemas } from '../../src/api/schemas.ts';
 import { IdempotencyKey } from '../../src/adapters/database/entities/idempotency-key.ts';
 import { PublishTarget } from '../../src/adapters/database/entities/publish-target.ts';
@@ -76,30 +77,32 @@ async function postWithNoiseImage(size: number): Promise<{ id: string; image: Bu
 }
 
 describe('GET /social-platforms', () => {
-  it('when a Starter workspace asks, then it lists each platform as its connector declares it, configured', async () => {
+  it('when a Starter workspace asks, then it lists each platform as its connector declares it, and whether it is configured', async () => {
     const starter = await createTestWorkspace(app, 'starter');
     const response = await starter.client.get<Schemas['SocialPlatformEntry'][]>('/social-platforms');
     expect(response.status).toBe(200);
-    expect(response.body).toEqual([
-      {
-        platform: 'mastodon',
-        auth: 'token',
-        configured: true,
-        text: { max: 500, unit: 'graphemes', linkLength: 23 },
-        images: { types: ['image/png', 'image/jpeg'], maxBytes: 16 * 1024 * 1024, maxCount: 4, altText: true },
-        threads: true,
-        retriesNeverDuplicate: { guaranteed: true, how: expect.stringContaining('Idempotency-Key') },
-      },
-      {
-        platform: 'bluesky',
-        auth: 'app-password',
-        configured: true,
-        text: { max: 300, unit: 'graphemes' },
-        images: { types: ['image/png', 'image/jpeg'], maxBytes: 2_000_000, maxCount: 4, altText: true },
-        threads: true,
-        retriesNeverDuplicate: { guaranteed: true, how: expect.stringContaining('record key') },
-      },
-    ]);
+    expect(response.body.map((entry) => entry.platform)).toEqual([...socialPlatforms]);
+    const entry = (platform: string) => response.body.find((listed) => listed.platform === platform);
+    expect(entry('mastodon')).toEqual({
+      platform: 'mastodon',
+      auth: 'token',
+      configured: true,
+      text: { max: 500, unit: 'graphemes', linkLength: 23 },
+      images: { types: ['image/png', 'image/jpeg'], maxBytes: 16 * 1024 * 1024, maxCount: 4, altText: true },
+      threads: true,
+      retriesNeverDuplicate: { guaranteed: true, how: expect.stringContaining('Idempotency-Key'), withinMs: 50 * 60_000 },
+    });
+    expect(entry('bluesky')).toEqual({
+      platform: 'bluesky',
+      auth: 'app-password',
+      configured: true,
+      text: { max: 300, unit: 'graphemes' },
+      images: { types: ['image/png', 'image/jpeg'], maxBytes: 2_000_000, maxCount: 4, altText: true },
+      threads: true,
+      retriesNeverDuplicate: { guaranteed: true, how: expect.stringContaining('record key') },
+    });
+    // An OAuth platform whose app this service was not given: listed, not configured.
+    expect(entry('x')).toMatchObject({ platform: 'x', auth: 'oauth2', configured: false, text: { max: 280, unit: 'weighted' } });
   });
 
   it('when no key is given, then it answers 401', async () => {

@@ -9,6 +9,6 @@ export function presentSocialPlatform(entry: SocialPlatformEntry): Schemas['Soci
     text: { max: entry.text.max, unit: entry.text.unit, ...(entry.text.linkLength === undefined ? {} : { linkLength: entry.text.linkLength }) },
     images: { types: [...entry.images.types], maxBytes: entry.images.maxBytes, maxCount: entry.images.maxCount, altText: entry.images.altText },
     threads: entry.threads,
-    retriesNeverDuplicate: { guaranteed: entry.retriesNeverDuplicate.guaranteed, how: entry.retriesNeverDuplicate.how },
+    retriesNeverDuplicate: { ...entry.retriesNeverDuplicate },
   };
 }
