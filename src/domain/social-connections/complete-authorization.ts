@@ -32,8 +32,16 @@ function credentialsOf(platform: SocialPlatform, tokens: OAuthTokens, account: V
     expiresAt: new Date(tokens.expiresAt).toISOString(),
     refreshTokenExpiresAt: tokens.refreshTokenExpiresAt ? new Date(tokens.refreshTokenExpiresAt).toISOString() : undefined,
   };
-  if (platform === 'x') return { ...base, platform: 'x', userId: account.accountId };
-  throw new Error(`no OAuth credentials for ${platform}`);
+  switch (platform) {
+    case 'x':
+    case 'threads':
+      return { ...base, platform, userId: account.accountId };
+    case 'linkedin':
+      // The member's own URN (linkedin-author.ts): posts are by them.
+      return { ...base, platform, author: account.accountId };
+    default:
+      throw new Error(`no OAuth credentials for ${platform}`);
+  }
 }
 
 /**
