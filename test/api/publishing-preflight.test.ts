@@ -76,7 +76,7 @@ async function postWithNoiseImage(size: number): Promise<{ id: string; image: Bu
 }
 
 describe('GET /social-platforms', () => {
-  it('when a Starter workspace asks, then it lists each platform as its connector declares it, configured', async () => {
+  it('when a Starter workspace asks, then it lists each platform as its connector declares it, the OAuth ones not configured without their apps', async () => {
     const starter = await createTestWorkspace(app, 'starter');
     const response = await starter.client.get<Schemas['SocialPlatformEntry'][]>('/social-platforms');
     expect(response.status).toBe(200);
@@ -99,6 +99,10 @@ describe('GET /social-platforms', () => {
         threads: true,
         retriesNeverDuplicate: { guaranteed: true, how: expect.stringContaining('record key') },
       },
+      // OAuth platforms whose apps this service was not given.
+      expect.objectContaining({ platform: 'x', auth: 'oauth2', configured: false, text: { max: 280, unit: 'weighted' } }),
+      expect.objectContaining({ platform: 'linkedin', auth: 'oauth2', configured: false, text: { max: 3000, unit: 'characters' } }),
+      expect.objectContaining({ platform: 'threads', auth: 'oauth2', configured: false, text: { max: 500, unit: 'weighted' } }),
     ]);
   });
 
