@@ -1700,6 +1700,13 @@ export interface components {
              * @description Where the person is sent back to; must be on the workspace's `oauthRedirectUris`.
              */
             redirectUri: string;
+            /**
+             * @description LinkedIn only: the organisation (company page) the connection posts as, instead of the member. The member
+             *     must hold an approved administrator, content administrator or sponsored content poster role in it, else
+             *     they are sent back with `error=exchange_failed`. 400 for another platform; 409 when the operator has not
+             *     enabled organisation authors.
+             */
+            author?: string;
         };
         OAuthAuthorization: {
             /**

@@ -32,7 +32,7 @@ afterAll(async () => {
 
 /** The whole round trip for X. */
 function connect(client = workspace.client): Promise<URL> {
-  return connectThroughOAuth(client, 'x', redirectUri);
+  return connectThroughOAuth(client, { platform: 'x', redirectUri });
 }
 
 describe('connecting X through OAuth', () => {

@@ -26,7 +26,7 @@ const redirectUri = 'https://client.example/connected';
 beforeAll(async () => {
   [linkedin, threads] = await Promise.all([startLinkedInServer(), startThreadsServer()]);
   ({ app, workspace, projectId } = await startAppWithWorkspace({
-    env: { ...linkedInEnv(linkedin), ...threadsEnv(threads), API_WAIT_SECONDS: '10' },
+    env: { ...linkedInEnv(linkedin), ...threadsEnv(threads), LINKEDIN_ORGANIZATION_AUTHORS: 'true', API_WAIT_SECONDS: '10' },
     project: 'LinkedIn and Threads',
   }));
   // The operator registers our callback with the LinkedIn app, which takes no other.
@@ -38,8 +38,8 @@ afterAll(async () => {
   await Promise.all([linkedin?.close(), threads?.close()]);
 });
 
-async function connect(platform: 'linkedin' | 'threads'): Promise<string> {
-  const back = await connectThroughOAuth(workspace.client, platform, redirectUri);
+async function connect(platform: 'linkedin' | 'threads', author?: string): Promise<string> {
+  const back = await connectThroughOAuth(workspace.client, { platform, redirectUri, ...(author ? { author } : {}) });
   expect(`${back.origin}${back.pathname}`).toBe(redirectUri);
   expect(back.searchParams.get('error')).toBeNull();
   return back.searchParams.get('connectionId')!;
@@ -84,6 +84,26 @@ describe('LinkedIn through OAuth', () => {
     expect(stored).toMatchObject({ platform: 'linkedin', author: member, refreshToken: expect.stringMatching(/^AQW/) });
     expect(JSON.stringify(connection.body)).not.toContain(stored.accessToken);
     await expectKeptAlive(connectionId);
+  });
+
+  it('when an organisation the member administers is asked for as author, then the connection posts as it; one they do not is refused', async () => {
+    linkedin.acls.push({ organization: 'urn:li:organization:12345', role: 'ADMINISTRATOR', state: 'APPROVED' });
+    linkedin.organizations.set('12345', 'Harbour Co');
+    const connectionId = await connect('linkedin', 'urn:li:organization:12345');
+    const connection = await workspace.client.get<Connection>(`/social-connections/${connectionId}`);
+    expect(connection.body).toMatchObject({ platform: 'linkedin', accountName: 'Harbour Co' });
+    const stored = await storedCredentials<LinkedInCredentials>(app.api.services.orm, app.config, connectionId);
+    expect(stored.author).toBe('urn:li:organization:12345');
+
+    const refused = await connectThroughOAuth(workspace.client, { platform: 'linkedin', redirectUri, author: 'urn:li:organization:999' });
+    expect(refused.searchParams.get('error')).toBe('exchange_failed');
+    const threadsAuthor = await workspace.client.post<Schemas['Problem']>('/social-connections/authorizations', {
+      platform: 'threads',
+      redirectUri,
+      author: 'urn:li:organization:12345',
+    });
+    expect(threadsAuthor.status).toBe(400);
+    expect(threadsAuthor.body.errors?.[0]?.path).toBe('/author');
   });
 
   it('when a post with an image is published to it, then LinkedIn gets the image with its description and the post: Published', async () => {

@@ -44,8 +44,8 @@ export async function visit(url: string): Promise<{ status: number; location: UR
  * The whole round trip: our authorization, the platform's consent page, our callback; where the person ends up (the
  * client's `redirectUri`, with `connectionId` or `error`).
  */
-export async function connectThroughOAuth(client: ApiClient, platform: Schemas['SocialPlatform'], redirectUri: string): Promise<URL> {
-  const created = await client.post<Schemas['OAuthAuthorization']>('/social-connections/authorizations', { platform, redirectUri });
+export async function connectThroughOAuth(client: ApiClient, request: Schemas['CreateOAuthAuthorizationRequest']): Promise<URL> {
+  const created = await client.post<Schemas['OAuthAuthorization']>('/social-connections/authorizations', request);
   if (created.status !== 201) throw new Error(`The authorization was not made: ${created.status} ${JSON.stringify(created.body)}`);
   const consent = await visit(created.body.authorizationUrl);
   if (consent.status !== 302 || !consent.location) throw new Error(`The consent page answered ${consent.status}: ${consent.text}`);
