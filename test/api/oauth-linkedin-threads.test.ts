@@ -53,6 +53,21 @@ async function publishWithImage(connectionId: string, title: string): Promise<Ta
   return response.body[0]!;
 }
 
+/**
+ * A post published to the connection while the platform's answer to the post is lost (the platform made it): the
+ * target once the retry has looked it up.
+ */
+async function publishLosingTheAnswer(connectionId: string, title: string): Promise<Target> {
+  const id = (await workspace.client.post<{ id: string }>('/posts', { title, prompt: 'Boats at night', projectId })).body.id;
+  await workspace.client.post<Target[]>(`/posts/${id}/publish-social`, { connectionIds: [connectionId] });
+  const targets = async () => (await workspace.client.get<Target[]>(`/posts/${id}/publish-targets`)).body;
+  await expect.poll(async () => (await targets())[0]?.status, { timeout: 100_000, interval: 500 }).toBe('Published');
+  const [target] = await targets();
+  // The first attempt heard nothing; the second found the post rather than sending it again.
+  expect(target!.attempts.map((attempt) => attempt.outcome)).toEqual(['unknown', 'published']);
+  return target!;
+}
+
 async function expectKeptAlive(connectionId: string): Promise<void> {
   const keepAlive = await app.api.services.temporal.workflow.getHandle(workflowIds.socialConnection(connectionId)).describe();
   expect(keepAlive.status.name).toBe('RUNNING');
@@ -118,6 +133,32 @@ describe('LinkedIn through OAuth', () => {
     });
     expect(linkedin.images.find((image) => image.urn === post?.media?.id)).toMatchObject({ contentType: 'image/png' });
   });
+});
+
+describe('LinkedIn and Threads: a lost answer', () => {
+  it(
+    'when the answer to a LinkedIn organisation post never comes after LinkedIn made it, then the retry finds that post: Published, one post',
+    { timeout: 120_000 },
+    async () => {
+      linkedin.acls.push({ organization: 'urn:li:organization:777', role: 'CONTENT_ADMINISTRATOR', state: 'APPROVED' });
+      linkedin.organizations.set('777', 'Lighthouse Ltd');
+      const connectionId = await connect('linkedin', 'urn:li:organization:777');
+      linkedin.silentAfterCreate = 1;
+      const target = await publishLosingTheAnswer(connectionId, 'Lost answer on LinkedIn');
+      expect(linkedin.posts.filter((post) => post.commentary === 'Lost answer on LinkedIn').map((post) => post.id)).toEqual([target.externalPostId]);
+    },
+  );
+
+  it(
+    'when the answer to a Threads publish never comes after Threads published, then the retry finds that thread: Published, one thread',
+    { timeout: 120_000 },
+    async () => {
+      const connectionId = await connect('threads');
+      threads.timeOutAfterPublishing = 1;
+      const target = await publishLosingTheAnswer(connectionId, 'Lost answer on Threads');
+      expect(threads.threads.filter((thread) => thread.text === 'Lost answer on Threads').map((thread) => thread.id)).toEqual([target.externalPostId]);
+    },
+  );
 });
 
 describe('Threads through OAuth', () => {
