@@ -15,13 +15,7 @@ import { messageOf } from '../src/common/errors/caught.ts';
 import { heartbeatingOnAClock } from './heartbeat-on-a-clock.ts';
 import { nextAttemptAt } from './next-attempt-at.ts';
 import { socialPublish } from '../workflows/activity-options.ts';
-import {
-  SocialOutcomeUnknownError,
-  type PublishedSocialPost,
-  type SocialConnector,
-  type SocialCredentials,
-  type SocialPost,
-} from '../src/adapters/social/social-connector.ts';
+import { SocialOutcomeUnknownError, type PublishedSocialPost, type SocialConnector, type SocialPost } from '../src/adapters/social/social-connector.ts';
 import type { Deps } from '../src/domain/deps.ts';
 
 export type PublishToTargetInput = {
@@ -103,6 +97,8 @@ async function publish(deps: Deps, input: PublishToTargetInput, attempt: Attempt
     language: connection.postLanguage ?? undefined,
     idempotencyKey: target.idempotencyKey,
     onProgress: () => Context.current().heartbeat(),
+    // A link made when the connector needs it (Threads, as it posts), so its expiry runs from then.
+    ...(draft.image && post.imageKey ? { imageUrl: imageUrlOf(deps, post.imageKey) } : {}),
   };
   const published = await countOutcome(connector.publish(credentials, socialPost, sessions), (outcome) =>
     socialPublishAttempts.inc({ platform: connection.platform, outcome }),
@@ -135,6 +131,11 @@ async function earliestUnknownAttempt(deps: Deps, { targetId, attempt, attempted
   // Dated when its silence was noticed, now: when it began is not known.
   await recordPublishAttempt(em, { targetId, attempt: attempt - 1, attemptedAt, outcome: 'unknown', detail: vanishedDetail, nextAttemptAt: attemptedAt });
   return earlier.find((recorded) => recorded.outcome === 'unknown')?.attemptedAt ?? attemptedAt;
+}
+
+/** A signed, expiring link to the stored image, for a platform that fetches the image itself. */
+function imageUrlOf(deps: Deps, imageKey: string): () => Promise<string> {
+  return () => deps.storage.signedUrl(imageKey);
 }
 
 /** Records a failed attempt; failing to must not hide the failure itself, which Temporal acts on. */

@@ -91,6 +91,15 @@ const schema = z
     X_CLIENT_SECRET: z.string().min(1).optional(),
     X_API_URL: z.url({ protocol: /^https$/ }).default('https://api.x.com'),
     X_AUTHORIZE_URL: z.url({ protocol: /^https$/ }).default('https://x.com/i/oauth2/authorize'),
+    LINKEDIN_CLIENT_ID: z.string().min(1).optional(),
+    LINKEDIN_CLIENT_SECRET: z.string().min(1).optional(),
+    LINKEDIN_API_URL: z.url({ protocol: /^https$/ }).default('https://api.linkedin.com'),
+    LINKEDIN_AUTHORIZE_URL: z.url({ protocol: /^https$/ }).default('https://www.linkedin.com/oauth/v2'),
+    LINKEDIN_ORGANIZATION_AUTHORS: booleanString.default(false),
+    THREADS_CLIENT_ID: z.string().min(1).optional(),
+    THREADS_CLIENT_SECRET: z.string().min(1).optional(),
+    THREADS_API_URL: z.url({ protocol: /^https$/ }).default('https://graph.threads.net'),
+    THREADS_AUTHORIZE_URL: z.url({ protocol: /^https$/ }).default('https://threads.net/oauth/authorize'),
     API_WAIT_SECONDS: seconds.default(25),
 
     RATE_LIMIT_REQUESTS: z.coerce.number().int().positive().default(600),
@@ -140,8 +149,16 @@ const schema = z
     if (env.TEMPORAL_TLS === false && (env.TEMPORAL_TLS_CA_PATH || env.TEMPORAL_TLS_CERT_PATH || env.TEMPORAL_API_KEY)) {
       ctx.addIssue({ code: 'custom', path: ['TEMPORAL_TLS'], message: 'is false, but TLS settings or an API key are given (they need TLS)' });
     }
-    if (Boolean(env.X_CLIENT_ID) !== Boolean(env.X_CLIENT_SECRET)) {
-      ctx.addIssue({ code: 'custom', path: [env.X_CLIENT_ID ? 'X_CLIENT_SECRET' : 'X_CLIENT_ID'], message: 'X needs both X_CLIENT_ID and X_CLIENT_SECRET' });
+    for (const [name, prefix] of [
+      ['X', 'X'],
+      ['LinkedIn', 'LINKEDIN'],
+      ['Threads', 'THREADS'],
+    ] as const) {
+      const id = env[`${prefix}_CLIENT_ID`];
+      if (Boolean(id) !== Boolean(env[`${prefix}_CLIENT_SECRET`])) {
+        const missing = id ? `${prefix}_CLIENT_SECRET` : `${prefix}_CLIENT_ID`;
+        ctx.addIssue({ code: 'custom', path: [missing], message: `${name} needs both ${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET` });
+      }
     }
     if (env.STORAGE_DRIVER === 's3' && !env.S3_BUCKET) {
       ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required when STORAGE_DRIVER=s3' });
@@ -250,6 +267,22 @@ function toConfig(env: z.infer<typeof schema>) {
         apiUrl: env.X_API_URL.replace(/\/$/, ''),
         authorizeUrl: env.X_AUTHORIZE_URL,
         client: env.X_CLIENT_ID && env.X_CLIENT_SECRET ? { clientId: env.X_CLIENT_ID, clientSecret: env.X_CLIENT_SECRET } : null,
+      },
+      /**
+       * LinkedIn: its REST API, its OAuth endpoints' base, the operator's app (null: not configured), and whether that
+       * app has the Community Management API, so that members may connect organisations they administer.
+       */
+      linkedin: {
+        apiUrl: env.LINKEDIN_API_URL.replace(/\/$/, ''),
+        authorizeUrl: env.LINKEDIN_AUTHORIZE_URL,
+        organizationAuthors: env.LINKEDIN_ORGANIZATION_AUTHORS,
+        client: env.LINKEDIN_CLIENT_ID && env.LINKEDIN_CLIENT_SECRET ? { clientId: env.LINKEDIN_CLIENT_ID, clientSecret: env.LINKEDIN_CLIENT_SECRET } : null,
+      },
+      /** Threads: its Graph API, its Authorization Window, and the operator's Threads app (null: not configured). */
+      threads: {
+        apiUrl: env.THREADS_API_URL.replace(/\/$/, ''),
+        authorizeUrl: env.THREADS_AUTHORIZE_URL,
+        client: env.THREADS_CLIENT_ID && env.THREADS_CLIENT_SECRET ? { clientId: env.THREADS_CLIENT_ID, clientSecret: env.THREADS_CLIENT_SECRET } : null,
       },
     },
     /** How long an action (generate, render) waits for its workflow before answering 202. */

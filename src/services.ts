@@ -1,3 +1,4 @@
+import { publicUrlProblem } from './adapters/social/threads-public-url.ts';
 import { publicBaseUrl, type Config } from './config.ts';
 import { createSecretBox } from './adapters/crypto/secret-box.ts';
 import { openDatabase } from './adapters/database/orm.ts';
@@ -79,6 +80,7 @@ export function assembleDeps(config: Config, clients: Clients, publicUrl: () => 
     >,
     oauth: createOAuthPlatforms(config.social),
     publicUrl,
+    imageLinksProblem: publicUrlProblem(config),
     webhooks: config.webhooks,
     images: createImageProvider(config.generation),
     logoFetch: config.generation.logoFetch,

@@ -248,8 +248,9 @@ export interface paths {
          *     publication would meet: `text_too_long` (the text would be shortened; the message says from how much to how
          *     much), `image_too_large` (over the platform's limit even after what is done to it: publishing would fail),
          *     `image_type_unsupported`, `connection_needs_reauth` (publishing would fail: connect the account again),
-         *     `platform_not_configured` (the operator has not set the platform up). The same 400 and 404 answers as a real
-         *     publication apply; the platforms are not asked.
+         *     `platform_not_configured` (the operator has not set the platform up), `public_url_unreachable` (Threads, with
+         *     an image: Threads fetches the image from a signed link of ours, and the service's public address is not on the
+         *     internet). The same 400 and 404 answers as a real publication apply; the platforms are not asked.
          */
         post: operations["publishPostToSocial"];
         delete?: never;
@@ -775,7 +776,7 @@ export interface paths {
         put?: never;
         /**
          * Start connecting an account through OAuth
-         * @description Extension. For a platform that connects through OAuth 2 (X): answers the platform's authorization URL to send
+         * @description Extension. For a platform that connects through OAuth 2 (X, LinkedIn, Threads): answers the platform's authorization URL to send
          *     the person to, with a `state` bound to this workspace, good once and for ten minutes (PKCE S256 is ours to
          *     keep). The person grants access on the platform, which sends them to our public callback
          *     `GET /oauth/{platform}/callback` (outside `/api/v1`, no API key), which exchanges the code, creates the
@@ -1076,7 +1077,7 @@ export interface components {
         /** @enum {string} */
         ProjectStatus: "active" | "archived";
         /** @enum {string} */
-        SocialPlatform: "mastodon" | "bluesky" | "x";
+        SocialPlatform: "mastodon" | "bluesky" | "x" | "linkedin" | "threads";
         /** @enum {string} */
         PublishTargetStatus: "Pending" | "Scheduled" | "Publishing" | "Published" | "Failed" | "Cancelled";
         /** @enum {string} */
@@ -1272,7 +1273,7 @@ export interface components {
         };
         PublishProblem: {
             /** @enum {string} */
-            code: "text_too_long" | "image_too_large" | "image_type_unsupported" | "connection_needs_reauth" | "platform_not_configured";
+            code: "text_too_long" | "image_too_large" | "image_type_unsupported" | "connection_needs_reauth" | "platform_not_configured" | "public_url_unreachable";
             /** @description In words for the user. */
             message: string;
         };
@@ -1633,7 +1634,7 @@ export interface components {
             platform: components["schemas"]["SocialPlatform"];
             /**
              * Format: uri
-             * @description The Mastodon instance, Bluesky service, or the platform's API (X).
+             * @description The Mastodon instance, Bluesky service, or the platform's API (X, LinkedIn, Threads).
              */
             serverUrl: string;
             /** @description The account, as the platform names it (`@alice@mastodon.social`, `alice.bsky.social`). */
@@ -1699,6 +1700,13 @@ export interface components {
              * @description Where the person is sent back to; must be on the workspace's `oauthRedirectUris`.
              */
             redirectUri: string;
+            /**
+             * @description LinkedIn only: the organisation (company page) the connection posts as, instead of the member. The member
+             *     must hold an approved administrator, content administrator or sponsored content poster role in it, else
+             *     they are sent back with `error=exchange_failed`. 400 for another platform; 409 when the operator has not
+             *     enabled organisation authors.
+             */
+            author?: string;
         };
         OAuthAuthorization: {
             /**

@@ -3,6 +3,7 @@ import type { SecretBox } from '../adapters/crypto/secret-box.ts';
 import type { ImageProvider } from '../adapters/image-providers/image-provider.ts';
 import type { OAuthPlatforms } from '../adapters/social/create-social-connectors.ts';
 import type { SocialConnector, SocialPlatform } from '../adapters/social/social-connector.ts';
+import type { PublicUrlProblem } from '../adapters/social/threads-public-url.ts';
 import type { Database } from '../adapters/database/orm.ts';
 import type { Logger } from '../logger.ts';
 import type { ObjectStorage } from '../adapters/object-storage/object-storage.ts';
@@ -35,6 +36,8 @@ export type Deps = Clients & {
   oauth: OAuthPlatforms;
   /** The base URL the service is reached at from the internet: OAuth callbacks are `${publicUrl}/oauth/<platform>/callback`. */
   publicUrl: () => string;
+  /** Why a platform that fetches a post's image from our signed links (Threads) could not, or null when it can. */
+  imageLinksProblem: PublicUrlProblem | null;
   /** The rules of a webhook delivery: the worker's deliveries and the test event the api sends itself. */
   webhooks: { allowPrivateNetworks: boolean; timeoutMs: number; retryWaitsSeconds: readonly number[] };
   images: ImageProvider;

@@ -6,6 +6,7 @@ import { startXServer, type XServer } from '../fakes/x-server.ts';
 import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
 import type { TestApp } from '../support/test-app.ts';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
+import { connectThroughOAuth, visit } from '../support/oauth-connections.ts';
 import { storedXCredentials, xEnv } from '../support/x-connections.ts';
 
 type Problem = Schemas['Problem'];
@@ -29,22 +30,9 @@ afterAll(async () => {
   await x?.close();
 });
 
-/** What a browser does: follow one redirect by hand, to see where it points. */
-async function visit(url: string): Promise<{ status: number; location: URL | null; text: string }> {
-  const response = await fetch(url, { redirect: 'manual' });
-  const location = response.headers.get('location');
-  return { status: response.status, location: location ? new URL(location, url) : null, text: await response.text() };
-}
-
-/** The whole round trip: our authorization, X's consent page, our callback; where the person ends up. */
-async function connect(client = workspace.client): Promise<URL> {
-  const created = await client.post<Authorization>('/social-connections/authorizations', { platform: 'x', redirectUri });
-  expect(created.status).toBe(201);
-  const consent = await visit(created.body.authorizationUrl);
-  expect(consent.status).toBe(302);
-  const callback = await visit(consent.location!.toString());
-  expect(callback.status).toBe(303);
-  return callback.location!;
+/** The whole round trip for X. */
+function connect(client = workspace.client): Promise<URL> {
+  return connectThroughOAuth(client, { platform: 'x', redirectUri });
 }
 
 describe('connecting X through OAuth', () => {

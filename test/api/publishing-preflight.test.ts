@@ -101,8 +101,10 @@ describe('GET /social-platforms', () => {
       threads: true,
       retriesNeverDuplicate: { guaranteed: true, how: expect.stringContaining('record key') },
     });
-    // An OAuth platform whose app this service was not given: listed, not configured.
+    // OAuth platforms whose apps this service was not given: listed, not configured.
     expect(entry('x')).toMatchObject({ platform: 'x', auth: 'oauth2', configured: false, text: { max: 280, unit: 'weighted' } });
+    expect(entry('linkedin')).toMatchObject({ platform: 'linkedin', auth: 'oauth2', configured: false, text: { max: 3000, unit: 'characters' } });
+    expect(entry('threads')).toMatchObject({ platform: 'threads', auth: 'oauth2', configured: false, text: { max: 500, unit: 'weighted' } });
   });
 
   it('when no key is given, then it answers 401', async () => {

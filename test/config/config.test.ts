@@ -43,6 +43,31 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ...minimal, X_API_URL: 'http://api.x.com' })).toThrow(/X_API_URL/);
   });
 
+  it("when LinkedIn or Threads is configured, then both its client id and secret are needed, and its URLs default to the platform's own", () => {
+    expect(loadConfig(minimal).social.linkedin).toEqual({
+      apiUrl: 'https://api.linkedin.com',
+      authorizeUrl: 'https://www.linkedin.com/oauth/v2',
+      organizationAuthors: false,
+      client: null,
+    });
+    expect(loadConfig(minimal).social.threads).toEqual({
+      apiUrl: 'https://graph.threads.net',
+      authorizeUrl: 'https://threads.net/oauth/authorize',
+      client: null,
+    });
+    const both = loadConfig({ ...minimal, LINKEDIN_CLIENT_ID: 'li', LINKEDIN_CLIENT_SECRET: 's1', THREADS_CLIENT_ID: 'th', THREADS_CLIENT_SECRET: 's2' });
+    expect(both.social.linkedin.client).toEqual({ clientId: 'li', clientSecret: 's1' });
+    expect(both.social.threads.client).toEqual({ clientId: 'th', clientSecret: 's2' });
+    expect(loadConfig({ ...minimal, LINKEDIN_ORGANIZATION_AUTHORS: 'true' }).social.linkedin.organizationAuthors).toBe(true);
+    expect(() => loadConfig({ ...minimal, LINKEDIN_CLIENT_SECRET: 's' })).toThrow(
+      /LINKEDIN_CLIENT_ID: LinkedIn needs both LINKEDIN_CLIENT_ID and LINKEDIN_CLIENT_SECRET/,
+    );
+    expect(() => loadConfig({ ...minimal, THREADS_CLIENT_ID: 'id' })).toThrow(
+      /THREADS_CLIENT_SECRET: Threads needs both THREADS_CLIENT_ID and THREADS_CLIENT_SECRET/,
+    );
+    expect(() => loadConfig({ ...minimal, THREADS_API_URL: 'http://graph.threads.net' })).toThrow(/THREADS_API_URL/);
+  });
+
   it('when variables are missing or malformed, then it fails naming each of them', () => {
     const attempt = () => loadConfig({ PORT: 'eighty', URL_SIGNING_SECRET: 'short' });
     expect(attempt).toThrow(ConfigError);

@@ -46,8 +46,9 @@ RULES_BEYOND_THE_SCHEMA = {
     # The server must exist and accept the credentials: it is asked while the client waits. Generated host names
     # do not exist (a 400 naming the URL), and no platform answers here at all (a 503, see UPSTREAM_CALLS).
     "POST /social-connections": {"body /instanceUrl", "body /serviceUrl", "body /accessToken", "body /appPassword", PLAN_BUDGET},
-    # The redirect URI must be on the workspace's allow-list, and the platform one that connects through OAuth.
-    "POST /social-connections/authorizations": {"body /redirectUri", "body /platform"},
+    # The redirect URI must be on the workspace's allow-list, the platform one that connects through OAuth, and an
+    # author only for LinkedIn.
+    "POST /social-connections/authorizations": {"body /redirectUri", "body /platform", "body /author"},
     # An allow-listed redirect URI is https (http only on loopback), without fragment or credentials.
     "PATCH /workspace": {"body /oauthRedirectUris"},
 }

@@ -1,13 +1,13 @@
 import got from 'got';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Config } from '../../src/config.ts';
-import { createSecretBox } from '../../src/adapters/crypto/secret-box.ts';
-import { SocialConnection } from '../../src/adapters/database/entities/social-connection.ts';
+import type { SocialConnection } from '../../src/adapters/database/entities/social-connection.ts';
 import type { Database } from '../../src/adapters/database/orm.ts';
 import type { OAuthTokens } from '../../src/adapters/social/oauth-platform.ts';
 import type { XCredentials } from '../../src/adapters/social/social-connector.ts';
 import { createXOAuthPlatform } from '../../src/adapters/social/x-oauth-platform.ts';
 import type { XServer } from '../fakes/x-server.ts';
+import { createOAuthConnectionFixture, storedCredentials } from './oauth-connections.ts';
 
 /** The environment that points the service at the fake X, with the fake's app as the operator's. */
 export function xEnv(x: XServer): Record<string, string> {
@@ -37,37 +37,29 @@ export async function xTokens(x: XServer): Promise<OAuthTokens> {
 }
 
 /** An X connection written straight to the database with `tokens` (the access token expiring at `expiresAt`). */
-export async function createXConnectionFixture(
+export function createXConnectionFixture(
   orm: Database,
   config: Config,
   input: { workspaceId: string; x: XServer; tokens: OAuthTokens; expiresAt?: number },
 ): Promise<SocialConnection> {
-  const expiresAt = input.expiresAt ?? input.tokens.expiresAt;
   const credentials: XCredentials = {
     platform: 'x',
     accessToken: input.tokens.accessToken,
     refreshToken: input.tokens.refreshToken,
-    expiresAt: new Date(expiresAt).toISOString(),
+    expiresAt: new Date(input.expiresAt ?? input.tokens.expiresAt).toISOString(),
     userId: input.x.account.id,
   };
-  const em = orm.em.fork();
-  const connection = em.create(SocialConnection, {
-    workspaceId: input.workspaceId,
-    platform: 'x',
-    serverUrl: input.x.url,
-    accountName: `@${input.x.account.username}`,
-    accountId: input.x.account.id,
-    credentialsSealed: createSecretBox(config.secrets.encryptionKeys, 'secrets').seal(JSON.stringify(credentials)),
-    sessionSealed: null,
-    postLanguage: null,
-    expiresAt: new Date(expiresAt),
+  const { x, workspaceId } = input;
+  return createOAuthConnectionFixture(orm, config, {
+    workspaceId,
+    credentials,
+    serverUrl: x.url,
+    accountName: `@${x.account.username}`,
+    accountId: x.account.id,
   });
-  await em.flush();
-  return connection;
 }
 
-/** The connection's credentials as stored. */
-export async function storedXCredentials(orm: Database, config: Config, connectionId: string): Promise<XCredentials> {
-  const row = await orm.em.fork().findOneOrFail(SocialConnection, connectionId);
-  return JSON.parse(createSecretBox(config.secrets.encryptionKeys, 'secrets').open(row.credentialsSealed)) as XCredentials;
+/** The X connection's credentials as stored. */
+export function storedXCredentials(orm: Database, config: Config, connectionId: string): Promise<XCredentials> {
+  return storedCredentials<XCredentials>(orm, config, connectionId);
 }

@@ -1,8 +1,12 @@
 import type { Config } from '../../config.ts';
 import { createBlueskyConnector } from './bluesky-connector.ts';
+import { createLinkedInConnector } from './linkedin-connector.ts';
+import { createLinkedInOAuth } from './linkedin-oauth.ts';
 import { createMastodonConnector } from './mastodon-connector.ts';
 import type { OAuthClient, OAuthPlatform } from './oauth-platform.ts';
 import type { SocialConnector, SocialPlatform } from './social-connector.ts';
+import { createThreadsConnector } from './threads-connector.ts';
+import { createThreadsOAuthPlatform } from './threads-oauth-platform.ts';
 import { createXConnector } from './x-connector.ts';
 import { createXOAuthPlatform } from './x-oauth-platform.ts';
 
@@ -13,6 +17,8 @@ export function createSocialConnectors(config: Config['social']): Record<SocialP
     mastodon: createMastodonConnector({ allowPrivateNetworks }),
     bluesky: createBlueskyConnector({ allowPrivateNetworks }),
     x: createXConnector({ allowPrivateNetworks, apiUrl: config.x.apiUrl, authorizeUrl: config.x.authorizeUrl }),
+    linkedin: createLinkedInConnector({ allowPrivateNetworks, apiUrl: config.linkedin.apiUrl, authorizeUrl: config.linkedin.authorizeUrl }),
+    threads: createThreadsConnector({ allowPrivateNetworks, apiUrl: config.threads.apiUrl }),
   };
 }
 
@@ -31,6 +37,16 @@ export function createOAuthPlatforms(config: Config['social']): OAuthPlatforms {
       platform: createXOAuthPlatform({ allowPrivateNetworks, apiUrl: config.x.apiUrl, authorizeUrl: config.x.authorizeUrl }),
       client: config.x.client,
       serverUrl: config.x.apiUrl,
+    },
+    linkedin: {
+      platform: createLinkedInOAuth({ allowPrivateNetworks, ...config.linkedin }),
+      client: config.linkedin.client,
+      serverUrl: config.linkedin.apiUrl,
+    },
+    threads: {
+      platform: createThreadsOAuthPlatform({ allowPrivateNetworks, apiUrl: config.threads.apiUrl, authorizeUrl: config.threads.authorizeUrl }),
+      client: config.threads.client,
+      serverUrl: config.threads.apiUrl,
     },
   };
 }

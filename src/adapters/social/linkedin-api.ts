@@ -41,6 +41,8 @@ export type LinkedInCall = {
   query?: Record<string, string>;
   json?: object;
   token: string;
+  /** The call makes a post: a lost answer is an unknown outcome (see PlatformRequest.creates). */
+  creates?: boolean;
 };
 
 /** LinkedIn's API over platform-http: the bearer token, and the version headers on /rest calls. */
@@ -56,14 +58,14 @@ export function createLinkedInApi(options: LinkedInOptions): LinkedInApi {
   return {
     http,
     apiOrigin,
-    call({ method, path, query, json, token }) {
+    call({ method, path, query, json, token, creates }) {
       const url = new URL(path, apiOrigin);
       for (const [name, value] of Object.entries(query ?? {})) url.searchParams.set(name, value);
       const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
       // The versioned API (https://learn.microsoft.com/en-us/linkedin/marketing/versioning) needs both; Rest.li 2.0
       // is also what makes a URN in a query parameter be written URL-encoded, as URLSearchParams writes it.
       if (path.startsWith('/rest/')) Object.assign(headers, { 'linkedin-version': linkedInVersion, 'x-restli-protocol-version': '2.0.0' });
-      return http.request({ method, url, headers, json });
+      return http.request({ method, url, headers, json, creates });
     },
   };
 }

@@ -3,16 +3,8 @@ import { createLinkedInAuthors } from './linkedin-author.ts';
 import { linkedInCommentaryOf, maxCommentaryChars } from './linkedin-commentary.ts';
 import { linkedInImageOf, maxImageBytes, type LinkedInImage } from './linkedin-image.ts';
 import { commentaryDigest, noteSentPost, sentPostOf } from './linkedin-sent-posts.ts';
-import type { PlatformDeclaration } from './platform-declaration.ts';
 import type { Answer } from './platform-http.ts';
-import {
-  SocialRejectedError,
-  SocialUnavailableError,
-  type PublishedSocialPost,
-  type SessionStore,
-  type SocialPost,
-  type VerifiedAccount,
-} from './social-connector.ts';
+import { SocialRejectedError, SocialUnavailableError, type PublishedSocialPost, type SocialConnector, type SocialCredentials } from './social-connector.ts';
 
 // LinkedIn's Posts API (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/posts-api)
 // with images through the Images API
@@ -20,23 +12,13 @@ import {
 // upload for the author, PUT the bytes to the upload URL LinkedIn gives, then create the post naming the image. The
 // author is the member or an organisation (the connection's credentials say which, see linkedin-author.ts).
 
-export type LinkedInPreviewPost = { text: string; image?: { bytes: Buffer; contentType: 'image/png' | 'image/jpeg'; alt: string } | undefined };
-export type LinkedInPreview = { text: string; count: number; image: { type: string; bytes: number; width: number; height: number } | null };
-
-export type LinkedInConnector = {
-  readonly platform: 'linkedin';
-  readonly declaration: Omit<PlatformDeclaration, 'platform'> & { platform: 'linkedin' };
-  verify(credentials: { platform: string }): Promise<VerifiedAccount>;
-  publish(credentials: { platform: string }, post: SocialPost, sessions?: SessionStore): Promise<PublishedSocialPost>;
-  /** What `publish` would send: the text readers will see (shortened), its count as LinkedIn counts it, the image. */
-  preview(post: LinkedInPreviewPost): Promise<LinkedInPreview>;
-  /**
-   * The post an earlier attempt of publication `idempotencyKey` created, looked for among the author's recent posts;
-   * null when none was sent or none is there. Throws SocialRejectedError when LinkedIn will not list the author's
-   * posts (a member's need r_member_social, which LinkedIn grants to approved partners only).
-   */
-  findPublished(credentials: { platform: string }, idempotencyKey: string, sessions?: SessionStore): Promise<PublishedSocialPost | null>;
-};
+/**
+ * LinkedIn's connector: `findPublished` looks for the post an earlier attempt of publication `idempotencyKey`
+ * created among the author's recent posts (null when none was sent or none is there), and throws SocialRejectedError
+ * when LinkedIn will not list the author's posts (a member's need r_member_social, which LinkedIn grants to approved
+ * partners only).
+ */
+export type LinkedInConnector = SocialConnector & { findPublished: NonNullable<SocialConnector['findPublished']> };
 
 // How far LinkedIn's clock may be behind ours when matching a post's creation time against when we sent it (both
 // keep to NTP; a minute also bounds how old a post of the same text from another publication can be and be taken).
@@ -45,9 +27,9 @@ const clockSkewMs = 60_000;
 const postsSearched = 50;
 const postUrn = /^urn:li:(?:share|ugcPost):\d{1,30}$/;
 
-function credentialsOf(credentials: { platform: string }): LinkedInCredentials {
+function credentialsOf(credentials: SocialCredentials): LinkedInCredentials {
   if (credentials.platform !== 'linkedin') throw new SocialRejectedError(`the LinkedIn connector cannot use ${credentials.platform} credentials`);
-  return credentials as LinkedInCredentials;
+  return credentials;
 }
 
 /** The post's id, from the `x-restli-id` header of the 201 that created it. */
@@ -155,6 +137,7 @@ export function createLinkedInConnector(options: LinkedInOptions): LinkedInConne
           isReshareDisabledByAuthor: false,
         },
         token: accessToken,
+        creates: true,
       });
       if (answer.status !== 201) throw linkedInFailureOf(answer, 'the post', [accessToken]);
       return publishedOf(postIdOf(answer));

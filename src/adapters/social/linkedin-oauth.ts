@@ -103,6 +103,10 @@ export function createLinkedInOAuth(options: LinkedInOAuthOptions): OAuthPlatfor
       return tokensOf(answer, tokens);
     },
 
-    account: (accessToken) => authors.member(accessToken),
+    async account(accessToken, author) {
+      const member = await authors.member(accessToken);
+      const { accountName, accountId } = await authors.authorFor({ accessToken, member, requested: author });
+      return { accountName, accountId };
+    },
   };
 }

@@ -35,6 +35,9 @@ export type OAuthPlatform = {
    * SocialRateLimitedError, which are retried and never taken as a dead token.
    */
   refresh(input: { client: OAuthClient; tokens: OAuthTokens }): Promise<OAuthTokens>;
-  /** Who the access token belongs to. */
-  account(accessToken: string): Promise<VerifiedAccount>;
+  /**
+   * Who the access token belongs to; with `author`, the account it posts as instead (a LinkedIn organisation the
+   * member may post for), or SocialRejectedError when it may not.
+   */
+  account(accessToken: string, author?: string): Promise<VerifiedAccount>;
 };

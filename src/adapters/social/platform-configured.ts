@@ -11,6 +11,8 @@ export function platformConfigured(config: Config, platform: SocialPlatform): bo
     case 'bluesky':
       return true;
     case 'x':
-      return config.social.x.client !== null;
+    case 'linkedin':
+    case 'threads':
+      return config.social[platform].client !== null;
   }
 }

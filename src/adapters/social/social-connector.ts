@@ -1,11 +1,13 @@
 import { RemoteRateLimitedError, RemoteRejectedError, RemoteUnavailableError } from '../net/remote-errors.ts';
 import { failureTypes, type FailureType } from '../temporal/failure-types.ts';
+import type { LinkedInCredentials } from './linkedin-api.ts';
 import type { PlatformDeclaration } from './platform-declaration.ts';
+import type { ThreadsCredentials } from './threads-connector.ts';
 
 // Publishing to a customer's social account. One connector per platform, speaking the platform's real API; the
 // publish activity picks one by platform and never knows the difference.
 
-export const socialPlatforms = ['mastodon', 'bluesky', 'x'] as const;
+export const socialPlatforms = ['mastodon', 'bluesky', 'x', 'linkedin', 'threads'] as const;
 export type SocialPlatform = (typeof socialPlatforms)[number];
 
 export type MastodonCredentials = { platform: 'mastodon'; instanceUrl: string; accessToken: string };
@@ -16,10 +18,10 @@ export type BlueskyCredentials = { platform: 'bluesky'; serviceUrl: string; hand
  * credentials): `expiresAt` is when the access token expires (ISO); `refreshToken` is absent where the platform
  * issues none.
  */
-type OAuthTokenFields = { accessToken: string; refreshToken?: string | undefined; expiresAt: string; refreshTokenExpiresAt?: string | undefined };
+export type OAuthTokenFields = { accessToken: string; refreshToken?: string | undefined; expiresAt: string; refreshTokenExpiresAt?: string | undefined };
 /** X: `userId` is the account's id, whose recent posts a retry looks in (see x-connector.ts). */
 export type XCredentials = OAuthTokenFields & { platform: 'x'; userId: string };
-export type OAuthCredentials = XCredentials;
+export type OAuthCredentials = XCredentials | LinkedInCredentials | ThreadsCredentials;
 export type SocialCredentials = MastodonCredentials | BlueskyCredentials | OAuthCredentials;
 
 /** Who the credentials belong to, as the platform says (checked when a connection is created). */

@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import sharp from 'sharp';
-import type { PlatformDeclaration } from './platform-declaration.ts';
 import { httpsLinkOf, type Answer } from './platform-http.ts';
 import { shortenText } from './shorten-text.ts';
 import {
   SocialRejectedError,
   SocialUnavailableError,
   type PublishedSocialPost,
+  type OAuthTokenFields,
   type SessionStore,
+  type SocialConnector,
+  type SocialCredentials,
   type SocialPost,
-  type VerifiedAccount,
 } from './social-connector.ts';
 import { containerLedger, textHashOf, type ContainerLedger, type LedgerEntry } from './threads-container-ledger.ts';
 import { createThreadsGraph, graphErrorOf, threadsAccountOf, type ThreadsGraphOptions } from './threads-graph.ts';
@@ -25,26 +26,14 @@ import { threadsText, threadsTextCount, threadsTextMax } from './threads-text.ts
 // (https://developers.facebook.com/docs/threads/retrieve-and-discover-posts/retrieve-posts).
 
 /** An OAuth connection to Threads: its long-lived access token (which refreshes itself) and the Threads user id. */
-export type ThreadsCredentials = { platform: 'threads'; accessToken: string; expiresAt: string; userId: string };
+export type ThreadsCredentials = OAuthTokenFields & { platform: 'threads'; userId: string };
 
 export type ThreadsConnectorOptions = ThreadsGraphOptions;
 
 type Image = NonNullable<SocialPost['image']>;
 
-/** What `preview` is given and answers: exactly what `publish` sends. */
-export type PreviewPost = { text: string; image?: Image | undefined };
-export type PostPreview = { text: string; count: number; image: { type: string; bytes: number; width: number; height: number } | null };
-
-export type ThreadsConnector = {
-  readonly platform: 'threads';
-  readonly declaration: Omit<PlatformDeclaration, 'platform'> & { platform: 'threads' };
-  verify(credentials: ThreadsCredentials): Promise<VerifiedAccount>;
-  /** `sessions` is the connection's; without one, a retry cannot find the container an earlier attempt made. */
-  publish(credentials: ThreadsCredentials, post: SocialPost, sessions?: SessionStore): Promise<PublishedSocialPost>;
-  preview(post: PreviewPost): Promise<PostPreview>;
-  /** The thread an earlier attempt with this key published, or null when it published none. */
-  findPublished(credentials: ThreadsCredentials, idempotencyKey: string, sessions?: SessionStore): Promise<PublishedSocialPost | null>;
-};
+/** Threads' connector: `findPublished` answers the thread an earlier attempt with this key published, or null. */
+export type ThreadsConnector = SocialConnector & { findPublished: NonNullable<SocialConnector['findPublished']> };
 
 // "8 MB" (https://developers.facebook.com/docs/threads/posts#image-specifications), read as decimal megabytes, the
 // stricter reading.
@@ -65,9 +54,8 @@ const notPropagated = { code: 24, subcode: 4279009 };
 type Account = { userId: string; token: string };
 type ContainerStatus = 'FINISHED' | 'IN_PROGRESS' | 'PUBLISHED' | 'ERROR' | 'EXPIRED' | 'GONE';
 
-function accountOf(credentials: ThreadsCredentials): Account {
-  const platform: string = credentials.platform;
-  if (platform !== 'threads') throw new SocialRejectedError(`the Threads connector cannot use ${platform} credentials`);
+function accountOf(credentials: SocialCredentials): Account {
+  if (credentials.platform !== 'threads') throw new SocialRejectedError(`the Threads connector cannot use ${credentials.platform} credentials`);
   return { userId: encodeURIComponent(credentials.userId), token: credentials.accessToken };
 }
 
@@ -211,7 +199,11 @@ export function createThreadsConnector(options: ThreadsConnectorOptions): Thread
       }
       if ((await processed(account, entry.container, post, ledger)) === 'PUBLISHED') return threadOf(account, entry);
 
-      const answer = await graph.post(`/v1.0/${account.userId}/threads_publish`, { creation_id: entry.container, access_token: account.token });
+      const answer = await graph.post(
+        `/v1.0/${account.userId}/threads_publish`,
+        { creation_id: entry.container, access_token: account.token },
+        { creates: true },
+      );
       if (answer.status === 400 && matches(answer, notPropagated)) throw new SocialUnavailableError('Threads has not finished taking the post in yet');
       if (answer.status !== 200) throw graph.failureOf(answer, 'the post', [account.token]);
       const id = graph.textField(answer, 'id', 'the post');

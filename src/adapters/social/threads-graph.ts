@@ -20,8 +20,8 @@ export type GraphError = { message: string; code: number | undefined; subcode: n
 export type ThreadsGraph = {
   /** `params` go in the query string. */
   get(path: string, params: Record<string, string>): Promise<Answer>;
-  /** `params` go in a form body. */
-  post(path: string, params: Record<string, string>): Promise<Answer>;
+  /** `params` go in a form body; `creates`: the request makes a post (see PlatformRequest.creates). */
+  post(path: string, params: Record<string, string>, options?: { creates?: boolean }): Promise<Answer>;
   /** The answer's non-empty string field, or SocialUnavailableError. */
   textField(answer: Answer, field: string, what: string): string;
   /** The error a failed answer stands for; `what` names the request ("the post"), `secrets` are blanked. */
@@ -66,9 +66,10 @@ export function createThreadsGraph(options: ThreadsGraphOptions): ThreadsGraph {
       return http.request({ method: 'GET', url, headers: { accept: 'application/json' } });
     },
 
-    post(path, params) {
+    post(path, params, { creates } = {}) {
       return http.request({
         method: 'POST',
+        creates,
         url: new URL(path, base),
         headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
         body: Buffer.from(new URLSearchParams(params).toString()),

@@ -7,7 +7,8 @@ import { connectionNeedsReauth } from '../social-connections/connection-needs-re
 import { postImageOf, socialDraftOf } from './social-draft.ts';
 import { readSocialPublication, type SocialPublicationRequest } from './social-publication-request.ts';
 
-export type PublicationProblemCode = 'text_too_long' | 'image_too_large' | 'image_type_unsupported' | 'connection_needs_reauth' | 'platform_not_configured';
+export type PublicationProblemCode =
+  'text_too_long' | 'image_too_large' | 'image_type_unsupported' | 'connection_needs_reauth' | 'platform_not_configured' | 'public_url_unreachable';
 export type PublicationProblem = { code: PublicationProblemCode; message: string };
 export type ConnectionPreview = SocialPostPreview & { connectionId: string; platform: SocialPlatform; problems: PublicationProblem[] };
 
@@ -33,6 +34,8 @@ export async function previewSocialPublication(deps: Deps, caller: Caller, postI
     const problems = problemsOf(deps.social[connection.platform].declaration, draft, preview, {
       needsReauth: connectionNeedsReauth(connection),
       configured: deps.socialConfigured[connection.platform],
+      // Threads fetches the image itself, from a signed link of ours.
+      imageLinksProblem: connection.platform === 'threads' && draft.image ? deps.imageLinksProblem : null,
     });
     results.push({ connectionId: connection.id, platform: connection.platform, ...preview, problems });
   }
@@ -43,7 +46,7 @@ function problemsOf(
   declaration: PlatformDeclaration,
   draft: SocialPostDraft,
   preview: SocialPostPreview,
-  connection: { needsReauth: boolean; configured: boolean },
+  connection: { needsReauth: boolean; configured: boolean; imageLinksProblem: PublicationProblem | null },
 ): PublicationProblem[] {
   const problems: PublicationProblem[] = [];
   const { max, unit } = declaration.text;
@@ -69,5 +72,6 @@ function problemsOf(
       message: 'This service is not set up for the platform (its client id and secret): publishing would fail.',
     });
   }
+  if (connection.imageLinksProblem) problems.push(connection.imageLinksProblem);
   return problems;
 }

@@ -22,7 +22,7 @@ type CallbackError = 'access_denied' | 'expired' | 'exchange_failed' | 'quota_ex
 // social_connections.account_name and account_id.
 const accountFieldChars = 300;
 
-type Consumed = { workspace_id: string; code_verifier_sealed: string; redirect_uri: string; expires_at: Date };
+type Consumed = { workspace_id: string; code_verifier_sealed: string; redirect_uri: string; author: string | null; expires_at: Date };
 
 /** The credentials a platform's connection keeps (each OAuth platform adds its own). */
 function credentialsOf(platform: SocialPlatform, tokens: OAuthTokens, account: VerifiedAccount): OAuthCredentials {
@@ -32,8 +32,16 @@ function credentialsOf(platform: SocialPlatform, tokens: OAuthTokens, account: V
     expiresAt: new Date(tokens.expiresAt).toISOString(),
     refreshTokenExpiresAt: tokens.refreshTokenExpiresAt ? new Date(tokens.refreshTokenExpiresAt).toISOString() : undefined,
   };
-  if (platform === 'x') return { ...base, platform: 'x', userId: account.accountId };
-  throw new Error(`no OAuth credentials for ${platform}`);
+  switch (platform) {
+    case 'x':
+    case 'threads':
+      return { ...base, platform, userId: account.accountId };
+    case 'linkedin':
+      // The member's URN, or the organisation's they may post for (linkedin-author.ts).
+      return { ...base, platform, author: account.accountId };
+    default:
+      throw new Error(`no OAuth credentials for ${platform}`);
+  }
 }
 
 /**
@@ -49,7 +57,7 @@ export async function completeAuthorization(deps: Deps, input: CallbackInput): P
   const [consumed] = await deps.orm.em
     .fork()
     .execute<Consumed[]>(
-      'delete from oauth_authorizations where state_hash = ? and platform = ? returning workspace_id, code_verifier_sealed, redirect_uri, expires_at',
+      'delete from oauth_authorizations where state_hash = ? and platform = ? returning workspace_id, code_verifier_sealed, redirect_uri, author, expires_at',
       [stateHashOf(input.state), input.platform],
     );
   if (!consumed) return { kind: 'invalid-state' };
@@ -70,7 +78,7 @@ export async function completeAuthorization(deps: Deps, input: CallbackInput): P
   try {
     const codeVerifier = deps.secrets.open(consumed.code_verifier_sealed);
     tokens = await setup.platform.exchangeCode({ client: setup.client, callbackUrl: callbackUrlOf(deps, input.platform), code: input.code, codeVerifier });
-    account = await setup.platform.account(tokens.accessToken);
+    account = await setup.platform.account(tokens.accessToken, consumed.author ?? undefined);
   } catch (error) {
     deps.logger.warn({ platform: input.platform, workspaceId: consumed.workspace_id, reason: (error as Error).message }, 'OAuth code exchange failed');
     return back({ error: 'exchange_failed' });

@@ -40,11 +40,34 @@ export function configuredOAuth(deps: Pick<Deps, 'oauth'>, platform: SocialPlatf
 }
 
 /**
+ * An `author` other than the person is a LinkedIn organisation, which the operator's app must have the Community
+ * Management API for (LINKEDIN_ORGANIZATION_AUTHORS, which asks for its scopes).
+ */
+export function requireOrganizationAuthors(platform: SocialPlatform, scopes: readonly string[]): void {
+  if (platform !== 'linkedin') {
+    throw new AppError('validation-failed', `author is for LinkedIn organisations; ${platform} connections post as the person.`, {
+      errors: [{ location: 'body', path: '/author', message: `${platform} takes no author` }],
+    });
+  }
+  if (!scopes.includes('w_organization_social')) {
+    throw new AppError(
+      'conflict',
+      'LinkedIn organisation authors are not enabled on this service: the operator sets LINKEDIN_ORGANIZATION_AUTHORS (see docs/social-platforms.md).',
+    );
+  }
+}
+
+/**
  * Starts connecting an account through OAuth: a random `state` bound to the workspace (stored as its hash, good
  * once, for ten minutes), a PKCE verifier (sealed), and the platform's authorization URL with the S256 challenge.
  */
-export async function startAuthorization(deps: Deps, caller: Caller, input: { platform: SocialPlatform; redirectUri: string }): Promise<StartedAuthorization> {
+export async function startAuthorization(
+  deps: Deps,
+  caller: Caller,
+  input: { platform: SocialPlatform; redirectUri: string; author?: string | undefined },
+): Promise<StartedAuthorization> {
   const { platform, client } = configuredOAuth(deps, input.platform);
+  if (input.author !== undefined) requireOrganizationAuthors(input.platform, platform.scopes);
   const state = randomBytes(32).toString('base64url');
   const codeVerifier = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + authorizationLifetimeMs);
@@ -63,6 +86,7 @@ export async function startAuthorization(deps: Deps, caller: Caller, input: { pl
       stateHash: stateHashOf(state),
       codeVerifierSealed: deps.secrets.seal(codeVerifier),
       redirectUri: input.redirectUri,
+      author: input.author ?? null,
       expiresAt,
     });
   });

@@ -9,6 +9,7 @@ import { createLinkedInConnector, type LinkedInConnector } from '../../../src/ad
 import {
   SocialRateLimitedError,
   SocialRejectedError,
+  SocialOutcomeUnknownError,
   SocialUnavailableError,
   type SessionStore,
   type SocialPost,
@@ -255,8 +256,8 @@ describe('LinkedIn connector: findPublished', () => {
     const sessions = memoryStore();
     const post = postWith();
 
-    const error = await failureOf(impatient.publish(credentials, post, sessions), SocialUnavailableError);
-    expect(error.message).toBe('LinkedIn server did not answer within 0.5 s');
+    const error = await failureOf(impatient.publish(credentials, post, sessions), SocialOutcomeUnknownError);
+    expect(error.message).toBe('LinkedIn server did not answer within 0.5 s after the request was sent');
     expect(linkedin.posts).toHaveLength(1);
 
     const found = await connector.findPublished(credentials, post.idempotencyKey, sessions);

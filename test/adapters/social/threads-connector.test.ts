@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import {
   SocialRateLimitedError,
   SocialRejectedError,
+  SocialOutcomeUnknownError,
   SocialUnavailableError,
   type SessionStore,
   type SocialPost,
@@ -219,8 +220,8 @@ describe('Threads connector: retries never post twice', () => {
     threads.timeOutAfterPublishing = 1;
 
     const error = await failureOf(impatient.publish(credentials, post, sessions));
-    expect(error).toBeInstanceOf(SocialUnavailableError);
-    expect(error.message).toBe('Threads server did not answer within 0.5 s');
+    expect(error).toBeInstanceOf(SocialOutcomeUnknownError);
+    expect(error.message).toBe('Threads server did not answer within 0.5 s after the request was sent');
     expect(threads.threads).toHaveLength(1);
 
     const found = await connector.findPublished(credentials, post.idempotencyKey, sessions);

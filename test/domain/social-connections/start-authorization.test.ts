@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createOAuthPlatforms } from '../../../src/adapters/social/create-social-connectors.ts';
 import { AppError } from '../../../src/common/errors/app-error.ts';
 import { loadConfig } from '../../../src/config.ts';
-import { configuredOAuth } from '../../../src/domain/social-connections/start-authorization.ts';
+import { configuredOAuth, requireOrganizationAuthors } from '../../../src/domain/social-connections/start-authorization.ts';
 
 const minimal = {
   DATABASE_URL: 'postgresql://u@localhost:5432/db',
@@ -34,5 +34,17 @@ describe('which platforms an authorization may be started for', () => {
   it('when X has its client id and secret, then its OAuth side and the app are handed out', () => {
     const oauth = createOAuthPlatforms(loadConfig({ ...minimal, X_CLIENT_ID: 'id', X_CLIENT_SECRET: 'secret' }).social);
     expect(configuredOAuth({ oauth }, 'x').client).toEqual({ clientId: 'id', clientSecret: 'secret' });
+  });
+
+  it('when an author is asked for, then only LinkedIn takes one, and only with organisation authors enabled (409 otherwise)', () => {
+    const withApps = { ...minimal, LINKEDIN_CLIENT_ID: 'id', LINKEDIN_CLIENT_SECRET: 'secret', THREADS_CLIENT_ID: 'id', THREADS_CLIENT_SECRET: 'secret' };
+    const members = createOAuthPlatforms(loadConfig(withApps).social);
+    const disabled = refusal(() => requireOrganizationAuthors('linkedin', configuredOAuth({ oauth: members }, 'linkedin').platform.scopes));
+    expect(disabled.code).toBe('conflict');
+    expect(disabled.message).toContain('LINKEDIN_ORGANIZATION_AUTHORS');
+    const threads = refusal(() => requireOrganizationAuthors('threads', configuredOAuth({ oauth: members }, 'threads').platform.scopes));
+    expect(threads.extras.errors?.[0]?.path).toBe('/author');
+    const organizations = createOAuthPlatforms(loadConfig({ ...withApps, LINKEDIN_ORGANIZATION_AUTHORS: 'true' }).social);
+    expect(() => requireOrganizationAuthors('linkedin', configuredOAuth({ oauth: organizations }, 'linkedin').platform.scopes)).not.toThrow();
   });
 });

@@ -20,6 +20,8 @@ export const OAuthAuthorization = defineEntity({
     codeVerifierSealed: p.text(),
     /** Where the person is sent back to, from the workspace's allow-list. */
     redirectUri: p.text(),
+    /** Who the connection is to post as, when the client named someone other than the person (a LinkedIn organisation). */
+    author: p.text().nullable(),
     expiresAt: p.datetime().index(),
     ...createdAt,
   },

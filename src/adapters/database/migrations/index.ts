@@ -15,6 +15,7 @@ import { Migration20261127173500_webhooks_answers_slowly } from './Migration2026
 import { Migration20261127200000_oauth_connections } from './Migration20261127200000_oauth_connections.ts';
 import { Migration20261127200500_publish_target_overrides } from './Migration20261127200500_publish_target_overrides.ts';
 import { Migration20261127200600_publish_target_attempts } from './Migration20261127200600_publish_target_attempts.ts';
+import { Migration20261127210000_linkedin_threads_platforms } from './Migration20261127210000_linkedin_threads_platforms.ts';
 
 export const migrationsList = [
   Migration20261122091116_initial,
@@ -32,4 +33,5 @@ export const migrationsList = [
   Migration20261127200000_oauth_connections,
   Migration20261127200500_publish_target_overrides,
   Migration20261127200600_publish_target_attempts,
+  Migration20261127210000_linkedin_threads_platforms,
 ];

@@ -1,0 +1,83 @@
+import type { Config } from '../../src/config.ts';
+import { createSecretBox } from '../../src/adapters/crypto/secret-box.ts';
+import { SocialConnection } from '../../src/adapters/database/entities/social-connection.ts';
+import type { Database } from '../../src/adapters/database/orm.ts';
+import type { OAuthCredentials, SocialCredentials } from '../../src/adapters/social/social-connector.ts';
+import type { Schemas } from '../../src/api/schemas.ts';
+import type { LinkedInServer } from '../fakes/linkedin-server.ts';
+import type { ThreadsServer } from '../fakes/threads-server.ts';
+import type { ApiClient } from './http.ts';
+
+// What tests of OAuth connections share, whatever the platform: the environment that points the service at a fake,
+// a browser's round trip through the flow, and connections written straight to the database.
+
+/** The environment that points the service at the fake LinkedIn, with the fake's app as the operator's. */
+export function linkedInEnv(linkedin: LinkedInServer): Record<string, string> {
+  return {
+    LINKEDIN_API_URL: linkedin.url,
+    LINKEDIN_AUTHORIZE_URL: `${linkedin.url}/oauth/v2`,
+    LINKEDIN_CLIENT_ID: linkedin.client.clientId,
+    LINKEDIN_CLIENT_SECRET: linkedin.client.clientSecret,
+    SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true',
+  };
+}
+
+/** The environment that points the service at the fake Threads, with the fake's app as the operator's. */
+export function threadsEnv(threads: ThreadsServer): Record<string, string> {
+  return {
+    THREADS_API_URL: threads.url,
+    THREADS_AUTHORIZE_URL: threads.authorizeUrl,
+    THREADS_CLIENT_ID: threads.app.clientId,
+    THREADS_CLIENT_SECRET: threads.app.clientSecret,
+    SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true',
+  };
+}
+
+/** What a browser does: follow one redirect by hand, to see where it points. */
+export async function visit(url: string): Promise<{ status: number; location: URL | null; text: string }> {
+  const response = await fetch(url, { redirect: 'manual' });
+  const location = response.headers.get('location');
+  return { status: response.status, location: location ? new URL(location, url) : null, text: await response.text() };
+}
+
+/**
+ * The whole round trip: our authorization, the platform's consent page, our callback; where the person ends up (the
+ * client's `redirectUri`, with `connectionId` or `error`).
+ */
+export async function connectThroughOAuth(client: ApiClient, request: Schemas['CreateOAuthAuthorizationRequest']): Promise<URL> {
+  const created = await client.post<Schemas['OAuthAuthorization']>('/social-connections/authorizations', request);
+  if (created.status !== 201) throw new Error(`The authorization was not made: ${created.status} ${JSON.stringify(created.body)}`);
+  const consent = await visit(created.body.authorizationUrl);
+  if (consent.status !== 302 || !consent.location) throw new Error(`The consent page answered ${consent.status}: ${consent.text}`);
+  const callback = await visit(consent.location.toString());
+  if (callback.status !== 303 || !callback.location) throw new Error(`Our callback answered ${callback.status}: ${callback.text}`);
+  return callback.location;
+}
+
+/** An OAuth connection written straight to the database with `credentials` (its expiry theirs). */
+export async function createOAuthConnectionFixture(
+  orm: Database,
+  config: Config,
+  input: { workspaceId: string; credentials: OAuthCredentials; serverUrl: string; accountName: string; accountId: string },
+): Promise<SocialConnection> {
+  const em = orm.em.fork();
+  const connection = em.create(SocialConnection, {
+    workspaceId: input.workspaceId,
+    platform: input.credentials.platform,
+    serverUrl: input.serverUrl,
+    accountName: input.accountName,
+    accountId: input.accountId,
+    credentialsSealed: createSecretBox(config.secrets.encryptionKeys, 'secrets').seal(JSON.stringify(input.credentials)),
+    sessionSealed: null,
+    postLanguage: null,
+    expiresAt: new Date(input.credentials.expiresAt),
+  });
+  await em.flush();
+  return connection;
+}
+
+/** The connection's credentials as stored. */
+export async function storedCredentials<C extends SocialCredentials = OAuthCredentials>(orm: Database, config: Config, connectionId: string): Promise<C> {
+  const row = await orm.em.fork().findOneOrFail(SocialConnection, connectionId);
+  return JSON.parse(createSecretBox(config.secrets.encryptionKeys, 'secrets').open(row.credentialsSealed)) as C;
+}

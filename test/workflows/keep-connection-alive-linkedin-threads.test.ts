@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LinkedInCredentials } from '../../src/adapters/social/linkedin-api.ts';
+import { linkedInMemberScopes } from '../../src/adapters/social/linkedin-oauth.ts';
+import type { ThreadsCredentials } from '../../src/adapters/social/threads-connector.ts';
+import { workflowIds } from '../../src/adapters/temporal/workflow-ids.ts';
+import { keepConnectionAlive } from '../../workflows/keep-connection-alive.ts';
+import { startLinkedInServer, type LinkedInServer } from '../fakes/linkedin-server.ts';
+import { startThreadsServer, type ThreadsServer } from '../fakes/threads-server.ts';
+import { eventually } from '../support/eventually.ts';
+import { createOAuthConnectionFixture, linkedInEnv, storedCredentials, threadsEnv } from '../support/oauth-connections.ts';
+import { createPostFixture } from '../support/post-fixtures.ts';
+import { startWorkflowTestBed, type WorkflowTestBed } from '../support/workflow-test-bed.ts';
+
+// The keep-alive workflow for LinkedIn (whose refresh token comes back unchanged) and Threads (which has none: its
+// long-lived access token refreshes itself), on the time-skipping server with the real activities against the fakes.
+
+const dayMs = 24 * 60 * 60 * 1000;
+
+let linkedin: LinkedInServer;
+let threads: ThreadsServer;
+let bed: WorkflowTestBed;
+
+beforeAll(async () => {
+  [linkedin, threads] = await Promise.all([startLinkedInServer(), startThreadsServer()]);
+  bed = await startWorkflowTestBed({ ...linkedInEnv(linkedin), ...threadsEnv(threads) });
+  await bed.startWorker();
+});
+afterAll(async () => {
+  await bed?.stop();
+  await Promise.all([linkedin?.close(), threads?.close()]);
+});
+
+function start(connectionId: string) {
+  return bed.client.workflow.start(keepConnectionAlive, {
+    workflowId: workflowIds.socialConnection(connectionId),
+    taskQueue: bed.taskQueue,
+    args: [{ connectionId }],
+  });
+}
+
+describe('keepConnectionAlive for LinkedIn and Threads', () => {
+  it('when a LinkedIn access token expires in a minute, then it is refreshed in time and the refresh token, which LinkedIn does not rotate, is kept', async () => {
+    const { workspaceId } = await createPostFixture(bed.orm);
+    const { accessToken, refreshToken } = linkedin.grantTokens([...linkedInMemberScopes]);
+    const author = `urn:li:person:${linkedin.member.sub}`;
+    const credentials: LinkedInCredentials = {
+      platform: 'linkedin',
+      accessToken,
+      refreshToken,
+      expiresAt: new Date(Date.now() + 60_000).toISOString(),
+      author,
+    };
+    const connection = await createOAuthConnectionFixture(bed.orm, bed.config, {
+      workspaceId,
+      credentials,
+      serverUrl: linkedin.url,
+      accountName: linkedin.member.name,
+      accountId: author,
+    });
+    const handle = await start(connection.id);
+
+    const after = await eventually(async () => {
+      const stored = await storedCredentials<LinkedInCredentials>(bed.orm, bed.config, connection.id);
+      expect(stored.accessToken).not.toBe(accessToken);
+      return stored;
+    });
+    expect(after).toMatchObject({ refreshToken, author, refreshTokenExpiresAt: expect.any(String) });
+    expect(Date.parse(after.expiresAt)).toBeGreaterThan(Date.now() + 59 * dayMs);
+    expect(linkedin.tokenRequests.at(-1)?.get('grant_type')).toBe('refresh_token');
+    await handle.terminate('test over');
+  });
+
+  it('when a Threads long-lived token expires in a minute, then it is refreshed with itself for another 60 days, with no refresh token', async () => {
+    const { workspaceId } = await createPostFixture(bed.orm);
+    // Threads refreshes only tokens at least a day old.
+    const accessToken = threads.issueToken('long', 2 * dayMs);
+    const credentials: ThreadsCredentials = {
+      platform: 'threads',
+      accessToken,
+      expiresAt: new Date(Date.now() + 60_000).toISOString(),
+      userId: threads.account.id,
+    };
+    const connection = await createOAuthConnectionFixture(bed.orm, bed.config, {
+      workspaceId,
+      credentials,
+      serverUrl: threads.url,
+      accountName: `@${threads.account.username}`,
+      accountId: threads.account.id,
+    });
+    const handle = await start(connection.id);
+
+    const after = await eventually(async () => {
+      const stored = await storedCredentials<ThreadsCredentials>(bed.orm, bed.config, connection.id);
+      expect(stored.accessToken).not.toBe(accessToken);
+      return stored;
+    });
+    expect(after.refreshToken).toBeUndefined();
+    expect(Date.parse(after.expiresAt)).toBeGreaterThan(Date.now() + 59 * dayMs);
+    expect(threads.requests.filter((request) => request.path === '/refresh_access_token')).toHaveLength(1);
+    await handle.terminate('test over');
+  });
+});
