@@ -1,7 +1,8 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import sharp from 'sharp';
 import { imageDimensions } from './image-dimensions.ts';
+import { callSessionStore } from './call-session-store.ts';
 import { createPlatformHttp, httpsOriginOf, redactSecrets, type Answer, type PlatformHttpOptions } from './platform-http.ts';
 import { rateLimitWaitMs } from './rate-limit-wait.ts';
 import { facetsOf } from './bluesky-facets.ts';
@@ -81,19 +82,6 @@ function serviceOf(credentials: SocialCredentials): { origin: URL; handle: strin
 function resetAtOf(headers: IncomingHttpHeaders): number {
   const reset = headers['ratelimit-reset'];
   return typeof reset === 'string' && /^\d+$/.test(reset.trim()) ? Number(reset) * 1000 : Number.NaN;
-}
-
-/** A session that lasts one call, for callers without a store (tests of the connector alone). */
-function callStore(): SessionStore {
-  let stored: string | undefined;
-  return {
-    key: `call-${randomUUID()}`,
-    read: () => Promise.resolve(stored),
-    async renew(renewal) {
-      stored = await renewal(stored);
-      return stored;
-    },
-  };
 }
 
 // The reference PDS answers 400 ExpiredToken for an access token past its `exp`, 400 InvalidToken for one it cannot
@@ -289,13 +277,13 @@ export function createBlueskyConnector(options: BlueskyConnectorOptions): Social
     },
 
     // The record key is derived from the idempotency key: the record an earlier attempt made is found by that key.
-    async findPublished(credentials, idempotencyKey, sessions = callStore()) {
+    async findPublished(credentials, idempotencyKey, sessions = callSessionStore()) {
       const { origin, appPassword } = serviceOf(credentials);
       const session = await sessionFor(credentials, sessions);
       return (await findPost(origin, session, recordKeyOf(idempotencyKey), [appPassword, session.accessJwt, session.refreshJwt])) ?? null;
     },
 
-    async publish(credentials, post, sessions = callStore()) {
+    async publish(credentials, post, sessions = callSessionStore()) {
       const { origin, appPassword } = serviceOf(credentials);
       let session = await sessionFor(credentials, sessions);
       const secrets = () => [appPassword, session.accessJwt, session.refreshJwt];

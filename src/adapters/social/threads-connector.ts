@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import sharp from 'sharp';
+import { callSessionStore } from './call-session-store.ts';
 import { httpsLinkOf, type Answer } from './platform-http.ts';
 import { shortenText } from './shorten-text.ts';
 import {
@@ -8,7 +8,6 @@ import {
   SocialUnavailableError,
   type PublishedSocialPost,
   type OAuthTokenFields,
-  type SessionStore,
   type SocialConnector,
   type SocialCredentials,
   type SocialPost,
@@ -57,19 +56,6 @@ type ContainerStatus = 'FINISHED' | 'IN_PROGRESS' | 'PUBLISHED' | 'ERROR' | 'EXP
 function accountOf(credentials: SocialCredentials): Account {
   if (credentials.platform !== 'threads') throw new SocialRejectedError(`the Threads connector cannot use ${credentials.platform} credentials`);
   return { userId: encodeURIComponent(credentials.userId), token: credentials.accessToken };
-}
-
-/** A session that lasts one call, for callers without a store (tests of the connector alone). */
-function callStore(): SessionStore {
-  let stored: string | undefined;
-  return {
-    key: `call-${randomUUID()}`,
-    read: () => Promise.resolve(stored),
-    async renew(renewal) {
-      stored = await renewal(stored);
-      return stored;
-    },
-  };
 }
 
 async function imageFacts(image: Image): Promise<{ width: number; height: number }> {
@@ -177,7 +163,7 @@ export function createThreadsConnector(options: ThreadsConnectorOptions): Thread
       return { text, count: threadsTextCount(text), image };
     },
 
-    async publish(credentials, post, sessions = callStore()) {
+    async publish(credentials, post, sessions = callSessionStore()) {
       const account = accountOf(credentials);
       const text = threadsText(post.text);
       if (post.image) {
