@@ -3,7 +3,7 @@ import { startsEagerly } from '../src/adapters/temporal/connect.ts';
 import { searchAttributes } from '../src/adapters/temporal/search-attributes.ts';
 import { workflowIds } from '../src/adapters/temporal/workflow-ids.ts';
 import { typeIfSubscribed } from '../src/adapters/webhook-sender/subscribed-webhooks.ts';
-import { deliverEvent } from '../workflows/deliver-event.ts';
+import { deliverEventType, type DeliverEvent } from '../workflows/contracts/deliver-event.ts';
 import type { Deps } from '../src/domain/deps.ts';
 
 /**
@@ -11,7 +11,7 @@ import type { Deps } from '../src/domain/deps.ts';
  * is started with below.
  */
 export function runningDeliveriesOf(workspaceId: string): string {
-  return `WorkflowType = '${deliverEvent.name}' AND ExecutionStatus = 'Running' AND ${searchAttributes.workspaceId.name} = '${workspaceId}'`;
+  return `WorkflowType = '${deliverEventType}' AND ExecutionStatus = 'Running' AND ${searchAttributes.workspaceId.name} = '${workspaceId}'`;
 }
 
 /**
@@ -26,7 +26,7 @@ export async function startEventDelivery(deps: Deps, input: { eventId: string })
   if (!subscribed) return { started: false };
   const { type, workspaceId } = subscribed;
   try {
-    await deps.temporal.workflow.start(deliverEvent, {
+    await deps.temporal.workflow.start<DeliverEvent>(deliverEventType, {
       workflowId: workflowIds.eventDelivery(input.eventId),
       taskQueue: deps.taskQueue,
       args: [{ eventId: input.eventId, retryWaitsSeconds: deps.webhooks.retryWaitsSeconds }],

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LinkedInCredentials } from '../../src/adapters/social/linkedin-api.ts';
-import type { ThreadsCredentials } from '../../src/adapters/social/threads-connector.ts';
+import type { LinkedInCredentials, ThreadsCredentials } from '../../src/adapters/social/social-connector.ts';
 import { workflowIds } from '../../src/adapters/temporal/workflow-ids.ts';
 import type { Schemas } from '../../src/api/schemas.ts';
 import { startLinkedInServer, type LinkedInServer } from '../fakes/linkedin-server.ts';

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliverToWebhooksInput, RoundResult } from '../../activities/deliver-to-webhooks.ts';
 import type { Activities } from '../../activities/activity-signatures.ts';
+import { deliverEventType } from '../../workflows/contracts/deliver-event.ts';
 import { deliverEvent } from '../../workflows/deliver-event.ts';
 import { startWorkflowTestBed, type WorkflowTestBed } from '../support/workflow-test-bed.ts';
 
@@ -37,6 +38,10 @@ const attempt = (webhookId: string, outcome: 'delivered' | 'failed') =>
   ({ webhookId, deliveryId: `delivery-${webhookId}`, outcome, statusCode: outcome === 'delivered' ? 200 : 503, error: null }) as const;
 
 describe('deliverEvent branches, with stub activities', () => {
+  it("when its starter names the workflow, then the name is the workflow function's (it starts it by name)", () => {
+    expect(deliverEventType).toBe(deliverEvent.name);
+  });
+
   it('when a webhook fails on every rung, then it is exhausted after the whole ladder and only it was retried', async () => {
     const { result, rounds, serverTimeMs } = await deliverWith((round) =>
       round.attempt === 1 ? [attempt('steady', 'delivered'), attempt('failing', 'failed')] : [attempt('failing', 'failed')],

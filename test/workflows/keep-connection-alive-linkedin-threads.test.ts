@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LinkedInCredentials } from '../../src/adapters/social/linkedin-api.ts';
 import { linkedInMemberScopes } from '../../src/adapters/social/linkedin-oauth.ts';
-import type { ThreadsCredentials } from '../../src/adapters/social/threads-connector.ts';
+import type { LinkedInCredentials, ThreadsCredentials } from '../../src/adapters/social/social-connector.ts';
 import { workflowIds } from '../../src/adapters/temporal/workflow-ids.ts';
 import { keepConnectionAlive } from '../../workflows/keep-connection-alive.ts';
 import { startLinkedInServer, type LinkedInServer } from '../fakes/linkedin-server.ts';

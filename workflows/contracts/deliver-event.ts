@@ -43,3 +43,10 @@ export type WebhookDeliveryResult = {
   attempts: number;
 };
 export type EventDeliveryResult = { webhooks: WebhookDeliveryResult[] };
+
+/**
+ * The workflow's type, for starting it by name: its starter (an activity) is imported by the publish activity, whose
+ * types the workflows import, so importing the workflow itself there would close a loop.
+ */
+export const deliverEventType = 'deliverEvent';
+export type DeliverEvent = (input: DeliverEventInput) => Promise<EventDeliveryResult>;

@@ -21,19 +21,6 @@ export type LinkedInOptions = PlatformHttpOptions & {
   authorizeUrl: string;
 };
 
-/** The credentials of a LinkedIn connection (sealed as every connection's): the OAuth tokens and who posts. */
-export type LinkedInCredentials = {
-  platform: 'linkedin';
-  accessToken: string;
-  refreshToken?: string | undefined;
-  /** When the access token expires, ISO time. */
-  expiresAt: string;
-  /** When the refresh token expires, ISO time (LinkedIn's refresh tokens last a year from the first grant). */
-  refreshTokenExpiresAt?: string | undefined;
-  /** Who the posts are by: the member (`urn:li:person:…`) or an organisation they administer (`urn:li:organization:…`). */
-  author: string;
-};
-
 export type LinkedInCall = {
   method: 'GET' | 'POST';
   /** Path and query under the API's base URL, e.g. `/rest/posts`. */

@@ -1,10 +1,17 @@
-import { createLinkedInApi, linkedInFailureOf, type LinkedInCredentials, type LinkedInOptions } from './linkedin-api.ts';
+import { createLinkedInApi, linkedInFailureOf, type LinkedInOptions } from './linkedin-api.ts';
 import { createLinkedInAuthors } from './linkedin-author.ts';
 import { linkedInCommentaryOf, maxCommentaryChars } from './linkedin-commentary.ts';
 import { linkedInImageOf, maxImageBytes, type LinkedInImage } from './linkedin-image.ts';
 import { commentaryDigest, noteSentPost, sentPostOf } from './linkedin-sent-posts.ts';
 import type { Answer } from './platform-http.ts';
-import { SocialRejectedError, SocialUnavailableError, type PublishedSocialPost, type SocialConnector, type SocialCredentials } from './social-connector.ts';
+import {
+  SocialRejectedError,
+  SocialUnavailableError,
+  type PublishedSocialPost,
+  type SocialConnector,
+  type SocialCredentials,
+  type LinkedInCredentials,
+} from './social-connector.ts';
 
 // LinkedIn's Posts API (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/posts-api)
 // with images through the Images API

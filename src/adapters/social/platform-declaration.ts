@@ -1,4 +1,4 @@
-import type { SocialPlatform } from './social-connector.ts';
+import type { SocialPlatform } from './social-platforms.ts';
 
 // What each platform takes, declared once by its connector: the catalogue (GET /social-platforms), the dry run and
 // the publish path all read this, so what a client is told in advance is what the connector does.

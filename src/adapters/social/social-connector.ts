@@ -1,14 +1,13 @@
 import { RemoteRateLimitedError, RemoteRejectedError, RemoteUnavailableError } from '../net/remote-errors.ts';
 import { failureTypes, type FailureType } from '../temporal/failure-types.ts';
-import type { LinkedInCredentials } from './linkedin-api.ts';
 import type { PlatformDeclaration } from './platform-declaration.ts';
-import type { ThreadsCredentials } from './threads-connector.ts';
 
 // Publishing to a customer's social account. One connector per platform, speaking the platform's real API; the
 // publish activity picks one by platform and never knows the difference.
 
-export const socialPlatforms = ['mastodon', 'bluesky', 'x', 'linkedin', 'threads'] as const;
-export type SocialPlatform = (typeof socialPlatforms)[number];
+import type { SocialPlatform } from './social-platforms.ts';
+
+export { socialPlatforms, type SocialPlatform } from './social-platforms.ts';
 
 export type MastodonCredentials = { platform: 'mastodon'; instanceUrl: string; accessToken: string };
 export type BlueskyCredentials = { platform: 'bluesky'; serviceUrl: string; handle: string; appPassword: string };
@@ -21,6 +20,14 @@ export type BlueskyCredentials = { platform: 'bluesky'; serviceUrl: string; hand
 export type OAuthTokenFields = { accessToken: string; refreshToken?: string | undefined; expiresAt: string; refreshTokenExpiresAt?: string | undefined };
 /** X: `userId` is the account's id, whose recent posts a retry looks in (see x-connector.ts). */
 export type XCredentials = OAuthTokenFields & { platform: 'x'; userId: string };
+/** LinkedIn: the tokens and who posts (see linkedin-author.ts). */
+export type LinkedInCredentials = OAuthTokenFields & {
+  platform: 'linkedin';
+  /** Who the posts are by: the member (`urn:li:person:…`) or an organisation they administer (`urn:li:organization:…`). */
+  author: string;
+};
+/** Threads: `userId` is the account's id, whose threads the posts are made under; Threads issues no refresh token. */
+export type ThreadsCredentials = OAuthTokenFields & { platform: 'threads'; userId: string };
 export type OAuthCredentials = XCredentials | LinkedInCredentials | ThreadsCredentials;
 export type SocialCredentials = MastodonCredentials | BlueskyCredentials | OAuthCredentials;
 

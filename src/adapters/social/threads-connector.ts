@@ -7,7 +7,6 @@ import {
   SocialRejectedError,
   SocialUnavailableError,
   type PublishedSocialPost,
-  type OAuthTokenFields,
   type SocialConnector,
   type SocialCredentials,
   type SocialPost,
@@ -25,8 +24,6 @@ import { threadsText, threadsTextCount, threadsTextMax } from './threads-text.ts
 // (https://developers.facebook.com/docs/threads/retrieve-and-discover-posts/retrieve-posts).
 
 /** An OAuth connection to Threads: its long-lived access token (which refreshes itself) and the Threads user id. */
-export type ThreadsCredentials = OAuthTokenFields & { platform: 'threads'; userId: string };
-
 export type ThreadsConnectorOptions = ThreadsGraphOptions;
 
 type Image = NonNullable<SocialPost['image']>;

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { LinkedInCredentials } from '../../../src/adapters/social/linkedin-api.ts';
+import type { LinkedInCredentials } from '../../../src/adapters/social/social-connector.ts';
 import { linkedInVersion } from '../../../src/adapters/social/linkedin-api.ts';
 import { createLinkedInAuthors } from '../../../src/adapters/social/linkedin-author.ts';
 import { escapeLittleText } from '../../../src/adapters/social/linkedin-commentary.ts';

@@ -8,7 +8,8 @@ import {
   type SessionStore,
   type SocialPost,
 } from '../../../src/adapters/social/social-connector.ts';
-import { createThreadsConnector, type ThreadsConnector, type ThreadsCredentials } from '../../../src/adapters/social/threads-connector.ts';
+import { createThreadsConnector, type ThreadsConnector } from '../../../src/adapters/social/threads-connector.ts';
+import type { ThreadsCredentials } from '../../../src/adapters/social/social-connector.ts';
 import { startHttpsServer, type HttpsServer } from '../../fakes/https-server.ts';
 import { startThreadsServer, type ThreadsServer } from '../../fakes/threads-server.ts';
 import { failureOf } from '../../support/failure-of.ts';
