@@ -1,4 +1,5 @@
 import { SocialConnection } from '../../adapters/database/entities/social-connection.ts';
+import { platformUnreachable } from './platform-unreachable.ts';
 import { AppError, type FieldError } from '../../common/errors/app-error.ts';
 import { SocialRejectedError, type BlueskyCredentials, type MastodonCredentials, type SocialPlatform } from '../../adapters/social/social-connector.ts';
 import type { Caller } from '../caller.ts';
@@ -31,16 +32,7 @@ export async function createSocialConnection(deps: Deps, caller: Caller, input: 
     if (error instanceof SocialRejectedError) {
       throw new AppError('validation-failed', error.reason, { errors: [rejectedField(credentials.platform, error)] });
     }
-    // What the platform or the network said (addresses, ports) stays in the log, with the request id.
-    const unavailable = new AppError(
-      'service-unavailable',
-      `Could not check the credentials with ${credentials.platform}: it could not be reached or did not answer in time; try again shortly.`,
-      {
-        retryAfterSeconds: 30,
-      },
-    );
-    unavailable.cause = error;
-    throw unavailable;
+    throw platformUnreachable(credentials.platform, 'the credentials', error);
   }
   // The account's name and id are the server's own words, kept in columns of their own size.
   if (!isStorableText(account.accountName, accountFieldChars) || !isStorableText(account.accountId, accountFieldChars)) {

@@ -1,5 +1,6 @@
 import { SocialConnection } from '../../adapters/database/entities/social-connection.ts';
 import { SocialRejectedError } from '../../adapters/social/social-connector.ts';
+import { platformUnreachable } from './platform-unreachable.ts';
 import { AppError } from '../../common/errors/app-error.ts';
 import { startEventDelivery } from '../../../activities/start-event-delivery.ts';
 import type { Caller } from '../caller.ts';
@@ -36,15 +37,7 @@ export async function verifySocialConnection(deps: Deps, caller: Caller, id: str
     } else if (error instanceof AppError) {
       throw error;
     } else {
-      const unavailable = new AppError(
-        'service-unavailable',
-        `Could not check the connection with ${connection.platform}: it could not be reached or did not answer in time; try again shortly.`,
-        {
-          retryAfterSeconds: 30,
-        },
-      );
-      unavailable.cause = error;
-      throw unavailable;
+      throw platformUnreachable(connection.platform, 'the connection', error);
     }
   }
   if (eventId)
