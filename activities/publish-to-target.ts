@@ -96,6 +96,7 @@ async function publish(deps: Deps, input: PublishToTargetInput, attempt: Attempt
     ...draft,
     language: connection.postLanguage ?? undefined,
     idempotencyKey: target.idempotencyKey,
+    datedAt: new Date(input.publishedAt),
     onProgress: () => Context.current().heartbeat(),
     // A link made when the connector needs it (Threads, as it posts), so its expiry runs from then.
     ...(draft.image && post.imageKey ? { imageUrl: imageUrlOf(deps, post.imageKey) } : {}),

@@ -75,9 +75,29 @@ export type SocialPost = {
   idempotencyKey: string;
   /** Called every few seconds while the connector waits (media processing), so the activity can heartbeat. */
   onProgress?: () => void;
+  /**
+   * When the post is dated, the same for every attempt of one publication: Nostr's `created_at`, which is part of
+   * the event's id, so a retried attempt sends the same event. Absent (some tests): now.
+   */
+  datedAt?: Date | undefined;
+  /** For a part of a thread after the first: the posts it replies to (only on a platform whose declaration has `threads`). */
+  replyTo?: ThreadReply | undefined;
 };
 
-export type PublishedSocialPost = { externalPostId: string; url?: string | undefined };
+/** One server's answer, where a post goes to several at once (Nostr relays, NIP-20 `OK`), in the order they were asked. */
+export type ServerAnswer = { server: string; accepted: boolean; message: string };
+
+export type PublishedSocialPost = {
+  externalPostId: string;
+  url?: string | undefined;
+  /** What else a reply to this post must name, in the connector's own words (Bluesky: the record's CID). */
+  replyRef?: string | undefined;
+  /** Each server's answer where the post went to several (Nostr). */
+  answers?: ServerAnswer[] | undefined;
+};
+
+/** The posts of a thread a later part replies to: the thread's first post and the one just before the part. */
+export type ThreadReply = { root: PublishedSocialPost; parent: PublishedSocialPost };
 
 /** What a preview is given: the text and image a publish would be given. */
 export type SocialPostDraft = { text: string; image?: { bytes: Buffer; contentType: 'image/png' | 'image/jpeg'; alt: string } };
