@@ -16,6 +16,7 @@ import { Migration20261127200000_oauth_connections } from './Migration2026112720
 import { Migration20261127200500_publish_target_overrides } from './Migration20261127200500_publish_target_overrides.ts';
 import { Migration20261127200600_publish_target_attempts } from './Migration20261127200600_publish_target_attempts.ts';
 import { Migration20261127210000_linkedin_threads_platforms } from './Migration20261127210000_linkedin_threads_platforms.ts';
+import { Migration20261127230000_open_network_platforms } from './Migration20261127230000_open_network_platforms.ts';
 
 export const migrationsList = [
   Migration20261122091116_initial,
@@ -34,4 +35,5 @@ export const migrationsList = [
   Migration20261127200500_publish_target_overrides,
   Migration20261127200600_publish_target_attempts,
   Migration20261127210000_linkedin_threads_platforms,
+  Migration20261127230000_open_network_platforms,
 ];
