@@ -17,6 +17,9 @@ import { nextAttemptAt } from './next-attempt-at.ts';
 import { socialPublish } from '../workflows/activity-options.ts';
 import { SocialOutcomeUnknownError, type PublishedSocialPost, type SocialConnector, type SocialPost } from '../src/adapters/social/social-connector.ts';
 import type { Deps } from '../src/domain/deps.ts';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { PublishTargetPart } from '../src/adapters/database/entities/publish-target-part.ts';
+import { postPartsOf } from '../src/adapters/social/thread-parts.ts';
 
 export type PublishToTargetInput = {
   targetId: string;
@@ -26,10 +29,13 @@ export type PublishToTargetInput = {
 };
 
 /**
- * Publishes the post's title and image (or the target's overrides) to one connection. Every attempt sends the target's idempotency key, so an
- * attempt retried after the platform already accepted the post finds that post instead of making a second one.
- * Each attempt records how it ended (publish_target_attempts), and one that follows an attempt whose outcome is
- * unknown (the post was sent, no answer came) first looks the post up on the platform.
+ * Publishes the post's title and image (or the target's overrides) to one connection: one post, or with `thread`
+ * the parts of a thread (thread-parts.ts), each replying to the one before. Every attempt sends the same
+ * idempotency key for a part (the target's, and `${key}.${part}` after the first), so an attempt retried after the
+ * platform already accepted it finds that post instead of making a second one. Each part is recorded as soon as the
+ * platform has it, and each attempt at a part records how it ended (publish_target_attempts): a retry goes on from
+ * the first part not recorded, and one that follows an attempt whose outcome is unknown (the part was sent, no
+ * answer came) first looks the part up on the platform.
  */
 export function publishToTarget(deps: Deps, input: PublishToTargetInput): Promise<void> {
   // A publish is several platform requests in a row (session, upload, post), each allowed as long as the heartbeat
@@ -37,20 +43,23 @@ export function publishToTarget(deps: Deps, input: PublishToTargetInput): Promis
   return heartbeatingOnAClock(() => attemptToPublish(deps, input));
 }
 
-type Attempt = Pick<PublishAttempt, 'targetId' | 'attempt' | 'attemptedAt'>;
+/** One attempt at one part: `attemptedAt` is when that part began. */
+type Attempt = Pick<PublishAttempt, 'targetId' | 'attempt' | 'attemptedAt'> & { part: number };
+/** Where the attempt got to: the connector, once known, and the part under way (the one a failure is recorded for). */
+type Progress = { connector?: SocialConnector; current: Attempt };
 
 async function attemptToPublish(deps: Deps, input: PublishToTargetInput): Promise<void> {
   const number = Context.current().info.attempt;
-  const attempt: Attempt = { targetId: input.targetId, attempt: number, attemptedAt: new Date() };
-  let connector: SocialConnector | undefined;
+  const progress: Progress = { current: { targetId: input.targetId, attempt: number, attemptedAt: new Date(), part: 1 } };
   try {
-    await publish(deps, input, attempt, (found) => (connector = found));
+    await publish(deps, input, progress);
   } catch (error) {
-    // Retried only when the next attempt can look the post up or send it again harmlessly (see mayResend).
+    const { connector, current } = progress;
+    // Retried only when the next attempt can look the part up or send it again harmlessly (see mayResend).
     const failure =
-      error instanceof SocialOutcomeUnknownError && connector && !connector.findPublished && !mayResend(connector, attempt.attemptedAt) ? notRetried() : error;
+      error instanceof SocialOutcomeUnknownError && connector && !connector.findPublished && !mayResend(connector, current.attemptedAt) ? notRetried() : error;
     const failedAt = new Date();
-    await recordOrLog(deps, { ...attempt, ...attemptOutcomeOf(failure), nextAttemptAt: nextAttemptAt(failure, number, socialPublish.retry, failedAt) });
+    await recordOrLog(deps, { ...current, ...attemptOutcomeOf(failure), nextAttemptAt: nextAttemptAt(failure, number, socialPublish.retry, failedAt) });
     throw failure;
   }
 }
@@ -69,13 +78,22 @@ function notRetried(): WorkRefused {
   return new WorkRefused(failureTypes.socialOutcomeUnknown, unknownNotRetriedDetail);
 }
 
-async function publish(deps: Deps, input: PublishToTargetInput, attempt: Attempt, using: (connector: SocialConnector) => void): Promise<void> {
+/** The idempotency key of a part: the target's for the first (as for a single post), then one of its own per part. */
+export function partKeyOf(targetKey: string, part: number): string {
+  return part === 1 ? targetKey : `${targetKey}.${part}`;
+}
+
+async function publish(deps: Deps, input: PublishToTargetInput, progress: Progress): Promise<void> {
   const em = deps.orm.em.fork();
   const publication = await beginTargetPublication(em, input.targetId, { onlyIfStillScheduled: input.onlyIfStillScheduled ?? false });
   if (!publication) return;
   const { target, connection, post } = publication;
   const connector = deps.social[connection.platform];
-  using(connector);
+  progress.connector = connector;
+  const published = await publishedParts(em, target.id);
+  // Only the first part this attempt takes on can have been sent before: a later one was never reached.
+  const firstPart = published.length + 1;
+  progress.current = { ...progress.current, part: firstPart };
 
   const { credentials, refresh } = await freshCredentials(deps, connection);
   if (refresh?.state === 'needs_reauth') {
@@ -84,54 +102,107 @@ async function publish(deps: Deps, input: PublishToTargetInput, attempt: Attempt
     throw needsReauth((await em.refresh(connection)) ?? connection);
   }
   const sessions = connectionSessions(deps.orm, deps.secrets, connection.id);
-  const unansweredSince = attempt.attempt > 1 ? await earliestUnknownAttempt(deps, attempt) : undefined;
-  if (unansweredSince) {
-    const found = await connector.findPublished?.(credentials, target.idempotencyKey, sessions);
-    if (found) return recordPublished(em, publication, found, input, { ...attempt, detail: foundDetail });
-    if (!mayResend(connector, unansweredSince)) throw notRetried();
-  }
-
   const draft = socialDraftOf(post, await postImageOf(deps, post), { text: target.textOverride, altText: target.altTextOverride });
-  const socialPost: SocialPost = {
-    ...draft,
-    language: connection.postLanguage ?? undefined,
-    idempotencyKey: target.idempotencyKey,
-    datedAt: new Date(input.publishedAt),
-    onProgress: () => Context.current().heartbeat(),
-    // A link made when the connector needs it (Threads, as it posts), so its expiry runs from then.
-    ...(draft.image && post.imageKey ? { imageUrl: imageUrlOf(deps, post.imageKey) } : {}),
-  };
-  const published = await countOutcome(connector.publish(credentials, socialPost, sessions), (outcome) =>
-    socialPublishAttempts.inc({ platform: connection.platform, outcome }),
-  );
-  await recordPublished(em, publication, published, input, { ...attempt, detail: publishedDetail });
+  const { parts } = postPartsOf(draft.text, connector.declaration, target.thread);
+  if (firstPart > parts.length) return recordThreadPublished(em, publication, published, input);
+
+  for (let part = firstPart; part <= parts.length; part += 1) {
+    const attempt: Attempt = { ...progress.current, part, attemptedAt: part === firstPart ? progress.current.attemptedAt : new Date() };
+    progress.current = attempt;
+    const idempotencyKey = partKeyOf(target.idempotencyKey, part);
+    const last = part === parts.length;
+    const unansweredSince = part === firstPart && attempt.attempt > 1 ? await earliestUnknownAttempt(deps, attempt) : undefined;
+    if (unansweredSince) {
+      const found = await connector.findPublished?.(credentials, idempotencyKey, sessions);
+      if (found) {
+        published.push(await recordPart(em, publication, found, input, { ...attempt, detail: foundDetail }, last ? published : undefined));
+        continue;
+      }
+      if (!mayResend(connector, unansweredSince)) throw notRetried();
+    }
+    const [root] = published;
+    const parent = published.at(-1);
+    const socialPost: SocialPost = {
+      // The image goes with the first part.
+      ...(part === 1 ? draft : { text: draft.text }),
+      text: parts[part - 1]!,
+      language: connection.postLanguage ?? undefined,
+      idempotencyKey,
+      // A second apart, so the parts keep their order where a platform dates posts by this (Nostr).
+      datedAt: new Date(Date.parse(input.publishedAt) + (part - 1) * 1000),
+      onProgress: () => Context.current().heartbeat(),
+      // A link made when the connector needs it (Threads, as it posts), so its expiry runs from then.
+      ...(part === 1 && draft.image && post.imageKey ? { imageUrl: imageUrlOf(deps, post.imageKey) } : {}),
+      ...(root && parent ? { replyTo: { root: postOf(root), parent: postOf(parent) } } : {}),
+    };
+    const answer = await countOutcome(connector.publish(credentials, socialPost, sessions), (outcome) =>
+      socialPublishAttempts.inc({ platform: connection.platform, outcome }),
+    );
+    published.push(await recordPart(em, publication, answer, input, { ...attempt, detail: publishedDetail }, last ? published : undefined));
+  }
 }
 
-async function recordPublished(
-  em: ReturnType<Deps['orm']['em']['fork']>,
+/** The parts of the target the platform has, in order. */
+function publishedParts(em: EntityManager, targetId: string): Promise<PublishTargetPart[]> {
+  return em.find(PublishTargetPart, { targetId }, { orderBy: { part: 'asc' } });
+}
+
+function postOf(part: PublishTargetPart): PublishedSocialPost {
+  return { externalPostId: part.externalPostId, url: part.externalUrl ?? undefined, replyRef: part.replyRef ?? undefined };
+}
+
+/**
+ * Records one part the platform has, and the attempt that got it, in one transaction; with the last part (`before`:
+ * the parts before it), the target is `Published` too, with the first part's link.
+ */
+async function recordPart(
+  em: EntityManager,
   publication: TargetPublication,
   published: PublishedSocialPost,
   input: PublishToTargetInput,
   attempt: Attempt & { detail: string },
-): Promise<void> {
-  await em.transactional(async (tx) => {
-    await recordTargetPublished(tx, publication, { ...published, publishedAt: input.publishedAt });
+  before: PublishTargetPart[] | undefined,
+): Promise<PublishTargetPart> {
+  return em.transactional(async (tx) => {
+    const part = tx.create(PublishTargetPart, {
+      targetId: attempt.targetId,
+      part: attempt.part,
+      externalPostId: published.externalPostId,
+      externalUrl: published.url ?? null,
+      replyRef: published.replyRef ?? null,
+      publishedAt: new Date(),
+    });
     await recordPublishAttempt(tx, { ...attempt, outcome: 'published', nextAttemptAt: null });
+    if (before) await recordTargetPublished(tx, publication, { ...postOf(before[0] ?? part), publishedAt: input.publishedAt });
+    return part;
   });
 }
 
+/** A target whose parts were all recorded before this attempt (its text got shorter meanwhile): published as they are. */
+async function recordThreadPublished(
+  em: EntityManager,
+  publication: TargetPublication,
+  published: PublishTargetPart[],
+  input: PublishToTargetInput,
+): Promise<void> {
+  await em.transactional((tx) => recordTargetPublished(tx, publication, { ...postOf(published[0]!), publishedAt: input.publishedAt }));
+}
+
 /**
- * When the earliest attempt that may have sent the post without hearing how it went began: one recorded `unknown`
- * (the look-up that followed may itself have failed), or the one just before this that recorded nothing (its worker
- * stopped, or Temporal timed it out while it ran), which is recorded now as `unknown`. Undefined when there is none.
+ * When the earliest attempt at this part that may have sent it without hearing how it went began: one recorded
+ * `unknown` (the look-up that followed may itself have failed), or the one just before this, when it ended without
+ * recording how (its worker stopped, or Temporal timed it out while it ran: an attempt that fails records its
+ * failure, one that publishes the last part leaves no attempt after it), which is recorded now as `unknown` at this
+ * part, the one it was at. Undefined when there is none.
  */
-async function earliestUnknownAttempt(deps: Deps, { targetId, attempt, attemptedAt }: Attempt): Promise<Date | undefined> {
+async function earliestUnknownAttempt(deps: Deps, { targetId, attempt, attemptedAt, part }: Attempt): Promise<Date | undefined> {
   const em = deps.orm.em.fork();
   const earlier = await recordedAttempts(em, targetId, attempt);
-  if (earlier.some((recorded) => recorded.attempt === attempt - 1)) return earlier.find((recorded) => recorded.outcome === 'unknown')?.attemptedAt;
+  const unknownSince = earlier.find((recorded) => recorded.part === part && recorded.outcome === 'unknown')?.attemptedAt;
+  if (earlier.some((recorded) => recorded.attempt === attempt - 1 && recorded.outcome !== 'published')) return unknownSince;
   // Dated when its silence was noticed, now: when it began is not known.
-  await recordPublishAttempt(em, { targetId, attempt: attempt - 1, attemptedAt, outcome: 'unknown', detail: vanishedDetail, nextAttemptAt: attemptedAt });
-  return earlier.find((recorded) => recorded.outcome === 'unknown')?.attemptedAt ?? attemptedAt;
+  await recordPublishAttempt(em, { targetId, attempt: attempt - 1, part, attemptedAt, outcome: 'unknown', detail: vanishedDetail, nextAttemptAt: attemptedAt });
+  return unknownSince ?? attemptedAt;
 }
 
 /** A signed, expiring link to the stored image, for a platform that fetches the image itself. */

@@ -250,7 +250,23 @@ export interface paths {
          *     `image_type_unsupported`, `connection_needs_reauth` (publishing would fail: connect the account again),
          *     `platform_not_configured` (the operator has not set the platform up), `public_url_unreachable` (Threads, with
          *     an image: Threads fetches the image from a signed link of ours, and the service's public address is not on the
-         *     internet). The same 400 and 404 answers as a real publication apply; the platforms are not asked.
+         *     internet), `thread_unsupported` (`thread: true` and a text longer than a platform without threads takes: it
+         *     would be posted as one post, shortened; the message says how much). The same 400 and 404 answers as a real
+         *     publication apply; the platforms are not asked. `parts` lists every post the connection would be sent, in
+         *     order, each with its exact text and count (one part for a single post); `text`, `count` and `image` are the
+         *     first post's.
+         *
+         *     `thread: true` posts a text longer than a platform takes as a thread, on the platforms whose catalogue entry
+         *     says `threads` (elsewhere it is shortened as without it, and the dry run says so): the text is cut into parts
+         *     that each fit the platform's count, at the end of a sentence (unless that would leave a part less than half
+         *     full) or else of a word, never inside a link, tag or mention, and each part is numbered ` (k/n)` at its end
+         *     when the numbering takes at most a tenth of the platform's limit. At most 25 parts: the end of a longer text
+         *     is cut from the last part (a `text_too_long` problem in the dry run). The image goes with the first part. Each
+         *     part replies to the one before it, and each is posted exactly once: a part is recorded as soon as the platform
+         *     has it, and a retry goes on from the first part not recorded (each part is an attempt of its own, named by
+         *     `part` in `attempts`). A text that fits is one post, unnumbered, as without `thread`. The target's
+         *     `externalPostId` and `externalUrl` are the first part's; `parts` lists every part published so far. See
+         *     docs/threads-of-posts.md.
          */
         post: operations["publishPostToSocial"];
         delete?: never;
@@ -1234,6 +1250,11 @@ export interface components {
              */
             dryRun: boolean;
             /**
+             * @description Post a text longer than a platform takes as a thread of numbered parts, where the platform has threads (`threads` in `GET /social-platforms`), instead of shortening it. Kept with the publication, like `overrides`.
+             * @default false
+             */
+            thread: boolean;
+            /**
              * @description What to send instead of the post's own text or alt text, by connection id (one of `connectionIds`).
              * @example {
              *       "8c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f": {
@@ -1256,10 +1277,17 @@ export interface components {
             /** Format: uuid */
             connectionId: string;
             platform: components["schemas"]["SocialPlatform"];
-            /** @description The exact text the platform would receive, after shortening. */
+            /** @description The exact text the platform would receive, after shortening (a thread's first part). */
             text: string;
             /** @description The text's length in the platform's unit (`text.unit` in `GET /social-platforms`). */
             count: number;
+            /** @description Every post the connection would be sent, in order: one for a single post, a thread's parts with `thread: true` (each fits the platform's count; the image goes with the first). */
+            parts: {
+                /** @description The exact text of the post, numbering included. */
+                text: string;
+                /** @description Its length in the platform's unit. */
+                count: number;
+            }[];
             /** @description The image as it would be sent, after any conversion or resize; null when the post has none. */
             image: {
                 /** @description Its media type. */
@@ -1273,7 +1301,7 @@ export interface components {
         };
         PublishProblem: {
             /** @enum {string} */
-            code: "text_too_long" | "image_too_large" | "image_type_unsupported" | "connection_needs_reauth" | "platform_not_configured" | "public_url_unreachable";
+            code: "text_too_long" | "thread_unsupported" | "image_too_large" | "image_type_unsupported" | "connection_needs_reauth" | "platform_not_configured" | "public_url_unreachable";
             /** @description In words for the user. */
             message: string;
         };
@@ -1306,11 +1334,36 @@ export interface components {
             scheduledAt: string | null;
             /** Format: date-time */
             createdAt: string;
-            /** @description Extension: every attempt to publish to the platform, oldest first: one per try, at most as many as the retries allowed (10). Empty until the first attempt ends. An attempt whose outcome is `unknown` (the post was sent, no answer came) is followed by a look-up on the platform before anything is sent again, so a retry never posts twice on a platform whose catalogue entry says `retriesNeverDuplicate.guaranteed`; on one that cannot guarantee it, the target fails instead and asks the customer to check the account. */
+            /**
+             * @description Extension: present (true) when the publication asked for a thread (`thread: true`).
+             * @enum {boolean}
+             */
+            thread?: true;
+            /** @description Extension, on a thread only: every part the platform has, in order, each recorded as soon as the platform answered (a single post that fitted is one part). Shorter than the thread while it is being posted, or after it failed part way. */
+            parts?: components["schemas"]["PublishedPart"][];
+            /** @description Extension: every attempt to publish to the platform, oldest first: one per try, at most as many as the retries allowed (10); on a thread, one per part published besides (so at most 25 more), each naming its `part`. Empty until the first attempt ends. An attempt whose outcome is `unknown` (the post was sent, no answer came) is followed by a look-up on the platform before anything is sent again, so a retry never posts twice on a platform whose catalogue entry says `retriesNeverDuplicate.guaranteed`; on one that cannot guarantee it, the target fails instead and asks the customer to check the account. */
             attempts: components["schemas"]["PublishAttempt"][];
+        };
+        /** @description Extension: one part of a thread, as the platform has it. */
+        PublishedPart: {
+            part: number;
+            /** @description Identifier of the part's post on the platform. */
+            externalPostId: string;
+            /**
+             * Format: uri
+             * @description Link to the part's post, an `https:` URL, or null.
+             */
+            externalUrl: string | null;
+            /**
+             * Format: date-time
+             * @description When the platform answered with it.
+             */
+            publishedAt: string;
         };
         /** @description Extension: one attempt to publish a target and how it ended. */
         PublishAttempt: {
+            /** @description On a thread only, the part the attempt posted (or failed to); each part is an attempt of its own. */
+            part?: number;
             /**
              * Format: date-time
              * @description When the attempt started (for an attempt that stopped without an outcome, such as a worker that died, when that was noticed).

@@ -22,6 +22,8 @@ export type MastodonStatus = {
   media: MastodonMedia[];
   idempotencyKey: string | undefined;
   url: string;
+  /** The status it replies to (`in_reply_to_id`), or null. */
+  inReplyToId: string | null;
 };
 
 /** `url` is the instance URL. */
@@ -105,6 +107,7 @@ export async function startMastodonServer(options: { token?: string } = {}): Pro
       url: status.url,
       visibility: status.visibility,
       content: `<p>${escapeHtml(status.text)}</p>`,
+      in_reply_to_id: status.inReplyToId,
       media_attachments: status.media.map(mediaJson),
       account: { id: server.account.id, username: server.account.username, acct: server.account.username },
     };
@@ -157,6 +160,9 @@ export async function startMastodonServer(options: { token?: string } = {}): Pro
     const text = typeof body.status === 'string' ? body.status : '';
     const mediaIds = Array.isArray(body.media_ids) ? body.media_ids.map(String) : [];
     const visibility = typeof body.visibility === 'string' ? body.visibility : 'public';
+    // https://docs.joinmastodon.org/methods/statuses/#create: the status replied to must exist (else 404).
+    const inReplyToId = typeof body.in_reply_to_id === 'string' && body.in_reply_to_id ? body.in_reply_to_id : null;
+    if (inReplyToId && !server.statuses.some((candidate) => candidate.id === inReplyToId)) return failure(404);
     if (!text && mediaIds.length === 0) return failure(422, "Validation failed: Text can't be blank");
     if (statusLength(text) > maxStatusGraphemes) {
       return failure(422, `Validation failed: Text character limit of ${maxStatusGraphemes} exceeded`);
@@ -172,7 +178,7 @@ export async function startMastodonServer(options: { token?: string } = {}): Pro
     }
 
     const id = nextId();
-    const status: MastodonStatus = { id, text, visibility, media: attached, idempotencyKey: key, url: server.statusUrlOf(id) };
+    const status: MastodonStatus = { id, text, visibility, media: attached, idempotencyKey: key, url: server.statusUrlOf(id), inReplyToId };
     server.statuses.push(status);
     if (key) byIdempotencyKey.set(key, status);
     return { status: 200, body: statusJson(status) };

@@ -12,7 +12,12 @@ export type PublicationRequest = {
   overrides?: PublicationOverrides;
 };
 
-export type PublicationOverrides = Record<string, { text?: string | undefined; altText?: string | undefined }>;
+/**
+ * By connection id: what it is sent instead of the post's title (`text`) and prompt (`altText`), and whether a text
+ * longer than its platform takes is posted as a thread (`thread`; absent: shortened into one post). The workflow
+ * passes these on to the plan as they are.
+ */
+export type PublicationOverrides = Record<string, { text?: string | undefined; altText?: string | undefined; thread?: boolean | undefined }>;
 
 /**
  * What a plan recorded: when, the publish targets, and whether the post became `scheduled`; and the publication's

@@ -12,6 +12,7 @@ import {
   SocialRateLimitedError,
   SocialRejectedError,
   SocialUnavailableError,
+  type PublishedSocialPost,
   type SessionStore,
   type SocialConnector,
   type SocialCredentials,
@@ -50,7 +51,7 @@ type Call = {
 };
 type Image = NonNullable<SocialPostDraft['image']>;
 type UploadableImage = { bytes: Buffer; contentType: string; width: number; height: number };
-type Published = { externalPostId: string; url: string };
+type Published = { externalPostId: string; url: string; replyRef: string };
 
 const tidAlphabet = '234567abcdefghijklmnopqrstuvwxyz';
 // A TID is 53 bits of microseconds since 1970 and 10 bits of clock id. Ours must be the same on every attempt, so
@@ -133,6 +134,12 @@ async function uploadableImage(image: Image): Promise<UploadableImage> {
   return { bytes: jpeg, contentType: 'image/jpeg', width, height };
 }
 
+/** A post as a reply names it (com.atproto.repo.strongRef): its record's URI and CID. */
+function strongRefOf(post: PublishedSocialPost): { uri: string; cid: string } {
+  if (!post.replyRef) throw new SocialRejectedError('a Bluesky reply needs the CID of the post it replies to');
+  return { uri: post.externalPostId, cid: post.replyRef };
+}
+
 /** The record text Bluesky is sent: the post's, cut to its graphemes and bytes. */
 function recordTextOf(post: SocialPostDraft): string {
   return shortenText(post.text, textLimits);
@@ -208,8 +215,13 @@ export function createBlueskyConnector(options: BlueskyConnectorOptions): Social
   }
 
   // Our own https link: the handle is the server's word, so it stays one segment of the path whatever it holds.
-  function publishedOf(session: BlueskySession, uri: string, rkey: string): Published {
-    return { externalPostId: uri, url: `https://bsky.app/profile/${encodeURIComponent(session.handle)}/post/${encodeURIComponent(rkey)}` };
+  // The record's CID is what a reply names besides its URI (a strong reference).
+  function publishedOf(session: BlueskySession, answer: Answer, rkey: string, what: string): Published {
+    return {
+      externalPostId: http.textField(answer, 'uri', what),
+      url: `https://bsky.app/profile/${encodeURIComponent(session.handle)}/post/${encodeURIComponent(rkey)}`,
+      replyRef: http.textField(answer, 'cid', what),
+    };
   }
 
   /** The DID of a mentioned handle; undefined when Bluesky does not know it, so the mention stays text. */
@@ -227,7 +239,7 @@ export function createBlueskyConnector(options: BlueskyConnectorOptions): Social
       nsid: 'com.atproto.repo.getRecord',
       query: { repo: session.did, collection: postCollection, rkey },
     });
-    if (answer.status === 200) return publishedOf(session, http.textField(answer, 'uri', 'the existing post'), rkey);
+    if (answer.status === 200) return publishedOf(session, answer, rkey, 'the existing post');
     if (isRecordNotFound(answer)) return undefined;
     throw failureOf(answer, 'Bluesky refused to look up the post', secrets);
   }
@@ -307,6 +319,7 @@ export function createBlueskyConnector(options: BlueskyConnectorOptions): Social
         text,
         ...(facets.length > 0 ? { facets } : {}),
         ...(post.language ? { langs: [post.language] } : {}),
+        ...(post.replyTo ? { reply: { root: strongRefOf(post.replyTo.root), parent: strongRefOf(post.replyTo.parent) } } : {}),
         createdAt: new Date().toISOString(),
         ...(image ? { embed: { $type: 'app.bsky.embed.images', images: [image] } } : {}),
       };
@@ -317,7 +330,7 @@ export function createBlueskyConnector(options: BlueskyConnectorOptions): Social
         json: { repo: session.did, collection: postCollection, rkey, record },
         creates: true,
       }));
-      if (answer.status === 200) return publishedOf(session, http.textField(answer, 'uri', 'the post'), rkey);
+      if (answer.status === 200) return publishedOf(session, answer, rkey, 'the post');
       // A conflict on our key means an attempt we did not hear back from created the post after all.
       if (answer.status !== 401 && answer.status !== 429) {
         const created = await findPost(origin, session, rkey, secrets());

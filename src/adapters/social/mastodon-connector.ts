@@ -167,7 +167,13 @@ export function createMastodonConnector(options: MastodonConnectorOptions): Soci
       const answer = await send(origin, token, {
         method: 'POST',
         path: '/api/v1/statuses',
-        json: { status, ...(mediaIds.length > 0 ? { media_ids: mediaIds } : {}), visibility: 'public' },
+        json: {
+          status,
+          ...(mediaIds.length > 0 ? { media_ids: mediaIds } : {}),
+          // A part of a thread replies to the part before it (Mastodon finds the thread's root from there).
+          ...(post.replyTo ? { in_reply_to_id: post.replyTo.parent.externalPostId } : {}),
+          visibility: 'public',
+        },
         idempotencyKey: post.idempotencyKey,
         creates: true,
       });

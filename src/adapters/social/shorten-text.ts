@@ -22,6 +22,11 @@ const wholeWord = /^(?:[a-z][a-z0-9+.-]*:\/\/\S+|[#＃$@]\S+|\S*[a-z0-9]\.[a-z]{
 const link = /^https?:\/\/\S+$/i;
 const ellipsis = '…';
 
+/** Whether a word is one a platform may turn into a link, tag or mention, and so is never cut. */
+export function isWholeWord(word: string): boolean {
+  return wholeWord.test(word);
+}
+
 /** The text as pieces that may not be split: each word that must stay whole, and every other grapheme cluster. */
 function piecesOf(text: string): string[] {
   return text.split(/(\s+)/).flatMap((word) => (wholeWord.test(word) ? [word] : Array.from(graphemes.segment(word), ({ segment }) => segment)));

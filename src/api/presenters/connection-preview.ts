@@ -8,6 +8,7 @@ export function presentConnectionPreview(preview: ConnectionPreview): Schemas['P
     text: preview.text,
     count: preview.count,
     image: preview.image && { type: preview.image.type, bytes: preview.image.bytes, width: preview.image.width, height: preview.image.height },
+    parts: preview.parts.map(({ text, count }) => ({ text, count })),
     problems: preview.problems.map(({ code, message }) => ({ code, message })),
   };
 }

@@ -1,18 +1,25 @@
 import type { Post } from '../../adapters/database/entities/post.ts';
 import type { PublishTargetAttempt } from '../../adapters/database/entities/publish-target-attempt.ts';
+import type { PublishTargetPart } from '../../adapters/database/entities/publish-target-part.ts';
 import type { TargetWithAttempts } from '../../domain/publishing/target-attempts.ts';
 import type { Schemas } from '../schemas.ts';
 
-function presentAttempt(attempt: PublishTargetAttempt): Schemas['PublishAttempt'] {
+/** `thread`: the target is posted as a thread, whose attempts each name their part. */
+function presentAttempt(attempt: PublishTargetAttempt, thread: boolean): Schemas['PublishAttempt'] {
   return {
     at: attempt.attemptedAt.toISOString(),
     outcome: attempt.outcome,
     detail: attempt.detail,
     nextAttemptAt: attempt.nextAttemptAt?.toISOString() ?? null,
+    ...(thread ? { part: attempt.part } : {}),
   };
 }
 
-export function presentPublishTarget({ target, attempts }: TargetWithAttempts): Schemas['PublishTarget'] {
+function presentPart(part: PublishTargetPart): Schemas['PublishedPart'] {
+  return { part: part.part, externalPostId: part.externalPostId, externalUrl: part.externalUrl ?? null, publishedAt: part.publishedAt.toISOString() };
+}
+
+export function presentPublishTarget({ target, attempts, parts }: TargetWithAttempts): Schemas['PublishTarget'] {
   return {
     id: target.id,
     connectionId: target.connectionId,
@@ -24,7 +31,8 @@ export function presentPublishTarget({ target, attempts }: TargetWithAttempts): 
     scheduledAt: target.scheduledAt?.toISOString() ?? null,
     publishedAt: target.publishedAt?.toISOString() ?? null,
     createdAt: target.createdAt.toISOString(),
-    attempts: attempts.map(presentAttempt),
+    attempts: attempts.map((attempt) => presentAttempt(attempt, target.thread)),
+    ...(target.thread ? { thread: true, parts: parts.map(presentPart) } : {}),
   };
 }
 

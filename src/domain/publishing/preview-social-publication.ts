@@ -1,6 +1,7 @@
 import type { PlatformDeclaration } from '../../adapters/social/platform-declaration.ts';
 import type { SocialPlatform, SocialPostDraft, SocialPostPreview } from '../../adapters/social/social-connector.ts';
 import { countText } from '../../adapters/social/text-count.ts';
+import { maxThreadParts, postPartsOf } from '../../adapters/social/thread-parts.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { connectionNeedsReauth } from '../social-connections/connection-needs-reauth.ts';
@@ -8,9 +9,18 @@ import { postImageOf, socialDraftOf } from './social-draft.ts';
 import { readSocialPublication, type SocialPublicationRequest } from './social-publication-request.ts';
 
 export type PublicationProblemCode =
-  'text_too_long' | 'image_too_large' | 'image_type_unsupported' | 'connection_needs_reauth' | 'platform_not_configured' | 'public_url_unreachable';
+  | 'text_too_long'
+  | 'thread_unsupported'
+  | 'image_too_large'
+  | 'image_type_unsupported'
+  | 'connection_needs_reauth'
+  | 'platform_not_configured'
+  | 'public_url_unreachable';
 export type PublicationProblem = { code: PublicationProblemCode; message: string };
-export type ConnectionPreview = SocialPostPreview & { connectionId: string; platform: SocialPlatform; problems: PublicationProblem[] };
+/** One post of what a connection would be sent: its exact text and that text's count in the platform's unit. */
+export type PartPreview = { text: string; count: number };
+/** `text`, `count` and `image` are the first post's; `parts` every post's, in order (one for a single post). */
+export type ConnectionPreview = SocialPostPreview & { connectionId: string; platform: SocialPlatform; parts: PartPreview[]; problems: PublicationProblem[] };
 
 /**
  * The dry run of a publication: what each connection would be sent, worked out by its connector as publishing does,
@@ -30,30 +40,53 @@ export async function previewSocialPublication(deps: Deps, caller: Caller, postI
   const results: ConnectionPreview[] = [];
   for (const connection of connections) {
     const draft = socialDraftOf(post, image, request.overrides?.[connection.id]);
-    const preview = await previewOf(connection.platform, draft);
-    const problems = problemsOf(deps.social[connection.platform].declaration, draft, preview, {
+    const { declaration } = deps.social[connection.platform];
+    // The image goes with the first part only, as publishing sends it.
+    const { parts, cut } = postPartsOf(draft.text, declaration, request.thread ?? false);
+    const previews = await Promise.all(parts.map((text, index) => previewOf(connection.platform, index === 0 ? { ...draft, text } : { text })));
+    const [preview] = previews as [SocialPostPreview, ...SocialPostPreview[]];
+    const problems = problemsOf(declaration, { draft, parts, cut, previews, thread: request.thread ?? false }, preview, {
       needsReauth: connectionNeedsReauth(connection),
       configured: deps.socialConfigured[connection.platform],
       // Threads fetches the image itself, from a signed link of ours.
       imageLinksProblem: connection.platform === 'threads' && draft.image ? deps.imageLinksProblem : null,
     });
-    results.push({ connectionId: connection.id, platform: connection.platform, ...preview, problems });
+    const partPreviews = previews.map(({ text, count }) => ({ text, count }));
+    results.push({ connectionId: connection.id, platform: connection.platform, ...preview, parts: partPreviews, problems });
   }
   return results;
 }
 
+type TextSent = { draft: SocialPostDraft; parts: string[]; cut: boolean; previews: SocialPostPreview[]; thread: boolean };
+
+/** What would happen to the text: shortened (one post, or a thread too long), or not posted as the thread asked for. */
+function textProblemOf(declaration: PlatformDeclaration, { draft, parts, cut, previews, thread }: TextSent): PublicationProblem | null {
+  const { max, unit } = declaration.text;
+  const [first] = previews;
+  if (parts.length === 1 && first && first.text !== draft.text) {
+    const shortened = `shortened from ${countText(draft.text, declaration.text)} to ${first.count} ${unit} (the platform takes at most ${max})`;
+    if (thread) {
+      return { code: 'thread_unsupported', message: `The platform has no threads: the text would be posted as one post, ${shortened}.` };
+    }
+    return { code: 'text_too_long', message: `The text would be ${shortened}.` };
+  }
+  if (cut) {
+    return { code: 'text_too_long', message: `The text is longer than a thread of ${maxThreadParts} parts: its end would be cut from the last part.` };
+  }
+  const index = previews.findIndex((preview, at) => preview.text !== parts[at]);
+  if (index < 0) return null;
+  return { code: 'text_too_long', message: `Part ${index + 1} would be shortened to ${previews[index]!.count} ${unit} (the platform's other limits).` };
+}
+
 function problemsOf(
   declaration: PlatformDeclaration,
-  draft: SocialPostDraft,
+  text: TextSent,
   preview: SocialPostPreview,
   connection: { needsReauth: boolean; configured: boolean; imageLinksProblem: PublicationProblem | null },
 ): PublicationProblem[] {
   const problems: PublicationProblem[] = [];
-  const { max, unit } = declaration.text;
-  if (preview.text !== draft.text) {
-    const message = `The text would be shortened from ${countText(draft.text, declaration.text)} to ${preview.count} ${unit} (the platform takes at most ${max}).`;
-    problems.push({ code: 'text_too_long', message });
-  }
+  const textProblem = textProblemOf(declaration, text);
+  if (textProblem) problems.push(textProblem);
   const sent = preview.image;
   if (sent && sent.bytes > declaration.images.maxBytes) {
     const message = `The image would be ${sent.bytes} bytes as sent, more than the platform's ${declaration.images.maxBytes}: publishing would fail.`;

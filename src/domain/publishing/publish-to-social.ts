@@ -4,6 +4,12 @@ import type { Deps } from '../deps.ts';
 import { planPublication, publicationOutcome } from './publication-workflow.ts';
 import { readSocialPublication, type SocialPublicationRequest } from './social-publication-request.ts';
 import { withAttempts, type TargetWithAttempts } from './target-attempts.ts';
+import type { PublicationOverrides } from '../../../workflows/contracts/post-publication.ts';
+
+/** `thread` goes to every connection with its overrides, which the workflow hands to the plan as they are. */
+function threadOverrides(connectionIds: string[], overrides: PublicationOverrides = {}): PublicationOverrides {
+  return Object.fromEntries(connectionIds.map((id) => [id, { ...overrides[id], thread: true }]));
+}
 
 /**
  * Publishes the post to social connections, now or at `scheduledAt`, each sent its overrides if any. Answers the
@@ -17,10 +23,16 @@ export async function publishToSocial(
   request: SocialPublicationRequest,
 ): Promise<{ targets: TargetWithAttempts[]; completed: boolean }> {
   const { post, connections } = await readSocialPublication(deps.orm.em.fork(), caller, postId, request);
+  const overrides = request.thread
+    ? threadOverrides(
+        connections.map((connection) => connection.id),
+        request.overrides,
+      )
+    : request.overrides;
   const planned = await planPublication(deps, post, {
     publishAt: request.scheduledAt ?? null,
     connectionIds: connections.map((connection) => connection.id),
-    ...(request.overrides ? { overrides: request.overrides } : {}),
+    ...(overrides ? { overrides } : {}),
   });
   const { plan } = planned;
   const completed = plan.scheduled || (await publicationOutcome(deps, planned)).state === 'completed';

@@ -20,7 +20,8 @@ export type PublicationPlanInput = {
 
 /**
  * Records the publication plan, in the caller's transaction: the post becomes `scheduled` for a later time, and every
- * connection gets a publish target (`Scheduled` or `Pending`) with the plan's overrides for it. Planning again moves
+ * connection gets a publish target (`Scheduled` or `Pending`) with the plan's overrides for it (and whether it is sent
+ * as a thread). Planning again moves
  * the time, adds connections and replaces the overrides of the connections it names; targets keep their idempotency
  * keys, so a retried plan changes nothing.
  */
@@ -31,7 +32,7 @@ export async function recordPublicationPlan(em: EntityManager, input: Publicatio
     const connection = await em.findOne(SocialConnection, { id: connectionId, workspaceId: post.workspaceId });
     if (!connection) throw new WorkRefused(failureTypes.connectionNotFound, `Social connection ${connectionId} no longer exists.`);
     const override = input.overrides?.[connectionId];
-    const overrides = { textOverride: override?.text ?? null, altTextOverride: override?.altText ?? null };
+    const overrides = { textOverride: override?.text ?? null, altTextOverride: override?.altText ?? null, thread: override?.thread ?? false };
     const existing = await em.findOne(PublishTarget, { publicationId: input.publicationId, connectionId });
     if (existing) Object.assign(existing, overrides);
     else {

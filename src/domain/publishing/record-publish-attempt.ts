@@ -5,6 +5,8 @@ import { newId } from '../../adapters/database/new-id.ts';
 export type PublishAttempt = {
   targetId: string;
   attempt: number;
+  /** The part of a thread the attempt was at; absent: 1 (a single post). */
+  part?: number | undefined;
   attemptedAt: Date;
   outcome: PublishAttemptOutcome;
   detail: string;
@@ -12,18 +14,19 @@ export type PublishAttempt = {
 };
 
 /**
- * Records one attempt of a target, in the caller's transaction if it has one. The first record of an attempt
- * stands (an activity that records twice, a late answer after the next attempt began); a target deleted meanwhile
+ * Records one attempt of a target (at one part of a thread), in the caller's transaction if it has one. The first
+ * record of an attempt at a part stands (an activity that records twice, a late answer after the next attempt began); a target deleted meanwhile
  * (its post was) records nothing rather than failing.
  */
 export async function recordPublishAttempt(em: EntityManager, attempt: PublishAttempt): Promise<void> {
   await em.execute(
-    `insert into publish_target_attempts (id, target_id, attempt, attempted_at, outcome, detail, next_attempt_at)
-     select ?::uuid, t.id, ?::integer, ?::timestamptz, ?, ?, ?::timestamptz from publish_targets t where t.id = ?::uuid
-     on conflict (target_id, attempt) do nothing`,
+    `insert into publish_target_attempts (id, target_id, attempt, part, attempted_at, outcome, detail, next_attempt_at)
+     select ?::uuid, t.id, ?::integer, ?::integer, ?::timestamptz, ?, ?, ?::timestamptz from publish_targets t where t.id = ?::uuid
+     on conflict (target_id, attempt, part) do nothing`,
     [
       newId(),
       attempt.attempt,
+      attempt.part ?? 1,
       attempt.attemptedAt.toISOString(),
       attempt.outcome,
       attempt.detail,
@@ -34,11 +37,15 @@ export async function recordPublishAttempt(em: EntityManager, attempt: PublishAt
   );
 }
 
-/** The attempts of the target before number `before`, as recorded, oldest first. */
+/** The attempts of the target (at every part) before number `before`, as recorded, oldest first. */
 export async function recordedAttempts(
   em: EntityManager,
   targetId: string,
   before: number,
-): Promise<Pick<PublishAttempt, 'attempt' | 'outcome' | 'attemptedAt'>[]> {
-  return em.find(PublishTargetAttempt, { targetId, attempt: { $lt: before } }, { fields: ['attempt', 'outcome', 'attemptedAt'], orderBy: { attempt: 'asc' } });
+): Promise<(Pick<PublishAttempt, 'attempt' | 'outcome' | 'attemptedAt'> & { part: number })[]> {
+  return em.find(
+    PublishTargetAttempt,
+    { targetId, attempt: { $lt: before } },
+    { fields: ['attempt', 'part', 'outcome', 'attemptedAt'], orderBy: { attempt: 'asc', part: 'asc' } },
+  );
 }

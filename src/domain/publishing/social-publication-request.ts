@@ -10,6 +10,8 @@ export type SocialPublicationRequest = {
   connectionIds: string[];
   scheduledAt?: string | null | undefined;
   overrides?: PublicationOverrides | undefined;
+  /** A text longer than a platform takes is posted as a thread of parts where the platform has threads. */
+  thread?: boolean | undefined;
 };
 
 /**

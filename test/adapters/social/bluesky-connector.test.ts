@@ -197,6 +197,7 @@ describe('Bluesky connector: no double posts', () => {
     expect(await connector.findPublished!(credentials, post.idempotencyKey)).toEqual({
       externalPostId: bluesky.records[0]!.uri,
       url: expect.stringMatching(/^https:\/\/bsky\.app\/profile\//),
+      replyRef: bluesky.records[0]!.cid,
     });
     expect(await connector.findPublished!(credentials, randomUUID())).toBeNull();
     expect(calls('com.atproto.repo.createRecord')).toHaveLength(1);

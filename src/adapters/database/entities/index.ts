@@ -8,6 +8,7 @@ import { PostVersion } from './post-version.ts';
 import { Project } from './project.ts';
 import { PublishTarget } from './publish-target.ts';
 import { PublishTargetAttempt } from './publish-target-attempt.ts';
+import { PublishTargetPart } from './publish-target-part.ts';
 import { Schedule } from './schedule.ts';
 import { SocialConnection } from './social-connection.ts';
 import { UsageActivity } from './usage-activity.ts';
@@ -30,6 +31,7 @@ export const entities = [
   SocialConnection,
   PublishTarget,
   PublishTargetAttempt,
+  PublishTargetPart,
   Webhook,
   WebhookDelivery,
   Schedule,

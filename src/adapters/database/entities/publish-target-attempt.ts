@@ -9,7 +9,7 @@ import { PublishTarget } from './publish-target.ts';
 export const publishAttemptOutcomes = ['published', 'refused', 'rate_limited', 'unavailable', 'unknown'] as const;
 export type PublishAttemptOutcome = (typeof publishAttemptOutcomes)[number];
 
-/** One attempt (one Temporal activity attempt) to publish one target: the log a client reads to see what happened. */
+/** One attempt (one Temporal activity attempt) to publish one target, or one part of a thread: the log a client reads to see what happened. */
 export const PublishTargetAttempt = defineEntity({
   name: 'PublishTargetAttempt',
   tableName: 'publish_target_attempts',
@@ -18,6 +18,8 @@ export const PublishTargetAttempt = defineEntity({
     targetId: () => p.manyToOne(PublishTarget).mapToPk().fieldName('target_id').deleteRule('cascade'),
     /** Temporal's attempt number (from 1), bounded by the activity's retry policy. */
     attempt: p.integer(),
+    /** Which part of a thread the attempt posted (from 1); 1 for a single post. Each part is an attempt of its own. */
+    part: p.integer().default(1),
     attemptedAt: p.datetime(),
     outcome: p.enum(publishAttemptOutcomes),
     /** A sentence for the client, never a token or the platform's raw answer (see attempt-outcome.ts). */
@@ -25,7 +27,7 @@ export const PublishTargetAttempt = defineEntity({
     /** When the next attempt is due; null when none follows. */
     nextAttemptAt: p.datetime().nullable(),
   },
-  // A retried activity, or one that records the same attempt twice, keeps its first record.
-  uniques: [{ properties: ['targetId', 'attempt'] }],
+  // A retried activity, or one that records the same attempt of a part twice, keeps its first record.
+  uniques: [{ properties: ['targetId', 'attempt', 'part'] }],
 });
 export type PublishTargetAttempt = InferEntity<typeof PublishTargetAttempt>;

@@ -27,6 +27,8 @@ export const PublishTarget = defineEntity({
     /** What the client asked this connection to be sent instead of the post's title and prompt (`overrides`). */
     textOverride: p.text().nullable(),
     altTextOverride: p.text().nullable(),
+    /** Whether a text longer than the platform takes is posted as a thread of parts (`thread: true`) instead of shortened. */
+    thread: p.boolean().default(false),
     scheduledAt: p.datetime().nullable(),
     publishedAt: p.datetime().nullable(),
     ...createdAndUpdatedAt,
