@@ -8,7 +8,10 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { createActivities } from '../../activities/index.ts';
+import { Post } from '../../src/adapters/database/entities/post.ts';
 import { PublishTarget } from '../../src/adapters/database/entities/publish-target.ts';
+import { PublishTargetPart } from '../../src/adapters/database/entities/publish-target-part.ts';
+import { graphemeCount } from '../../src/adapters/social/shorten-text.ts';
 import { PublishTargetAttempt } from '../../src/adapters/database/entities/publish-target-attempt.ts';
 import { SocialConnection } from '../../src/adapters/database/entities/social-connection.ts';
 import { createFilesystemStorage } from '../../src/adapters/object-storage/filesystem-storage.ts';
@@ -22,6 +25,7 @@ import { createLogger } from '../../src/logger.ts';
 import { assembleDeps } from '../../src/services.ts';
 import { startMastodonServer, type MastodonServer } from '../fakes/mastodon-server.ts';
 import { failureOf } from '../support/failure-of.ts';
+import { makeImage } from '../support/images.ts';
 import { createPostFixture } from '../support/post-fixtures.ts';
 import { testConfig } from '../support/test-config.ts';
 import { useTestDatabase } from '../support/test-database.ts';
@@ -63,10 +67,18 @@ afterAll(async () => {
   rmSync(directory, { recursive: true, force: true });
 });
 
-/** A post and a pending target to a Mastodon connection, written straight to the database. */
-async function pendingTarget(): Promise<string> {
+/**
+ * A post and a pending target to a Mastodon connection, written straight to the database; with `thread`, the target
+ * is sent `text` as a thread and the post has an image.
+ */
+async function pendingTarget(thread?: { text: string }): Promise<string> {
   const post = await createPostFixture(database.orm);
   const em = database.orm.em.fork();
+  if (thread) {
+    const imageKey = `images/${post.id}.png`;
+    await deps.storage.put(imageKey, await makeImage('png', '#336699', 32), 'image/png');
+    await em.nativeUpdate(Post, { id: post.id }, { imageKey });
+  }
   const connection = em.create(SocialConnection, {
     workspaceId: post.workspaceId,
     platform: 'mastodon',
@@ -82,6 +94,7 @@ async function pendingTarget(): Promise<string> {
     publicationId: randomUUID(),
     status: 'Pending',
     idempotencyKey: randomUUID(),
+    ...(thread ? { thread: true, textOverride: thread.text } : {}),
   });
   await em.flush();
   return target.id;
@@ -97,7 +110,8 @@ function runAttempt(targetId: string, attempt: number, connector: SocialConnecto
   });
 }
 
-const attemptsOf = (targetId: string) => database.orm.em.fork().find(PublishTargetAttempt, { targetId }, { orderBy: { attempt: 'asc' } });
+const attemptsOf = (targetId: string) => database.orm.em.fork().find(PublishTargetAttempt, { targetId }, { orderBy: { attempt: 'asc', part: 'asc' } });
+const partsOf = (targetId: string) => database.orm.em.fork().find(PublishTargetPart, { targetId }, { orderBy: { part: 'asc' } });
 const statusRequests = () => mastodon.requests.filter((request) => request.path === '/api/v1/statuses');
 
 describe('publishToTarget attempts', () => {
@@ -161,5 +175,91 @@ describe('publishToTarget attempts', () => {
         nextAttemptAt: null,
       },
     ]);
+  });
+});
+
+// 1,200 characters in sentences of different lengths: more than two Mastodon statuses.
+const sentences = [
+  'The harbour wakes before the town does, and the first ferry sounds its horn at half past five.',
+  'Fishing boats slip out in a line, their lights strung across the water like a second shoreline.',
+  'By six the fish market is loud with gulls, prices and the scrape of crates on wet stone.',
+  'Later the tourists come for the light, which turns the old warehouses gold for an hour.',
+  'Follow along at https://example.com/harbour-diary for the whole week. #harbour',
+];
+const longText = Array.from({ length: 14 }, (_, index) => sentences[index % sentences.length]).join(' ').slice(0, 1_200).trimEnd();
+const unnumbered = (text: string) => text.replace(/ \(\d+\/\d+\)$/, '');
+
+describe('publishToTarget threads', () => {
+  it('when a 1,200-character text is published as a thread, then Mastodon gets a chain of numbered statuses that each fit, each replying to the one before, the image on the first', async () => {
+    expect(longText.length).toBeGreaterThanOrEqual(1_150);
+    const targetId = await pendingTarget({ text: longText });
+    await runAttempt(targetId, 1);
+
+    const statuses = mastodon.statuses;
+    expect(statuses.length).toBeGreaterThanOrEqual(3);
+    for (const [index, status] of statuses.entries()) {
+      expect(graphemeCount(status.text, 23)).toBeLessThanOrEqual(500);
+      expect(status.text.endsWith(` (${index + 1}/${statuses.length})`)).toBe(true);
+      expect(status.inReplyToId).toBe(index === 0 ? null : statuses[index - 1]!.id);
+      expect(status.media).toHaveLength(index === 0 ? 1 : 0);
+    }
+    expect(statuses.map((status) => unnumbered(status.text)).join(' ')).toBe(longText);
+
+    const target = await database.orm.em.fork().findOneOrFail(PublishTarget, targetId);
+    expect(target).toMatchObject({ status: 'Published', externalPostId: statuses[0]!.id, externalUrl: statuses[0]!.url });
+    expect((await partsOf(targetId)).map(({ part, externalPostId }) => [part, externalPostId])).toEqual(statuses.map((status, index) => [index + 1, status.id]));
+    expect((await attemptsOf(targetId)).map(({ attempt, part, outcome }) => [attempt, part, outcome])).toEqual(
+      statuses.map((_status, index) => [1, index + 1, 'published']),
+    );
+    // Each part its own key, derived from the target's, so Mastodon's Idempotency-Key guards each part.
+    const keys = statuses.map((status) => status.idempotencyKey);
+    expect(new Set(keys).size).toBe(statuses.length);
+    expect(keys.slice(1)).toEqual(keys.slice(1).map((_key, index) => `${keys[0]}.${index + 2}`));
+  });
+
+  it('when part 3 fails once (503), then the next attempt goes on at part 3, replying to part 2, and no part is posted twice', async () => {
+    const targetId = await pendingTarget({ text: longText });
+    mastodon.script('statuses', [{}, {}, { status: 503 }]);
+    await failureOf(runAttempt(targetId, 1), ApplicationFailure);
+    expect(mastodon.statuses).toHaveLength(2);
+    expect((await attemptsOf(targetId)).map(({ attempt, part, outcome }) => [attempt, part, outcome])).toEqual([
+      [1, 1, 'published'],
+      [1, 2, 'published'],
+      [1, 3, 'unavailable'],
+    ]);
+    expect(await database.orm.em.fork().findOneOrFail(PublishTarget, targetId)).toMatchObject({ status: 'Publishing', externalPostId: null });
+
+    await runAttempt(targetId, 2);
+    const statuses = mastodon.statuses;
+    expect(statuses.length).toBeGreaterThanOrEqual(3);
+    expect(statuses.map((status) => unnumbered(status.text)).join(' ')).toBe(longText);
+    expect(statuses.map((status) => status.inReplyToId)).toEqual([null, ...statuses.slice(0, -1).map((status) => status.id)]);
+    // Part 1 and 2 were not sent again; part 3 was sent twice, once refused.
+    expect(statusRequests()).toHaveLength(statuses.length + 1);
+    const attempts = (await attemptsOf(targetId)).map(({ attempt, part, outcome }) => [attempt, part, outcome]);
+    expect(attempts.slice(3)).toEqual(statuses.slice(2).map((_status, index) => [2, index + 3, 'published']));
+    expect(await database.orm.em.fork().findOneOrFail(PublishTarget, targetId)).toMatchObject({ status: 'Published', externalPostId: statuses[0]!.id });
+  });
+
+  it('when the attempt before stopped without a record after part 2, then part 3 is recorded unknown for it and sent under its own key, which Mastodon answers with one status', async () => {
+    const targetId = await pendingTarget({ text: longText });
+    // Attempt 1 posts part 1 and 2, and part 3 reaches Mastodon, whose answer is lost; its worker then dies before
+    // recording the failure (simulated by deleting that record).
+    mastodon.script('statuses', [{}, {}, { dropped: true }]);
+    await failureOf(runAttempt(targetId, 1), ApplicationFailure);
+    await database.orm.em.fork().nativeDelete(PublishTargetAttempt, { targetId, part: 3 });
+    expect(mastodon.statuses).toHaveLength(3);
+
+    await runAttempt(targetId, 2);
+    const attempts = (await attemptsOf(targetId)).map(({ attempt, part, outcome, detail }) => [attempt, part, outcome, detail]);
+    expect(attempts.slice(0, 4)).toEqual([
+      [1, 1, 'published', expect.any(String)],
+      [1, 2, 'published', expect.any(String)],
+      [1, 3, 'unknown', vanishedDetail],
+      [2, 3, 'published', expect.any(String)],
+    ]);
+    const statuses = mastodon.statuses;
+    expect(statuses.map((status) => unnumbered(status.text)).join(' ')).toBe(longText);
+    expect(statuses.map((status) => status.inReplyToId)).toEqual([null, ...statuses.slice(0, -1).map((status) => status.id)]);
   });
 });
