@@ -11,7 +11,7 @@ import { createActivities } from '../../activities/index.ts';
 import { Post } from '../../src/adapters/database/entities/post.ts';
 import { PublishTarget } from '../../src/adapters/database/entities/publish-target.ts';
 import { PublishTargetPart } from '../../src/adapters/database/entities/publish-target-part.ts';
-import { graphemeCount } from '../../src/adapters/social/shorten-text.ts';
+import { graphemeCount, shortenText } from '../../src/adapters/social/shorten-text.ts';
 import { PublishTargetAttempt } from '../../src/adapters/database/entities/publish-target-attempt.ts';
 import { SocialConnection } from '../../src/adapters/database/entities/social-connection.ts';
 import { createFilesystemStorage } from '../../src/adapters/object-storage/filesystem-storage.ts';
@@ -186,7 +186,10 @@ const sentences = [
   'Later the tourists come for the light, which turns the old warehouses gold for an hour.',
   'Follow along at https://example.com/harbour-diary for the whole week. #harbour',
 ];
-const longText = Array.from({ length: 14 }, (_, index) => sentences[index % sentences.length]).join(' ').slice(0, 1_200).trimEnd();
+const longText = Array.from({ length: 14 }, (_, index) => sentences[index % sentences.length])
+  .join(' ')
+  .slice(0, 1_200)
+  .trimEnd();
 const unnumbered = (text: string) => text.replace(/ \(\d+\/\d+\)$/, '');
 
 describe('publishToTarget threads', () => {
@@ -207,7 +210,9 @@ describe('publishToTarget threads', () => {
 
     const target = await database.orm.em.fork().findOneOrFail(PublishTarget, targetId);
     expect(target).toMatchObject({ status: 'Published', externalPostId: statuses[0]!.id, externalUrl: statuses[0]!.url });
-    expect((await partsOf(targetId)).map(({ part, externalPostId }) => [part, externalPostId])).toEqual(statuses.map((status, index) => [index + 1, status.id]));
+    expect((await partsOf(targetId)).map(({ part, externalPostId }) => [part, externalPostId])).toEqual(
+      statuses.map((status, index) => [index + 1, status.id]),
+    );
     expect((await attemptsOf(targetId)).map(({ attempt, part, outcome }) => [attempt, part, outcome])).toEqual(
       statuses.map((_status, index) => [1, index + 1, 'published']),
     );
@@ -261,5 +266,13 @@ describe('publishToTarget threads', () => {
     const statuses = mastodon.statuses;
     expect(statuses.map((status) => unnumbered(status.text)).join(' ')).toBe(longText);
     expect(statuses.map((status) => status.inReplyToId)).toEqual([null, ...statuses.slice(0, -1).map((status) => status.id)]);
+  });
+
+  it('when the platform has no threads, then the text goes as one post, shortened as without a thread', async () => {
+    const targetId = await pendingTarget({ text: longText });
+    await runAttempt(targetId, 1, { ...mastodonConnector, declaration: { ...mastodonConnector.declaration, threads: false } });
+    expect(mastodon.statuses).toHaveLength(1);
+    expect(mastodon.statuses[0]!.text).toBe(shortenText(longText, { graphemes: 500, linkGraphemes: 23 }));
+    expect((await attemptsOf(targetId)).map(({ part, outcome }) => [part, outcome])).toEqual([[1, 'published']]);
   });
 });

@@ -135,6 +135,7 @@ describe('POST /posts/{id}/publish-social with dryRun', () => {
       text,
       count: 400,
       image: { type: 'image/png', bytes: image.length, width: 1420, height: 1420 },
+      parts: [{ text, count: 400 }],
       problems: [],
     });
     expect(onBluesky).toMatchObject({ connectionId: blueskyId, platform: 'bluesky', image: { type: 'image/jpeg', width: 1420, height: 1420 } });
@@ -172,6 +173,49 @@ describe('POST /posts/{id}/publish-social with dryRun', () => {
     expect(blobs).toHaveLength(1);
   });
 
+  it('when a 1,200-character text is previewed as a thread, then each connection lists its numbered parts, and publishing sends exactly those as a chain', async () => {
+    const { id } = await postWithNoiseImage(64);
+    const text = Array.from({ length: 16 }, (_, index) => `Sentence ${index + 1} of the harbour diary, with boats, gulls and the morning ferry.`)
+      .join(' ')
+      .slice(0, 1_200);
+    const overrides = { [mastodonId]: { text }, [blueskyId]: { text } };
+    const request = { connectionIds: [mastodonId, blueskyId], overrides, thread: true };
+
+    const preview = await workspace.client.post<Preview[]>(`/posts/${id}/publish-social`, { ...request, dryRun: true });
+    expect(preview.status).toBe(200);
+    const [onMastodon, onBluesky] = preview.body;
+    for (const [entry, max] of [
+      [onMastodon!, 500],
+      [onBluesky!, 300],
+    ] as const) {
+      expect(entry.problems).toEqual([]);
+      expect(entry.parts.length).toBeGreaterThan(1);
+      expect(entry.parts[0]).toEqual({ text: entry.text, count: entry.count });
+      for (const [index, part] of entry.parts.entries()) {
+        expect(part.count).toBeLessThanOrEqual(max);
+        expect(part.text.endsWith(` (${index + 1}/${entry.parts.length})`)).toBe(true);
+      }
+    }
+    expect(mastodon.requests).toHaveLength(0);
+
+    const published = await workspace.client.post<Target[]>(`/posts/${id}/publish-social`, request);
+    expect(published.body.map((target) => target.status)).toEqual(['Published', 'Published']);
+    const [toMastodon, toBluesky] = published.body;
+    expect(toMastodon).toMatchObject({ thread: true, externalPostId: toMastodon!.parts![0]!.externalPostId });
+    const statuses = toMastodon!.parts!.map((part) => mastodon.statuses.find((status) => status.id === part.externalPostId)!);
+    expect(statuses.map((status) => status.text)).toEqual(onMastodon!.parts.map((part) => part.text));
+    expect(statuses.map((status) => status.inReplyToId)).toEqual([null, ...statuses.slice(0, -1).map((status) => status.id)]);
+    expect(statuses.map((status) => status.media.length)).toEqual(statuses.map((_status, index) => (index === 0 ? 1 : 0)));
+    expect(toMastodon!.attempts.map((attempt) => [attempt.part, attempt.outcome])).toEqual(statuses.map((_status, index) => [index + 1, 'published']));
+    const records = toBluesky!.parts!.map((part) => bluesky.records.find((record) => record.uri === part.externalPostId)!);
+    expect(records.map((record) => record.value.text)).toEqual(onBluesky!.parts.map((part) => part.text));
+    const [root] = records;
+    for (const [index, record] of records.entries()) {
+      const parent = records[index - 1];
+      expect(record.value.reply).toEqual(parent ? { root: { uri: root!.uri, cid: root!.cid }, parent: { uri: parent.uri, cid: parent.cid } } : undefined);
+    }
+  });
+
   it("when the image is still over Bluesky's 2,000,000 bytes as its smallest JPEG, then the preview says publishing would fail", async () => {
     const { id } = await postWithNoiseImage(2700);
     const response = await workspace.client.post<Preview[]>(`/posts/${id}/publish-social`, { connectionIds: [blueskyId], dryRun: true });
@@ -204,7 +248,17 @@ describe('POST /posts/{id}/publish-social with dryRun', () => {
   it('when the post has no image, then the previews have none and the title is the text', async () => {
     const id = await newPost();
     const response = await workspace.client.post<Preview[]>(`/posts/${id}/publish-social`, { connectionIds: [blueskyId], dryRun: true });
-    expect(response.body).toEqual([{ connectionId: blueskyId, platform: 'bluesky', text: 'Harbour lights', count: 14, image: null, problems: [] }]);
+    expect(response.body).toEqual([
+      {
+        connectionId: blueskyId,
+        platform: 'bluesky',
+        text: 'Harbour lights',
+        count: 14,
+        image: null,
+        parts: [{ text: 'Harbour lights', count: 14 }],
+        problems: [],
+      },
+    ]);
   });
 
   it("when a connection is another workspace's, then it answers 404 as a publication does", async () => {
