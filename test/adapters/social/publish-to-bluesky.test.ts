@@ -18,6 +18,7 @@ type PostRecord = {
   createdAt: string;
   facets: { index: { byteStart: number; byteEnd: number }; features: Record<string, string>[] }[];
   embed: { images: { alt: string; aspectRatio: { width: number; height: number }; image: { ref: { $link: string }; mimeType: string; size: number } }[] };
+  reply?: { root: { uri: string; cid: string }; parent: { uri: string; cid: string } };
 };
 
 let pds: AtprotoPds;
@@ -59,10 +60,14 @@ async function newPost(title: string, generate: boolean): Promise<string> {
 }
 
 async function recordOf(uri: string): Promise<PostRecord> {
+  return (await storedRecordOf(uri)).value;
+}
+
+async function storedRecordOf(uri: string): Promise<{ uri: string; cid: string; value: PostRecord }> {
   const [, , repo, collection, rkey] = uri.split('/');
   const answer = await pds.query('com.atproto.repo.getRecord', { repo: repo!, collection: collection!, rkey: rkey! });
   expect(answer.status).toBe(200);
-  return ((await answer.json()) as { value: PostRecord }).value;
+  return (await answer.json()) as { uri: string; cid: string; value: PostRecord };
 }
 
 describe('publish-social to Bluesky on a real PDS', () => {
@@ -126,5 +131,34 @@ describe('publish-social to Bluesky on a real PDS', () => {
     const listed = await pds.query('com.atproto.repo.listRecords', { repo: maker.did, collection: 'app.bsky.feed.post', limit: '100' });
     const records = ((await listed.json()) as { records: { uri: string; value: PostRecord }[] }).records.filter((record) => record.value.text === title);
     expect(records.map((record) => record.uri)).toEqual([target!.externalPostId]);
+  });
+
+  it('when a 1,200-character text is published as a thread, then the PDS holds a chain of numbered records that each fit 300 graphemes, each replying to the thread root and the record before', async () => {
+    const text = Array.from({ length: 16 }, (_, index) => `Day ${index + 1} on the ferry: the gulls, the spray and the island coming up out of the haze.`)
+      .join(' ')
+      .slice(0, 1_200);
+    const id = await newPost('Ferry diary', true);
+    const response = await workspace.client.post<Target[]>(`/posts/${id}/publish-social`, {
+      connectionIds: [connectionId],
+      overrides: { [connectionId]: { text } },
+      thread: true,
+    });
+    const [target] = response.body;
+    expect(target).toMatchObject({ status: 'Published', thread: true });
+    expect(target!.parts!.length).toBeGreaterThanOrEqual(5);
+    expect(target!.externalPostId).toBe(target!.parts![0]!.externalPostId);
+
+    const records = await Promise.all(target!.parts!.map((part) => storedRecordOf(part.externalPostId)));
+    const [root] = records;
+    const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+    for (const [index, record] of records.entries()) {
+      expect(Array.from(graphemes.segment(record.value.text)).length).toBeLessThanOrEqual(300);
+      expect(record.value.text.endsWith(` (${index + 1}/${records.length})`)).toBe(true);
+      const parent = records[index - 1];
+      expect(record.value.reply).toEqual(parent ? { root: { uri: root!.uri, cid: root!.cid }, parent: { uri: parent.uri, cid: parent.cid } } : undefined);
+      // The image goes with the first part only.
+      expect(record.value.embed !== undefined).toBe(index === 0);
+    }
+    expect(records.map((record) => record.value.text.replace(/ \(\d+\/\d+\)$/, '')).join(' ')).toBe(text);
   });
 });
