@@ -1,0 +1,135 @@
+import type { Client } from '@temporalio/client';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createSecretBox } from '../../src/adapters/crypto/secret-box.ts';
+import { PublishTarget } from '../../src/adapters/database/entities/publish-target.ts';
+import { PublishTargetAttempt } from '../../src/adapters/database/entities/publish-target-attempt.ts';
+import { PublishTargetPart } from '../../src/adapters/database/entities/publish-target-part.ts';
+import { SocialConnection } from '../../src/adapters/database/entities/social-connection.ts';
+import { openDatabase, type Database } from '../../src/adapters/database/orm.ts';
+import { createFilesystemStorage } from '../../src/adapters/object-storage/filesystem-storage.ts';
+import { connectTemporalClient } from '../../src/adapters/temporal/connect.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { vanishedDetail } from '../../src/domain/publishing/attempt-outcome.ts';
+import { planPublication } from '../../src/domain/publishing/publication-workflow.ts';
+import { createLogger } from '../../src/logger.ts';
+import { assembleDeps } from '../../src/services.ts';
+import { startMastodonServer, type MastodonServer } from '../fakes/mastodon-server.ts';
+import { eventually } from '../support/eventually.ts';
+import { createPostFixture } from '../support/post-fixtures.ts';
+import { testConfigEnv } from '../support/test-config.ts';
+import { createTestDatabase } from '../support/test-database.ts';
+import { startWorkerProcess } from '../support/worker-process.ts';
+
+// A thread to Mastodon whose worker is killed (SIGKILL) between part 2 and part 3: the fake holds part 3's request,
+// so the worker dies after parts 1 and 2 were recorded and while part 3 was sent and unanswered. Another worker
+// takes the activity over once its heartbeat times out: it goes on at part 3 (recorded `unknown` for the dead
+// attempt, then sent again under part 3's own idempotency key), replying to part 2, and finishes the thread. Every
+// part is on the instance exactly once.
+
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let orm: Database;
+let mastodon: MastodonServer;
+let client: Client;
+let env: Record<string, string>;
+let config: Config;
+const directory = mkdtempSync(join(tmpdir(), 'thread-crash-'));
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  orm = await openDatabase(database.url);
+  mastodon = await startMastodonServer();
+  env = {
+    ...testConfigEnv(database.url),
+    SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true',
+    // The workers are processes of their own: they trust the fake's certificate the way a deployment would.
+    NODE_EXTRA_CA_CERTS: inject('devCaCertPath'),
+  };
+  config = loadConfig(env);
+  client = await connectTemporalClient(config.temporal);
+});
+afterAll(async () => {
+  await client?.connection.close();
+  await mastodon?.close();
+  await orm?.close();
+  await database?.drop();
+  rmSync(directory, { recursive: true, force: true });
+});
+
+const text = Array.from({ length: 16 }, (_, index) => `Day ${index + 1} at the harbour: boats out at four, the market loud by six, gulls over it all.`)
+  .join(' ')
+  .slice(0, 1_200);
+const statusRequests = () => mastodon.requests.filter((request) => request.path === '/api/v1/statuses');
+
+describe('a worker killed between part 2 and part 3 of a thread', () => {
+  it(
+    'when another worker takes over, then the thread goes on at part 3 and every part is posted once, each replying to the one before',
+    { timeout: 180_000 },
+    async () => {
+      const post = await createPostFixture(orm);
+      const em = orm.em.fork();
+      const connection = em.create(SocialConnection, {
+        workspaceId: post.workspaceId,
+        platform: 'mastodon',
+        serverUrl: mastodon.url,
+        accountName: '@alice@127.0.0.1',
+        accountId: mastodon.account.id,
+        credentialsSealed: createSecretBox(config.secrets.encryptionKeys, 'secrets').seal(
+          JSON.stringify({ platform: 'mastodon', instanceUrl: mastodon.url, accessToken: mastodon.token }),
+        ),
+      });
+      await em.flush();
+      // Parts 1 and 2 are answered; part 3's request is held for longer than the test runs.
+      mastodon.script('statuses', [{}, {}, { delayMs: 600_000 }]);
+
+      const first = await startWorkerProcess(env);
+      try {
+        const deps = assembleDeps(config, {
+          orm,
+          temporal: client,
+          storage: createFilesystemStorage({ directory, urlSigningSecret: 'x'.repeat(32), defaultTtlSeconds: 60, baseUrl: () => 'http://test' }),
+          logger: createLogger({ level: 'silent', name: 'test' }),
+        });
+        await planPublication(deps, post, { publishAt: null, connectionIds: [connection.id], overrides: { [connection.id]: { text, thread: true } } });
+        await eventually(async () => expect(statusRequests()).toHaveLength(3), 60_000);
+        expect(await orm.em.fork().count(PublishTargetPart, {})).toBe(2);
+      } finally {
+        first.process.kill('SIGKILL');
+        await once(first.process, 'exit');
+      }
+
+      const second = await startWorkerProcess(env);
+      try {
+        // The heartbeat timeout (30 s) shows the dead attempt, then the retry runs on the second worker.
+        await eventually(
+          async () => expect(await orm.em.fork().findOneOrFail(PublishTarget, { connectionId: connection.id })).toMatchObject({ status: 'Published' }),
+          120_000,
+        );
+      } finally {
+        second.process.kill('SIGTERM');
+        await once(second.process, 'exit');
+      }
+
+      const statuses = mastodon.statuses;
+      expect(statuses.length).toBeGreaterThanOrEqual(3);
+      expect(statuses.map((status) => status.text.replace(/ \(\d+\/\d+\)$/, '')).join(' ')).toBe(text);
+      expect(statuses.map((status) => status.inReplyToId)).toEqual([null, ...statuses.slice(0, -1).map((status) => status.id)]);
+      // Part 3 was sent twice (to the dead worker's held request, then by the second worker) and made one status.
+      expect(statusRequests()).toHaveLength(statuses.length + 1);
+      const target = await orm.em.fork().findOneOrFail(PublishTarget, { connectionId: connection.id });
+      expect(target.externalPostId).toBe(statuses[0]!.id);
+      const parts = await orm.em.fork().find(PublishTargetPart, { targetId: target.id }, { orderBy: { part: 'asc' } });
+      expect(parts.map((part) => part.externalPostId)).toEqual(statuses.map((status) => status.id));
+      const attempts = await orm.em.fork().find(PublishTargetAttempt, { targetId: target.id }, { orderBy: { attempt: 'asc', part: 'asc' } });
+      expect(attempts.slice(0, 4).map(({ attempt, part, outcome, detail }) => [attempt, part, outcome, outcome === 'unknown' ? detail : ''])).toEqual([
+        [1, 1, 'published', ''],
+        [1, 2, 'published', ''],
+        [1, 3, 'unknown', vanishedDetail],
+        [2, 3, 'published', ''],
+      ]);
+    },
+  );
+});
