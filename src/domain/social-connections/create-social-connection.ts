@@ -86,7 +86,9 @@ function credentialsOf(input: CreateSocialConnectionInput): TokenCredentials {
 function serverUrlOf(credentials: TokenCredentials, account: VerifiedAccount): string {
   if (credentials.platform === 'mastodon') return credentials.instanceUrl;
   if (credentials.platform === 'bluesky') return credentials.serviceUrl;
-  return account.serverUrl ?? '';
+  // The Slack connector always names the workspace's address (or its API's): a connection is never shown without one.
+  if (!account.serverUrl) throw new Error('the Slack connector answered no server URL');
+  return account.serverUrl;
 }
 
 function rejectedField(platform: SocialPlatform, error: SocialRejectedError): FieldError {
