@@ -100,6 +100,7 @@ const schema = z
     THREADS_CLIENT_SECRET: z.string().min(1).optional(),
     THREADS_API_URL: z.url({ protocol: /^https$/ }).default('https://graph.threads.net'),
     THREADS_AUTHORIZE_URL: z.url({ protocol: /^https$/ }).default('https://threads.net/oauth/authorize'),
+    SLACK_API_URL: z.url({ protocol: /^https$/ }).default('https://slack.com/api'),
     API_WAIT_SECONDS: seconds.default(25),
 
     RATE_LIMIT_REQUESTS: z.coerce.number().int().positive().default(600),
@@ -284,6 +285,8 @@ function toConfig(env: z.infer<typeof schema>) {
         authorizeUrl: env.THREADS_AUTHORIZE_URL,
         client: env.THREADS_CLIENT_ID && env.THREADS_CLIENT_SECRET ? { clientId: env.THREADS_CLIENT_ID, clientSecret: env.THREADS_CLIENT_SECRET } : null,
       },
+      /** Slack: its Web API (customers bring their own app's bot token, so the operator sets up nothing). */
+      slack: { apiUrl: env.SLACK_API_URL.replace(/\/$/, '') },
     },
     /** How long an action (generate, render) waits for its workflow before answering 202. */
     apiWaitSeconds: env.API_WAIT_SECONDS,

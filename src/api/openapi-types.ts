@@ -768,8 +768,9 @@ export interface paths {
         /**
          * Connect a social account
          * @description Extension. Connects a Mastodon account (`instanceUrl` and an `accessToken` with the `write:statuses` and
-         *     `write:media` scopes) or a Bluesky account (`handle`, an `appPassword`, and `serviceUrl`, default
-         *     `https://bsky.social`). The credentials are checked with the platform first: a refusal answers 400 with the
+         *     `write:media` scopes), a Bluesky account (`handle`, an `appPassword`, and `serviceUrl`, default
+         *     `https://bsky.social`) or a Slack channel (the `botToken` of the customer's Slack app and the `channelId` it
+         *     posts in; the app must be in the channel). The credentials are checked with the platform first: a refusal answers 400 with the
          *     platform's words; an unreachable platform 503. They are stored encrypted and never returned. URLs must be
          *     https and must not point at private networks. Past the plan's number of connections (Starter 3, Growth 25)
          *     it answers 403 `plan-limit-reached` (`quota.name` `socialConnections`).
@@ -1093,7 +1094,7 @@ export interface components {
         /** @enum {string} */
         ProjectStatus: "active" | "archived";
         /** @enum {string} */
-        SocialPlatform: "mastodon" | "bluesky" | "x" | "linkedin" | "threads";
+        SocialPlatform: "mastodon" | "bluesky" | "x" | "linkedin" | "threads" | "slack";
         /** @enum {string} */
         PublishTargetStatus: "Pending" | "Scheduled" | "Publishing" | "Published" | "Failed" | "Cancelled";
         /** @enum {string} */
@@ -1687,10 +1688,10 @@ export interface components {
             platform: components["schemas"]["SocialPlatform"];
             /**
              * Format: uri
-             * @description The Mastodon instance, Bluesky service, or the platform's API (X, LinkedIn, Threads).
+             * @description The Mastodon instance, Bluesky service, the Slack workspace's address, or the platform's API (X, LinkedIn, Threads).
              */
             serverUrl: string;
-            /** @description The account, as the platform names it (`@alice@mastodon.social`, `alice.bsky.social`). */
+            /** @description The account, as the platform names it (`@alice@mastodon.social`, `alice.bsky.social`; Slack's channel and workspace, `#news (Acme)`). */
             accountName: string;
             /** @description Bluesky, when given at creation. The language posts are marked with (`langs`). */
             postLanguage?: string;
@@ -1775,8 +1776,8 @@ export interface components {
              */
             expiresAt: string;
         };
-        /** @description Mastodon: `instanceUrl` and `accessToken`. Bluesky: `handle` and `appPassword` (and `serviceUrl`). */
-        CreateSocialConnectionRequest: components["schemas"]["CreateMastodonConnectionRequest"] | components["schemas"]["CreateBlueskyConnectionRequest"];
+        /** @description Mastodon: `instanceUrl` and `accessToken`. Bluesky: `handle` and `appPassword` (and `serviceUrl`). Slack: `botToken` and `channelId`. */
+        CreateSocialConnectionRequest: components["schemas"]["CreateMastodonConnectionRequest"] | components["schemas"]["CreateBlueskyConnectionRequest"] | components["schemas"]["CreateSlackConnectionRequest"];
         CreateMastodonConnectionRequest: {
             /** @enum {string} */
             platform: "mastodon";
@@ -1803,6 +1804,17 @@ export interface components {
              * @example es
              */
             postLanguage?: string;
+        };
+        CreateSlackConnectionRequest: {
+            /** @enum {string} */
+            platform: "slack";
+            /** @description The bot token (`xoxb-…`) of the customer's own Slack app, with the scopes `chat:write`, `files:write`, `files:read` and `channels:read` (`groups:read` for a private channel). */
+            botToken: string;
+            /**
+             * @description The channel's id (in Slack, the channel's details show it); the app must be in the channel.
+             * @example C0123ABCDEF
+             */
+            channelId: string;
         };
         VideoJob: {
             /** Format: uuid */

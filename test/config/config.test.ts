@@ -66,6 +66,8 @@ describe('loadConfig', () => {
       /THREADS_CLIENT_SECRET: Threads needs both THREADS_CLIENT_ID and THREADS_CLIENT_SECRET/,
     );
     expect(() => loadConfig({ ...minimal, THREADS_API_URL: 'http://graph.threads.net' })).toThrow(/THREADS_API_URL/);
+    expect(loadConfig(minimal).social.slack.apiUrl).toBe('https://slack.com/api');
+    expect(() => loadConfig({ ...minimal, SLACK_API_URL: 'http://slack.com/api' })).toThrow(/SLACK_API_URL/);
   });
 
   it('when variables are missing or malformed, then it fails naming each of them', () => {

@@ -8,7 +8,7 @@ import { startScriptedServer, type Received, type Reply, type Route, type Script
 // error_subcode, fbtrace_id}}`, except the code exchange's flat `{error_type, code, error_message}`. Where the
 // documentation is silent, the fake says so at the spot and does the least forgiving thing.
 
-export type ThreadsEndpoint = 'authorize' | 'token' | 'exchange' | 'refresh' | 'me' | 'create' | 'object' | 'publish' | 'list';
+export type ThreadsEndpoint = 'authorize' | 'token' | 'exchange' | 'refresh' | 'me' | 'create' | 'object' | 'publish' | 'list' | 'replies';
 
 /** A scripted answer with a Graph error body: `code`, `subcode`, `message` override the status's usual ones. */
 export type ThreadsScriptedResponse = ScriptedResponse & { code?: number; subcode?: number; message?: string };
@@ -22,6 +22,8 @@ export type ThreadsContainer = {
   text: string;
   imageUrl: string | undefined;
   altText: string | undefined;
+  /** The thread it replies to (`reply_to_id`). */
+  replyToId: string | undefined;
   /** The image as the fake fetched it from `imageUrl`. */
   image: { bytes: Buffer; contentType: string } | undefined;
   status: 'IN_PROGRESS' | 'FINISHED' | 'PUBLISHED' | 'ERROR' | 'EXPIRED';
@@ -29,7 +31,16 @@ export type ThreadsContainer = {
   pollsLeft: number;
 };
 
-export type ThreadsThread = { id: string; containerId: string; text: string; mediaType: 'TEXT_POST' | 'IMAGE'; publishedAt: number; permalink: string };
+export type ThreadsThread = {
+  id: string;
+  containerId: string;
+  text: string;
+  mediaType: 'TEXT_POST' | 'IMAGE';
+  publishedAt: number;
+  permalink: string;
+  /** The thread it replies to, for a reply. */
+  replyToId: string | undefined;
+};
 
 type Token = { kind: 'short' | 'long'; userId: string; issuedAt: number; expiresAt: number };
 type Code = { redirectUri: string; expiresAt: number; used: boolean };
@@ -251,6 +262,10 @@ export async function startThreadsServer(): Promise<ThreadsServer> {
       return invalidParameter(`Param alt_text must be at most ${maxAltText} characters long`);
     const imageUrl = params.get('image_url') ?? undefined;
     if (mediaType === 'IMAGE' && !imageUrl) return invalidParameter('Param image_url is required for media_type IMAGE');
+    // https://developers.facebook.com/docs/threads/retrieve-and-manage-replies/create-replies: `reply_to_id` names
+    // the thread replied to; one Threads does not know is refused as any unknown object is.
+    const replyToId = params.get('reply_to_id') ?? undefined;
+    if (replyToId !== undefined && !server.threads.some((thread) => thread.id === replyToId)) return noSuchObject(replyToId);
     const container: ThreadsContainer = {
       id: nextId(),
       userId,
@@ -258,6 +273,7 @@ export async function startThreadsServer(): Promise<ThreadsServer> {
       text,
       imageUrl,
       altText,
+      replyToId,
       image: undefined,
       status: 'IN_PROGRESS',
       errorMessage: undefined,
@@ -316,6 +332,7 @@ export async function startThreadsServer(): Promise<ThreadsServer> {
       mediaType: container.mediaType === 'TEXT' ? 'TEXT_POST' : 'IMAGE',
       publishedAt: Date.now(),
       permalink: `${server.url}/@${server.account.username}/post/${randomBytes(8).toString('base64url')}`,
+      replyToId: container.replyToId,
     };
     server.threads.push(thread);
     container.status = 'PUBLISHED';
@@ -328,8 +345,9 @@ export async function startThreadsServer(): Promise<ThreadsServer> {
   }
 
   // https://developers.facebook.com/docs/threads/retrieve-and-discover-posts/retrieve-posts: newest first, `since`
-  // and `until` in Unix seconds, 25 a page by default.
-  function list(received: Received, userId: string): Reply {
+  // and `until` in Unix seconds, 25 a page by default; the account's replies are listed apart
+  // (https://developers.facebook.com/docs/threads/retrieve-and-manage-replies/replies-and-conversations).
+  function list(received: Received, userId: string, replies = false): Reply {
     const params = received.url.searchParams;
     const fields = (params.get('fields') ?? 'id').split(',');
     const since = Number(params.get('since') ?? 0) * 1000;
@@ -337,7 +355,8 @@ export async function startThreadsServer(): Promise<ThreadsServer> {
     const limit = Number(params.get('limit') ?? 25);
     const own = new Set(server.containers.filter((container) => container.userId === userId).map((container) => container.id));
     const data = server.threads
-      .filter((thread) => own.has(thread.containerId) && thread.publishedAt >= since && thread.publishedAt <= until)
+      .filter((thread) => own.has(thread.containerId) && (thread.replyToId !== undefined) === replies)
+      .filter((thread) => thread.publishedAt >= since && thread.publishedAt <= until)
       .sort((a, b) => b.publishedAt - a.publishedAt)
       .slice(0, limit)
       .map((thread) => threadJson(thread, fields));
@@ -360,12 +379,17 @@ export async function startThreadsServer(): Promise<ThreadsServer> {
       },
     });
     if (method === 'GET' && path === '/v1.0/me') return withToken('me', me);
-    const [, userId, edge] = /^\/v1\.0\/([^/]+)\/(threads|threads_publish)$/.exec(path) ?? [];
+    const [, userId, edge] = /^\/v1\.0\/([^/]+)\/(threads|threads_publish|replies)$/.exec(path) ?? [];
     if (userId && edge) {
       const forUser = (handle: (received: Received, user: string) => Reply | Promise<Reply>) => (received: Received, holder: Token) =>
         decodeURIComponent(userId) === holder.userId ? handle(received, holder.userId) : noSuchObject(decodeURIComponent(userId));
       if (method === 'POST' && edge === 'threads') return withToken('create', forUser(createContainer));
       if (method === 'GET' && edge === 'threads') return withToken('list', forUser(list));
+      if (method === 'GET' && edge === 'replies')
+        return withToken(
+          'replies',
+          forUser((received, user) => list(received, user, true)),
+        );
       if (method === 'POST' && edge === 'threads_publish') return withToken('publish', forUser(publish));
     }
     const objectId = method === 'GET' ? /^\/v1\.0\/([^/]+)$/.exec(path)?.[1] : undefined;

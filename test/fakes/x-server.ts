@@ -13,7 +13,15 @@ export type XEndpoint = 'authorize' | 'token' | 'users_me' | 'media_upload' | 'm
 
 export type XRequest = { method: string; path: string; headers: IncomingHttpHeaders; query: URLSearchParams };
 
-export type XTweet = { id: string; authorId: string; text: string; mediaIds: string[]; createdAt: Date };
+export type XTweet = {
+  id: string;
+  authorId: string;
+  text: string;
+  mediaIds: string[];
+  createdAt: Date;
+  /** The post it replies to (`reply.in_reply_to_tweet_id`). */
+  inReplyToTweetId: string | undefined;
+};
 export type XMedia = { id: string; bytes: Buffer; mediaType: string; category: string; altText: string | undefined };
 
 type Grant = { clientId: string; redirectUri: string; challenge: string; scopes: string[] };
@@ -235,10 +243,21 @@ export async function startXServer(): Promise<XServer> {
     if (weighted(text) > maxWeighted)
       return problem(400, 'Invalid Request', 'Text exceeds 280 weighted characters.', 'https://api.twitter.com/2/problems/invalid-request');
     if (mediaIds.some((id) => !server.media.some((media) => media.id === id))) return problem(400, 'Invalid Request', 'Your media IDs are invalid.');
+    const inReplyTo = (body.reply as { in_reply_to_tweet_id?: unknown } | undefined)?.in_reply_to_tweet_id;
+    if (inReplyTo !== undefined && !server.tweets.some((tweet) => tweet.id === inReplyTo)) {
+      return problem(403, 'Forbidden', 'You attempted to reply to a Tweet that is deleted or not visible to you.');
+    }
     if (server.tweets.some((tweet) => tweet.authorId === userId && tweet.text === text)) {
       return problem(403, 'Forbidden', 'You are not allowed to create a Tweet with duplicate content.');
     }
-    const tweet: XTweet = { id: nextId(), authorId: userId, text, mediaIds: mediaIds.map(String), createdAt: new Date() };
+    const tweet: XTweet = {
+      id: nextId(),
+      authorId: userId,
+      text,
+      mediaIds: mediaIds.map(String),
+      createdAt: new Date(),
+      inReplyToTweetId: typeof inReplyTo === 'string' ? inReplyTo : undefined,
+    };
     server.tweets.push(tweet);
     if (server.timeOutAfterNextTweet) {
       server.timeOutAfterNextTweet = false;
@@ -266,17 +285,20 @@ export async function startXServer(): Promise<XServer> {
       text,
       created_at: tweet.createdAt.toISOString(),
       edit_history_tweet_ids: [tweet.id],
+      ...(tweet.inReplyToTweetId ? { referenced_tweets: [{ type: 'replied_to', id: tweet.inReplyToTweetId }] } : {}),
       ...(urls.length > 0 ? { entities: { urls } } : {}),
     };
   }
 
-  /** https://docs.x.com/x-api/users/get-posts: newest first, from `start_time`, at most `max_results`. */
+  /** https://docs.x.com/x-api/users/get-posts: newest first, from `start_time`, at most `max_results`, without `exclude`d replies. */
   function userTweets({ url }: Received, userId: string): Reply {
     const startTime = url.searchParams.get('start_time');
     const since = startTime ? Date.parse(startTime) : 0;
     const max = Math.min(100, Math.max(5, Number(url.searchParams.get('max_results') ?? 10)));
+    const withoutReplies = (url.searchParams.get('exclude') ?? '').split(',').includes('replies');
     const listed = server.tweets
       .filter((tweet) => tweet.authorId === userId && tweet.createdAt.getTime() >= since)
+      .filter((tweet) => !(withoutReplies && tweet.inReplyToTweetId))
       .reverse()
       .slice(0, max);
     return { status: 200, body: listed.length > 0 ? { data: listed.map(tweetJson), meta: { result_count: listed.length } } : { meta: { result_count: 0 } } };

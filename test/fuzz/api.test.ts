@@ -32,8 +32,15 @@ beforeAll(async () => {
   schemathesis = await ensureSchemathesis((message) => console.log(`[schemathesis] ${message}`));
   // The rate limit is per key; the fuzzer sends thousands of requests a minute.
   // Limits high enough that the fuzzer's own volume never turns into 429s (its unknown keys are failed logins).
+  // Slack's Web API is the operator's setting, not a generated URL: pointed at loopback, which the address policy
+  // refuses before connecting, so a generated Slack connection answers the documented 503 and reaches no one.
   ({ app, workspace } = await startAppWithWorkspace({
-    env: { RATE_LIMIT_REQUESTS: '1000000', RATE_LIMIT_WORKSPACE_REQUESTS: '1000000', RATE_LIMIT_AUTH_FAILURES: '1000000' },
+    env: {
+      RATE_LIMIT_REQUESTS: '1000000',
+      RATE_LIMIT_WORKSPACE_REQUESTS: '1000000',
+      RATE_LIMIT_AUTH_FAILURES: '1000000',
+      SLACK_API_URL: 'https://127.0.0.1:9/api',
+    },
   }));
   reports = mkdtempSync(join(tmpdir(), 'schemathesis-'));
 }, 180_000);

@@ -5,6 +5,7 @@ import { createLinkedInOAuth } from './linkedin-oauth.ts';
 import { createMastodonConnector } from './mastodon-connector.ts';
 import type { OAuthClient, OAuthPlatform } from './oauth-platform.ts';
 import type { SocialConnector, SocialPlatform } from './social-connector.ts';
+import { createSlackConnector } from './slack-connector.ts';
 import { createThreadsConnector } from './threads-connector.ts';
 import { createThreadsOAuthPlatform } from './threads-oauth-platform.ts';
 import { createXConnector } from './x-connector.ts';
@@ -19,6 +20,7 @@ export function createSocialConnectors(config: Config['social']): Record<SocialP
     x: createXConnector({ allowPrivateNetworks, apiUrl: config.x.apiUrl, authorizeUrl: config.x.authorizeUrl }),
     linkedin: createLinkedInConnector({ allowPrivateNetworks, apiUrl: config.linkedin.apiUrl, authorizeUrl: config.linkedin.authorizeUrl }),
     threads: createThreadsConnector({ allowPrivateNetworks, apiUrl: config.threads.apiUrl }),
+    slack: createSlackConnector({ allowPrivateNetworks, apiUrl: config.slack.apiUrl }),
   };
 }
 

@@ -29,7 +29,9 @@ export type LinkedInCredentials = OAuthTokenFields & {
 /** Threads: `userId` is the account's id, whose threads the posts are made under; Threads issues no refresh token. */
 export type ThreadsCredentials = OAuthTokenFields & { platform: 'threads'; userId: string };
 export type OAuthCredentials = XCredentials | LinkedInCredentials | ThreadsCredentials;
-export type SocialCredentials = MastodonCredentials | BlueskyCredentials | OAuthCredentials;
+/** Slack: a bot token (`xoxb-…`) of the customer's Slack app, and the channel it posts in (an id such as `C0123ABCD`). */
+export type SlackCredentials = { platform: 'slack'; botToken: string; channelId: string };
+export type SocialCredentials = MastodonCredentials | BlueskyCredentials | OAuthCredentials | SlackCredentials;
 
 /** Who the credentials belong to, as the platform says (checked when a connection is created). */
 export type VerifiedAccount = {
@@ -39,6 +41,8 @@ export type VerifiedAccount = {
   accountId: string;
   /** The session the check opened, for the connection's SessionStore (Bluesky); none when the platform has none. */
   session?: string | undefined;
+  /** Where the connection is shown to post, when the credentials name no server (Slack: the workspace's address). */
+  serverUrl?: string | undefined;
 };
 
 /**

@@ -104,6 +104,9 @@ export function createThreadsConnector(options: ThreadsConnectorOptions): Thread
 
   async function createContainer(account: Account, post: SocialPost, text: string): Promise<string> {
     const params: Record<string, string> = { media_type: 'TEXT', text, access_token: account.token };
+    // A part of a thread replies to the part before it
+    // (https://developers.facebook.com/docs/threads/retrieve-and-manage-replies/create-replies).
+    if (post.replyTo) params.reply_to_id = post.replyTo.parent.externalPostId;
     if (post.image && post.imageUrl) {
       params.media_type = 'IMAGE';
       params.image_url = await post.imageUrl();
@@ -115,10 +118,17 @@ export function createThreadsConnector(options: ThreadsConnectorOptions): Thread
     return graph.textField(answer, 'id', 'the post');
   }
 
-  /** The thread a PUBLISHED container became: the account's first thread since, with the text sent. */
+  /**
+   * The thread a PUBLISHED container became: the account's first thread since, with the text sent; a reply is among
+   * the account's replies instead (https://developers.facebook.com/docs/threads/retrieve-and-manage-replies/replies-and-conversations).
+   */
   async function threadOf({ userId, token }: Account, entry: LedgerEntry): Promise<PublishedSocialPost> {
     const since = String(Math.floor(entry.madeAt / 1000) - 60);
-    const answer = await graph.get(`/v1.0/${userId}/threads`, { fields: 'id,text,timestamp,permalink', since, access_token: token });
+    const answer = await graph.get(`/v1.0/${userId}/${entry.reply ? 'replies' : 'threads'}`, {
+      fields: 'id,text,timestamp,permalink',
+      since,
+      access_token: token,
+    });
     if (answer.status !== 200) throw graph.failureOf(answer, 'the list of threads', [token]);
     const threads = Array.isArray(answer.body.data) ? (answer.body.data as Record<string, unknown>[]) : [];
     const found = threads
@@ -177,7 +187,12 @@ export function createThreadsConnector(options: ThreadsConnectorOptions): Thread
         if (status !== 'FINISHED' && status !== 'IN_PROGRESS') entry = undefined;
       }
       if (!entry) {
-        entry = { container: await createContainer(account, post, text), madeAt: Date.now(), textHash: textHashOf(text) };
+        entry = {
+          container: await createContainer(account, post, text),
+          madeAt: Date.now(),
+          textHash: textHashOf(text),
+          ...(post.replyTo ? { reply: true } : {}),
+        };
         await ledger.note(post.idempotencyKey, entry);
       }
       if ((await processed(account, entry.container, post, ledger)) === 'PUBLISHED') return threadOf(account, entry);

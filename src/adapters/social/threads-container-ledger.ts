@@ -16,6 +16,8 @@ export type LedgerEntry = {
   madeAt: number;
   /** The SHA-256 of the text sent, to recognise the thread among the account's without keeping the text. */
   textHash: string;
+  /** The post replies to another (a later part of a thread): Threads lists it among the account's replies. */
+  reply?: boolean;
 };
 
 export type ContainerLedger = {

@@ -9,6 +9,7 @@ import {
   type SocialCredentials,
   type SocialPost,
   type SocialPostPreview,
+  type ThreadReply,
   type XCredentials,
 } from './social-connector.ts';
 import { xAccountOf, xDataOf, xFailureOf } from './x-answers.ts';
@@ -18,7 +19,8 @@ import { weightedLength, xMaxWeightedLength } from './weighted-text.ts';
 // X's API v2 with a user's OAuth 2 access token: the image through the v2 media upload
 // (https://docs.x.com/x-api/media/upload-media: one request, the bytes in base64, `media_category: tweet_image`),
 // its description through https://docs.x.com/x-api/media/create-media-metadata, then the post
-// (https://docs.x.com/x-api/posts/create-post). One attempt per call, as Temporal's retry policy owns retrying.
+// (https://docs.x.com/x-api/posts/create-post), a part of a thread with `reply.in_reply_to_tweet_id` naming the part
+// before it. One attempt per call, as Temporal's retry policy owns retrying.
 //
 // X takes no idempotency key. What stands in for one: before the post is sent, its text and the time are written in
 // the connection's session under the attempt's idempotency key (a small ledger, a day long), so `findPublished` can
@@ -112,7 +114,8 @@ export function createXConnector(options: XConnectorOptions): XConnector {
       max_results: String(lookupPageSize),
       start_time: new Date(since - clockSlackMs).toISOString().replace(/\.\d{3}Z$/, 'Z'),
       'tweet.fields': 'created_at,entities',
-      exclude: 'replies,retweets',
+      // Replies stay in: a thread's later parts are replies to the account's own posts.
+      exclude: 'retweets',
     }).toString();
     const answer = await http.request({ method: 'GET', url, headers: headersOf(account.accessToken) });
     if (answer.status !== 200) throw xFailureOf(answer, 'the lookup of recent posts', [account.accessToken]);
@@ -136,12 +139,17 @@ export function createXConnector(options: XConnectorOptions): XConnector {
     });
   }
 
-  async function createPost(account: XCredentials, text: string, mediaIds: string[]): Promise<Answer> {
+  async function createPost(account: XCredentials, text: string, mediaIds: string[], replyTo: ThreadReply | undefined): Promise<Answer> {
     return http.request({
       method: 'POST',
       url: api('/2/tweets'),
       headers: headersOf(account.accessToken),
-      json: { text, ...(mediaIds.length > 0 ? { media: { media_ids: mediaIds } } : {}) },
+      json: {
+        text,
+        ...(mediaIds.length > 0 ? { media: { media_ids: mediaIds } } : {}),
+        // A part of a thread answers the part before it; X links the conversation to the first by itself.
+        ...(replyTo ? { reply: { in_reply_to_tweet_id: replyTo.parent.externalPostId } } : {}),
+      },
       // Makes the post: sent and unanswered, its outcome is unknown, and the next attempt looks for it first.
       creates: true,
     });
@@ -178,7 +186,7 @@ export function createXConnector(options: XConnectorOptions): XConnector {
       const mediaIds = post.image ? [await uploadImage(account.accessToken, post.image)] : [];
       await remember(sessions, post.idempotencyKey, text);
       const startedAt = Date.now();
-      const answer = await createPost(account, text, mediaIds);
+      const answer = await createPost(account, text, mediaIds, post.replyTo);
       if (answer.status === 201 || answer.status === 200) {
         return publishedOf(http.textField({ ...answer, body: xDataOf(answer, 'the post') }, 'id', 'the post'));
       }

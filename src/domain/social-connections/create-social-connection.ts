@@ -1,7 +1,15 @@
 import { SocialConnection } from '../../adapters/database/entities/social-connection.ts';
 import { platformUnreachable } from './platform-unreachable.ts';
 import { AppError, type FieldError } from '../../common/errors/app-error.ts';
-import { SocialRejectedError, type BlueskyCredentials, type MastodonCredentials, type SocialPlatform } from '../../adapters/social/social-connector.ts';
+import {
+  SocialRejectedError,
+  type BlueskyCredentials,
+  type MastodonCredentials,
+  type SlackCredentials,
+  type SocialPlatform,
+  type VerifiedAccount,
+} from '../../adapters/social/social-connector.ts';
+import { slackCredentialsOf, slackRejectedPath, type SlackConnectionInput } from './slack-connection-input.ts';
 import type { Caller } from '../caller.ts';
 import { isStorableText } from '../../common/validation/storable-text.ts';
 import type { Deps } from '../deps.ts';
@@ -11,7 +19,10 @@ import { requireQuota } from '../workspaces/plans.ts';
 /** One shape per platform; openapi.yaml holds the same union, so the validator has refused anything else. */
 export type CreateSocialConnectionInput =
   | { platform: 'mastodon'; instanceUrl: string; accessToken: string }
-  | { platform: 'bluesky'; serviceUrl?: string; handle: string; appPassword: string; postLanguage?: string };
+  | { platform: 'bluesky'; serviceUrl?: string; handle: string; appPassword: string; postLanguage?: string }
+  | SlackConnectionInput;
+
+type TokenCredentials = MastodonCredentials | BlueskyCredentials | SlackCredentials;
 
 const blueskyDefaultService = 'https://bsky.social';
 // social_connections.account_name and account_id.
@@ -29,7 +40,8 @@ export async function createSocialConnection(deps: Deps, caller: Caller, input: 
   try {
     account = await deps.social[credentials.platform].verify(credentials);
   } catch (error) {
-    if (error instanceof SocialRejectedError) {
+    // Slack's server is the operator's (SLACK_API_URL), not the client's: a refusal of it is ours to fix.
+    if (error instanceof SocialRejectedError && !(credentials.platform === 'slack' && error.about === 'server')) {
       throw new AppError('validation-failed', error.reason, { errors: [rejectedField(credentials.platform, error)] });
     }
     throw platformUnreachable(credentials.platform, 'the credentials', error);
@@ -49,7 +61,7 @@ export async function createSocialConnection(deps: Deps, caller: Caller, input: 
     return em.create(SocialConnection, {
       workspaceId: caller.workspaceId,
       platform: credentials.platform,
-      serverUrl: credentials.platform === 'mastodon' ? credentials.instanceUrl : credentials.serviceUrl,
+      serverUrl: serverUrlOf(credentials, account),
       accountName: account.accountName,
       accountId: account.accountId,
       credentialsSealed: deps.secrets.seal(JSON.stringify(credentials)),
@@ -60,13 +72,27 @@ export async function createSocialConnection(deps: Deps, caller: Caller, input: 
   });
 }
 
-function credentialsOf(input: CreateSocialConnectionInput): MastodonCredentials | BlueskyCredentials {
-  return input.platform === 'mastodon'
-    ? { platform: 'mastodon', instanceUrl: trimSlash(input.instanceUrl), accessToken: input.accessToken }
-    : { platform: 'bluesky', serviceUrl: trimSlash(input.serviceUrl ?? blueskyDefaultService), handle: input.handle, appPassword: input.appPassword };
+function credentialsOf(input: CreateSocialConnectionInput): TokenCredentials {
+  switch (input.platform) {
+    case 'mastodon':
+      return { platform: 'mastodon', instanceUrl: trimSlash(input.instanceUrl), accessToken: input.accessToken };
+    case 'bluesky':
+      return { platform: 'bluesky', serviceUrl: trimSlash(input.serviceUrl ?? blueskyDefaultService), handle: input.handle, appPassword: input.appPassword };
+    case 'slack':
+      return slackCredentialsOf(input);
+  }
+}
+
+function serverUrlOf(credentials: TokenCredentials, account: VerifiedAccount): string {
+  if (credentials.platform === 'mastodon') return credentials.instanceUrl;
+  if (credentials.platform === 'bluesky') return credentials.serviceUrl;
+  // The Slack connector always names the workspace's address (or its API's): a connection is never shown without one.
+  if (!account.serverUrl) throw new Error('the Slack connector answered no server URL');
+  return account.serverUrl;
 }
 
 function rejectedField(platform: SocialPlatform, error: SocialRejectedError): FieldError {
+  if (platform === 'slack') return { location: 'body', path: slackRejectedPath(error), message: error.reason };
   const fields = platform === 'mastodon' ? { server: '/instanceUrl', credentials: '/accessToken' } : { server: '/serviceUrl', credentials: '/appPassword' };
   return { location: 'body', path: fields[error.about], message: error.reason };
 }

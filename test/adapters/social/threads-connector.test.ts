@@ -283,3 +283,37 @@ describe('Threads connector: retries never post twice', () => {
     expect(await connector.findPublished(credentials, randomUUID())).toBeNull();
   });
 });
+
+describe('Threads connector: replies in a thread', () => {
+  it('when a part replies to the one before, then its container names it as reply_to_id', async () => {
+    const root = await connector.publish(credentials, textPost({ text: 'Part one' }));
+    const second = await connector.publish(credentials, textPost({ text: 'Part two', replyTo: { root, parent: root } }));
+    const third = await connector.publish(credentials, postWith({ text: 'Part three', replyTo: { root, parent: second } }));
+    const thread = (id: string) => threads.threads.find((candidate) => candidate.id === id);
+    expect(thread(root.externalPostId)?.replyToId).toBeUndefined();
+    expect(thread(second.externalPostId)?.replyToId).toBe(root.externalPostId);
+    expect(thread(third.externalPostId)?.replyToId).toBe(second.externalPostId);
+  });
+
+  it('when the thread replied to is not on Threads, then Threads refuses the reply, for good, in its own words', async () => {
+    const missing = { externalPostId: '17800000000000000' };
+    const error = await failureOf(connector.publish(credentials, textPost({ replyTo: { root: missing, parent: missing } })), SocialRejectedError);
+    expect(error.reason).toContain("Object with ID '17800000000000000' does not exist");
+    expect(threads.threads).toHaveLength(0);
+  });
+
+  it('when the answer to a reply never comes after Threads published it, then it is found among the account’s replies and not posted again', async () => {
+    const impatient = createThreadsConnector({ apiUrl: threads.url, allowPrivateNetworks: true, timeoutMs: 500 });
+    const root = await connector.publish(credentials, textPost({ text: 'Thread start' }));
+    const sessions = memorySessions();
+    const reply = textPost({ text: 'Thread reply', replyTo: { root, parent: root } });
+    threads.timeOutAfterPublishing = 1;
+    await failureOf(impatient.publish(credentials, reply, sessions), SocialOutcomeUnknownError);
+
+    const found = await connector.findPublished(credentials, reply.idempotencyKey, sessions);
+    const published = threads.threads.find((thread) => thread.text === 'Thread reply');
+    expect(found?.externalPostId).toBe(published?.id);
+    expect(await connector.publish(credentials, reply, sessions)).toEqual(found);
+    expect(threads.threads.filter((thread) => thread.text === 'Thread reply')).toHaveLength(1);
+  });
+});

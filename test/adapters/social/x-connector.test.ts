@@ -194,3 +194,34 @@ describe('X connector', () => {
     expect(x.tweets.filter((tweet) => tweet.text === post.text)).toHaveLength(1);
   });
 });
+
+describe('X connector, replies in a thread', () => {
+  it('when a part replies to the one before, then X gets reply.in_reply_to_tweet_id naming it', async () => {
+    const account = credentials();
+    const root = await connector.publish(account, postWith({ text: `Part one ${randomUUID()}` }));
+    const second = await connector.publish(account, postWith({ text: `Part two ${randomUUID()}`, replyTo: { root, parent: root } }));
+    const third = await connector.publish(account, postWith({ text: `Part three ${randomUUID()}`, replyTo: { root, parent: second } }));
+    const tweet = (id: string) => x.tweets.find((candidate) => candidate.id === id);
+    expect(tweet(root.externalPostId)?.inReplyToTweetId).toBeUndefined();
+    expect(tweet(second.externalPostId)?.inReplyToTweetId).toBe(root.externalPostId);
+    expect(tweet(third.externalPostId)?.inReplyToTweetId).toBe(second.externalPostId);
+  });
+
+  it('when the post replied to is not on X, then X refuses the reply, for good, in its own words', async () => {
+    const missing = { externalPostId: '1' };
+    const error = await failureOf(connector.publish(credentials(), postWith({ replyTo: { root: missing, parent: missing } })), SocialRejectedError);
+    expect(error.reason).toContain('You attempted to reply to a Tweet that is deleted or not visible to you.');
+  });
+
+  it('when the answer to a reply never comes, then the reply is found among the account’s posts and not posted again', async () => {
+    const sessions = memorySessions();
+    const account = credentials();
+    const root = await connector.publish(account, postWith({ text: `Thread start ${randomUUID()}` }));
+    const reply = postWith({ text: `Thread reply ${randomUUID()}`, replyTo: { root, parent: root } });
+    x.timeOutAfterNextTweet = true;
+    await failureOf(connector.publish(account, reply, sessions), SocialUnavailableError);
+    const found = await connector.findPublished(account, reply.idempotencyKey, sessions);
+    expect(found?.externalPostId).toBe(x.tweets.find((tweet) => tweet.text === reply.text)?.id);
+    expect(x.tweets.filter((tweet) => tweet.text === reply.text)).toHaveLength(1);
+  });
+});
