@@ -186,6 +186,7 @@ export async function startSlackServer(): Promise<SlackServer> {
   function getUploadUrl(args: Record<string, unknown>): Reply {
     const length = Number(args.length);
     if (typeof args.filename !== 'string' || !args.filename || !Number.isInteger(length) || length < 1) return refusal('invalid_arguments');
+    if (typeof args.alt_txt === 'string' && Array.from(args.alt_txt).length > 1_000) return refusal('alt_txt_too_large');
     lastFile += 1;
     const file: SlackFile = {
       id: `F0FAKE${String(lastFile).padStart(4, '0')}`,

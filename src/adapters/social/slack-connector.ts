@@ -36,7 +36,7 @@ export type SlackConnectorOptions = SlackApiOptions;
 // without a word. 4,000 is kept to: the text reads whole in the channel (longer ones fold behind "Show more"), and
 // the same count holds for an image's `initial_comment`, whose own limit Slack does not document.
 const maxTextChars = 4_000;
-// Slack documents no limit on `alt_txt`; a description, like the other platforms' (X: 1,000).
+// files.getUploadURLExternal refuses a longer `alt_txt` (its error `alt_txt_too_large`).
 const maxAltChars = 1_000;
 // Slack's limit on one file.
 const maxImageBytes = 1024 * 1024 * 1024;
