@@ -94,7 +94,7 @@ describe('a worker killed between part 2 and part 3 of a thread', () => {
           logger: createLogger({ level: 'silent', name: 'test' }),
         });
         await planPublication(deps, post, { publishAt: null, connectionIds: [connection.id], overrides: { [connection.id]: { text, thread: true } } });
-        await eventually(async () => expect(statusRequests()).toHaveLength(3), 60_000);
+        await eventually(() => Promise.resolve(expect(statusRequests()).toHaveLength(3)), 60_000);
         expect(await orm.em.fork().count(PublishTargetPart, {})).toBe(2);
       } finally {
         first.process.kill('SIGKILL');
