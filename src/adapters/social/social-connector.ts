@@ -29,7 +29,11 @@ export type LinkedInCredentials = OAuthTokenFields & {
 /** Threads: `userId` is the account's id, whose threads the posts are made under; Threads issues no refresh token. */
 export type ThreadsCredentials = OAuthTokenFields & { platform: 'threads'; userId: string };
 export type OAuthCredentials = XCredentials | LinkedInCredentials | ThreadsCredentials;
-export type SocialCredentials = MastodonCredentials | BlueskyCredentials | OAuthCredentials;
+/** Telegram: the bot's token (from @BotFather) and the chat it posts to: a numeric id or a public `@channelname`. */
+export type TelegramCredentials = { platform: 'telegram'; botToken: string; chatId: string };
+/** Discord: the channel's webhook URL, which holds the webhook's token. */
+export type DiscordCredentials = { platform: 'discord'; webhookUrl: string };
+export type SocialCredentials = MastodonCredentials | BlueskyCredentials | OAuthCredentials | TelegramCredentials | DiscordCredentials;
 
 /** Who the credentials belong to, as the platform says (checked when a connection is created). */
 export type VerifiedAccount = {
@@ -39,6 +43,8 @@ export type VerifiedAccount = {
   accountId: string;
   /** The session the check opened, for the connection's SessionStore (Bluesky); none when the platform has none. */
   session?: string | undefined;
+  /** The server the connection is shown to talk to, where the credentials name none (Telegram, Discord: the API's base URL). */
+  serverUrl?: string | undefined;
 };
 
 /**
@@ -136,9 +142,12 @@ export type SocialConnector = {
 /** The platform refused and will refuse again (bad credentials, invalid content...); `reason` is shown to the user. */
 export class SocialRejectedError extends RemoteRejectedError {
   readonly failureType = failureTypes.socialRejected;
-  /** What the platform (or we, before asking it) refused: the account's credentials, or the server URL itself. */
-  readonly about: 'credentials' | 'server';
-  constructor(reason: string, about: 'credentials' | 'server' = 'credentials') {
+  /**
+   * What the platform (or we, before asking it) refused: the account's credentials, the server URL itself, or where
+   * the posts go (Telegram's chat) when the credentials are good.
+   */
+  readonly about: 'credentials' | 'server' | 'destination';
+  constructor(reason: string, about: 'credentials' | 'server' | 'destination' = 'credentials') {
     super(reason);
     this.about = about;
   }

@@ -1,17 +1,21 @@
 import { SocialConnection } from '../../adapters/database/entities/social-connection.ts';
 import { platformUnreachable } from './platform-unreachable.ts';
 import { AppError, type FieldError } from '../../common/errors/app-error.ts';
-import { SocialRejectedError, type BlueskyCredentials, type MastodonCredentials, type SocialPlatform } from '../../adapters/social/social-connector.ts';
+import { SocialRejectedError, type SocialCredentials } from '../../adapters/social/social-connector.ts';
 import type { Caller } from '../caller.ts';
 import { isStorableText } from '../../common/validation/storable-text.ts';
 import type { Deps } from '../deps.ts';
 import { lockWorkspace } from '../workspaces/lock-workspace.ts';
 import { requireQuota } from '../workspaces/plans.ts';
+import { discordCredentialsOf, discordRejectedFields, type DiscordConnectionInput } from './discord-connection-input.ts';
+import { telegramCredentialsOf, telegramRejectedFields, type TelegramConnectionInput } from './telegram-connection-input.ts';
 
 /** One shape per platform; openapi.yaml holds the same union, so the validator has refused anything else. */
 export type CreateSocialConnectionInput =
   | { platform: 'mastodon'; instanceUrl: string; accessToken: string }
-  | { platform: 'bluesky'; serviceUrl?: string; handle: string; appPassword: string; postLanguage?: string };
+  | { platform: 'bluesky'; serviceUrl?: string; handle: string; appPassword: string; postLanguage?: string }
+  | TelegramConnectionInput
+  | DiscordConnectionInput;
 
 const blueskyDefaultService = 'https://bsky.social';
 // social_connections.account_name and account_id.
@@ -30,7 +34,7 @@ export async function createSocialConnection(deps: Deps, caller: Caller, input: 
     account = await deps.social[credentials.platform].verify(credentials);
   } catch (error) {
     if (error instanceof SocialRejectedError) {
-      throw new AppError('validation-failed', error.reason, { errors: [rejectedField(credentials.platform, error)] });
+      throw new AppError('validation-failed', error.reason, { errors: [rejectedField(input.platform, error)] });
     }
     throw platformUnreachable(credentials.platform, 'the credentials', error);
   }
@@ -40,7 +44,7 @@ export async function createSocialConnection(deps: Deps, caller: Caller, input: 
       `The server answered an unusable account name or id (not text, or over ${accountFieldChars} characters).`,
       'server',
     );
-    throw new AppError('validation-failed', refusal.reason, { errors: [rejectedField(credentials.platform, refusal)] });
+    throw new AppError('validation-failed', refusal.reason, { errors: [rejectedField(input.platform, refusal)] });
   }
   return deps.orm.em.fork().transactional(async (em) => {
     // Counted under the workspace's lock, so two creates at once cannot both take the last place.
@@ -49,7 +53,7 @@ export async function createSocialConnection(deps: Deps, caller: Caller, input: 
     return em.create(SocialConnection, {
       workspaceId: caller.workspaceId,
       platform: credentials.platform,
-      serverUrl: credentials.platform === 'mastodon' ? credentials.instanceUrl : credentials.serviceUrl,
+      serverUrl: account.serverUrl ?? serverUrlOf(credentials),
       accountName: account.accountName,
       accountId: account.accountId,
       credentialsSealed: deps.secrets.seal(JSON.stringify(credentials)),
@@ -60,15 +64,37 @@ export async function createSocialConnection(deps: Deps, caller: Caller, input: 
   });
 }
 
-function credentialsOf(input: CreateSocialConnectionInput): MastodonCredentials | BlueskyCredentials {
-  return input.platform === 'mastodon'
-    ? { platform: 'mastodon', instanceUrl: trimSlash(input.instanceUrl), accessToken: input.accessToken }
-    : { platform: 'bluesky', serviceUrl: trimSlash(input.serviceUrl ?? blueskyDefaultService), handle: input.handle, appPassword: input.appPassword };
+function credentialsOf(input: CreateSocialConnectionInput): SocialCredentials {
+  switch (input.platform) {
+    case 'mastodon':
+      return { platform: 'mastodon', instanceUrl: trimSlash(input.instanceUrl), accessToken: input.accessToken };
+    case 'bluesky':
+      return { platform: 'bluesky', serviceUrl: trimSlash(input.serviceUrl ?? blueskyDefaultService), handle: input.handle, appPassword: input.appPassword };
+    case 'telegram':
+      return telegramCredentialsOf(input);
+    case 'discord':
+      return discordCredentialsOf(input);
+  }
 }
 
-function rejectedField(platform: SocialPlatform, error: SocialRejectedError): FieldError {
-  const fields = platform === 'mastodon' ? { server: '/instanceUrl', credentials: '/accessToken' } : { server: '/serviceUrl', credentials: '/appPassword' };
-  return { location: 'body', path: fields[error.about], message: error.reason };
+/** The server a connection made with these credentials talks to, where the platform's check did not say. */
+function serverUrlOf(credentials: SocialCredentials): string {
+  if (credentials.platform === 'mastodon') return credentials.instanceUrl;
+  if (credentials.platform === 'bluesky') return credentials.serviceUrl;
+  throw new Error(`the ${credentials.platform} connector did not say which server the connection talks to`);
+}
+
+type RejectedFields = Partial<Record<SocialRejectedError['about'], string>> & { credentials: string };
+const rejectedFields: Record<CreateSocialConnectionInput['platform'], RejectedFields> = {
+  mastodon: { server: '/instanceUrl', credentials: '/accessToken' },
+  bluesky: { server: '/serviceUrl', credentials: '/appPassword' },
+  telegram: telegramRejectedFields,
+  discord: discordRejectedFields,
+};
+
+function rejectedField(platform: CreateSocialConnectionInput['platform'], error: SocialRejectedError): FieldError {
+  const fields = rejectedFields[platform];
+  return { location: 'body', path: fields[error.about] ?? fields.credentials, message: error.reason };
 }
 
 function trimSlash(url: string): string {
