@@ -162,6 +162,31 @@ describe('Telegram', () => {
   });
 });
 
+describe('a dry run', () => {
+  it('when a long text is previewed with the image, then Telegram shows a caption cut to 1,024 and Discord content cut to 2,000, with text_too_long, and nothing is sent', async () => {
+    const { id } = await postWithImage('Dry run on the chat platforms');
+    const text = 'Lanterns sway over the harbour wall tonight. '.repeat(60);
+    const [telegramBefore, discordBefore] = [telegram.messages.length, discord.messages.length];
+    const response = await workspace.client.post<Schemas['PublishPreview'][]>(`/posts/${id}/publish-social`, {
+      connectionIds: [telegramConnectionId, discordConnectionId],
+      overrides: { [telegramConnectionId]: { text }, [discordConnectionId]: { text } },
+      dryRun: true,
+    });
+    expect(response.status).toBe(200);
+    const [toTelegram, toDiscord] = response.body;
+    expect(toTelegram).toMatchObject({ platform: 'telegram', image: { type: 'image/png' }, problems: [{ code: 'text_too_long' }] });
+    expect(toTelegram!.count).toBeLessThanOrEqual(1_024);
+    expect(toTelegram!.count).toBeGreaterThan(1_000);
+    expect(toTelegram!.problems[0]!.message).toBe(
+      `The text would be shortened from ${text.length} to ${toTelegram!.count} characters (the platform takes at most 1024).`,
+    );
+    expect(toDiscord).toMatchObject({ platform: 'discord', image: { type: 'image/png' }, problems: [{ code: 'text_too_long' }] });
+    expect(toDiscord!.count).toBeLessThanOrEqual(2_000);
+    expect(toDiscord!.count).toBeGreaterThan(1_950);
+    expect([telegram.messages.length, discord.messages.length]).toEqual([telegramBefore, discordBefore]);
+  });
+});
+
 describe('Discord', () => {
   it('when a webhook is connected, then it is read from Discord, named as the account, and its URL (with its token) is never shown', async () => {
     const created = discordConnection;
