@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unknownNotRetriedDetail } from '../../src/domain/publishing/attempt-outcome.ts';
 import type { Schemas } from '../../src/api/schemas.ts';
 import { startDiscordServer, type DiscordServer } from '../fakes/discord-server.ts';
 import { startTelegramServer, type TelegramServer } from '../fakes/telegram-server.ts';
@@ -159,6 +160,62 @@ describe('Telegram', () => {
     const detail = 'Telegram refused the photo (400): Bad Request: not enough rights to send photos to the chat';
     expect(target).toMatchObject({ status: 'Failed', errorMessage: expect.stringContaining('not enough rights') });
     expect(target.attempts).toEqual([{ at: expect.any(String), outcome: 'refused', detail, nextAttemptAt: null }]);
+  });
+});
+
+describe('Telegram and Discord: a lost answer, and a connection that stops working', () => {
+  it('when the answer to a message is lost after the platform made it, then it is not sent again: one message, the target Failed with the outcome unknown', async () => {
+    for (const [platform, connectionId] of [
+      ['telegram', telegramConnectionId],
+      ['discord', discordConnectionId],
+    ] as const) {
+      const { id } = await postWithImage(`Lost answer on ${platform}`);
+      if (platform === 'telegram') telegram.script('sendPhoto', [{ dropped: true }]);
+      else discord.script('execute_webhook', [{ dropped: true }]);
+      const target = await publish(id, connectionId);
+      expect(target.status).toBe('Failed');
+      expect(target.attempts).toEqual([{ at: expect.any(String), outcome: 'unknown', detail: unknownNotRetriedDetail, nextAttemptAt: null }]);
+      const made =
+        platform === 'telegram'
+          ? telegram.messages.filter((message) => message.caption === `Lost answer on ${platform}`)
+          : discord.messages.filter((message) => message.content === `Lost answer on ${platform}`);
+      expect(made).toHaveLength(1);
+    }
+  });
+
+  it("when a Telegram chat or a Discord webhook is gone, then verify marks the connection needs_reauth with the platform's words, and no token in them", async () => {
+    const chat = { id: -1_005_555_555_555, type: 'channel' as const, title: 'Closing soon', username: 'closing_soon' };
+    telegram.chats.push(chat);
+    const webhook = { ...discord.webhook, id: '1180000000000000042', name: 'Closing soon' };
+    discord.webhooks.push(webhook);
+    const toTelegram = await workspace.client.post<Connection>('/social-connections', {
+      platform: 'telegram',
+      botToken: telegram.token,
+      chatId: '@closing_soon',
+    });
+    const toDiscord = await workspace.client.post<Connection>('/social-connections', {
+      platform: 'discord',
+      webhookUrl: `${discord.apiUrl}/webhooks/${webhook.id}/${webhook.token}`,
+    });
+    expect([toTelegram.status, toDiscord.status]).toEqual([201, 201]);
+    telegram.chats.splice(telegram.chats.indexOf(chat), 1);
+    discord.webhooks.splice(discord.webhooks.indexOf(webhook), 1);
+    telegram.echoTokenInErrors = true;
+    try {
+      const telegramChecked = await workspace.client.post<Connection>(`/social-connections/${toTelegram.body.id}/verify`);
+      const discordChecked = await workspace.client.post<Connection>(`/social-connections/${toDiscord.body.id}/verify`);
+      expect(telegramChecked.body).toMatchObject({
+        status: 'needs_reauth',
+        lastError: expect.stringMatching(/^Telegram refused the chat \(400\): Bad Request: chat not found/),
+      });
+      expect(telegramChecked.body.lastError).toContain('[redacted]');
+      expect(discordChecked.body).toMatchObject({ status: 'needs_reauth', lastError: 'Discord refused the webhook (404): Unknown Webhook (code 10015)' });
+      const everything = JSON.stringify([telegramChecked.body, discordChecked.body, (await workspace.client.get('/social-connections')).body]);
+      expect(everything).not.toContain(telegram.token.split(':')[1]);
+      expect(everything).not.toContain(webhook.token);
+    } finally {
+      telegram.echoTokenInErrors = false;
+    }
   });
 });
 

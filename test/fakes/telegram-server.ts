@@ -185,7 +185,14 @@ export async function startTelegramServer(): Promise<TelegramServer> {
     if (!(method in handlers) || !/^[0-9]+:/.test(tokenPart)) return error(404);
     if (tokenPart !== server.token) return server.echoTokenInErrors ? echoing(error(401), decodeURIComponent(tokenPart)) : error(401);
     if (request.method !== 'POST' && request.method !== 'GET') return error(404);
-    return { endpoint: method as TelegramMethod, handle: handlers[method as TelegramMethod] };
+    const handler = handlers[method as TelegramMethod];
+    return {
+      endpoint: method as TelegramMethod,
+      handle: async (received) => {
+        const reply = await handler(received);
+        return server.echoTokenInErrors && reply.status !== 200 ? echoing(reply, server.token) : reply;
+      },
+    };
   }
 
   return server;
