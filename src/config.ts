@@ -101,6 +101,8 @@ const schema = z
     THREADS_API_URL: z.url({ protocol: /^https$/ }).default('https://graph.threads.net'),
     THREADS_AUTHORIZE_URL: z.url({ protocol: /^https$/ }).default('https://threads.net/oauth/authorize'),
     SLACK_API_URL: z.url({ protocol: /^https$/ }).default('https://slack.com/api'),
+    TELEGRAM_API_URL: z.url({ protocol: /^https$/ }).default('https://api.telegram.org'),
+    DISCORD_API_URL: z.url({ protocol: /^https$/ }).default('https://discord.com/api'),
     API_WAIT_SECONDS: seconds.default(25),
 
     RATE_LIMIT_REQUESTS: z.coerce.number().int().positive().default(600),
@@ -287,6 +289,10 @@ function toConfig(env: z.infer<typeof schema>) {
       },
       /** Slack: its Web API (customers bring their own app's bot token, so the operator sets up nothing). */
       slack: { apiUrl: env.SLACK_API_URL.replace(/\/$/, '') },
+      /** Telegram: the Bot API's base URL (each bot's methods are under `/bot<token>/`). */
+      telegram: { apiUrl: env.TELEGRAM_API_URL.replace(/\/$/, '') },
+      /** Discord: its API's base URL, which every webhook URL a customer gives must begin with (`/webhooks/...`). */
+      discord: { apiUrl: env.DISCORD_API_URL.replace(/\/$/, '') },
     },
     /** How long an action (generate, render) waits for its workflow before answering 202. */
     apiWaitSeconds: env.API_WAIT_SECONDS,

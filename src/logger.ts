@@ -28,7 +28,17 @@ export function createLogger(options: LoggerOptions): Logger {
         ? { transport: { target: 'pino-pretty', options: { ignore: 'pid,hostname', translateTime: 'SYS:HH:MM:ss.l', destination: fd } } }
         : {}),
       redact: {
-        paths: ['req.headers.authorization', 'req.headers.cookie', '*.key', '*.secret', '*.password', '*.apiKey', '*.accessToken'],
+        paths: [
+          'req.headers.authorization',
+          'req.headers.cookie',
+          '*.key',
+          '*.secret',
+          '*.password',
+          '*.apiKey',
+          '*.accessToken',
+          '*.botToken',
+          '*.webhookUrl',
+        ],
         censor: '[redacted]',
       },
     },

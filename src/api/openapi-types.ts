@@ -769,9 +769,12 @@ export interface paths {
          * Connect a social account
          * @description Extension. Connects a Mastodon account (`instanceUrl` and an `accessToken` with the `write:statuses` and
          *     `write:media` scopes), a Bluesky account (`handle`, an `appPassword`, and `serviceUrl`, default
-         *     `https://bsky.social`) or a Slack channel (the `botToken` of the customer's Slack app and the `channelId` it
-         *     posts in; the app must be in the channel). The credentials are checked with the platform first: a refusal answers 400 with the
-         *     platform's words; an unreachable platform 503. They are stored encrypted and never returned. URLs must be
+         *     `https://bsky.social`), a Telegram bot (`botToken` from @BotFather and the `chatId` it posts to, a channel's
+         *     `@channelname` or a numeric chat id; the bot must be an administrator of a channel allowed to post), or a
+         *     Discord channel's `webhookUrl` (Copy Webhook URL in the channel's integrations), or a Slack channel (the
+         *     `botToken` of the customer's Slack app and the `channelId` it posts in; the app must be in the channel). The credentials are checked
+         *     with the platform first: a refusal answers 400 with the platform's words, naming the field at fault; an
+         *     unreachable platform 503. They are stored encrypted and never returned. URLs must be
          *     https and must not point at private networks. Past the plan's number of connections (Starter 3, Growth 25)
          *     it answers 403 `plan-limit-reached` (`quota.name` `socialConnections`).
          */
@@ -1094,7 +1097,7 @@ export interface components {
         /** @enum {string} */
         ProjectStatus: "active" | "archived";
         /** @enum {string} */
-        SocialPlatform: "mastodon" | "bluesky" | "x" | "linkedin" | "threads" | "slack";
+        SocialPlatform: "mastodon" | "bluesky" | "x" | "linkedin" | "threads" | "telegram" | "discord" | "slack";
         /** @enum {string} */
         PublishTargetStatus: "Pending" | "Scheduled" | "Publishing" | "Published" | "Failed" | "Cancelled";
         /** @enum {string} */
@@ -1688,7 +1691,7 @@ export interface components {
             platform: components["schemas"]["SocialPlatform"];
             /**
              * Format: uri
-             * @description The Mastodon instance, Bluesky service, the Slack workspace's address, or the platform's API (X, LinkedIn, Threads).
+             * @description The Mastodon instance, Bluesky service, the Slack workspace's address, or the platform's API (X, LinkedIn, Threads, Telegram, Discord).
              */
             serverUrl: string;
             /** @description The account, as the platform names it (`@alice@mastodon.social`, `alice.bsky.social`; Slack's channel and workspace, `#news (Acme)`). */
@@ -1776,8 +1779,29 @@ export interface components {
              */
             expiresAt: string;
         };
-        /** @description Mastodon: `instanceUrl` and `accessToken`. Bluesky: `handle` and `appPassword` (and `serviceUrl`). Slack: `botToken` and `channelId`. */
-        CreateSocialConnectionRequest: components["schemas"]["CreateMastodonConnectionRequest"] | components["schemas"]["CreateBlueskyConnectionRequest"] | components["schemas"]["CreateSlackConnectionRequest"];
+        /** @description Mastodon: `instanceUrl` and `accessToken`. Bluesky: `handle` and `appPassword` (and `serviceUrl`). Telegram: `botToken` and `chatId`. Discord: `webhookUrl`. Slack: `botToken` and `channelId`. */
+        CreateSocialConnectionRequest: components["schemas"]["CreateMastodonConnectionRequest"] | components["schemas"]["CreateBlueskyConnectionRequest"] | components["schemas"]["CreateTelegramConnectionRequest"] | components["schemas"]["CreateDiscordConnectionRequest"] | components["schemas"]["CreateSlackConnectionRequest"];
+        CreateTelegramConnectionRequest: {
+            /** @enum {string} */
+            platform: "telegram";
+            /** @description The bot's token, as @BotFather gives it (`<bot id>:<secret>`). */
+            botToken: string;
+            /**
+             * @description Where posts go: a public channel's or group's `@username`, or a numeric chat id (a private channel's is `-100…`). The bot must be able to post there (in a channel: an administrator allowed to post messages).
+             * @example @harbour_news
+             */
+            chatId: string;
+        };
+        CreateDiscordConnectionRequest: {
+            /** @enum {string} */
+            platform: "discord";
+            /**
+             * Format: uri
+             * @description The channel's webhook URL, as Discord's Copy Webhook URL gives it: `https://discord.com/api/webhooks/<id>/<token>`. It holds the webhook's token, so it is stored encrypted and never returned; any other URL answers 400.
+             * @example https://discord.com/api/webhooks/1180000000000000000/Xy7-abc
+             */
+            webhookUrl: string;
+        };
         CreateMastodonConnectionRequest: {
             /** @enum {string} */
             platform: "mastodon";

@@ -105,6 +105,11 @@ describe('GET /social-platforms', () => {
     expect(entry('x')).toMatchObject({ platform: 'x', auth: 'oauth2', configured: false, text: { max: 280, unit: 'weighted' } });
     expect(entry('linkedin')).toMatchObject({ platform: 'linkedin', auth: 'oauth2', configured: false, text: { max: 3000, unit: 'characters' } });
     expect(entry('threads')).toMatchObject({ platform: 'threads', auth: 'oauth2', configured: false, text: { max: 500, unit: 'weighted' } });
+    // A caption's limit, the most a post always carries whole (a message without an image takes 4,096).
+    expect(entry('telegram')).toMatchObject({ platform: 'telegram', auth: 'token', configured: true, text: { max: 1024, unit: 'characters' }, threads: false });
+    expect(entry('telegram')?.retriesNeverDuplicate.guaranteed).toBe(false);
+    expect(entry('discord')).toMatchObject({ platform: 'discord', auth: 'token', configured: true, text: { max: 2000, unit: 'characters' }, threads: false });
+    expect(entry('discord')?.images.altText).toBe(true);
   });
 
   it('when no key is given, then it answers 401', async () => {

@@ -70,6 +70,15 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ...minimal, SLACK_API_URL: 'http://slack.com/api' })).toThrow(/SLACK_API_URL/);
   });
 
+  it("when Telegram's and Discord's API URLs are not set, then they are the platforms' own; given, they must be https and lose a trailing slash", () => {
+    expect(loadConfig(minimal).social.telegram).toEqual({ apiUrl: 'https://api.telegram.org' });
+    expect(loadConfig(minimal).social.discord).toEqual({ apiUrl: 'https://discord.com/api' });
+    const given = loadConfig({ ...minimal, TELEGRAM_API_URL: 'https://telegram.internal/', DISCORD_API_URL: 'https://discord.internal/api/' });
+    expect([given.social.telegram.apiUrl, given.social.discord.apiUrl]).toEqual(['https://telegram.internal', 'https://discord.internal/api']);
+    expect(() => loadConfig({ ...minimal, TELEGRAM_API_URL: 'http://api.telegram.org' })).toThrow(/TELEGRAM_API_URL/);
+    expect(() => loadConfig({ ...minimal, DISCORD_API_URL: 'http://discord.com/api' })).toThrow(/DISCORD_API_URL/);
+  });
+
   it('when variables are missing or malformed, then it fails naming each of them', () => {
     const attempt = () => loadConfig({ PORT: 'eighty', URL_SIGNING_SECRET: 'short' });
     expect(attempt).toThrow(ConfigError);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closedPort } from '../fakes/closed-port.ts';
 import { ensureSchemathesis, type SchemathesisCommand } from '../infra/schemathesis.ts';
 import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
 import type { TestApp } from '../support/test-app.ts';
@@ -32,14 +33,17 @@ beforeAll(async () => {
   schemathesis = await ensureSchemathesis((message) => console.log(`[schemathesis] ${message}`));
   // The rate limit is per key; the fuzzer sends thousands of requests a minute.
   // Limits high enough that the fuzzer's own volume never turns into 429s (its unknown keys are failed logins).
-  // Slack's Web API is the operator's setting, not a generated URL: pointed at loopback, which the address policy
-  // refuses before connecting, so a generated Slack connection answers the documented 503 and reaches no one.
+  // Telegram's, Discord's and Slack's APIs on a loopback port where nothing listens, which the service refuses to call
+  // (private networks are not allowed here): no generated bot token or webhook reaches the real platforms.
+  const nowhere = `https://127.0.0.1:${await closedPort()}`;
   ({ app, workspace } = await startAppWithWorkspace({
     env: {
       RATE_LIMIT_REQUESTS: '1000000',
       RATE_LIMIT_WORKSPACE_REQUESTS: '1000000',
       RATE_LIMIT_AUTH_FAILURES: '1000000',
-      SLACK_API_URL: 'https://127.0.0.1:9/api',
+      TELEGRAM_API_URL: nowhere,
+      DISCORD_API_URL: `${nowhere}/api`,
+      SLACK_API_URL: `${nowhere}/api`,
     },
   }));
   reports = mkdtempSync(join(tmpdir(), 'schemathesis-'));

@@ -44,8 +44,19 @@ RULES_BEYOND_THE_SCHEMA = {
     # The file must be a JPEG, PNG or WebP image, read from its bytes (the schema can only say `format: binary`).
     "POST /projects/{id}/cover": {"/problems/unsupported-media-type"},
     # The server must exist and accept the credentials: it is asked while the client waits. Generated host names
-    # do not exist (a 400 naming the URL), and no platform answers here at all (a 503, see UPSTREAM_CALLS).
-    "POST /social-connections": {"body /instanceUrl", "body /serviceUrl", "body /accessToken", "body /appPassword", PLAN_BUDGET},
+    # do not exist (a 400 naming the URL), and no platform answers here at all (a 503, see UPSTREAM_CALLS). Telegram's
+    # and Discord's APIs are pointed at a closed loopback port, which the service refuses to call (a 400 naming the
+    # bot token or the webhook URL); a Discord webhook URL must also begin with DISCORD_API_URL's.
+    "POST /social-connections": {
+        "body /instanceUrl",
+        "body /serviceUrl",
+        "body /accessToken",
+        "body /appPassword",
+        "body /botToken",
+        "body /chatId",
+        "body /webhookUrl",
+        PLAN_BUDGET,
+    },
     # The redirect URI must be on the workspace's allow-list, the platform one that connects through OAuth, and an
     # author only for LinkedIn.
     "POST /social-connections/authorizations": {"body /redirectUri", "body /platform", "body /author"},

@@ -1,11 +1,13 @@
 import type { Config } from '../../config.ts';
 import { createBlueskyConnector } from './bluesky-connector.ts';
+import { createDiscordConnector } from './discord-connector.ts';
 import { createLinkedInConnector } from './linkedin-connector.ts';
 import { createLinkedInOAuth } from './linkedin-oauth.ts';
 import { createMastodonConnector } from './mastodon-connector.ts';
 import type { OAuthClient, OAuthPlatform } from './oauth-platform.ts';
 import type { SocialConnector, SocialPlatform } from './social-connector.ts';
 import { createSlackConnector } from './slack-connector.ts';
+import { createTelegramConnector } from './telegram-connector.ts';
 import { createThreadsConnector } from './threads-connector.ts';
 import { createThreadsOAuthPlatform } from './threads-oauth-platform.ts';
 import { createXConnector } from './x-connector.ts';
@@ -21,6 +23,8 @@ export function createSocialConnectors(config: Config['social']): Record<SocialP
     linkedin: createLinkedInConnector({ allowPrivateNetworks, apiUrl: config.linkedin.apiUrl, authorizeUrl: config.linkedin.authorizeUrl }),
     threads: createThreadsConnector({ allowPrivateNetworks, apiUrl: config.threads.apiUrl }),
     slack: createSlackConnector({ allowPrivateNetworks, apiUrl: config.slack.apiUrl }),
+    telegram: createTelegramConnector({ allowPrivateNetworks, apiUrl: config.telegram.apiUrl }),
+    discord: createDiscordConnector({ allowPrivateNetworks, apiUrl: config.discord.apiUrl }),
   };
 }
 

@@ -14,6 +14,8 @@ export type TextLimits = {
   linkGraphemes?: number;
   /** X's weighted count (weighted-text.ts): CJK and emoji weigh 2, every URL 23. */
   weighted?: number;
+  /** UTF-16 code units, JavaScript's `length` (Telegram counts so; an emoji beyond the BMP is 2). */
+  utf16Units?: number;
 };
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
@@ -38,8 +40,9 @@ function graphemeCountOf(pieces: string[], linkGraphemes: number | undefined): n
   return count;
 }
 
-function fits(pieces: string[], { graphemes: maxGraphemes, codePoints, bytes, linkGraphemes, weighted }: TextLimits): boolean {
+function fits(pieces: string[], { graphemes: maxGraphemes, codePoints, bytes, linkGraphemes, weighted, utf16Units }: TextLimits): boolean {
   const text = pieces.join('');
+  if (utf16Units !== undefined && text.length > utf16Units) return false;
   if (maxGraphemes !== undefined && graphemeCountOf(pieces, linkGraphemes) > maxGraphemes) return false;
   if (codePoints !== undefined && Array.from(text).length > codePoints) return false;
   if (weighted !== undefined && weightedLength(text) > weighted) return false;
@@ -70,7 +73,7 @@ export function shortenText(text: string, limits: TextLimits): string {
   // Each piece kept adds to every count, so the longest cut that fits is found by halving (counting X's weight is
   // costly, and a long text would otherwise be counted once per piece).
   let fitting = 0;
-  let over = Math.min(pieces.length, graphemeBound, limits.codePoints ?? Infinity, limits.weighted ?? Infinity) + 1;
+  let over = Math.min(pieces.length, graphemeBound, limits.codePoints ?? Infinity, limits.weighted ?? Infinity, limits.utf16Units ?? Infinity) + 1;
   while (over - fitting > 1) {
     const kept = Math.floor((fitting + over) / 2);
     if (fits(cutAt(pieces, kept), limits)) fitting = kept;

@@ -13,7 +13,11 @@ export type SlackApiOptions = PlatformHttpOptions & {
 };
 
 /** Slack refused because of the channel (it does not exist, the app is not in it, it is archived), not the token. */
-export class SlackChannelRefusedError extends SocialRejectedError {}
+export class SlackChannelRefusedError extends SocialRejectedError {
+  constructor(reason: string) {
+    super(reason, 'destination');
+  }
+}
 
 // The token is wrong, revoked, or lacks a scope: only the customer can fix it, in their Slack app.
 const tokenErrors = new Set([

@@ -29,9 +29,13 @@ export type LinkedInCredentials = OAuthTokenFields & {
 /** Threads: `userId` is the account's id, whose threads the posts are made under; Threads issues no refresh token. */
 export type ThreadsCredentials = OAuthTokenFields & { platform: 'threads'; userId: string };
 export type OAuthCredentials = XCredentials | LinkedInCredentials | ThreadsCredentials;
+/** Telegram: the bot's token (from @BotFather) and the chat it posts to: a numeric id or a public `@channelname`. */
+export type TelegramCredentials = { platform: 'telegram'; botToken: string; chatId: string };
+/** Discord: the channel's webhook URL, which holds the webhook's token. */
+export type DiscordCredentials = { platform: 'discord'; webhookUrl: string };
 /** Slack: a bot token (`xoxb-…`) of the customer's Slack app, and the channel it posts in (an id such as `C0123ABCD`). */
 export type SlackCredentials = { platform: 'slack'; botToken: string; channelId: string };
-export type SocialCredentials = MastodonCredentials | BlueskyCredentials | OAuthCredentials | SlackCredentials;
+export type SocialCredentials = MastodonCredentials | BlueskyCredentials | OAuthCredentials | TelegramCredentials | DiscordCredentials | SlackCredentials;
 
 /** Who the credentials belong to, as the platform says (checked when a connection is created). */
 export type VerifiedAccount = {
@@ -41,7 +45,7 @@ export type VerifiedAccount = {
   accountId: string;
   /** The session the check opened, for the connection's SessionStore (Bluesky); none when the platform has none. */
   session?: string | undefined;
-  /** Where the connection is shown to post, when the credentials name no server (Slack: the workspace's address). */
+  /** The server the connection is shown to talk to, where the credentials name none (Telegram, Discord: the API's base URL; Slack: the workspace's address). */
   serverUrl?: string | undefined;
 };
 
@@ -140,9 +144,12 @@ export type SocialConnector = {
 /** The platform refused and will refuse again (bad credentials, invalid content...); `reason` is shown to the user. */
 export class SocialRejectedError extends RemoteRejectedError {
   readonly failureType = failureTypes.socialRejected;
-  /** What the platform (or we, before asking it) refused: the account's credentials, or the server URL itself. */
-  readonly about: 'credentials' | 'server';
-  constructor(reason: string, about: 'credentials' | 'server' = 'credentials') {
+  /**
+   * What the platform (or we, before asking it) refused: the account's credentials, the server URL itself, or where
+   * the posts go (Telegram's chat) when the credentials are good.
+   */
+  readonly about: 'credentials' | 'server' | 'destination';
+  constructor(reason: string, about: 'credentials' | 'server' | 'destination' = 'credentials') {
     super(reason);
     this.about = about;
   }

@@ -1,28 +1,23 @@
 import { SocialConnection } from '../../adapters/database/entities/social-connection.ts';
 import { platformUnreachable } from './platform-unreachable.ts';
 import { AppError, type FieldError } from '../../common/errors/app-error.ts';
-import {
-  SocialRejectedError,
-  type BlueskyCredentials,
-  type MastodonCredentials,
-  type SlackCredentials,
-  type SocialPlatform,
-  type VerifiedAccount,
-} from '../../adapters/social/social-connector.ts';
-import { slackCredentialsOf, slackRejectedPath, type SlackConnectionInput } from './slack-connection-input.ts';
+import { SocialRejectedError, type SocialCredentials } from '../../adapters/social/social-connector.ts';
 import type { Caller } from '../caller.ts';
 import { isStorableText } from '../../common/validation/storable-text.ts';
 import type { Deps } from '../deps.ts';
 import { lockWorkspace } from '../workspaces/lock-workspace.ts';
 import { requireQuota } from '../workspaces/plans.ts';
+import { discordCredentialsOf, discordRejectedFields, type DiscordConnectionInput } from './discord-connection-input.ts';
+import { slackCredentialsOf, slackRejectedFields, type SlackConnectionInput } from './slack-connection-input.ts';
+import { telegramCredentialsOf, telegramRejectedFields, type TelegramConnectionInput } from './telegram-connection-input.ts';
 
 /** One shape per platform; openapi.yaml holds the same union, so the validator has refused anything else. */
 export type CreateSocialConnectionInput =
   | { platform: 'mastodon'; instanceUrl: string; accessToken: string }
   | { platform: 'bluesky'; serviceUrl?: string; handle: string; appPassword: string; postLanguage?: string }
+  | TelegramConnectionInput
+  | DiscordConnectionInput
   | SlackConnectionInput;
-
-type TokenCredentials = MastodonCredentials | BlueskyCredentials | SlackCredentials;
 
 const blueskyDefaultService = 'https://bsky.social';
 // social_connections.account_name and account_id.
@@ -40,9 +35,9 @@ export async function createSocialConnection(deps: Deps, caller: Caller, input: 
   try {
     account = await deps.social[credentials.platform].verify(credentials);
   } catch (error) {
-    // Slack's server is the operator's (SLACK_API_URL), not the client's: a refusal of it is ours to fix.
-    if (error instanceof SocialRejectedError && !(credentials.platform === 'slack' && error.about === 'server')) {
-      throw new AppError('validation-failed', error.reason, { errors: [rejectedField(credentials.platform, error)] });
+    // A refusal of a server the operator set (Telegram's, Slack's API) is ours to fix, not the client's: a 503 below.
+    if (error instanceof SocialRejectedError && (error.about !== 'server' || rejectedFields[input.platform].server !== undefined)) {
+      throw new AppError('validation-failed', error.reason, { errors: [rejectedField(input.platform, error)] });
     }
     throw platformUnreachable(credentials.platform, 'the credentials', error);
   }
@@ -52,7 +47,7 @@ export async function createSocialConnection(deps: Deps, caller: Caller, input: 
       `The server answered an unusable account name or id (not text, or over ${accountFieldChars} characters).`,
       'server',
     );
-    throw new AppError('validation-failed', refusal.reason, { errors: [rejectedField(credentials.platform, refusal)] });
+    throw new AppError('validation-failed', refusal.reason, { errors: [rejectedField(input.platform, refusal)] });
   }
   return deps.orm.em.fork().transactional(async (em) => {
     // Counted under the workspace's lock, so two creates at once cannot both take the last place.
@@ -61,7 +56,7 @@ export async function createSocialConnection(deps: Deps, caller: Caller, input: 
     return em.create(SocialConnection, {
       workspaceId: caller.workspaceId,
       platform: credentials.platform,
-      serverUrl: serverUrlOf(credentials, account),
+      serverUrl: account.serverUrl ?? serverUrlOf(credentials),
       accountName: account.accountName,
       accountId: account.accountId,
       credentialsSealed: deps.secrets.seal(JSON.stringify(credentials)),
@@ -72,29 +67,40 @@ export async function createSocialConnection(deps: Deps, caller: Caller, input: 
   });
 }
 
-function credentialsOf(input: CreateSocialConnectionInput): TokenCredentials {
+function credentialsOf(input: CreateSocialConnectionInput): SocialCredentials {
   switch (input.platform) {
     case 'mastodon':
       return { platform: 'mastodon', instanceUrl: trimSlash(input.instanceUrl), accessToken: input.accessToken };
     case 'bluesky':
       return { platform: 'bluesky', serviceUrl: trimSlash(input.serviceUrl ?? blueskyDefaultService), handle: input.handle, appPassword: input.appPassword };
+    case 'telegram':
+      return telegramCredentialsOf(input);
+    case 'discord':
+      return discordCredentialsOf(input);
     case 'slack':
       return slackCredentialsOf(input);
   }
 }
 
-function serverUrlOf(credentials: TokenCredentials, account: VerifiedAccount): string {
+/** The server a connection made with these credentials talks to, where the platform's check did not say. */
+function serverUrlOf(credentials: SocialCredentials): string {
   if (credentials.platform === 'mastodon') return credentials.instanceUrl;
   if (credentials.platform === 'bluesky') return credentials.serviceUrl;
-  // The Slack connector always names the workspace's address (or its API's): a connection is never shown without one.
-  if (!account.serverUrl) throw new Error('the Slack connector answered no server URL');
-  return account.serverUrl;
+  throw new Error(`the ${credentials.platform} connector did not say which server the connection talks to`);
 }
 
-function rejectedField(platform: SocialPlatform, error: SocialRejectedError): FieldError {
-  if (platform === 'slack') return { location: 'body', path: slackRejectedPath(error), message: error.reason };
-  const fields = platform === 'mastodon' ? { server: '/instanceUrl', credentials: '/accessToken' } : { server: '/serviceUrl', credentials: '/appPassword' };
-  return { location: 'body', path: fields[error.about], message: error.reason };
+type RejectedFields = Partial<Record<SocialRejectedError['about'], string>> & { credentials: string };
+const rejectedFields: Record<CreateSocialConnectionInput['platform'], RejectedFields> = {
+  mastodon: { server: '/instanceUrl', credentials: '/accessToken' },
+  bluesky: { server: '/serviceUrl', credentials: '/appPassword' },
+  telegram: telegramRejectedFields,
+  discord: discordRejectedFields,
+  slack: slackRejectedFields,
+};
+
+function rejectedField(platform: CreateSocialConnectionInput['platform'], error: SocialRejectedError): FieldError {
+  const fields = rejectedFields[platform];
+  return { location: 'body', path: fields[error.about] ?? fields.credentials, message: error.reason };
 }
 
 function trimSlash(url: string): string {

@@ -8,6 +8,14 @@ const bluesky = { graphemes: 300, bytes: 3_000 };
 const longLink = `https://example.com/${'a'.repeat(200)}`;
 
 describe('shortenText', () => {
+  it('when a platform counts UTF-16 code units (Telegram), then emoji beyond the BMP count 2 and the cut keeps within the count', () => {
+    const text = '🌊'.repeat(600);
+    expect(shortenText(text, { codePoints: 1_024 })).toBe(text);
+    const cut = shortenText(text, { codePoints: 1_024, utf16Units: 1_024 });
+    expect(cut).toBe(`${'🌊'.repeat(511)}…`);
+    expect(cut.length).toBe(1_023);
+  });
+
   it('when a text fits, then it is returned as it is', () => {
     expect(shortenText('Hello #world https://example.com', bluesky)).toBe('Hello #world https://example.com');
   });
