@@ -104,7 +104,7 @@ async function publish(deps: Deps, input: PublishToTargetInput, attempt: Attempt
   const published = await countOutcome(connector.publish(credentials, socialPost, sessions), (outcome) =>
     socialPublishAttempts.inc({ platform: connection.platform, outcome }),
   );
-  await recordPublished(em, publication, published, input, { ...attempt, detail: publishedDetail });
+  await recordPublished(em, publication, published, input, { ...attempt, detail: publishedDetail, answers: published.answers });
 }
 
 async function recordPublished(
@@ -112,7 +112,7 @@ async function recordPublished(
   publication: TargetPublication,
   published: PublishedSocialPost,
   input: PublishToTargetInput,
-  attempt: Attempt & { detail: string },
+  attempt: Attempt & Pick<PublishAttempt, 'detail' | 'answers'>,
 ): Promise<void> {
   await em.transactional(async (tx) => {
     await recordTargetPublished(tx, publication, { ...published, publishedAt: input.publishedAt });

@@ -9,6 +9,7 @@ export function platformConfigured(config: Config, platform: SocialPlatform): bo
   switch (platform) {
     case 'mastodon':
     case 'bluesky':
+    case 'nostr':
       return true;
     case 'x':
     case 'linkedin':

@@ -29,7 +29,9 @@ export type LinkedInCredentials = OAuthTokenFields & {
 /** Threads: `userId` is the account's id, whose threads the posts are made under; Threads issues no refresh token. */
 export type ThreadsCredentials = OAuthTokenFields & { platform: 'threads'; userId: string };
 export type OAuthCredentials = XCredentials | LinkedInCredentials | ThreadsCredentials;
-export type SocialCredentials = MastodonCredentials | BlueskyCredentials | OAuthCredentials;
+/** Nostr: the secret key that signs the notes (64 hex digits) and the relays (wss:// URLs) they are sent to. */
+export type NostrCredentials = { platform: 'nostr'; secretKey: string; relays: string[] };
+export type SocialCredentials = MastodonCredentials | BlueskyCredentials | OAuthCredentials | NostrCredentials;
 
 /** Who the credentials belong to, as the platform says (checked when a connection is created). */
 export type VerifiedAccount = {

@@ -9,6 +9,7 @@ function presentAttempt(attempt: PublishTargetAttempt): Schemas['PublishAttempt'
     outcome: attempt.outcome,
     detail: attempt.detail,
     nextAttemptAt: attempt.nextAttemptAt?.toISOString() ?? null,
+    answers: attempt.answers ?? null,
   };
 }
 

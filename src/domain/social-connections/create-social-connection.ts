@@ -1,7 +1,14 @@
 import { SocialConnection } from '../../adapters/database/entities/social-connection.ts';
+import { nostrCredentialsOf, type NostrConnectionInput } from './nostr-credentials.ts';
 import { platformUnreachable } from './platform-unreachable.ts';
 import { AppError, type FieldError } from '../../common/errors/app-error.ts';
-import { SocialRejectedError, type BlueskyCredentials, type MastodonCredentials, type SocialPlatform } from '../../adapters/social/social-connector.ts';
+import {
+  SocialRejectedError,
+  type BlueskyCredentials,
+  type MastodonCredentials,
+  type NostrCredentials,
+  type SocialPlatform,
+} from '../../adapters/social/social-connector.ts';
 import type { Caller } from '../caller.ts';
 import { isStorableText } from '../../common/validation/storable-text.ts';
 import type { Deps } from '../deps.ts';
@@ -11,7 +18,8 @@ import { requireQuota } from '../workspaces/plans.ts';
 /** One shape per platform; openapi.yaml holds the same union, so the validator has refused anything else. */
 export type CreateSocialConnectionInput =
   | { platform: 'mastodon'; instanceUrl: string; accessToken: string }
-  | { platform: 'bluesky'; serviceUrl?: string; handle: string; appPassword: string; postLanguage?: string };
+  | { platform: 'bluesky'; serviceUrl?: string; handle: string; appPassword: string; postLanguage?: string }
+  | NostrConnectionInput;
 
 const blueskyDefaultService = 'https://bsky.social';
 // social_connections.account_name and account_id.
@@ -49,7 +57,7 @@ export async function createSocialConnection(deps: Deps, caller: Caller, input: 
     return em.create(SocialConnection, {
       workspaceId: caller.workspaceId,
       platform: credentials.platform,
-      serverUrl: credentials.platform === 'mastodon' ? credentials.instanceUrl : credentials.serviceUrl,
+      serverUrl: serverUrlOf(credentials),
       accountName: account.accountName,
       accountId: account.accountId,
       credentialsSealed: deps.secrets.seal(JSON.stringify(credentials)),
@@ -60,15 +68,28 @@ export async function createSocialConnection(deps: Deps, caller: Caller, input: 
   });
 }
 
-function credentialsOf(input: CreateSocialConnectionInput): MastodonCredentials | BlueskyCredentials {
+type CreatedCredentials = MastodonCredentials | BlueskyCredentials | NostrCredentials;
+
+function credentialsOf(input: CreateSocialConnectionInput): CreatedCredentials {
+  if (input.platform === 'nostr') return nostrCredentialsOf(input);
   return input.platform === 'mastodon'
     ? { platform: 'mastodon', instanceUrl: trimSlash(input.instanceUrl), accessToken: input.accessToken }
     : { platform: 'bluesky', serviceUrl: trimSlash(input.serviceUrl ?? blueskyDefaultService), handle: input.handle, appPassword: input.appPassword };
 }
 
+function serverUrlOf(credentials: CreatedCredentials): string {
+  if (credentials.platform === 'nostr') return credentials.relays[0]!;
+  return credentials.platform === 'mastodon' ? credentials.instanceUrl : credentials.serviceUrl;
+}
+
+const rejectedFields: Partial<Record<SocialPlatform, Record<SocialRejectedError['about'], string>>> = {
+  mastodon: { server: '/instanceUrl', credentials: '/accessToken' },
+  bluesky: { server: '/serviceUrl', credentials: '/appPassword' },
+  nostr: { server: '/relays', credentials: '/secretKey' },
+};
+
 function rejectedField(platform: SocialPlatform, error: SocialRejectedError): FieldError {
-  const fields = platform === 'mastodon' ? { server: '/instanceUrl', credentials: '/accessToken' } : { server: '/serviceUrl', credentials: '/appPassword' };
-  return { location: 'body', path: fields[error.about], message: error.reason };
+  return { location: 'body', path: rejectedFields[platform]?.[error.about] ?? '', message: error.reason };
 }
 
 function trimSlash(url: string): string {
