@@ -1640,12 +1640,9 @@ export interface components {
             /** Format: uuid */
             id: string;
             platform: components["schemas"]["SocialPlatform"];
-            /**
-             * Format: uri
-             * @description The Mastodon instance, Bluesky service, or the platform's API (X, LinkedIn, Threads).
-             */
+            /** @description The Mastodon instance, Bluesky service, or the platform's API (X, LinkedIn, Threads), as an https URL; for Nostr, the first of the connection's relays (a wss:// URL). */
             serverUrl: string;
-            /** @description The account, as the platform names it (`@alice@mastodon.social`, `alice.bsky.social`). */
+            /** @description The account, as the platform names it (`@alice@mastodon.social`, `alice.bsky.social`); for Nostr, the public key as `npub1…` (NIP-19). */
             accountName: string;
             /** @description Bluesky, when given at creation. The language posts are marked with (`langs`). */
             postLanguage?: string;

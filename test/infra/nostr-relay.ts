@@ -55,7 +55,7 @@ export type NostrRelay = {
   url: string;
   /** The relay's own ws:// URL on loopback, to read what it holds past the proxy. */
   directUrl: string;
-  /** The next `count` events sent through the proxy reach the relay, which stores them; its answers are lost. */
+  /** The next `count` events sent through the proxy reach the relay, which acts on them; their connections are cut before the answer. */
   dropEventAnswers(count: number): void;
   /** The events the relay holds that match `filter`, read with nostr-tools. */
   query(filter: Filter): Promise<NostrEvent[]>;
@@ -148,7 +148,7 @@ async function stop(child: ChildProcess, exited: Promise<unknown>): Promise<void
 /**
  * A TLS server passing bytes both ways to the relay. To lose an answer it reads the first WebSocket frame the client
  * sends after the handshake (client frames are masked; compression is off): when it is an EVENT and drops are
- * pending, the frame still goes to the relay, and nothing the relay sends back reaches the client.
+ * pending, the frame still goes to the relay, and when the relay answers the client's connection is cut instead.
  */
 function startProxy(relayPort: number, tls: { certPath: string; keyPath: string }) {
   const drops = { count: 0 };
@@ -177,7 +177,9 @@ function startProxy(relayPort: number, tls: { certPath: string; keyPath: string 
       upstream.write(chunk);
     });
     upstream.on('data', (chunk: Buffer) => {
-      if (!silenced) client.write(chunk);
+      // The relay's answer to the event: it has acted on it. The client hears nothing, its connection just ends.
+      if (silenced) client.destroy();
+      else client.write(chunk);
     });
     const end = () => {
       client.destroy();
