@@ -110,6 +110,33 @@ describe('publish-social to Nostr on real relays', () => {
     expect(await refusing.query({ authors: [author] })).toEqual([]);
   });
 
+  it('when the catalogue is read and a text over 500 graphemes is previewed, then Nostr is listed with its limits and the preview is cut to 500 graphemes', async () => {
+    const catalogue = await workspace.client.get<Schemas['SocialPlatformEntry'][]>('/social-platforms');
+    expect(catalogue.body.find((entry) => entry.platform === 'nostr')).toEqual({
+      platform: 'nostr',
+      auth: 'token',
+      configured: true,
+      text: { max: 500, unit: 'graphemes' },
+      images: { types: ['image/png', 'image/jpeg'], maxBytes: 16 * 1024 * 1024, maxCount: 1, altText: true },
+      threads: true,
+      retriesNeverDuplicate: { guaranteed: true, how: expect.stringContaining("event's id") },
+    });
+    const id = await newPost('Lanterns');
+    const text = 'Lanterns sway over the harbour wall tonight. '.repeat(14).trim();
+    const preview = await workspace.client.post<Schemas['PublishPreview'][]>(`/posts/${id}/publish-social`, {
+      connectionIds: [connection.id],
+      overrides: { [connection.id]: { text } },
+      dryRun: true,
+    });
+    expect(preview.status).toBe(200);
+    const [entry] = preview.body;
+    expect(entry).toMatchObject({ platform: 'nostr', count: 500, image: { type: 'image/png' } });
+    expect(entry!.text.endsWith('…')).toBe(true);
+    expect(entry!.problems.map((problem) => problem.code)).toEqual(['text_too_long']);
+    const notes = await accepting.query({ authors: [author], kinds: [1] });
+    expect(notes.filter((note) => note.content.startsWith('Lanterns'))).toEqual([]);
+  });
+
   it('when the accepting relay stores the note and its answer is lost, then the retry sends the same note and the relay holds it once', async () => {
     const title = 'Ferry schedule for the weekend';
     const id = await newPost(title);
