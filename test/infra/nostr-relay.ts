@@ -50,6 +50,13 @@ export async function ensureNostrRelay(log: (message: string) => void): Promise<
   return python;
 }
 
+const exitWithParent = [
+  'import os, sys, threading',
+  'threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()',
+  'from nostr_relay.cli import main',
+  'main()',
+].join('\n');
+
 export type NostrRelay = {
   /** The proxy's wss:// URL, what a connection names. */
   url: string;
@@ -89,11 +96,9 @@ export async function startNostrRelay(options: NostrRelayOptions): Promise<Nostr
   // JSON is YAML.
   const configPath = join(directory, 'config.yaml');
   writeFileSync(configPath, JSON.stringify(config));
-  // Started through the module, not pip's `bin/nostr-relay`, whose first line names the staging directory.
-  const child = spawn(python, ['-c', 'from nostr_relay.cli import main; main()', '-c', configPath, 'serve', '--use-uvicorn'], {
-    cwd: directory,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  // Started through the module, not pip's `bin/nostr-relay`, whose first line names the staging directory. The relay
+  // exits when its stdin closes, so a test process that dies without its afterAll leaves no relay behind.
+  const child = spawn(python, ['-c', exitWithParent, '-c', configPath, 'serve', '--use-uvicorn'], { cwd: directory, stdio: ['pipe', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
   const exited = once(child, 'exit');
