@@ -110,6 +110,24 @@ describe('publish-social to Nostr on real relays', () => {
     expect(await refusing.query({ authors: [author] })).toEqual([]);
   });
 
+  it("when every relay refuses the note, then the target fails with each relay's words, in the attempt too", async () => {
+    const onlyRefusing = await workspace.client.post<Schemas['SocialConnection']>('/social-connections', { platform: 'nostr', relays: [refusing.url] });
+    expect(onlyRefusing.status).toBe(201);
+    const id = await newPost('Nobody takes this');
+    const response = await workspace.client.post<Target[]>(`/posts/${id}/publish-social`, { connectionIds: [onlyRefusing.body.id] });
+    const [target] = response.body;
+    expect(target).toMatchObject({ status: 'Failed', errorMessage: expect.stringContaining('invalid: kind=1 not allowed') });
+    expect(target!.attempts).toEqual([
+      {
+        at: expect.any(String),
+        outcome: 'refused',
+        detail: expect.stringContaining('Every relay refused'),
+        nextAttemptAt: null,
+        answers: [{ ...refusal, server: refusing.url }],
+      },
+    ]);
+  });
+
   it('when the catalogue is read and a text over 500 graphemes is previewed, then Nostr is listed with its limits and the preview is cut to 500 graphemes', async () => {
     const catalogue = await workspace.client.get<Schemas['SocialPlatformEntry'][]>('/social-platforms');
     expect(catalogue.body.find((entry) => entry.platform === 'nostr')).toEqual({
