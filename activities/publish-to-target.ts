@@ -115,7 +115,9 @@ async function publish(deps: Deps, input: PublishToTargetInput, progress: Progre
     if (unansweredSince) {
       const found = await connector.findPublished?.(credentials, idempotencyKey, sessions);
       if (found) {
-        published.push(await recordPart(em, publication, found, input, { ...attempt, detail: foundDetail }, last ? published : undefined));
+        published.push(
+          await recordPart(em, publication, found, input, { ...attempt, detail: foundDetail, answers: found.answers }, last ? published : undefined),
+        );
         continue;
       }
       if (!mayResend(connector, unansweredSince)) throw notRetried();
@@ -138,7 +140,9 @@ async function publish(deps: Deps, input: PublishToTargetInput, progress: Progre
     const answer = await countOutcome(connector.publish(credentials, socialPost, sessions), (outcome) =>
       socialPublishAttempts.inc({ platform: connection.platform, outcome }),
     );
-    published.push(await recordPart(em, publication, answer, input, { ...attempt, detail: publishedDetail }, last ? published : undefined));
+    published.push(
+      await recordPart(em, publication, answer, input, { ...attempt, detail: publishedDetail, answers: answer.answers }, last ? published : undefined),
+    );
   }
 }
 
@@ -160,7 +164,7 @@ async function recordPart(
   publication: TargetPublication,
   published: PublishedSocialPost,
   input: PublishToTargetInput,
-  attempt: Attempt & { detail: string },
+  attempt: Attempt & Pick<PublishAttempt, 'detail' | 'answers'>,
   before: PublishTargetPart[] | undefined,
 ): Promise<PublishTargetPart> {
   return em.transactional(async (tx) => {

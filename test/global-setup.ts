@@ -11,6 +11,7 @@ import { prepareTemporalTestServer } from './infra/temporal-test-server.ts';
 import { ensureChromium } from './infra/chromium.ts';
 import { createDevCertificates } from './infra/dev-certificates.ts';
 import { fetchS3ServerJar } from './infra/s3-server.ts';
+import { ensureNostrRelay } from './infra/nostr-relay.ts';
 
 export const templateDatabase = 'content_service_template';
 
@@ -40,7 +41,7 @@ const deletedWithinSeconds = { 'history.transferProcessorUpdateAckInterval': '1s
  * Starts the real infrastructure once per run, on ports chosen now: a throwaway PostgreSQL cluster (with a migrated
  * template database that each test file clones), a Temporal dev server, and Temporal's time-skipping test server
  * (fetched, not started: each workflow test starts its own); installs Chromium for the dashboard's browser tests
- * when it is missing. Stops all of it in teardown.
+ * and the Nostr relay (test/infra/nostr-relay.ts) when they are missing. Stops all of it in teardown.
  */
 export default async function setup(project: TestProject) {
   const started = Date.now();
@@ -72,6 +73,8 @@ export default async function setup(project: TestProject) {
       }),
       fetchS3ServerJar(),
       ensureChromium(log),
+      // Installed here, on a first run, so no test file's timeout pays for it; each test file starts its own relays.
+      ensureNostrRelay(log),
     ] as const);
 
     const templateUrl = await cluster.ensureDatabase(templateDatabase);

@@ -1097,7 +1097,7 @@ export interface components {
         /** @enum {string} */
         ProjectStatus: "active" | "archived";
         /** @enum {string} */
-        SocialPlatform: "mastodon" | "bluesky" | "x" | "linkedin" | "threads" | "telegram" | "discord" | "slack";
+        SocialPlatform: "mastodon" | "bluesky" | "x" | "linkedin" | "threads" | "nostr" | "telegram" | "discord" | "slack";
         /** @enum {string} */
         PublishTargetStatus: "Pending" | "Scheduled" | "Publishing" | "Published" | "Failed" | "Cancelled";
         /** @enum {string} */
@@ -1381,6 +1381,14 @@ export interface components {
              * @description When the next attempt is due (the retry schedule, or the wait the platform's rate limit asked for); null when none follows: published, refused, an unknown outcome not retried, or the last attempt allowed.
              */
             nextAttemptAt: string | null;
+            /** @description Where the post goes to several servers at once (Nostr relays), each one's answer, in the connection's order: whether it took the post and its own words (NIP-20 `OK`; a relay that already had it answers `duplicate:` and counts as having taken it), or ours when it could not be reached or did not answer. Null on other platforms and for an attempt that stopped before sending. */
+            answers: components["schemas"]["ServerAnswer"][] | null;
+        };
+        ServerAnswer: {
+            /** @description The server's URL, as the connection names it. */
+            server: string;
+            accepted: boolean;
+            message: string;
         };
         /**
          * @description `published`: the platform has the post (sent now, or found there after an attempt whose answer was lost); `refused`: the platform (or we) refused it for good, `detail` says why; `rate_limited`: the platform asked us to wait; `unavailable`: it could not be reached or failed on its side (retried); `unknown`: the post was sent and no answer came, so it may or may not exist (looked up before any retry).
@@ -1689,12 +1697,9 @@ export interface components {
             /** Format: uuid */
             id: string;
             platform: components["schemas"]["SocialPlatform"];
-            /**
-             * Format: uri
-             * @description The Mastodon instance, Bluesky service, the Slack workspace's address, or the platform's API (X, LinkedIn, Threads, Telegram, Discord).
-             */
+            /** @description The Mastodon instance, Bluesky service, the Slack workspace's address, or the platform's API (X, LinkedIn, Threads, Telegram, Discord), as an https URL; for Nostr, the first of the connection's relays (a wss:// URL). */
             serverUrl: string;
-            /** @description The account, as the platform names it (`@alice@mastodon.social`, `alice.bsky.social`; Slack's channel and workspace, `#news (Acme)`). */
+            /** @description The account, as the platform names it (`@alice@mastodon.social`, `alice.bsky.social`; Slack's channel and workspace, `#news (Acme)`); for Nostr, the public key as `npub1…` (NIP-19). */
             accountName: string;
             /** @description Bluesky, when given at creation. The language posts are marked with (`langs`). */
             postLanguage?: string;
@@ -1779,8 +1784,8 @@ export interface components {
              */
             expiresAt: string;
         };
-        /** @description Mastodon: `instanceUrl` and `accessToken`. Bluesky: `handle` and `appPassword` (and `serviceUrl`). Telegram: `botToken` and `chatId`. Discord: `webhookUrl`. Slack: `botToken` and `channelId`. */
-        CreateSocialConnectionRequest: components["schemas"]["CreateMastodonConnectionRequest"] | components["schemas"]["CreateBlueskyConnectionRequest"] | components["schemas"]["CreateTelegramConnectionRequest"] | components["schemas"]["CreateDiscordConnectionRequest"] | components["schemas"]["CreateSlackConnectionRequest"];
+        /** @description Mastodon: `instanceUrl` and `accessToken`. Bluesky: `handle` and `appPassword` (and `serviceUrl`). Nostr: `relays` (and `secretKey`). Telegram: `botToken` and `chatId`. Discord: `webhookUrl`. Slack: `botToken` and `channelId`. */
+        CreateSocialConnectionRequest: components["schemas"]["CreateMastodonConnectionRequest"] | components["schemas"]["CreateBlueskyConnectionRequest"] | components["schemas"]["CreateNostrConnectionRequest"] | components["schemas"]["CreateTelegramConnectionRequest"] | components["schemas"]["CreateDiscordConnectionRequest"] | components["schemas"]["CreateSlackConnectionRequest"];
         CreateTelegramConnectionRequest: {
             /** @enum {string} */
             platform: "telegram";
@@ -1839,6 +1844,14 @@ export interface components {
              * @example C0123ABCDEF
              */
             channelId: string;
+        };
+        CreateNostrConnectionRequest: {
+            /** @enum {string} */
+            platform: "nostr";
+            /** @description The account's secret key, as 64 hex digits or as `nsec1…` (NIP-19); it signs every note and is kept sealed. Without it a new key is made for the connection: its public key is the connection's `accountId` (hex) and `accountName` (`npub1…`). */
+            secretKey?: string;
+            /** @description The relays notes are sent to, as `wss://` URLs on the public internet; at least one must accept a connection when the connection is made. The first is the connection's `serverUrl`. */
+            relays: string[];
         };
         VideoJob: {
             /** Format: uuid */

@@ -170,7 +170,7 @@ describe('POST /posts/{id}/publish-social and GET /posts/{id}/publish-targets', 
       scheduledAt: null,
       publishedAt: expect.any(String),
       createdAt: expect.any(String),
-      attempts: [{ at: expect.any(String), outcome: 'published', detail: 'Published on the platform.', nextAttemptAt: null }],
+      attempts: [{ at: expect.any(String), outcome: 'published', detail: 'Published on the platform.', nextAttemptAt: null, answers: null }],
     });
   });
 

@@ -44,9 +44,11 @@ RULES_BEYOND_THE_SCHEMA = {
     # The file must be a JPEG, PNG or WebP image, read from its bytes (the schema can only say `format: binary`).
     "POST /projects/{id}/cover": {"/problems/unsupported-media-type"},
     # The server must exist and accept the credentials: it is asked while the client waits. Generated host names
-    # do not exist (a 400 naming the URL), and no platform answers here at all (a 503, see UPSTREAM_CALLS). Telegram's
-    # and Discord's APIs are pointed at a closed loopback port, which the service refuses to call (a 400 naming the
-    # bot token or the webhook URL); a Discord webhook URL must also begin with DISCORD_API_URL's.
+    # do not exist (a 400 naming the URL), and no platform answers here at all (a 503, see UPSTREAM_CALLS). Telegram's,
+    # Discord's and Slack's APIs are pointed at a closed loopback port, which the service refuses to call (a 503); a
+    # Discord webhook URL must also begin with DISCORD_API_URL's (a 400 naming it). Nostr relays are sent to our own
+    # loopback (see before_call), which the service refuses as a relay: a 400 naming /relays; a key that is 64 hex
+    # digits or nsec-shaped need not be a key (/secretKey).
     "POST /social-connections": {
         "body /instanceUrl",
         "body /serviceUrl",
@@ -55,6 +57,9 @@ RULES_BEYOND_THE_SCHEMA = {
         "body /botToken",
         "body /chatId",
         "body /webhookUrl",
+        "body /secretKey",
+        "body /relays",
+        *(f"body /relays/{index}" for index in range(10)),
         PLAN_BUDGET,
     },
     # The redirect URI must be on the workspace's allow-list, the platform one that connects through OAuth, and an
@@ -69,6 +74,11 @@ RULES_BEYOND_THE_SCHEMA = {
 # that 503 is the upstream's doing, not the service's; only that exact problem type is let through.
 UPSTREAM_CALLS = {"POST /social-connections"}
 
+
+# A relay the fuzzer may name instead of a generated one: a generated wss:// URL can be a public address, and the run
+# must reach nothing outside this machine. Loopback is refused as a relay (SOCIAL_ALLOW_PRIVATE_NETWORKS is off), so
+# nothing is connected to at all.
+LOOPBACK_RELAY = "wss://127.0.0.1:9"
 
 # openapi.yaml's Idempotency-Key: 1 to 255 visible ASCII characters, spaces allowed inside.
 IDEMPOTENCY_KEY = re.compile(r"^[!-~]([ -~]*[!-~])?$")
@@ -86,6 +96,9 @@ def before_call(context, case, kwargs):
     """
     if case.meta is None or not case.meta.generation.mode.is_positive:
         return
+    body = case.body
+    if case.operation.label == "POST /social-connections" and isinstance(body, dict) and isinstance(body.get("relays"), list):
+        body["relays"] = [f"{LOOPBACK_RELAY}/{index}" for index in range(len(body["relays"]))]
     headers = case.headers or {}
     for name, value in headers.items():
         if name.lower() == "idempotency-key" and isinstance(value, str) and len(value) <= 255 and IDEMPOTENCY_KEY.match(value):

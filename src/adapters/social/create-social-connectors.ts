@@ -4,6 +4,7 @@ import { createDiscordConnector } from './discord-connector.ts';
 import { createLinkedInConnector } from './linkedin-connector.ts';
 import { createLinkedInOAuth } from './linkedin-oauth.ts';
 import { createMastodonConnector } from './mastodon-connector.ts';
+import { createNostrConnector } from './nostr-connector.ts';
 import type { OAuthClient, OAuthPlatform } from './oauth-platform.ts';
 import type { SocialConnector, SocialPlatform } from './social-connector.ts';
 import { createSlackConnector } from './slack-connector.ts';
@@ -22,6 +23,7 @@ export function createSocialConnectors(config: Config['social']): Record<SocialP
     x: createXConnector({ allowPrivateNetworks, apiUrl: config.x.apiUrl, authorizeUrl: config.x.authorizeUrl }),
     linkedin: createLinkedInConnector({ allowPrivateNetworks, apiUrl: config.linkedin.apiUrl, authorizeUrl: config.linkedin.authorizeUrl }),
     threads: createThreadsConnector({ allowPrivateNetworks, apiUrl: config.threads.apiUrl }),
+    nostr: createNostrConnector({ allowPrivateNetworks }),
     slack: createSlackConnector({ allowPrivateNetworks, apiUrl: config.slack.apiUrl }),
     telegram: createTelegramConnector({ allowPrivateNetworks, apiUrl: config.telegram.apiUrl }),
     discord: createDiscordConnector({ allowPrivateNetworks, apiUrl: config.discord.apiUrl }),

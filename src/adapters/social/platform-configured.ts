@@ -9,6 +9,7 @@ export function platformConfigured(config: Config, platform: SocialPlatform): bo
   switch (platform) {
     case 'mastodon':
     case 'bluesky':
+    case 'nostr':
     case 'slack':
     case 'telegram':
     case 'discord':

@@ -29,13 +29,16 @@ export type LinkedInCredentials = OAuthTokenFields & {
 /** Threads: `userId` is the account's id, whose threads the posts are made under; Threads issues no refresh token. */
 export type ThreadsCredentials = OAuthTokenFields & { platform: 'threads'; userId: string };
 export type OAuthCredentials = XCredentials | LinkedInCredentials | ThreadsCredentials;
+/** Nostr: the secret key that signs the notes (64 hex digits) and the relays (wss:// URLs) they are sent to. */
+export type NostrCredentials = { platform: 'nostr'; secretKey: string; relays: string[] };
 /** Telegram: the bot's token (from @BotFather) and the chat it posts to: a numeric id or a public `@channelname`. */
 export type TelegramCredentials = { platform: 'telegram'; botToken: string; chatId: string };
 /** Discord: the channel's webhook URL, which holds the webhook's token. */
 export type DiscordCredentials = { platform: 'discord'; webhookUrl: string };
 /** Slack: a bot token (`xoxb-…`) of the customer's Slack app, and the channel it posts in (an id such as `C0123ABCD`). */
 export type SlackCredentials = { platform: 'slack'; botToken: string; channelId: string };
-export type SocialCredentials = MastodonCredentials | BlueskyCredentials | OAuthCredentials | TelegramCredentials | DiscordCredentials | SlackCredentials;
+export type SocialCredentials =
+  MastodonCredentials | BlueskyCredentials | OAuthCredentials | NostrCredentials | TelegramCredentials | DiscordCredentials | SlackCredentials;
 
 /** Who the credentials belong to, as the platform says (checked when a connection is created). */
 export type VerifiedAccount = {

@@ -12,6 +12,7 @@ function presentAttempt(attempt: PublishTargetAttempt, thread: boolean): Schemas
     detail: attempt.detail,
     nextAttemptAt: attempt.nextAttemptAt?.toISOString() ?? null,
     ...(thread ? { part: attempt.part } : {}),
+    answers: attempt.answers ?? null,
   };
 }
 

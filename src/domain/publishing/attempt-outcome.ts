@@ -1,6 +1,7 @@
 import type { PublishAttemptOutcome } from '../../adapters/database/entities/publish-target-attempt.ts';
 import { RemoteRateLimitedError, RemoteRejectedError, RemoteUnavailableError } from '../../adapters/net/remote-errors.ts';
-import { SocialOutcomeUnknownError } from '../../adapters/social/social-connector.ts';
+import { SocialOutcomeUnknownError, type ServerAnswer } from '../../adapters/social/social-connector.ts';
+import { serverAnswersOf } from '../../adapters/social/server-answers.ts';
 import { failureReasonOfType, ourSideSentence } from '../../adapters/temporal/failure-reasons.ts';
 import { failureTypes } from '../../adapters/temporal/failure-types.ts';
 import { WorkRefused } from '../work-refused.ts';
@@ -10,7 +11,8 @@ import { WorkRefused } from '../work-refused.ts';
 // blanked by the connector, or what our domain refused); every other outcome reads as one sentence of ours, never
 // the error's message, which may name hosts, ports and paths.
 
-export type AttemptOutcome = { outcome: PublishAttemptOutcome; detail: string };
+/** `answers`: each server's, when the post went to several (Nostr relays). */
+export type AttemptOutcome = { outcome: PublishAttemptOutcome; detail: string; answers?: ServerAnswer[] | null };
 
 export const publishedDetail = 'Published on the platform.';
 export const foundDetail = 'Found on the platform: the earlier attempt whose answer was lost had published it, so it was not sent again.';
@@ -25,6 +27,10 @@ export const unknownNotRetriedDetail =
 
 /** The outcome of an attempt that failed with `error`. */
 export function attemptOutcomeOf(error: unknown): AttemptOutcome {
+  return { ...outcomeOf(error), answers: serverAnswersOf(error) };
+}
+
+function outcomeOf(error: unknown): AttemptOutcome {
   if (error instanceof SocialOutcomeUnknownError) return { outcome: 'unknown', detail: unknownDetail };
   // An unknown outcome that is not retried (see publish-to-target.ts): the outcome stays unknown, for good.
   if (error instanceof WorkRefused && error.failureType === failureTypes.socialOutcomeUnknown) return { outcome: 'unknown', detail: error.message };

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PublishTargetAttempt, type PublishAttemptOutcome } from '../../adapters/database/entities/publish-target-attempt.ts';
 import { newId } from '../../adapters/database/new-id.ts';
+import type { ServerAnswer } from '../../adapters/social/social-connector.ts';
 
 export type PublishAttempt = {
   targetId: string;
@@ -11,6 +12,8 @@ export type PublishAttempt = {
   outcome: PublishAttemptOutcome;
   detail: string;
   nextAttemptAt: Date | null;
+  /** Each server's answer where the post went to several (Nostr relays). */
+  answers?: ServerAnswer[] | null | undefined;
 };
 
 /**
@@ -20,8 +23,8 @@ export type PublishAttempt = {
  */
 export async function recordPublishAttempt(em: EntityManager, attempt: PublishAttempt): Promise<void> {
   await em.execute(
-    `insert into publish_target_attempts (id, target_id, attempt, part, attempted_at, outcome, detail, next_attempt_at)
-     select ?::uuid, t.id, ?::integer, ?::integer, ?::timestamptz, ?, ?, ?::timestamptz from publish_targets t where t.id = ?::uuid
+    `insert into publish_target_attempts (id, target_id, attempt, part, attempted_at, outcome, detail, next_attempt_at, answers)
+     select ?::uuid, t.id, ?::integer, ?::integer, ?::timestamptz, ?, ?, ?::timestamptz, ?::jsonb from publish_targets t where t.id = ?::uuid
      on conflict (target_id, attempt, part) do nothing`,
     [
       newId(),
@@ -31,6 +34,7 @@ export async function recordPublishAttempt(em: EntityManager, attempt: PublishAt
       attempt.outcome,
       attempt.detail,
       attempt.nextAttemptAt?.toISOString() ?? null,
+      attempt.answers ? JSON.stringify(attempt.answers) : null,
       attempt.targetId,
     ],
     'run',

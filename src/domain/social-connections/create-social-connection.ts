@@ -7,6 +7,7 @@ import { isStorableText } from '../../common/validation/storable-text.ts';
 import type { Deps } from '../deps.ts';
 import { lockWorkspace } from '../workspaces/lock-workspace.ts';
 import { requireQuota } from '../workspaces/plans.ts';
+import { nostrCredentialsOf, type NostrConnectionInput } from './nostr-credentials.ts';
 import { discordCredentialsOf, discordRejectedFields, type DiscordConnectionInput } from './discord-connection-input.ts';
 import { slackCredentialsOf, slackRejectedFields, type SlackConnectionInput } from './slack-connection-input.ts';
 import { telegramCredentialsOf, telegramRejectedFields, type TelegramConnectionInput } from './telegram-connection-input.ts';
@@ -15,6 +16,7 @@ import { telegramCredentialsOf, telegramRejectedFields, type TelegramConnectionI
 export type CreateSocialConnectionInput =
   | { platform: 'mastodon'; instanceUrl: string; accessToken: string }
   | { platform: 'bluesky'; serviceUrl?: string; handle: string; appPassword: string; postLanguage?: string }
+  | NostrConnectionInput
   | TelegramConnectionInput
   | DiscordConnectionInput
   | SlackConnectionInput;
@@ -73,6 +75,8 @@ function credentialsOf(input: CreateSocialConnectionInput): SocialCredentials {
       return { platform: 'mastodon', instanceUrl: trimSlash(input.instanceUrl), accessToken: input.accessToken };
     case 'bluesky':
       return { platform: 'bluesky', serviceUrl: trimSlash(input.serviceUrl ?? blueskyDefaultService), handle: input.handle, appPassword: input.appPassword };
+    case 'nostr':
+      return nostrCredentialsOf(input);
     case 'telegram':
       return telegramCredentialsOf(input);
     case 'discord':
@@ -86,6 +90,7 @@ function credentialsOf(input: CreateSocialConnectionInput): SocialCredentials {
 function serverUrlOf(credentials: SocialCredentials): string {
   if (credentials.platform === 'mastodon') return credentials.instanceUrl;
   if (credentials.platform === 'bluesky') return credentials.serviceUrl;
+  if (credentials.platform === 'nostr') return credentials.relays[0]!;
   throw new Error(`the ${credentials.platform} connector did not say which server the connection talks to`);
 }
 
@@ -93,6 +98,7 @@ type RejectedFields = Partial<Record<SocialRejectedError['about'], string>> & { 
 const rejectedFields: Record<CreateSocialConnectionInput['platform'], RejectedFields> = {
   mastodon: { server: '/instanceUrl', credentials: '/accessToken' },
   bluesky: { server: '/serviceUrl', credentials: '/appPassword' },
+  nostr: { server: '/relays', credentials: '/secretKey' },
   telegram: telegramRejectedFields,
   discord: discordRejectedFields,
   slack: slackRejectedFields,

@@ -1,6 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql';
 import { primaryKey } from './common-properties.ts';
 import { PublishTarget } from './publish-target.ts';
+import type { ServerAnswer } from '../../social/social-connector.ts';
 
 /**
  * How one attempt to publish to a platform ended, as the client reads it on the target: `unknown` when the post was
@@ -26,6 +27,8 @@ export const PublishTargetAttempt = defineEntity({
     detail: p.text(),
     /** When the next attempt is due; null when none follows. */
     nextAttemptAt: p.datetime().nullable(),
+    /** Each server's answer where the post went to several at once (Nostr relays); null elsewhere. */
+    answers: p.json<ServerAnswer[]>().nullable(),
   },
   // A retried activity, or one that records the same attempt of a part twice, keeps its first record.
   uniques: [{ properties: ['targetId', 'attempt', 'part'] }],

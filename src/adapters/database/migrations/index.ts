@@ -17,6 +17,7 @@ import { Migration20261127200500_publish_target_overrides } from './Migration202
 import { Migration20261127200600_publish_target_attempts } from './Migration20261127200600_publish_target_attempts.ts';
 import { Migration20261127210000_linkedin_threads_platforms } from './Migration20261127210000_linkedin_threads_platforms.ts';
 import { Migration20261127230000_open_network_platforms } from './Migration20261127230000_open_network_platforms.ts';
+import { Migration20261127231000_publish_attempt_answers } from './Migration20261127231000_publish_attempt_answers.ts';
 import { Migration20261127232000_threads_of_posts } from './Migration20261127232000_threads_of_posts.ts';
 
 export const migrationsList = [
@@ -37,5 +38,6 @@ export const migrationsList = [
   Migration20261127200600_publish_target_attempts,
   Migration20261127210000_linkedin_threads_platforms,
   Migration20261127230000_open_network_platforms,
+  Migration20261127231000_publish_attempt_answers,
   Migration20261127232000_threads_of_posts,
 ];
