@@ -65,7 +65,7 @@ function textProblemOf(declaration: PlatformDeclaration, { draft, parts, cut, pr
   const [first] = previews;
   if (parts.length === 1 && first && first.text !== draft.text) {
     const shortened = `shortened from ${countText(draft.text, declaration.text)} to ${first.count} ${unit} (the platform takes at most ${max})`;
-    if (thread) {
+    if (thread && !declaration.threads) {
       return { code: 'thread_unsupported', message: `The platform has no threads: the text would be posted as one post, ${shortened}.` };
     }
     return { code: 'text_too_long', message: `The text would be ${shortened}.` };

@@ -87,6 +87,22 @@ describe('Mastodon connector: publish', () => {
     expect(polls()).toHaveLength(0);
   });
 
+  it('when a part of a thread replies to the part before, then the status names it as in_reply_to_id', async () => {
+    const root = await connector.publish(credentials, postWith({ text: 'Part one (1/2)' }));
+    const reply = await connector.publish(credentials, postWith({ text: 'Part two (2/2)', image: undefined, replyTo: { root, parent: root } }));
+    expect(mastodon.statuses.map((status) => [status.id, status.inReplyToId])).toEqual([
+      [root.externalPostId, null],
+      [reply.externalPostId, root.externalPostId],
+    ]);
+  });
+
+  it('when the status replied to does not exist, then Mastodon refuses the reply (404) and nothing is posted', async () => {
+    const parent = { externalPostId: '1' };
+    const error = await failureOf(connector.publish(credentials, postWith({ image: undefined, replyTo: { root: parent, parent } })), SocialRejectedError);
+    expect(error.reason).toBe('Mastodon refused the post (404): Record not found');
+    expect(mastodon.statuses).toHaveLength(0);
+  });
+
   it.each([
     ['a javascript: URL', 'javascript:alert(document.cookie)'],
     ['a data: URL', 'data:text/html,<script>alert(1)</script>'],
