@@ -29,6 +29,7 @@ import { makeImage } from '../support/images.ts';
 import { createPostFixture } from '../support/post-fixtures.ts';
 import { testConfig } from '../support/test-config.ts';
 import { useTestDatabase } from '../support/test-database.ts';
+import { longThreadText, unnumbered } from '../support/thread-text.ts';
 
 // The publish activity's attempts, each run as Temporal would run attempt number N (MockActivityEnvironment), on a
 // real database and the Mastodon fake: what it records, what it does after an attempt that left no record, and what
@@ -178,24 +179,10 @@ describe('publishToTarget attempts', () => {
   });
 });
 
-// 1,200 characters in sentences of different lengths: more than two Mastodon statuses.
-const sentences = [
-  'The harbour wakes before the town does, and the first ferry sounds its horn at half past five.',
-  'Fishing boats slip out in a line, their lights strung across the water like a second shoreline.',
-  'By six the fish market is loud with gulls, prices and the scrape of crates on wet stone.',
-  'Later the tourists come for the light, which turns the old warehouses gold for an hour.',
-  'Follow along at https://example.com/harbour-diary for the whole week. #harbour',
-];
-const longText = Array.from({ length: 14 }, (_, index) => sentences[index % sentences.length])
-  .join(' ')
-  .slice(0, 1_200)
-  .trimEnd();
-const unnumbered = (text: string) => text.replace(/ \(\d+\/\d+\)$/, '');
-
 describe('publishToTarget threads', () => {
   it('when a 1,200-character text is published as a thread, then Mastodon gets a chain of numbered statuses that each fit, each replying to the one before, the image on the first', async () => {
-    expect(longText.length).toBeGreaterThanOrEqual(1_150);
-    const targetId = await pendingTarget({ text: longText });
+    expect(longThreadText.length).toBeGreaterThanOrEqual(1_150);
+    const targetId = await pendingTarget({ text: longThreadText });
     await runAttempt(targetId, 1);
 
     const statuses = mastodon.statuses;
@@ -206,7 +193,7 @@ describe('publishToTarget threads', () => {
       expect(status.inReplyToId).toBe(index === 0 ? null : statuses[index - 1]!.id);
       expect(status.media).toHaveLength(index === 0 ? 1 : 0);
     }
-    expect(statuses.map((status) => unnumbered(status.text)).join(' ')).toBe(longText);
+    expect(statuses.map((status) => unnumbered(status.text)).join(' ')).toBe(longThreadText);
 
     const target = await database.orm.em.fork().findOneOrFail(PublishTarget, targetId);
     expect(target).toMatchObject({ status: 'Published', externalPostId: statuses[0]!.id, externalUrl: statuses[0]!.url });
@@ -223,7 +210,7 @@ describe('publishToTarget threads', () => {
   });
 
   it('when part 3 fails once (503), then the next attempt goes on at part 3, replying to part 2, and no part is posted twice', async () => {
-    const targetId = await pendingTarget({ text: longText });
+    const targetId = await pendingTarget({ text: longThreadText });
     mastodon.script('statuses', [{}, {}, { status: 503 }]);
     await failureOf(runAttempt(targetId, 1), ApplicationFailure);
     expect(mastodon.statuses).toHaveLength(2);
@@ -237,7 +224,7 @@ describe('publishToTarget threads', () => {
     await runAttempt(targetId, 2);
     const statuses = mastodon.statuses;
     expect(statuses.length).toBeGreaterThanOrEqual(3);
-    expect(statuses.map((status) => unnumbered(status.text)).join(' ')).toBe(longText);
+    expect(statuses.map((status) => unnumbered(status.text)).join(' ')).toBe(longThreadText);
     expect(statuses.map((status) => status.inReplyToId)).toEqual([null, ...statuses.slice(0, -1).map((status) => status.id)]);
     // Part 1 and 2 were not sent again; part 3 was sent twice, once refused.
     expect(statusRequests()).toHaveLength(statuses.length + 1);
@@ -247,7 +234,7 @@ describe('publishToTarget threads', () => {
   });
 
   it('when the attempt before stopped without a record after part 2, then part 3 is recorded unknown for it and sent under its own key, which Mastodon answers with one status', async () => {
-    const targetId = await pendingTarget({ text: longText });
+    const targetId = await pendingTarget({ text: longThreadText });
     // Attempt 1 posts part 1 and 2, and part 3 reaches Mastodon, whose answer is lost; its worker then dies before
     // recording the failure (simulated by deleting that record).
     mastodon.script('statuses', [{}, {}, { dropped: true }]);
@@ -264,15 +251,15 @@ describe('publishToTarget threads', () => {
       [2, 3, 'published', expect.any(String)],
     ]);
     const statuses = mastodon.statuses;
-    expect(statuses.map((status) => unnumbered(status.text)).join(' ')).toBe(longText);
+    expect(statuses.map((status) => unnumbered(status.text)).join(' ')).toBe(longThreadText);
     expect(statuses.map((status) => status.inReplyToId)).toEqual([null, ...statuses.slice(0, -1).map((status) => status.id)]);
   });
 
   it('when the platform has no threads, then the text goes as one post, shortened as without a thread', async () => {
-    const targetId = await pendingTarget({ text: longText });
+    const targetId = await pendingTarget({ text: longThreadText });
     await runAttempt(targetId, 1, { ...mastodonConnector, declaration: { ...mastodonConnector.declaration, threads: false } });
     expect(mastodon.statuses).toHaveLength(1);
-    expect(mastodon.statuses[0]!.text).toBe(shortenText(longText, { graphemes: 500, linkGraphemes: 23 }));
+    expect(mastodon.statuses[0]!.text).toBe(shortenText(longThreadText, { graphemes: 500, linkGraphemes: 23 }));
     expect((await attemptsOf(targetId)).map(({ part, outcome }) => [part, outcome])).toEqual([[1, 'published']]);
   });
 });

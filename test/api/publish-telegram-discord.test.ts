@@ -159,7 +159,7 @@ describe('Telegram', () => {
     const target = await publish(id, telegramConnectionId);
     const detail = 'Telegram refused the photo (400): Bad Request: not enough rights to send photos to the chat';
     expect(target).toMatchObject({ status: 'Failed', errorMessage: expect.stringContaining('not enough rights') });
-    expect(target.attempts).toEqual([{ at: expect.any(String), outcome: 'refused', detail, nextAttemptAt: null }]);
+    expect(target.attempts).toEqual([{ at: expect.any(String), outcome: 'refused', detail, nextAttemptAt: null, answers: null }]);
   });
 });
 
@@ -174,7 +174,7 @@ describe('Telegram and Discord: a lost answer, and a connection that stops worki
       else discord.script('execute_webhook', [{ dropped: true }]);
       const target = await publish(id, connectionId);
       expect(target.status).toBe('Failed');
-      expect(target.attempts).toEqual([{ at: expect.any(String), outcome: 'unknown', detail: unknownNotRetriedDetail, nextAttemptAt: null }]);
+      expect(target.attempts).toEqual([{ at: expect.any(String), outcome: 'unknown', detail: unknownNotRetriedDetail, nextAttemptAt: null, answers: null }]);
       const made =
         platform === 'telegram'
           ? telegram.messages.filter((message) => message.caption === `Lost answer on ${platform}`)
@@ -294,6 +294,6 @@ describe('Discord', () => {
     const target = await publish(id, discordConnectionId);
     const detail = 'Discord refused the message (400): Cannot send messages in a voice channel (code 50008)';
     expect(target).toMatchObject({ status: 'Failed', errorMessage: expect.stringContaining('voice channel') });
-    expect(target.attempts).toEqual([{ at: expect.any(String), outcome: 'refused', detail, nextAttemptAt: null }]);
+    expect(target.attempts).toEqual([{ at: expect.any(String), outcome: 'refused', detail, nextAttemptAt: null, answers: null }]);
   });
 });

@@ -15,6 +15,7 @@ import { failureOf } from '../support/failure-of.ts';
 import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
 import type { TestApp } from '../support/test-app.ts';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
+import { longThreadText } from '../support/thread-text.ts';
 
 // The platform catalogue, the dry run of publish-social and per-connection overrides, through the API with the real
 // worker, against local servers speaking Mastodon's and Bluesky's APIs.
@@ -82,6 +83,7 @@ describe('GET /social-platforms', () => {
     const response = await starter.client.get<Schemas['SocialPlatformEntry'][]>('/social-platforms');
     expect(response.status).toBe(200);
     expect(response.body.map((entry) => entry.platform)).toEqual([...socialPlatforms]);
+    expect(socialPlatforms).toEqual(['mastodon', 'bluesky', 'x', 'linkedin', 'threads', 'nostr', 'telegram', 'discord', 'slack']);
     const entry = (platform: string) => response.body.find((listed) => listed.platform === platform);
     expect(entry('mastodon')).toEqual({
       platform: 'mastodon',
@@ -110,6 +112,8 @@ describe('GET /social-platforms', () => {
     expect(entry('telegram')?.retriesNeverDuplicate.guaranteed).toBe(false);
     expect(entry('discord')).toMatchObject({ platform: 'discord', auth: 'token', configured: true, text: { max: 2000, unit: 'characters' }, threads: false });
     expect(entry('discord')?.images.altText).toBe(true);
+    expect(entry('slack')).toMatchObject({ platform: 'slack', auth: 'token', configured: true, text: { max: 4000, unit: 'characters' }, threads: false });
+    expect(entry('nostr')).toMatchObject({ platform: 'nostr', auth: 'token', configured: true, text: { max: 500, unit: 'graphemes' }, threads: true });
   });
 
   it('when no key is given, then it answers 401', async () => {
@@ -180,10 +184,7 @@ describe('POST /posts/{id}/publish-social with dryRun', () => {
 
   it('when a 1,200-character text is previewed as a thread, then each connection lists its numbered parts, and publishing sends exactly those as a chain', async () => {
     const { id } = await postWithNoiseImage(64);
-    const text = Array.from({ length: 16 }, (_, index) => `Sentence ${index + 1} of the harbour diary, with boats, gulls and the morning ferry.`)
-      .join(' ')
-      .slice(0, 1_200);
-    const overrides = { [mastodonId]: { text }, [blueskyId]: { text } };
+    const overrides = { [mastodonId]: { text: longThreadText }, [blueskyId]: { text: longThreadText } };
     const request = { connectionIds: [mastodonId, blueskyId], overrides, thread: true };
 
     const preview = await workspace.client.post<Preview[]>(`/posts/${id}/publish-social`, { ...request, dryRun: true });

@@ -99,7 +99,13 @@ describe('publishing to Slack', () => {
     const target = await publish('Lost channel', { withImage: false });
     expect(target).toMatchObject({ status: 'Failed', errorMessage: expect.stringContaining('channel_not_found') });
     expect(target.attempts).toEqual([
-      { at: expect.any(String), outcome: 'refused', detail: 'Slack refused the chat.postMessage request: channel_not_found', nextAttemptAt: null },
+      {
+        at: expect.any(String),
+        outcome: 'refused',
+        detail: 'Slack refused the chat.postMessage request: channel_not_found',
+        nextAttemptAt: null,
+        answers: null,
+      },
     ]);
     expect(slack.messages.filter((message) => message.text === 'Lost channel')).toHaveLength(0);
   });

@@ -23,6 +23,7 @@ import { createPostFixture } from '../support/post-fixtures.ts';
 import { testConfigEnv } from '../support/test-config.ts';
 import { createTestDatabase } from '../support/test-database.ts';
 import { startWorkerProcess } from '../support/worker-process.ts';
+import { longThreadText, unnumbered } from '../support/thread-text.ts';
 
 // A thread to Mastodon whose worker is killed (SIGKILL) between part 2 and part 3: the fake holds part 3's request,
 // so the worker dies after parts 1 and 2 were recorded and while part 3 was sent and unanswered. Another worker
@@ -59,9 +60,6 @@ afterAll(async () => {
   rmSync(directory, { recursive: true, force: true });
 });
 
-const text = Array.from({ length: 16 }, (_, index) => `Day ${index + 1} at the harbour: boats out at four, the market loud by six, gulls over it all.`)
-  .join(' ')
-  .slice(0, 1_200);
 const statusRequests = () => mastodon.requests.filter((request) => request.path === '/api/v1/statuses');
 
 describe('a worker killed between part 2 and part 3 of a thread', () => {
@@ -93,7 +91,11 @@ describe('a worker killed between part 2 and part 3 of a thread', () => {
           storage: createFilesystemStorage({ directory, urlSigningSecret: 'x'.repeat(32), defaultTtlSeconds: 60, baseUrl: () => 'http://test' }),
           logger: createLogger({ level: 'silent', name: 'test' }),
         });
-        await planPublication(deps, post, { publishAt: null, connectionIds: [connection.id], overrides: { [connection.id]: { text, thread: true } } });
+        await planPublication(deps, post, {
+          publishAt: null,
+          connectionIds: [connection.id],
+          overrides: { [connection.id]: { text: longThreadText, thread: true } },
+        });
         await eventually(() => Promise.resolve(expect(statusRequests()).toHaveLength(3)), 60_000);
         expect(await orm.em.fork().count(PublishTargetPart, {})).toBe(2);
       } finally {
@@ -115,7 +117,7 @@ describe('a worker killed between part 2 and part 3 of a thread', () => {
 
       const statuses = mastodon.statuses;
       expect(statuses.length).toBeGreaterThanOrEqual(3);
-      expect(statuses.map((status) => status.text.replace(/ \(\d+\/\d+\)$/, '')).join(' ')).toBe(text);
+      expect(statuses.map((status) => unnumbered(status.text)).join(' ')).toBe(longThreadText);
       expect(statuses.map((status) => status.inReplyToId)).toEqual([null, ...statuses.slice(0, -1).map((status) => status.id)]);
       // Part 3 was sent twice (to the dead worker's held request, then by the second worker) and made one status.
       expect(statusRequests()).toHaveLength(statuses.length + 1);

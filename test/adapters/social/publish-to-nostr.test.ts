@@ -4,6 +4,7 @@ import { generateSecretKey, getPublicKey, verifyEvent } from 'nostr-tools/pure';
 import type { Schemas } from '../../../src/api/schemas.ts';
 import { startNostrRelay, type NostrRelay } from '../../infra/nostr-relay.ts';
 import { fetchImage } from '../../support/images.ts';
+import { longThreadText, unnumbered } from '../../support/thread-text.ts';
 import { startAppWithWorkspace } from '../../support/app-with-workspace.ts';
 import type { TestApp } from '../../support/test-app.ts';
 import type { TestWorkspace } from '../../support/workspaces.ts';
@@ -180,5 +181,46 @@ describe('publish-social to Nostr on real relays', () => {
     ]);
     const notes = (await accepting.query({ authors: [author] })).filter((event) => event.content.startsWith(title));
     expect(notes.map((note) => note.id)).toEqual([target!.externalPostId]);
+  });
+
+  it('when a 1,200-character text is published as a thread, then the relay holds a chain of signed notes that each fit 500 graphemes, in order, each naming the first and the one before (NIP-10)', async () => {
+    const id = await newPost('Harbour diary');
+    const response = await workspace.client.post<Target[]>(`/posts/${id}/publish-social`, {
+      connectionIds: [connection.id],
+      overrides: { [connection.id]: { text: longThreadText } },
+      thread: true,
+    });
+    const [target] = response.body;
+    expect(target).toMatchObject({ status: 'Published', thread: true });
+    const ids = target!.parts!.map((part) => part.externalPostId);
+    expect(ids.length).toBeGreaterThanOrEqual(3);
+    expect(target!.externalPostId).toBe(ids[0]);
+
+    const stored = await accepting.query({ ids });
+    const notes = ids.map((noteId) => stored.find((note) => note.id === noteId)!);
+    const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+    for (const [index, note] of notes.entries()) {
+      expect(verifyEvent(note)).toBe(true);
+      expect(note.pubkey).toBe(author);
+      // The image link goes on a line of its own after the first part's text, outside the text's count.
+      const text = index === 0 ? note.content.split('\n\n')[0]! : note.content;
+      expect(Array.from(graphemes.segment(text)).length).toBeLessThanOrEqual(500);
+      expect(text.endsWith(` (${index + 1}/${notes.length})`)).toBe(true);
+      const previous = notes[index - 1];
+      if (previous) expect(note.created_at).toBeGreaterThan(previous.created_at);
+      const references = note.tags.filter((tag) => tag[0] === 'e').map((tag) => [tag[1], tag[3]]);
+      const expected =
+        index === 0
+          ? []
+          : index === 1
+            ? [[ids[0], 'root']]
+            : [
+                [ids[0], 'root'],
+                [ids[index - 1], 'reply'],
+              ];
+      expect(references).toEqual(expected);
+    }
+    expect(notes.map((note, index) => unnumbered(index === 0 ? note.content.split('\n\n')[0]! : note.content)).join(' ')).toBe(longThreadText);
+    expect(target!.attempts.map((attempt) => [attempt.part, attempt.outcome])).toEqual(ids.map((_id, index) => [index + 1, 'published']));
   });
 });
