@@ -13,7 +13,6 @@ import { PublishTarget } from '../../src/adapters/database/entities/publish-targ
 import { PublishTargetPart } from '../../src/adapters/database/entities/publish-target-part.ts';
 import { graphemeCount, shortenText } from '../../src/adapters/social/shorten-text.ts';
 import { PublishTargetAttempt } from '../../src/adapters/database/entities/publish-target-attempt.ts';
-import { SocialConnection } from '../../src/adapters/database/entities/social-connection.ts';
 import { createFilesystemStorage } from '../../src/adapters/object-storage/filesystem-storage.ts';
 import { createMastodonConnector } from '../../src/adapters/social/mastodon-connector.ts';
 import type { SocialConnector } from '../../src/adapters/social/social-connector.ts';
@@ -26,7 +25,7 @@ import { assembleDeps } from '../../src/services.ts';
 import { startMastodonServer, type MastodonServer } from '../fakes/mastodon-server.ts';
 import { failureOf } from '../support/failure-of.ts';
 import { makeImage } from '../support/images.ts';
-import { createPostFixture } from '../support/post-fixtures.ts';
+import { createPostFixture, mastodonConnectionFixture } from '../support/post-fixtures.ts';
 import { testConfig } from '../support/test-config.ts';
 import { useTestDatabase } from '../support/test-database.ts';
 import { longThreadText, unnumbered } from '../support/thread-text.ts';
@@ -80,14 +79,7 @@ async function pendingTarget(thread?: { text: string }): Promise<string> {
     await deps.storage.put(imageKey, await makeImage('png', '#336699', 32), 'image/png');
     await em.nativeUpdate(Post, { id: post.id }, { imageKey });
   }
-  const connection = em.create(SocialConnection, {
-    workspaceId: post.workspaceId,
-    platform: 'mastodon',
-    serverUrl: mastodon.url,
-    accountName: '@alice@127.0.0.1',
-    accountId: mastodon.account.id,
-    credentialsSealed: deps.secrets.seal(JSON.stringify({ platform: 'mastodon', instanceUrl: mastodon.url, accessToken: mastodon.token })),
-  });
+  const connection = mastodonConnectionFixture(em, post, mastodon, deps.secrets);
   const target = em.create(PublishTarget, {
     postId: post.id,
     connectionId: connection.id,

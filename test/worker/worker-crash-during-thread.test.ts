@@ -8,7 +8,6 @@ import { createSecretBox } from '../../src/adapters/crypto/secret-box.ts';
 import { PublishTarget } from '../../src/adapters/database/entities/publish-target.ts';
 import { PublishTargetAttempt } from '../../src/adapters/database/entities/publish-target-attempt.ts';
 import { PublishTargetPart } from '../../src/adapters/database/entities/publish-target-part.ts';
-import { SocialConnection } from '../../src/adapters/database/entities/social-connection.ts';
 import { openDatabase, type Database } from '../../src/adapters/database/orm.ts';
 import { createFilesystemStorage } from '../../src/adapters/object-storage/filesystem-storage.ts';
 import { connectTemporalClient } from '../../src/adapters/temporal/connect.ts';
@@ -19,7 +18,7 @@ import { createLogger } from '../../src/logger.ts';
 import { assembleDeps } from '../../src/services.ts';
 import { startMastodonServer, type MastodonServer } from '../fakes/mastodon-server.ts';
 import { eventually } from '../support/eventually.ts';
-import { createPostFixture } from '../support/post-fixtures.ts';
+import { createPostFixture, mastodonConnectionFixture } from '../support/post-fixtures.ts';
 import { testConfigEnv } from '../support/test-config.ts';
 import { createTestDatabase } from '../support/test-database.ts';
 import { startWorkerProcess } from '../support/worker-process.ts';
@@ -69,16 +68,7 @@ describe('a worker killed between part 2 and part 3 of a thread', () => {
     async () => {
       const post = await createPostFixture(orm);
       const em = orm.em.fork();
-      const connection = em.create(SocialConnection, {
-        workspaceId: post.workspaceId,
-        platform: 'mastodon',
-        serverUrl: mastodon.url,
-        accountName: '@alice@127.0.0.1',
-        accountId: mastodon.account.id,
-        credentialsSealed: createSecretBox(config.secrets.encryptionKeys, 'secrets').seal(
-          JSON.stringify({ platform: 'mastodon', instanceUrl: mastodon.url, accessToken: mastodon.token }),
-        ),
-      });
+      const connection = mastodonConnectionFixture(em, post, mastodon, createSecretBox(config.secrets.encryptionKeys, 'secrets'));
       await em.flush();
       // Parts 1 and 2 are answered; part 3's request is held for longer than the test runs.
       mastodon.script('statuses', [{}, {}, { delayMs: 600_000 }]);
