@@ -15,7 +15,14 @@ import { messageOf } from '../src/common/errors/caught.ts';
 import { heartbeatingOnAClock } from './heartbeat-on-a-clock.ts';
 import { nextAttemptAt } from './next-attempt-at.ts';
 import { socialPublish } from '../workflows/activity-options.ts';
-import { SocialOutcomeUnknownError, type PublishedSocialPost, type SocialConnector, type SocialPost } from '../src/adapters/social/social-connector.ts';
+import {
+  SocialOutcomeUnknownError,
+  type PublishedSocialPost,
+  type SocialConnector,
+  type SocialPlatform,
+  type SocialPost,
+} from '../src/adapters/social/social-connector.ts';
+import { imageLinkKindOf } from '../src/adapters/social/linked-images.ts';
 import type { Deps } from '../src/domain/deps.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PublishTargetPart } from '../src/adapters/database/entities/publish-target-part.ts';
@@ -133,8 +140,7 @@ async function publish(deps: Deps, input: PublishToTargetInput, progress: Progre
       // A second apart, so the parts keep their order where a platform dates posts by this (Nostr).
       datedAt: new Date(Date.parse(input.publishedAt) + (part - 1) * 1000),
       onProgress: () => Context.current().heartbeat(),
-      // A link made when the connector needs it (Threads, as it posts), so its expiry runs from then.
-      ...(part === 1 && draft.image && post.imageKey ? { imageUrl: imageUrlOf(deps, post.imageKey) } : {}),
+      ...(part === 1 && draft.image && post.imageKey ? { imageUrl: imageUrlOf(deps, connection.platform, post.imageKey) } : {}),
       ...(root && parent ? { replyTo: { root: postOf(root), parent: postOf(parent) } } : {}),
     };
     const answer = await countOutcome(connector.publish(credentials, socialPost, sessions), (outcome) =>
@@ -209,8 +215,13 @@ async function earliestUnknownAttempt(deps: Deps, { targetId, attempt, attempted
   return unknownSince ?? attemptedAt;
 }
 
-/** A signed, expiring link to the stored image, for a platform that fetches the image itself. */
-function imageUrlOf(deps: Deps, imageKey: string): () => Promise<string> {
+/**
+ * The link to the stored image a platform that takes no upload is given (linked-images.ts): a lasting one for a post
+ * kept with its link (Nostr), the same on every attempt; else a signed one made when the connector needs it
+ * (Threads, as it posts), so its expiry runs from then.
+ */
+function imageUrlOf(deps: Deps, platform: SocialPlatform, imageKey: string): () => Promise<string> {
+  if (imageLinkKindOf(platform) === 'lasting') return () => Promise.resolve(deps.imageLinks.linkTo(imageKey));
   return () => deps.storage.signedUrl(imageKey);
 }
 

@@ -1,4 +1,5 @@
-import { publicUrlProblem } from './adapters/social/threads-public-url.ts';
+import { imageLinkProblems } from './adapters/social/image-links-public-url.ts';
+import { createLastingImageLinks } from './adapters/object-storage/lasting-image-links.ts';
 import { publicBaseUrl, type Config } from './config.ts';
 import { createSecretBox } from './adapters/crypto/secret-box.ts';
 import { openDatabase } from './adapters/database/orm.ts';
@@ -80,7 +81,8 @@ export function assembleDeps(config: Config, clients: Clients, publicUrl: () => 
     >,
     oauth: createOAuthPlatforms(config.social),
     publicUrl,
-    imageLinksProblem: publicUrlProblem(config),
+    imageLinksProblem: imageLinkProblems(config),
+    imageLinks: createLastingImageLinks(config.storage.urlSigningSecret, publicUrl),
     webhooks: config.webhooks,
     images: createImageProvider(config.generation),
     logoFetch: config.generation.logoFetch,

@@ -24,6 +24,7 @@ import { dashboardRoutes } from './routes/dashboard.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { fileRoutes } from './routes/files.ts';
 import { healthRoutes } from './routes/health.ts';
+import { imageLinkRoutes } from './routes/image-links.ts';
 import { oauthCallbackRoutes } from './routes/oauth-callback.ts';
 import { postActionRoutes } from './routes/post-actions.ts';
 import { postDownloadRoutes } from './routes/post-download.ts';
@@ -71,6 +72,8 @@ export function createApp(options: AppOptions): Express {
   app.use(dashboardRoutes({ deps, lastUsed: options.lastUsed, rateLimiter: options.rateLimiter }));
   // Where OAuth platforms send the person back to: public, outside the API and its keys (docs/social-platforms.md).
   app.use(oauthCallbackRoutes(deps, options.rateLimiter));
+  // The lasting image links Nostr notes carry: public, outside the API and its keys (docs/api.md, Lasting image links).
+  app.use(imageLinkRoutes(deps, options.rateLimiter));
 
   // The API proper: authenticated and rate-limited before anything else looks at the request.
   app.use('/api/v1', authenticate(deps.orm, options.lastUsed, options.rateLimiter), rateLimit(options.rateLimiter));

@@ -3,7 +3,8 @@ import type { SecretBox } from '../adapters/crypto/secret-box.ts';
 import type { ImageProvider } from '../adapters/image-providers/image-provider.ts';
 import type { OAuthPlatforms } from '../adapters/social/create-social-connectors.ts';
 import type { SocialConnector, SocialPlatform } from '../adapters/social/social-connector.ts';
-import type { PublicUrlProblem } from '../adapters/social/threads-public-url.ts';
+import type { ImageLinkProblems } from '../adapters/social/image-links-public-url.ts';
+import type { LastingImageLinks } from '../adapters/object-storage/lasting-image-links.ts';
 import type { Database } from '../adapters/database/orm.ts';
 import type { Logger } from '../logger.ts';
 import type { ObjectStorage } from '../adapters/object-storage/object-storage.ts';
@@ -36,8 +37,10 @@ export type Deps = Clients & {
   oauth: OAuthPlatforms;
   /** The base URL the service is reached at from the internet: OAuth callbacks are `${publicUrl}/oauth/<platform>/callback`. */
   publicUrl: () => string;
-  /** Why a platform that fetches a post's image from our signed links (Threads) could not, or null when it can. */
-  imageLinksProblem: PublicUrlProblem | null;
+  /** Why a platform that fetches a post's image from our links (Threads, Nostr clients) could not, per kind of link. */
+  imageLinksProblem: ImageLinkProblems;
+  /** Links to stored images that never expire, for a post that keeps its link for ever (a Nostr note). */
+  imageLinks: LastingImageLinks;
   /** The rules of a webhook delivery: the worker's deliveries and the test event the api sends itself. */
   webhooks: { allowPrivateNetworks: boolean; timeoutMs: number; retryWaitsSeconds: readonly number[] };
   images: ImageProvider;

@@ -1,10 +1,9 @@
-import type { NostrEvent } from 'nostr-tools/core';
 import { finalizeEvent } from 'nostr-tools/pure';
 import { hexToBytes } from 'nostr-tools/utils';
 import { imageDimensions } from './image-dimensions.ts';
 import { publicKeyOf } from './nostr-keys.ts';
-import { noteFingerprint, noteTemplate, type NoteImage } from './nostr-note.ts';
-import { queryEvents, reachRelay, sendEvent, type OkAnswer, type RelayOptions, type RelayOutcome } from './nostr-relay-socket.ts';
+import { noteTemplate, type NoteImage } from './nostr-note.ts';
+import { reachRelay, sendEvent, type OkAnswer, type RelayOptions, type RelayOutcome } from './nostr-relay-socket.ts';
 import { ServersRefusedError, ServersUnansweredError, ServersUnavailableError } from './server-answers.ts';
 import { graphemeCount, shortenText } from './shorten-text.ts';
 import {
@@ -21,9 +20,8 @@ import {
 // Nostr (NIP-01): a post is a kind-1 event signed with the connection's secret key and sent to each of its relays
 // over a WebSocket; each answers `OK` (NIP-20). The post is published when at least one relay took it. The event's
 // id is the hash of what it says and when (`created_at` = the publication's date, the same for every attempt), so a
-// retry sends the same event and a relay that has it answers `duplicate:`. Only an image breaks that: its URL is a
-// signed link made anew by each attempt, so a post with an image first asks the relays for a note of ours with the
-// same date and words and, when one has it, sends that event again.
+// retry sends the same event and a relay that has it answers `duplicate:`. That holds with an image too: its URL is
+// the image's lasting link (lasting-image-links.ts), the same on every attempt.
 
 export type NostrConnectorOptions = {
   /** Development only: lets relay URLs point at loopback and private networks. */
@@ -48,7 +46,7 @@ function noteTextOf(post: SocialPostDraft): string {
 }
 
 async function imageOf(post: SocialPost): Promise<NoteImage | undefined> {
-  // The relays take no file: the note links the image where we serve it (only a post with an image has the link).
+  // The relays take no file: the note carries the image's lasting link (only a post with an image has one).
   if (!post.image || !post.imageUrl) return undefined;
   const { width, height } = await imageDimensions(post.image.bytes, 'Nostr');
   return { type: post.image.contentType, bytes: post.image.bytes.length, width, height, url: await post.imageUrl(), alt: post.image.alt };
@@ -72,22 +70,6 @@ function listOf(answers: ServerAnswer[]): string {
 export function createNostrConnector(options: NostrConnectorOptions): SocialConnector {
   const relayOptions: RelayOptions = { allowPrivateNetworks: options.allowPrivateNetworks, timeoutMs: options.relayTimeoutMs ?? defaultRelayTimeoutMs };
 
-  /** A note of ours an earlier attempt sent, as a relay holds it: same date, same words (see above). */
-  async function earlierNote(relays: string[], author: string, unsigned: Pick<NostrEvent, 'created_at' | 'content' | 'tags'>): Promise<NostrEvent | undefined> {
-    // A second either side: NIP-01 bounds are inclusive, but nostr-relay 1.14 takes them as exclusive.
-    const filter = { authors: [author], kinds: [1], since: unsigned.created_at - 1, until: unsigned.created_at + 1, limit: 50 };
-    const fingerprint = noteFingerprint(unsigned);
-    const found = await Promise.all(relays.map((relay) => queryEvents(relay, filter, relayOptions)));
-    for (const outcome of found) {
-      if (outcome.kind !== 'answered') continue;
-      const note = outcome.answer.find(
-        (event) => event.pubkey === author && event.created_at === unsigned.created_at && noteFingerprint(event) === fingerprint,
-      );
-      if (note) return note;
-    }
-    return undefined;
-  }
-
   return {
     platform: 'nostr',
     declaration: {
@@ -99,7 +81,7 @@ export function createNostrConnector(options: NostrConnectorOptions): SocialConn
       threads: true,
       retriesNeverDuplicate: {
         guaranteed: true,
-        how: "The event's id is the hash of its content and date, the same for every attempt, and a relay keeps one event per id; a post with an image is first looked up on the relays by its date and words.",
+        how: "The event's id is the hash of its content and date, the same for every attempt, and a relay keeps one event per id (an image is linked by a URL that never changes).",
       },
     },
 
@@ -128,7 +110,7 @@ export function createNostrConnector(options: NostrConnectorOptions): SocialConn
       const image = await imageOf(post);
       const createdAt = Math.floor((post.datedAt ?? new Date()).getTime() / 1000);
       const template = noteTemplate({ text: noteTextOf(post), image, replyTo: post.replyTo, author, relayHint: relays[0] ?? '', createdAt });
-      const event = (image && (await earlierNote(relays, author, template))) || finalizeEvent(template, hexToBytes(secretKey));
+      const event = finalizeEvent(template, hexToBytes(secretKey));
 
       const outcomes = await Promise.all(relays.map((relay) => sendEvent(relay, event, relayOptions)));
       const answers = outcomes.map((outcome, index) => answerOf(relays[index]!, outcome));

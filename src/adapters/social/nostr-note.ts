@@ -1,4 +1,4 @@
-import type { EventTemplate, NostrEvent } from 'nostr-tools/core';
+import type { EventTemplate } from 'nostr-tools/core';
 import type { OutgoingImage, ThreadReply } from './social-connector.ts';
 
 // A post as a Nostr note: a kind-1 event (NIP-01) whose content is the text, then the image's URL on a line of its
@@ -34,17 +34,4 @@ export function noteTemplate({ text, image, replyTo, author, relayHint, createdA
     tags.push(imeta);
   }
   return { kind: 1, created_at: createdAt, tags, content: image ? `${text}\n\n${image.url}` : text };
-}
-
-/**
- * What a note says, without its image's URL, which is a signed link made anew by every attempt: two attempts of one
- * post read the same, while their events (and ids) differ when it has an image.
- */
-export function noteFingerprint(note: Pick<NostrEvent, 'content' | 'tags'>): string {
-  const url = note.tags
-    .find((tag) => tag[0] === 'imeta')
-    ?.find((entry) => entry.startsWith('url '))
-    ?.slice('url '.length);
-  const content = url ? note.content.replaceAll(url, '') : note.content;
-  return JSON.stringify([content, note.tags.filter((tag) => tag[0] !== 'imeta')]);
 }

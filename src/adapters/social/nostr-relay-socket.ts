@@ -1,11 +1,10 @@
 import WebSocket from 'ws';
 import type { NostrEvent } from 'nostr-tools/core';
-import { verifyEvent } from 'nostr-tools/pure';
 import { guardedRequestOptions, NonPublicAddressError } from '../net/public-address-policy.ts';
 import { causesOf } from '../../common/errors/caught.ts';
 
-// One WebSocket to one Nostr relay (NIP-01), for one exchange: an EVENT and its `OK` (NIP-20), a REQ until its EOSE,
-// or just the handshake. The relay is a customer-given address, so the connection goes through the same guard as
+// One WebSocket to one Nostr relay (NIP-01), for one exchange: an EVENT and its `OK` (NIP-20), or just the
+// handshake. The relay is a customer-given address, so the connection goes through the same guard as
 // every such request: public addresses only (the name resolved when connecting, an IP literal checked first) unless
 // private networks are allowed. `ws` rather than Node's global WebSocket, which takes no DNS lookup of ours.
 
@@ -21,7 +20,7 @@ export type RelayOutcome<T> =
 /** A relay's `OK` to one event: NIP-20 counts a `duplicate:` as the relay having it, whatever the flag says. */
 export type OkAnswer = { accepted: boolean; message: string };
 
-// Relay answers are events of a few KB; a REQ is asked for a handful.
+// A relay's messages to us are short (an `OK`, a `NOTICE`): anything near this is not a relay speaking NIP-01.
 const maxMessageBytes = 1024 * 1024;
 // A relay's message is shown in the target's attempts: its first words are what a person needs.
 const messageMaxChars = 300;
@@ -34,16 +33,6 @@ export function sendEvent(url: string, event: NostrEvent, options: RelayOptions)
     if (message[0] !== 'OK' || (message[1] !== event.id && message[1] !== '')) return undefined;
     const text = typeof message[3] === 'string' ? cleanText(message[3]) : '';
     return { accepted: message[2] === true || text.startsWith('duplicate:'), message: text };
-  });
-}
-
-/** The events a relay holds that match `filter` (its stored ones, up to EOSE), each with a valid signature. */
-export function queryEvents(url: string, filter: Record<string, unknown>, options: RelayOptions): Promise<RelayOutcome<NostrEvent[]>> {
-  const events: NostrEvent[] = [];
-  return exchange(url, options, ['REQ', 'q', filter], (message) => {
-    if (message[0] === 'EVENT' && message[1] === 'q' && isSignedEvent(message[2])) events.push(message[2]);
-    if (message[0] === 'CLOSED' && message[1] === 'q') return events;
-    return message[0] === 'EOSE' && message[1] === 'q' ? events : undefined;
   });
 }
 
@@ -125,15 +114,6 @@ function parseMessage(text: string): unknown[] | undefined {
     return Array.isArray(message) ? message : undefined;
   } catch {
     return undefined;
-  }
-}
-
-function isSignedEvent(value: unknown): value is NostrEvent {
-  if (typeof value !== 'object' || value === null) return false;
-  try {
-    return verifyEvent(value as NostrEvent);
-  } catch {
-    return false;
   }
 }
 

@@ -1,5 +1,6 @@
 import type { PlatformDeclaration } from '../../adapters/social/platform-declaration.ts';
 import type { SocialPlatform, SocialPostDraft, SocialPostPreview } from '../../adapters/social/social-connector.ts';
+import { imageLinkKindOf } from '../../adapters/social/linked-images.ts';
 import { countText } from '../../adapters/social/text-count.ts';
 import { maxThreadParts, postPartsOf } from '../../adapters/social/thread-parts.ts';
 import type { Caller } from '../caller.ts';
@@ -48,13 +49,18 @@ export async function previewSocialPublication(deps: Deps, caller: Caller, postI
     const problems = problemsOf(declaration, { draft, parts, cut, previews, thread: request.thread ?? false }, preview, {
       needsReauth: connectionNeedsReauth(connection),
       configured: deps.socialConfigured[connection.platform],
-      // Threads fetches the image itself, from a signed link of ours.
-      imageLinksProblem: connection.platform === 'threads' && draft.image ? deps.imageLinksProblem : null,
+      imageLinksProblem: imageLinksProblemOf(deps, connection.platform, draft),
     });
     const partPreviews = previews.map(({ text, count }) => ({ text, count }));
     results.push({ connectionId: connection.id, platform: connection.platform, ...preview, parts: partPreviews, problems });
   }
   return results;
+}
+
+/** Why the platform (Threads) or its readers (Nostr) could not fetch the image from the link of ours it is given. */
+function imageLinksProblemOf(deps: Deps, platform: SocialPlatform, draft: SocialPostDraft): PublicationProblem | null {
+  const kind = imageLinkKindOf(platform);
+  return kind && draft.image ? deps.imageLinksProblem[kind] : null;
 }
 
 type TextSent = { draft: SocialPostDraft; parts: string[]; cut: boolean; previews: SocialPostPreview[]; thread: boolean };

@@ -68,7 +68,7 @@ describe('the Nostr connector on real relays', () => {
       datedAt,
       replyTo: { root, parent: second },
       image: { bytes: png, contentType: 'image/png', alt: 'A harbour' },
-      imageUrl: () => Promise.resolve('https://files.example.com/a.png?signature=1'),
+      imageUrl: () => Promise.resolve('https://content.example.com/images/abc.def.png'),
     });
 
     const [secondEvent] = await accepting.query({ ids: [second.externalPostId] });
@@ -78,24 +78,25 @@ describe('the Nostr connector on real relays', () => {
     ]);
     const [thirdEvent] = await accepting.query({ ids: [third.externalPostId] });
     expect(verifyEvent(thirdEvent!)).toBe(true);
-    expect(thirdEvent!.content).toBe('Part 3\n\nhttps://files.example.com/a.png?signature=1');
+    expect(thirdEvent!.content).toBe('Part 3\n\nhttps://content.example.com/images/abc.def.png');
     expect(thirdEvent!.tags).toEqual([
       ['e', root.externalPostId, accepting.url, 'root', author],
       ['e', second.externalPostId, accepting.url, 'reply', author],
       ['p', author],
-      ['imeta', 'url https://files.example.com/a.png?signature=1', 'm image/png', 'dim 40x30', 'alt A harbour'],
+      ['imeta', 'url https://content.example.com/images/abc.def.png', 'm image/png', 'dim 40x30', 'alt A harbour'],
     ]);
 
-    // A retry makes a new signed link to the image: the note already on the relay is sent again, not a second one.
+    // A retry links the image by the same lasting URL: the same event, which the relay already has.
     const retried = await connector.publish(keys, {
       text: 'Part 3',
       idempotencyKey: 'k3',
       datedAt,
       replyTo: { root, parent: second },
       image: { bytes: png, contentType: 'image/png', alt: 'A harbour' },
-      imageUrl: () => Promise.resolve('https://files.example.com/a.png?signature=2'),
+      imageUrl: () => Promise.resolve('https://content.example.com/images/abc.def.png'),
     });
     expect(retried.externalPostId).toBe(third.externalPostId);
+    expect(retried.answers?.[0]).toMatchObject({ accepted: true, message: expect.stringMatching(/^duplicate:/) });
     expect(await accepting.query({ authors: [author] })).toHaveLength(3);
   });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { decode, npubEncode, nsecEncode } from 'nostr-tools/nip19';
 import { generateSecretKey, getPublicKey, verifyEvent } from 'nostr-tools/pure';
+import { Post } from '../../../src/adapters/database/entities/post.ts';
 import type { Schemas } from '../../../src/api/schemas.ts';
 import { startNostrRelay, type NostrRelay } from '../../infra/nostr-relay.ts';
 import { fetchImage } from '../../support/images.ts';
@@ -11,8 +12,8 @@ import type { TestWorkspace } from '../../support/workspaces.ts';
 
 // publish-social end to end (api, worker on the Temporal dev server, PostgreSQL) to two real Nostr relays
 // (nostr-relay, test/infra/nostr-relay.ts), one of which refuses every note: the connection, the note read back with
-// a valid signature, each relay's answer in the target's attempts, and a retry after an answer lost once the relay
-// had stored the note, which leaves one note on the relay.
+// a valid signature and its image's lasting link, each relay's answer in the target's attempts, and a retry after an
+// answer lost once the relay had stored the note, which leaves one note on the relay.
 
 type Target = Schemas['PublishTarget'];
 
@@ -106,7 +107,13 @@ describe('publish-social to Nostr on real relays', () => {
     const imeta = event!.tags.find((tag) => tag[0] === 'imeta')!;
     const url = imeta[1]!.slice('url '.length);
     expect(event!.content).toBe(`Harbour lights tonight\n\n${url}`);
+    // The image's lasting link, not a signed one that expires: it serves the post's image (through a redirect).
+    const post = await workspace.client.get<Schemas['Post']>(`/posts/${id}`);
+    const imageKey = (await app.api.services.orm.em.fork().findOneOrFail(Post, id)).imageKey!;
+    expect(url).toBe(app.api.services.imageLinks.linkTo(imageKey));
+    expect(url).toMatch(/\/images\/[\w-]+\.[\w-]+\.png$/);
     const image = await fetchImage(url);
+    expect(image.bytes).toEqual((await fetchImage(post.body.imageUrl!)).bytes);
     expect(imeta.slice(2)).toEqual(['m image/png', `dim ${image.width}x${image.height}`, 'alt A rocket over a harbour at dawn']);
     expect(await refusing.query({ authors: [author] })).toEqual([]);
   });
@@ -151,7 +158,11 @@ describe('publish-social to Nostr on real relays', () => {
     const [entry] = preview.body;
     expect(entry).toMatchObject({ platform: 'nostr', count: 500, image: { type: 'image/png' } });
     expect(entry!.text.endsWith('…')).toBe(true);
-    expect(entry!.problems.map((problem) => problem.code)).toEqual(['text_too_long']);
+    // The tests' PUBLIC_URL is on localhost: readers' clients could not fetch the note's image link.
+    expect(entry!.problems).toEqual([
+      { code: 'text_too_long', message: expect.any(String) },
+      { code: 'public_url_unreachable', message: expect.stringContaining("Nostr clients fetch the note's image") },
+    ]);
     const notes = await accepting.query({ authors: [author], kinds: [1] });
     expect(notes.filter((note) => note.content.startsWith('Lanterns'))).toEqual([]);
   });

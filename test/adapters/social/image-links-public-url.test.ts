@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Config } from '../../../src/config.ts';
-import { publicUrlProblem } from '../../../src/adapters/social/threads-public-url.ts';
+import { imageLinkProblems, publicUrlProblem } from '../../../src/adapters/social/image-links-public-url.ts';
 
 type Settings = { publicUrl?: string; driver?: 'filesystem' | 's3'; s3Endpoint?: string; s3PublicEndpoint?: string };
 
@@ -25,7 +25,7 @@ function configWith({ publicUrl, driver = 'filesystem', s3Endpoint, s3PublicEndp
   };
 }
 
-describe('publicUrlProblem (can Threads fetch our image links?)', () => {
+describe('image link problems (can Threads, or Nostr readers, fetch our image links?)', () => {
   it.each([
     ['a public name', 'https://content.example.com'],
     ['a public address', 'https://8.8.8.8:8443'],
@@ -74,5 +74,24 @@ describe('publicUrlProblem (can Threads fetch our image links?)', () => {
 
   it('when images are on an S3 store with only a private endpoint, then the problem names S3_ENDPOINT', () => {
     expect(publicUrlProblem(configWith({ driver: 's3', s3Endpoint: 'http://minio:9000' }))?.message).toMatch(/^S3_ENDPOINT \(http:\/\/minio:9000\)/);
+  });
+
+  it('when a Nostr note would link its image on a PUBLIC_URL that is not public, then the lasting link has a problem naming it, and Threads none on public S3', () => {
+    const problems = imageLinkProblems(configWith({ driver: 's3', publicUrl: 'http://localhost:3000' }));
+    expect(problems.signed).toBeNull();
+    expect(problems.lasting).toEqual({
+      code: 'public_url_unreachable',
+      message: "PUBLIC_URL (http://localhost:3000) is not on the public internet: Nostr clients fetch the note's image from it and cannot reach it.",
+    });
+  });
+
+  it('when PUBLIC_URL is public but the S3 endpoint the lasting link redirects to is not, then the lasting link has the S3 problem', () => {
+    const problems = imageLinkProblems(configWith({ driver: 's3', publicUrl: 'https://content.example.com', s3Endpoint: 'http://minio:9000' }));
+    expect(problems.lasting?.message).toMatch(/^S3_ENDPOINT \(http:\/\/minio:9000\) is not on the public internet: Nostr clients/);
+    expect(problems.signed?.message).toMatch(/^S3_ENDPOINT .*: Threads fetches/);
+  });
+
+  it('when PUBLIC_URL is public with the filesystem driver, then neither link has a problem', () => {
+    expect(imageLinkProblems(configWith({ publicUrl: 'https://content.example.com' }))).toEqual({ signed: null, lasting: null });
   });
 });
