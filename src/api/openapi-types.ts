@@ -234,7 +234,10 @@ export interface paths {
          *     connection of another workspace answers 404. The text posted is the post's title, shortened to 500 characters
          *     on Mastodon (a link counts 23, as Mastodon counts it) and to 300 graphemes and 3,000 bytes on Bluesky, never
          *     inside a link, tag or mention; on Bluesky links, #tags, $cashtags and @mentions (resolved handles) become
-         *     rich-text facets, and an image over 2 MB is sent as JPEG.
+         *     rich-text facets, and an image over 2 MB is sent as JPEG. A Nostr note carries its image as a link that never
+         *     expires, `GET /images/{token}` on the service's public address (outside `/api/v1`, no API key): it redirects
+         *     (302) to a freshly signed link to the image, and answers 404 once the image is gone or for a token the service
+         *     did not make.
          *
          *     `overrides` replaces the text (default: the title) or the image's alt text (default: the prompt) for some
          *     connections, each named by its id, which must be one of `connectionIds` (else 400). They are kept with the
@@ -248,10 +251,11 @@ export interface paths {
          *     publication would meet: `text_too_long` (the text would be shortened; the message says from how much to how
          *     much), `image_too_large` (over the platform's limit even after what is done to it: publishing would fail),
          *     `image_type_unsupported`, `connection_needs_reauth` (publishing would fail: connect the account again),
-         *     `platform_not_configured` (the operator has not set the platform up), `public_url_unreachable` (Threads, with
-         *     an image: Threads fetches the image from a signed link of ours, and the service's public address is not on the
-         *     internet), `thread_unsupported` (`thread: true` and a text longer than a platform without threads takes: it
-         *     would be posted as one post, shortened; the message says how much). The same 400 and 404 answers as a real
+         *     `platform_not_configured` (the operator has not set the platform up), `public_url_unreachable` (Threads or
+         *     Nostr, with an image: Threads fetches the image from a signed link of ours, a Nostr note carries the image's
+         *     lasting link, `GET /images/{token}` outside `/api/v1` with no API key, and the service's public address is not
+         *     on the internet), `thread_unsupported` (`thread: true` and a text longer than a platform without threads
+         *     takes: it would be posted as one post, shortened; the message says how much). The same 400 and 404 answers as a real
          *     publication apply; the platforms are not asked. `parts` lists every post the connection would be sent, in
          *     order, each with its exact text and count (one part for a single post); `text`, `count` and `image` are the
          *     first post's.
