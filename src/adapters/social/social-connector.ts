@@ -75,8 +75,9 @@ export type SocialPost = {
   language?: string | undefined;
   image?: { bytes: Buffer; contentType: 'image/png' | 'image/jpeg'; alt: string } | undefined;
   /**
-   * A signed, expiring URL anyone on the internet can GET `image` at, exactly as given: for platforms that fetch the
-   * image themselves instead of taking an upload (Threads), which call it only when they post an image.
+   * A URL anyone on the internet can GET `image` at, exactly as given, for platforms that take no upload, which call
+   * it only when they post an image: a signed, expiring one for Threads, which fetches it while posting; the image's
+   * lasting link for Nostr, whose note keeps it (linked-images.ts).
    */
   imageUrl?: (() => Promise<string>) | undefined;
   /**
