@@ -62,14 +62,15 @@ describe('the Nostr connector on real relays', () => {
     const root = await connector.publish(keys, { text: 'Part 1', idempotencyKey: 'k3', datedAt });
     const second = await connector.publish(keys, { text: 'Part 2', idempotencyKey: 'k3', datedAt, replyTo: { root, parent: root } });
     const png = makeBlankPng(40, 30);
-    const third = await connector.publish(keys, {
+    const thirdPart = {
       text: 'Part 3',
       idempotencyKey: 'k3',
       datedAt,
       replyTo: { root, parent: second },
-      image: { bytes: png, contentType: 'image/png', alt: 'A harbour' },
+      image: { bytes: png, contentType: 'image/png' as const, alt: 'A harbour' },
       imageUrl: () => Promise.resolve('https://content.example.com/images/abc.def.png'),
-    });
+    };
+    const third = await connector.publish(keys, thirdPart);
 
     const [secondEvent] = await accepting.query({ ids: [second.externalPostId] });
     expect(secondEvent!.tags).toEqual([
@@ -87,14 +88,7 @@ describe('the Nostr connector on real relays', () => {
     ]);
 
     // A retry links the image by the same lasting URL: the same event, which the relay already has.
-    const retried = await connector.publish(keys, {
-      text: 'Part 3',
-      idempotencyKey: 'k3',
-      datedAt,
-      replyTo: { root, parent: second },
-      image: { bytes: png, contentType: 'image/png', alt: 'A harbour' },
-      imageUrl: () => Promise.resolve('https://content.example.com/images/abc.def.png'),
-    });
+    const retried = await connector.publish(keys, thirdPart);
     expect(retried.externalPostId).toBe(third.externalPostId);
     expect(retried.answers?.[0]).toMatchObject({ accepted: true, message: expect.stringMatching(/^duplicate:/) });
     expect(await accepting.query({ authors: [author] })).toHaveLength(3);
