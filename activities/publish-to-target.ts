@@ -97,7 +97,8 @@ async function publish(deps: Deps, input: PublishToTargetInput, progress: Progre
   const { target, connection, post } = publication;
   const connector = deps.social[connection.platform];
   progress.connector = connector;
-  const published = await publishedParts(em, target.id);
+  // A single post's outcome is the target's own: only a thread's parts are kept, one row each.
+  const published = target.thread ? await publishedParts(em, target.id) : [];
   // Only the first part this attempt takes on can have been sent before: a later one was never reached.
   const firstPart = published.length + 1;
   progress.current = { ...progress.current, part: firstPart };
@@ -141,7 +142,7 @@ async function publish(deps: Deps, input: PublishToTargetInput, progress: Progre
       datedAt: new Date(Date.parse(input.publishedAt) + (part - 1) * 1000),
       onProgress: () => Context.current().heartbeat(),
       ...(part === 1 && draft.image && post.imageKey ? { imageUrl: imageUrlOf(deps, connection.platform, post.imageKey) } : {}),
-      ...(root && parent ? { replyTo: { root: postOf(root), parent: postOf(parent) } } : {}),
+      ...(root && parent ? { replyTo: { root, parent } } : {}),
     };
     const answer = await countOutcome(connector.publish(credentials, socialPost, sessions), (outcome) =>
       socialPublishAttempts.inc({ platform: connection.platform, outcome }),
@@ -153,8 +154,8 @@ async function publish(deps: Deps, input: PublishToTargetInput, progress: Progre
 }
 
 /** The parts of the target the platform has, in order. */
-function publishedParts(em: EntityManager, targetId: string): Promise<PublishTargetPart[]> {
-  return em.find(PublishTargetPart, { targetId }, { orderBy: { part: 'asc' } });
+async function publishedParts(em: EntityManager, targetId: string): Promise<PublishedSocialPost[]> {
+  return (await em.find(PublishTargetPart, { targetId }, { orderBy: { part: 'asc' } })).map(postOf);
 }
 
 function postOf(part: PublishTargetPart): PublishedSocialPost {
@@ -162,7 +163,7 @@ function postOf(part: PublishTargetPart): PublishedSocialPost {
 }
 
 /**
- * Records one part the platform has, and the attempt that got it, in one transaction; with the last part (`before`:
+ * Records one part the platform has (kept as a row on a thread only), and the attempt that got it, in one transaction; with the last part (`before`:
  * the parts before it), the target is `Published` too, with the first part's link.
  */
 async function recordPart(
@@ -171,19 +172,22 @@ async function recordPart(
   published: PublishedSocialPost,
   input: PublishToTargetInput,
   attempt: Attempt & Pick<PublishAttempt, 'detail' | 'answers'>,
-  before: PublishTargetPart[] | undefined,
-): Promise<PublishTargetPart> {
+  before: PublishedSocialPost[] | undefined,
+): Promise<PublishedSocialPost> {
+  const part = { externalPostId: published.externalPostId, url: published.url, replyRef: published.replyRef };
   return em.transactional(async (tx) => {
-    const part = tx.create(PublishTargetPart, {
-      targetId: attempt.targetId,
-      part: attempt.part,
-      externalPostId: published.externalPostId,
-      externalUrl: published.url ?? null,
-      replyRef: published.replyRef ?? null,
-      publishedAt: new Date(),
-    });
+    if (publication.target.thread) {
+      tx.create(PublishTargetPart, {
+        targetId: attempt.targetId,
+        part: attempt.part,
+        externalPostId: part.externalPostId,
+        externalUrl: part.url ?? null,
+        replyRef: part.replyRef ?? null,
+        publishedAt: new Date(),
+      });
+    }
     await recordPublishAttempt(tx, { ...attempt, outcome: 'published', nextAttemptAt: null });
-    if (before) await recordTargetPublished(tx, publication, { ...postOf(before[0] ?? part), publishedAt: input.publishedAt });
+    if (before) await recordTargetPublished(tx, publication, { ...(before[0] ?? part), publishedAt: input.publishedAt });
     return part;
   });
 }
@@ -192,10 +196,10 @@ async function recordPart(
 async function recordThreadPublished(
   em: EntityManager,
   publication: TargetPublication,
-  published: PublishTargetPart[],
+  published: PublishedSocialPost[],
   input: PublishToTargetInput,
 ): Promise<void> {
-  await em.transactional((tx) => recordTargetPublished(tx, publication, { ...postOf(published[0]!), publishedAt: input.publishedAt }));
+  await em.transactional((tx) => recordTargetPublished(tx, publication, { ...published[0]!, publishedAt: input.publishedAt }));
 }
 
 /**

@@ -84,7 +84,9 @@ export const imageRender: ActivityOptions = {
  * 10 s, 20 s ... up to 5 min apart, 10 attempts (about half an hour); a rate limit waits as long as the platform asks;
  * a refusal (bad credentials, invalid content) is final. Heartbeats while media is processed, so a dead worker's
  * attempt moves on within 30 s. The activity reads this policy to tell clients when its next attempt is due, and
- * records one attempt per try: maximumAttempts bounds a target's `attempts` (openapi.yaml says 10 at most).
+ * records each try (and, on a thread, each part a try published): maximumAttempts bounds a target's `attempts`
+ * (openapi.yaml says 10 at most, 25 more on a thread). A thread's parts all go within one try's 5 minutes; a try that
+ * runs out resumes at the first part not yet recorded.
  */
 export const socialPublish: ActivityOptions = {
   startToCloseTimeout: '5 minutes',

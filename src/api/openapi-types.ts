@@ -773,14 +773,19 @@ export interface paths {
          * Connect a social account
          * @description Extension. Connects a Mastodon account (`instanceUrl` and an `accessToken` with the `write:statuses` and
          *     `write:media` scopes), a Bluesky account (`handle`, an `appPassword`, and `serviceUrl`, default
-         *     `https://bsky.social`), a Telegram bot (`botToken` from @BotFather and the `chatId` it posts to, a channel's
-         *     `@channelname` or a numeric chat id; the bot must be an administrator of a channel allowed to post), or a
-         *     Discord channel's `webhookUrl` (Copy Webhook URL in the channel's integrations), or a Slack channel (the
-         *     `botToken` of the customer's Slack app and the `channelId` it posts in; the app must be in the channel). The credentials are checked
-         *     with the platform first: a refusal answers 400 with the platform's words, naming the field at fault; an
-         *     unreachable platform 503. They are stored encrypted and never returned. URLs must be
-         *     https and must not point at private networks. Past the plan's number of connections (Starter 3, Growth 25)
-         *     it answers 403 `plan-limit-reached` (`quota.name` `socialConnections`).
+         *     `https://bsky.social`), a Nostr key (`relays`, 1 to 10 `wss://` URLs, and `secretKey`, 64 hex digits or
+         *     `nsec1…`, made for the connection when absent; the account is shown by its `npub1…`), a Telegram bot
+         *     (`botToken` from @BotFather and the `chatId` it posts to, a channel's `@channelname` or a numeric chat id; the
+         *     bot must be an administrator of a channel allowed to post), a Discord channel's `webhookUrl` (Copy Webhook URL
+         *     in the channel's integrations), or a Slack channel (the `botToken` of the customer's Slack app and the
+         *     `channelId` it posts in; the app must be in the channel). The credentials are checked with the platform first
+         *     (for Nostr: at least one relay must take a WebSocket connection; nothing is posted). A refusal answers 400
+         *     with the platform's words, naming the field at fault (`/secretKey` for a key that is not one, `/relays` when
+         *     no relay can ever be reached: not public, no such name, not a WebSocket). An unreachable platform answers
+         *     503, and so does a refusal by a server the operator configured rather than the client (`TELEGRAM_API_URL`,
+         *     `SLACK_API_URL`), which is ours to fix. They are stored encrypted and never returned. URLs must be https (relays
+         *     wss) and must not point at private networks. Past the plan's number of connections (Starter 3, Growth 25) it
+         *     answers 403 `plan-limit-reached` (`quota.name` `socialConnections`).
          */
         post: operations["createSocialConnection"];
         delete?: never;

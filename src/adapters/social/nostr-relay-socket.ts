@@ -76,7 +76,10 @@ function exchange<T>(
       return;
     }
     socket.on('unexpected-response', (_request, response) => {
-      finish({ kind: 'unreachable', reason: `answered ${response.statusCode} instead of a WebSocket`, forGood: true });
+      // A page that is not a relay is so for good; a proxy's 408, 429 or 5xx in front of one is not.
+      const status = response.statusCode ?? 0;
+      const forGood = status < 500 && status !== 408 && status !== 429;
+      finish({ kind: 'unreachable', reason: `answered ${status} instead of a WebSocket`, forGood });
     });
     socket.on('open', () => {
       if (!request) return finish({ kind: 'answered', answer: answerOf([]) as T });

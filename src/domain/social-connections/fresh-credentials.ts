@@ -2,7 +2,7 @@ import { SocialConnection } from '../../adapters/database/entities/social-connec
 import type { SocialCredentials } from '../../adapters/social/social-connector.ts';
 import type { Deps } from '../deps.ts';
 import { isOAuthCredentials, refreshConnection } from './refresh-connection.ts';
-import type { RefreshOutcome } from '../../../workflows/contracts/keep-connection-alive.ts';
+import { refreshMarginMs, type RefreshOutcome } from '../../../workflows/contracts/keep-connection-alive.ts';
 
 /**
  * The connection's credentials, with an OAuth access token refreshed first when it expires within the margin (its
@@ -16,6 +16,8 @@ export async function freshCredentials(
 ): Promise<{ credentials: SocialCredentials; refresh: RefreshOutcome | null }> {
   const credentials = JSON.parse(deps.secrets.open(connection.credentialsSealed)) as SocialCredentials;
   if (!isOAuthCredentials(credentials)) return { credentials, refresh: null };
+  // Good for longer than the margin: nothing to refresh, so no need to take the row's lock.
+  if (Date.parse(credentials.expiresAt) - Date.now() > refreshMarginMs) return { credentials, refresh: null };
   const refresh = await refreshConnection(deps, connection.id);
   if (refresh.state !== 'active') return { credentials, refresh };
   const stored = await deps.orm.em.fork().findOneOrFail(SocialConnection, connection.id);
