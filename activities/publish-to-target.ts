@@ -110,7 +110,9 @@ async function publish(deps: Deps, input: PublishToTargetInput, progress: Progre
     throw needsReauth((await em.refresh(connection)) ?? connection);
   }
   const sessions = connectionSessions(deps.orm, deps.secrets, connection.id);
-  const draft = socialDraftOf(post, await postImageOf(deps, post), { text: target.textOverride, altText: target.altTextOverride });
+  // The image goes with the first part: an attempt that resumes a thread past it does not read it.
+  const image = firstPart === 1 ? await postImageOf(deps, post) : null;
+  const draft = socialDraftOf(post, image, { text: target.textOverride, altText: target.altTextOverride });
   const { parts } = postPartsOf(draft.text, connector.declaration, target.thread);
   if (firstPart > parts.length) return recordThreadPublished(em, publication, published, input);
 

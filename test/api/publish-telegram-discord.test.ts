@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unknownNotRetriedDetail } from '../../src/domain/publishing/attempt-outcome.ts';
+import { WorkspaceEvent } from '../../src/adapters/database/entities/workspace-event.ts';
 import type { Schemas } from '../../src/api/schemas.ts';
 import { startDiscordServer, type DiscordServer } from '../fakes/discord-server.ts';
 import { startTelegramServer, type TelegramServer } from '../fakes/telegram-server.ts';
@@ -216,6 +217,26 @@ describe('Telegram and Discord: a lost answer, and a connection that stops worki
     } finally {
       telegram.echoTokenInErrors = false;
     }
+  });
+
+  it('when a webhook is gone, comes back and is gone again, then each refusal records its own connection.expired', async () => {
+    const webhook = { ...discord.webhook, id: '1180000000000000043', name: 'Comes and goes' };
+    discord.webhooks.push(webhook);
+    const created = await workspace.client.post<Connection>('/social-connections', {
+      platform: 'discord',
+      webhookUrl: `${discord.apiUrl}/webhooks/${webhook.id}/${webhook.token}`,
+    });
+    expect(created.status).toBe(201);
+    const verify = async () => (await workspace.client.post<Connection>(`/social-connections/${created.body.id}/verify`)).body.status;
+    const expired = () => app.api.services.orm.em.fork().count(WorkspaceEvent, { type: 'connection.expired', details: { connectionId: created.body.id } });
+
+    discord.webhooks.splice(discord.webhooks.indexOf(webhook), 1);
+    expect(await verify()).toBe('needs_reauth');
+    discord.webhooks.push(webhook);
+    expect(await verify()).toBe('active');
+    discord.webhooks.splice(discord.webhooks.indexOf(webhook), 1);
+    expect(await verify()).toBe('needs_reauth');
+    expect(await expired()).toBe(2);
   });
 });
 

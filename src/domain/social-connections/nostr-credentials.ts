@@ -12,12 +12,13 @@ export type NostrConnectionInput = { platform: 'nostr'; secretKey?: string; rela
 export function nostrCredentialsOf(input: NostrConnectionInput): NostrCredentials {
   const secretKey = input.secretKey === undefined ? newSecretKeyHex() : secretKeyHexOf(input.secretKey);
   if (!secretKey) throw invalid('/secretKey', 'secretKey is not a Nostr secret key (64 hex digits or nsec1…).');
-  const relays = [...new Set(input.relays.map((relay) => relay.replace(/\/+$/, '')))];
+  const relays = input.relays.map((relay) => relay.replace(/\/+$/, ''));
   for (const [index, relay] of relays.entries()) {
     // wss: parses as https: does (both are special schemes), so the rule of openapi.yaml's `uri` format applies.
     if (!relay.startsWith('wss://') || !isWebUrl(relay.replace(/^wss:/, 'https:'))) throw invalid(`/relays/${index}`, 'Each relay must be a wss:// URL.');
   }
-  return { platform: 'nostr', secretKey, relays };
+  // Checked as given, so a refusal names the request's own index; then each relay once.
+  return { platform: 'nostr', secretKey, relays: [...new Set(relays)] };
 }
 
 function invalid(path: string, message: string): AppError {

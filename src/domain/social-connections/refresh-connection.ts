@@ -44,8 +44,10 @@ export async function markNeedsReauth(em: EntityManager, connection: SocialConne
     workspaceId: connection.workspaceId,
     type: 'connection.expired',
     postId: null,
-    // One event per refusal: a retried activity finds the one it recorded.
-    sourceId: `connection-expired-${connection.id}-${connection.expiresAt?.getTime() ?? 0}`,
+    // One event per refusal: a retried refresh (OAuth, its tokens' expiry unchanged) finds the one it recorded; a
+    // connection without expiring tokens is refused only by a verify, which is not retried, and may be refused again
+    // after it was made active once more.
+    sourceId: `connection-expired-${connection.id}-${connection.expiresAt?.getTime() ?? Date.now()}`,
     details: { connectionId: connection.id, platform: connection.platform, accountName: connection.accountName, reason },
   });
   await em.flush();

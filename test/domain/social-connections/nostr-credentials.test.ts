@@ -46,5 +46,9 @@ describe('nostrCredentialsOf', () => {
     expect(refusalOf({ platform: 'nostr', secretKey: key, relays: ['wss://a.example.com', 'wss://a b'] }).extras.errors).toEqual([
       expect.objectContaining({ path: '/relays/1' }),
     ]);
+    // Named by its index in the request, repeats included.
+    expect(refusalOf({ platform: 'nostr', secretKey: key, relays: ['wss://a.example.com', 'wss://a.example.com/', 'wss://a b'] }).extras.errors).toEqual([
+      expect.objectContaining({ path: '/relays/2' }),
+    ]);
   });
 });
