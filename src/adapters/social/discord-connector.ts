@@ -1,5 +1,5 @@
 import { imageDimensions } from './image-dimensions.ts';
-import { createPlatformHttp, type PlatformHttpOptions } from './platform-http.ts';
+import { createPlatformHttp, encodeMultipart, imageFileName, type Multipart, type PlatformHttpOptions } from './platform-http.ts';
 import { shortenText } from './shorten-text.ts';
 import { SocialRejectedError, type SocialConnector, type SocialCredentials, type SocialPost, type SocialPostDraft } from './social-connector.ts';
 import { discordFailureOf, discordWebhookOf, type DiscordWebhook } from './discord-webhook.ts';
@@ -36,8 +36,8 @@ export function discordContentOf(post: SocialPostDraft): string {
   return shortenText(post.text, { codePoints: discordContentMax, utf16Units: discordContentMax });
 }
 
-async function messageForm(content: string, { bytes, contentType, alt }: Image): Promise<{ body: Buffer; contentType: string }> {
-  const filename = contentType === 'image/png' ? 'image.png' : 'image.jpg';
+function messageForm(content: string, { bytes, contentType, alt }: Image): Promise<Multipart> {
+  const filename = imageFileName(contentType);
   const description = alt ? shortenText(alt, { codePoints: maxDescriptionChars, utf16Units: maxDescriptionChars }) : undefined;
   const form = new FormData();
   form.set(
@@ -45,8 +45,7 @@ async function messageForm(content: string, { bytes, contentType, alt }: Image):
     JSON.stringify({ content, allowed_mentions: noMentions, attachments: [{ id: 0, filename, ...(description ? { description } : {}) }] }),
   );
   form.set('files[0]', new Blob([bytes], { type: contentType }), filename);
-  const encoded = new Response(form);
-  return { body: Buffer.from(await encoded.arrayBuffer()), contentType: encoded.headers.get('content-type') ?? 'multipart/form-data' };
+  return encodeMultipart(form);
 }
 
 /** The connector for Discord webhooks. */

@@ -1,6 +1,16 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createPlatformHttp, httpsLinkOf, httpsOriginOf, redactSecrets, type Answer, type PlatformHttpOptions } from './platform-http.ts';
+import {
+  createPlatformHttp,
+  encodeMultipart,
+  httpsLinkOf,
+  httpsOriginOf,
+  imageFileName,
+  redactSecrets,
+  type Answer,
+  type Multipart,
+  type PlatformHttpOptions,
+} from './platform-http.ts';
 import { rateLimitWaitMs } from './rate-limit-wait.ts';
 import { imageDimensions } from './image-dimensions.ts';
 import { graphemeCount, shortenText } from './shorten-text.ts';
@@ -34,7 +44,6 @@ const urlMaxChars = 2_048;
 
 type Image = NonNullable<SocialPost['image']>;
 type Call = { method: 'GET' | 'POST'; path: string; json?: object; form?: Multipart; idempotencyKey?: string; creates?: boolean };
-type Multipart = { body: Buffer; contentType: string };
 
 /** The status text Mastodon is sent: the post's, cut to what Mastodon counts. */
 function statusTextOf(post: SocialPostDraft): string {
@@ -47,14 +56,11 @@ function instanceOf(credentials: SocialCredentials): { origin: URL; token: strin
   return { origin: httpsOriginOf(credentials.instanceUrl, 'Mastodon instance URL'), token: credentials.accessToken };
 }
 
-// Encoded up front: got streams a FormData body lazily, and a request refused before it reads the body (a private
-// address) leaves that stream failing unhandled.
-async function multipartOf({ bytes, contentType, alt }: Image): Promise<Multipart> {
+function multipartOf({ bytes, contentType, alt }: Image): Promise<Multipart> {
   const form = new FormData();
-  form.set('file', new Blob([bytes], { type: contentType }), contentType === 'image/png' ? 'image.png' : 'image.jpg');
+  form.set('file', new Blob([bytes], { type: contentType }), imageFileName(contentType));
   form.set('description', shortenText(alt, { codePoints: maxDescriptionCodePoints }));
-  const encoded = new Response(form);
-  return { body: Buffer.from(await encoded.arrayBuffer()), contentType: encoded.headers.get('content-type') ?? 'multipart/form-data' };
+  return encodeMultipart(form);
 }
 
 /** Mastodon's X-RateLimit-Reset is an ISO time. */

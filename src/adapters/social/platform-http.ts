@@ -15,6 +15,22 @@ const fieldMaxChars = 8_192;
 // on the public internet, unless development allows otherwise. Answers are JSON of a few KB; one larger than 1 MB
 // is cut off and counts as the platform being unavailable.
 
+/**
+ * A multipart body, encoded up front: got streams a FormData body lazily, and a request refused before it reads the
+ * body (a private address) leaves that stream failing unhandled.
+ */
+export type Multipart = { body: Buffer; contentType: string };
+
+export async function encodeMultipart(form: FormData): Promise<Multipart> {
+  const encoded = new Response(form);
+  return { body: Buffer.from(await encoded.arrayBuffer()), contentType: encoded.headers.get('content-type') ?? 'multipart/form-data' };
+}
+
+/** The file name an image is sent under, where a platform wants one: its type's usual extension. */
+export function imageFileName(contentType: 'image/png' | 'image/jpeg'): string {
+  return contentType === 'image/png' ? 'image.png' : 'image.jpg';
+}
+
 export type PlatformHttpOptions = {
   /** Development only: lets the server URL point at loopback and private networks. */
   allowPrivateNetworks: boolean;

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { httpsLinkOf, type Answer } from './platform-http.ts';
+import { httpsLinkOf, imageFileName, type Answer } from './platform-http.ts';
 import { imageDimensions } from './image-dimensions.ts';
 import { shortenText } from './shorten-text.ts';
 import { createSlackApi, SlackChannelRefusedError, type SlackApiOptions } from './slack-api.ts';
@@ -80,7 +80,7 @@ export function createSlackConnector(options: SlackConnectorOptions): SocialConn
   const { http } = api;
 
   async function uploadImage(token: string, image: Image): Promise<string> {
-    const filename = image.contentType === 'image/png' ? 'image.png' : 'image.jpg';
+    const filename = imageFileName(image.contentType);
     const slot = await api.call(token, 'files.getUploadURLExternal', {
       form: { filename, length: String(image.bytes.length), ...(image.alt ? { alt_txt: shortenText(image.alt, { codePoints: maxAltChars }) } : {}) },
     });
@@ -159,7 +159,7 @@ export function createSlackConnector(options: SlackConnectorOptions): SocialConn
       const fileId = await uploadImage(botToken, post.image);
       const completed = await api.call(botToken, 'files.completeUploadExternal', {
         json: {
-          files: [{ id: fileId, title: post.image.contentType === 'image/png' ? 'image.png' : 'image.jpg' }],
+          files: [{ id: fileId, title: imageFileName(post.image.contentType) }],
           channel_id: channelId,
           initial_comment: text,
         },

@@ -1,4 +1,4 @@
-import { createPlatformHttp, redactSecrets, type Answer, type PlatformHttpOptions } from './platform-http.ts';
+import { createPlatformHttp, redactSecrets, type Answer, type Multipart, type PlatformHttpOptions } from './platform-http.ts';
 import { rateLimitWaitMs } from './rate-limit-wait.ts';
 import { SocialRateLimitedError, SocialRejectedError, SocialUnavailableError } from './social-connector.ts';
 
@@ -13,7 +13,6 @@ export type TelegramApiOptions = PlatformHttpOptions & {
 };
 
 /** A multipart body, encoded up front (see mastodon-connector.ts on why not a FormData stream). */
-export type Multipart = { body: Buffer; contentType: string };
 
 export type TelegramCall = {
   method: string;

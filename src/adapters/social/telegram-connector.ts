@@ -10,7 +10,8 @@ import {
   type SocialPostDraft,
   type TelegramCredentials,
 } from './social-connector.ts';
-import { createTelegramApi, type Multipart, type TelegramApiOptions } from './telegram-api.ts';
+import { createTelegramApi, type TelegramApiOptions } from './telegram-api.ts';
+import { encodeMultipart, imageFileName, type Multipart } from './platform-http.ts';
 
 // Telegram through a bot: https://core.telegram.org/bots/api#sendphoto with the text as the photo's caption when the
 // post has an image, else https://core.telegram.org/bots/api#sendmessage; to a channel the bot administers (its
@@ -44,13 +45,12 @@ export function telegramTextOf(post: SocialPostDraft): string {
   return shortenText(post.text, { codePoints: max, utf16Units: max });
 }
 
-async function photoForm(chatId: string, caption: string, { bytes, contentType }: Image): Promise<Multipart> {
+function photoForm(chatId: string, caption: string, { bytes, contentType }: Image): Promise<Multipart> {
   const form = new FormData();
   form.set('chat_id', chatId);
   if (caption) form.set('caption', caption);
-  form.set('photo', new Blob([bytes], { type: contentType }), contentType === 'image/png' ? 'image.png' : 'image.jpg');
-  const encoded = new Response(form);
-  return { body: Buffer.from(await encoded.arrayBuffer()), contentType: encoded.headers.get('content-type') ?? 'multipart/form-data' };
+  form.set('photo', new Blob([bytes], { type: contentType }), imageFileName(contentType));
+  return encodeMultipart(form);
 }
 
 /** The sent message as kept: its id, and its t.me link when the chat is public. */

@@ -132,9 +132,10 @@ export function createXConnector(options: XConnectorOptions): XConnector {
     if (!sessions) return;
     await sessions.renew((stored) => {
       const now = Date.now();
-      const kept = Object.entries(ledgerOf(stored)).filter(([, entry]) => now - entry.at < ledgerKeepMs);
+      const ledger = ledgerOf(stored);
+      const kept = Object.entries(ledger).filter(([, entry]) => now - entry.at < ledgerKeepMs);
       // An entry of an earlier attempt stays: the post may be from then.
-      const earlier = ledgerOf(stored)[idempotencyKey];
+      const earlier = ledger[idempotencyKey];
       return Promise.resolve(JSON.stringify({ sent: Object.fromEntries([...kept, [idempotencyKey, earlier ?? { text, at: now }]]) }));
     });
   }
