@@ -8,8 +8,6 @@ import { PublishTarget } from '../../../src/adapters/database/entities/publish-t
 import { SocialConnection } from '../../../src/adapters/database/entities/social-connection.ts';
 import { newId } from '../../../src/adapters/database/new-id.ts';
 import { createFilesystemStorage } from '../../../src/adapters/object-storage/filesystem-storage.ts';
-import { createMastodonConnector } from '../../../src/adapters/social/mastodon-connector.ts';
-import type { SocialConnector } from '../../../src/adapters/social/social-connector.ts';
 import type { Deps } from '../../../src/domain/deps.ts';
 import { previewSocialPublication } from '../../../src/domain/publishing/preview-social-publication.ts';
 import { recordPublicationPlan } from '../../../src/domain/publishing/record-publication-plan.ts';
@@ -19,25 +17,20 @@ import { createPostFixture } from '../../support/post-fixtures.ts';
 import { testConfig } from '../../support/test-config.ts';
 import { useTestDatabase } from '../../support/test-database.ts';
 
-// The dry run of a thread on a platform without threads (its declaration says so; the platforms of this kind take
-// more text than a post's override holds, so Mastodon's connector stands in, declared without threads), and what a
-// plan keeps of `thread`.
+// The dry run of a thread on a platform without threads (Discord: a dry run asks no platform, so no server is
+// needed), and what a plan keeps of `thread`.
 
 const database = useTestDatabase();
 const directory = mkdtempSync(join(tmpdir(), 'preview-thread-'));
 let deps: Deps;
 
-const mastodon = createMastodonConnector({ allowPrivateNetworks: true });
-const withoutThreads: SocialConnector = { ...mastodon, declaration: { ...mastodon.declaration, threads: false } };
-
 beforeAll(() => {
-  const assembled = assembleDeps(testConfig(database.url), {
+  deps = assembleDeps(testConfig(database.url), {
     orm: database.orm,
     storage: createFilesystemStorage({ directory, urlSigningSecret: 'x'.repeat(32), defaultTtlSeconds: 60, baseUrl: () => 'http://test' }),
     logger: createLogger({ level: 'silent', name: 'test' }),
     temporal: new Client({ connection: Connection.lazy({ address: inject('temporalAddress') }) }),
   });
-  deps = { ...assembled, social: { ...assembled.social, mastodon: withoutThreads } };
 });
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
@@ -46,17 +39,17 @@ async function postWithConnection() {
   const em = database.orm.em.fork();
   const connection = em.create(SocialConnection, {
     workspaceId: post.workspaceId,
-    platform: 'mastodon',
-    serverUrl: 'https://mastodon.example',
-    accountName: '@alice@mastodon.example',
-    accountId: '1',
+    platform: 'discord',
+    serverUrl: 'https://discord.com/api',
+    accountName: 'Harbour news',
+    accountId: '1180000000000000001',
     credentialsSealed: 'sealed',
   });
   await em.flush();
   return { post, connectionId: connection.id, caller: { workspaceId: post.workspaceId, plan: 'growth' as const, apiKeyId: randomUUID() } };
 }
 
-const text = 'The harbour wakes before the town does. '.repeat(20).trimEnd();
+const text = 'The harbour wakes before the town does. '.repeat(60).trimEnd();
 
 describe('the dry run of a thread', () => {
   it('when the platform has no threads and the text is too long, then the problem says it would be posted as one post, shortened, and the one part shows it', async () => {
@@ -71,7 +64,7 @@ describe('the dry run of a thread', () => {
     expect(preview!.problems).toEqual([
       {
         code: 'thread_unsupported',
-        message: `The platform has no threads: the text would be posted as one post, shortened from ${text.length} to ${preview!.count} graphemes (the platform takes at most 500).`,
+        message: `The platform has no threads: the text would be posted as one post, shortened from ${text.length} to ${preview!.count} characters (the platform takes at most 2000).`,
       },
     ]);
   });
