@@ -11,7 +11,7 @@ import { createActivities } from '../../activities/index.ts';
 import { Post } from '../../src/adapters/database/entities/post.ts';
 import { PublishTarget } from '../../src/adapters/database/entities/publish-target.ts';
 import { PublishTargetPart } from '../../src/adapters/database/entities/publish-target-part.ts';
-import { graphemeCount, shortenText } from '../../src/adapters/social/shorten-text.ts';
+import { graphemeCount } from '../../src/adapters/social/shorten-text.ts';
 import { PublishTargetAttempt } from '../../src/adapters/database/entities/publish-target-attempt.ts';
 import { createFilesystemStorage } from '../../src/adapters/object-storage/filesystem-storage.ts';
 import { createMastodonConnector } from '../../src/adapters/social/mastodon-connector.ts';
@@ -245,13 +245,5 @@ describe('publishToTarget threads', () => {
     const statuses = mastodon.statuses;
     expect(statuses.map((status) => unnumbered(status.text)).join(' ')).toBe(longThreadText);
     expect(statuses.map((status) => status.inReplyToId)).toEqual([null, ...statuses.slice(0, -1).map((status) => status.id)]);
-  });
-
-  it('when the platform has no threads, then the text goes as one post, shortened as without a thread', async () => {
-    const targetId = await pendingTarget({ text: longThreadText });
-    await runAttempt(targetId, 1, { ...mastodonConnector, declaration: { ...mastodonConnector.declaration, threads: false } });
-    expect(mastodon.statuses).toHaveLength(1);
-    expect(mastodon.statuses[0]!.text).toBe(shortenText(longThreadText, { graphemes: 500, linkGraphemes: 23 }));
-    expect((await attemptsOf(targetId)).map(({ part, outcome }) => [part, outcome])).toEqual([[1, 'published']]);
   });
 });

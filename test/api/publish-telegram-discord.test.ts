@@ -297,6 +297,21 @@ describe('Discord', () => {
     expect(target).toMatchObject({ status: 'Published', externalPostId: message?.id });
   });
 
+  it('when a long text is published with thread: true, then Discord, which has no threads, gets one message shortened to 2,000 as the dry run said', async () => {
+    const { id } = await postWithImage('Thread on Discord');
+    const text = 'The harbour wakes before the town does. '.repeat(60).trimEnd();
+    const request = { connectionIds: [discordConnectionId], overrides: { [discordConnectionId]: { text } }, thread: true };
+    const [preview] = (await workspace.client.post<Schemas['PublishPreview'][]>(`/posts/${id}/publish-social`, { ...request, dryRun: true })).body;
+    expect(preview!.problems.map((problem) => problem.code)).toEqual(['thread_unsupported']);
+    const before = discord.messages.length;
+    expect([200, 202]).toContain((await workspace.client.post(`/posts/${id}/publish-social`, request)).status);
+    await expect.poll(async () => (await targetsOf(id))[0]?.status, { timeout: 60_000, interval: 200 }).toBe('Published');
+    const sent = discord.messages.slice(before);
+    expect(sent.map((message) => message.content)).toEqual([preview!.text]);
+    expect(Array.from(preview!.text).length).toBeLessThanOrEqual(2_000);
+    expect(preview!.text.endsWith('…')).toBe(true);
+  });
+
   it('when Discord answers 429 with retry_after, then the next attempt is due that long after the failure, and it publishes', { timeout: 90_000 }, async () => {
     const { id } = await postWithImage('Rate-limited on Discord');
     discord.script('execute_webhook', [{ status: 429, retryAfterSeconds: 2.5 }]);
