@@ -1,38 +1,35 @@
-// Runs before `npm test`, `npm run dev` and the other entry scripts, on whatever Node is on PATH (even an old
-// one): it installs the locked npm dependencies when they are missing or differ from package-lock.json.
-// Everything after it runs on the Node 24 binary that the `node` devDependency puts in node_modules/.bin.
-// Plain JavaScript without dependencies. Progress goes to stderr, so scripts printing JSON on stdout stay clean.
+// Makes a checkout ready to run on whatever Node is on PATH (even an old one): installs the locked npm dependencies
+// when they are missing or differ from package-lock.json, and builds the atproto test server's SQLite module for the
+// project's Node. Imported by tools/launch.mjs, the one way the npm scripts start. Plain JavaScript without
+// dependencies. Progress goes to stderr, so scripts printing JSON on stdout stay clean.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const node24 = `${root}/node_modules/.bin/node`;
+export const root = fileURLToPath(new URL('..', import.meta.url));
+/** The project's Node (24), which the `node` devDependency installs; every script after the bootstrap runs on it. */
+export const projectNodeBin = join(root, 'node_modules/.bin');
+const node24 = join(projectNodeBin, 'node');
 
-if (!installedAsLocked() || !existsSync(node24)) {
-  process.stderr.write('Installing npm dependencies from package-lock.json (first run or changed lockfile)...\n');
-  const started = Date.now();
-  const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], {
-    cwd: root,
-    stdio: ['ignore', process.stderr, process.stderr],
-  });
-  if (result.status !== 0) {
-    process.stderr.write(`npm ci failed with exit code ${result.status}\n`);
-    process.exit(result.status ?? 1);
+/** Installs what is missing; exits the process with a plain message when it cannot. */
+export function bootstrap() {
+  if (!installedAsLocked() || !existsSync(node24)) {
+    process.stderr.write('Installing npm dependencies from package-lock.json (first run or changed lockfile)...\n');
+    const started = Date.now();
+    const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], {
+      cwd: root,
+      stdio: ['ignore', process.stderr, process.stderr],
+    });
+    if (result.status !== 0) fail(`npm ci failed with exit code ${result.status}`);
+    process.stderr.write(`Dependencies installed in ${Math.round((Date.now() - started) / 1000)} s.\n`);
   }
-  process.stderr.write(`Dependencies installed in ${Math.round((Date.now() - started) / 1000)} s.\n`);
+  // Say so plainly instead of failing later on an old Node: the `node` package's install script must be allowed in
+  // package.json `allowScripts`.
+  if (!existsSync(node24)) fail('node_modules/.bin/node is missing: the `node` package did not install its binary (see allowScripts in package.json).');
+  ensureSqliteBuiltForNode24();
 }
-
-// The scripts after this one need the Node 24 that the `node` package installs (its install script must be allowed
-// in package.json `allowScripts`); say so plainly instead of failing later on an old Node.
-if (!existsSync(node24)) {
-  process.stderr.write('node_modules/.bin/node is missing: the `node` package did not install its binary (see allowScripts in package.json).\n');
-  process.exit(1);
-}
-
-ensureSqliteBuiltForNode24();
 
 /**
  * The atproto test server (@atproto/dev-env, a devDependency) stores its data with better-sqlite3, a native module.

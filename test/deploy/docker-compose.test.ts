@@ -135,7 +135,7 @@ describe('docker-compose.yml', () => {
     expect(services.migrate!.command).toEqual(['node', 'src/adapters/database/migrate-command.ts']);
     const packageJson = JSON.parse(read('package.json')) as { scripts: Record<string, string> };
     // The image is installed already: it runs what the script runs after installing.
-    expect(packageJson.scripts.migrate).toBe(`node tools/bootstrap.mjs && ${services.migrate!.command!.join(' ')}`);
+    expect(packageJson.scripts.migrate).toBe(`node tools/launch.mjs ${services.migrate!.command!.join(' ')}`);
     expect(services.migrate!.depends_on).toEqual({ postgres: { condition: 'service_healthy' } });
     for (const name of ['api', 'worker']) {
       expect(services[name]!.depends_on).toMatchObject({
