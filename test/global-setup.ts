@@ -1,5 +1,5 @@
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -12,18 +12,16 @@ import { ensureChromium } from './infra/chromium.ts';
 import { createDevCertificates } from './infra/dev-certificates.ts';
 import { fetchS3ServerJar } from './infra/s3-server.ts';
 import { ensureNostrRelay } from './infra/nostr-relay.ts';
+import type { Infrastructure, InfrastructureFile } from './support/infrastructure.ts';
 
-export const templateDatabase = 'content_service_template';
+const templateDatabase = 'content_service_template';
 
 declare module 'vitest' {
   // Declaration merging needs an interface.
   // eslint-disable-next-line @typescript-eslint/consistent-type-definitions
   export interface ProvidedContext {
-    postgresAdminUrl: string;
-    templateDatabase: string;
-    temporalAddress: string;
-    testServerLauncher: string;
-    workflowBundlePath: string;
+    /** Where the servers are, once ready: read through test/support/infrastructure.ts, which waits for it. */
+    infrastructureFile: string;
     devCaCertPath: string;
     devCertPath: string;
     devKeyPath: string;
@@ -38,10 +36,12 @@ declare module 'vitest' {
 const deletedWithinSeconds = { 'history.transferProcessorUpdateAckInterval': '1s' };
 
 /**
- * Starts the real infrastructure once per run, on ports chosen now: a throwaway PostgreSQL cluster (with a migrated
- * template database that each test file clones), a Temporal dev server, and Temporal's time-skipping test server
- * (fetched, not started: each workflow test starts its own); installs Chromium for the dashboard's browser tests
- * and the Nostr relay (test/infra/nostr-relay.ts) when they are missing. Stops all of it in teardown.
+ * Prepares the run. What every test process needs at once is made before any file starts: the dev certificates the
+ * processes trust and the scratch directory. The real infrastructure starts in the background, on ports chosen now:
+ * a throwaway PostgreSQL cluster (with a migrated template database that each test file clones), a Temporal dev
+ * server, the workflow bundle, Temporal's time-skipping test server (fetched, not started: each workflow test starts
+ * its own), and on a first run Chromium, s3proxy and the Nostr relay. It is written to a file when ready, and the
+ * files that need it wait for it (test/support/infrastructure.ts) while the others run. Teardown stops all of it.
  */
 export default async function setup(project: TestProject) {
   const started = Date.now();
@@ -50,42 +50,15 @@ export default async function setup(project: TestProject) {
   // The PostgreSQL server runs as the `postgres` user when we are root: it must be able to enter this directory.
   chmodSync(workDir, 0o755);
   const stops: Array<() => Promise<void>> = [];
+  let infrastructure: Promise<void> = Promise.resolve();
   const teardown = async () => {
+    await infrastructure;
     for (const stop of stops.reverse()) await stop().catch((error: unknown) => console.error(error));
     rmSync(workDir, { recursive: true, force: true });
   };
 
   try {
-    const [cluster, temporal, testServerLauncher, workflowBundlePath] = await allOrNothing([
-      startPostgresCluster({ directory: join(workDir, 'postgres'), ephemeral: true, log }).then((value) => {
-        stops.push(() => value.stop());
-        return value;
-      }),
-      startTemporalDevServer({ headless: true, dynamicConfig: deletedWithinSeconds, log }).then((value) => {
-        stops.push(() => value.stop());
-        return value;
-      }),
-      prepareTemporalTestServer(),
-      bundleWorkflowCode({ workflowsPath, workflowInterceptorModules: [workflowInterceptorsPath], logger: new DefaultLogger('WARN') }).then(({ code }) => {
-        const path = join(workDir, 'workflow-bundle.js');
-        writeFileSync(path, code);
-        return path;
-      }),
-      fetchS3ServerJar(),
-      ensureChromium(log),
-      // Installed here, on a first run, so no test file's timeout pays for it; each test file starts its own relays.
-      ensureNostrRelay(log),
-    ] as const);
-
-    const templateUrl = await cluster.ensureDatabase(templateDatabase);
-    await migrateDatabase(templateUrl);
     const devCertificates = await createDevCertificates(join(workDir, 'tls'));
-
-    project.provide('postgresAdminUrl', cluster.adminUrl);
-    project.provide('templateDatabase', templateDatabase);
-    project.provide('temporalAddress', temporal.address);
-    project.provide('testServerLauncher', testServerLauncher);
-    project.provide('workflowBundlePath', workflowBundlePath);
     project.provide('devCaCertPath', devCertificates.caCertPath);
     project.provide('devCertPath', devCertificates.certPath);
     project.provide('devKeyPath', devCertificates.keyPath);
@@ -94,12 +67,54 @@ export default async function setup(project: TestProject) {
     // Tests start PostgreSQL clusters in it too (they keep their temporary files here): as the work directory above.
     chmodSync(scratchDir, 0o755);
     project.provide('scratchDir', scratchDir);
-    log(`infrastructure ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const infrastructureFile = join(workDir, 'infrastructure.json');
+    project.provide('infrastructureFile', infrastructureFile);
+
+    infrastructure = startInfrastructure(workDir, stops, log).then(
+      (ready) => {
+        writeAtomically(infrastructureFile, { ready } satisfies InfrastructureFile);
+        log(`infrastructure ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      },
+      (error: unknown) => {
+        console.error(error);
+        writeAtomically(infrastructureFile, { failed: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies InfrastructureFile);
+      },
+    );
   } catch (error) {
     await teardown();
     throw error;
   }
   return teardown;
+}
+
+async function startInfrastructure(workDir: string, stops: Array<() => Promise<void>>, log: (message: string) => void): Promise<Infrastructure> {
+  const [cluster, temporal, testServerLauncher, workflowBundlePath] = await allOrNothing([
+    startPostgresCluster({ directory: join(workDir, 'postgres'), ephemeral: true, log }).then((value) => {
+      stops.push(() => value.stop());
+      return value;
+    }),
+    startTemporalDevServer({ headless: true, dynamicConfig: deletedWithinSeconds, log }).then((value) => {
+      stops.push(() => value.stop());
+      return value;
+    }),
+    prepareTemporalTestServer(),
+    bundleWorkflowCode({ workflowsPath, workflowInterceptorModules: [workflowInterceptorsPath], logger: new DefaultLogger('WARN') }).then(({ code }) => {
+      const path = join(workDir, 'workflow-bundle.js');
+      writeFileSync(path, code);
+      return path;
+    }),
+    fetchS3ServerJar(),
+    ensureChromium(log),
+    // Installed here, on a first run, so no test file's timeout pays for it; each test file starts its own relays.
+    ensureNostrRelay(log),
+  ] as const);
+  await migrateDatabase(await cluster.ensureDatabase(templateDatabase));
+  return { postgresAdminUrl: cluster.adminUrl, templateDatabase, temporalAddress: temporal.address, testServerLauncher, workflowBundlePath };
+}
+
+function writeAtomically(path: string, content: InfrastructureFile): void {
+  writeFileSync(`${path}.partial`, JSON.stringify(content));
+  renameSync(`${path}.partial`, path);
 }
 
 /** Like Promise.all, but waits for every task to settle before failing, so teardown sees everything started. */

@@ -6,7 +6,7 @@ import { Client, Connection } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createActivities } from '../../activities/index.ts';
 import { Post } from '../../src/adapters/database/entities/post.ts';
 import { PublishTarget } from '../../src/adapters/database/entities/publish-target.ts';
@@ -29,6 +29,7 @@ import { createPostFixture, mastodonConnectionFixture } from '../support/post-fi
 import { testConfig } from '../support/test-config.ts';
 import { useTestDatabase } from '../support/test-database.ts';
 import { longThreadText, unnumbered } from '../support/thread-text.ts';
+import { infrastructure } from '../support/infrastructure.ts';
 
 // The publish activity's attempts, each run as Temporal would run attempt number N (MockActivityEnvironment), on a
 // real database and the Mastodon fake: what it records, what it does after an attempt that left no record, and what
@@ -55,7 +56,7 @@ beforeAll(async () => {
     orm: database.orm,
     storage: createFilesystemStorage({ directory, urlSigningSecret: 'x'.repeat(32), defaultTtlSeconds: 60, baseUrl: () => 'http://test' }),
     logger: createLogger({ level: 'silent', name: 'test' }),
-    temporal: new Client({ connection: Connection.lazy({ address: inject('temporalAddress') }) }),
+    temporal: new Client({ connection: Connection.lazy({ address: infrastructure.temporalAddress }) }),
   });
 });
 beforeEach(() => {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActivities } from '../../activities/index.ts';
 import { assembleDeps } from '../../src/services.ts';
 import { testConfig } from '../support/test-config.ts';
@@ -17,6 +17,7 @@ import { createLogger } from '../../src/logger.ts';
 import { createFilesystemStorage } from '../../src/adapters/object-storage/filesystem-storage.ts';
 import { createPostFixture } from '../support/post-fixtures.ts';
 import { createTestDatabase } from '../support/test-database.ts';
+import { infrastructure } from '../support/infrastructure.ts';
 
 // The second half of "exactly once": a worker that dies after the save committed but before Temporal heard of it
 // gets the activity retried. The retry must find its work done, not do it again.
@@ -44,7 +45,7 @@ function activitiesOnTestDatabase() {
       orm,
       storage: createFilesystemStorage({ directory, urlSigningSecret: 'x'.repeat(32), defaultTtlSeconds: 60, baseUrl: () => 'http://test' }),
       logger: createLogger({ level: 'silent', name: 'test' }),
-      temporal: new Client({ connection: Connection.lazy({ address: inject('temporalAddress') }) }),
+      temporal: new Client({ connection: Connection.lazy({ address: infrastructure.temporalAddress }) }),
     }),
   );
 }

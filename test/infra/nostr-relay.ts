@@ -80,6 +80,8 @@ export type NostrRelayOptions = {
 };
 
 export async function startNostrRelay(options: NostrRelayOptions): Promise<NostrRelay> {
+  // The global setup installs it on a first run, in the background: wait for that rather than install it beside it.
+  await import('../support/infrastructure.ts');
   const python = await ensureNostrRelay(() => {});
   const directory = mkdtempSync(join(tmpdir(), 'nostr-relay-'));
   const port = await findFreePort();

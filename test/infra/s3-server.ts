@@ -21,6 +21,8 @@ export async function fetchS3ServerJar(): Promise<string> {
 }
 
 export async function startS3Server(): Promise<S3Server> {
+  // The global setup installs it on a first run, in the background: wait for that rather than install it beside it.
+  await import('../support/infrastructure.ts');
   const jar = await fetchS3ServerJar();
   const port = await findFreePort();
   const dataDir = mkdtempSync(join(tmpdir(), 's3proxy-'));

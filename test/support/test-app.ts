@@ -1,6 +1,5 @@
 import type { Worker } from '@temporalio/worker';
 import { rmSync } from 'node:fs';
-import { inject } from 'vitest';
 import type { Config } from '../../src/config.ts';
 import { startApiServer, type ApiServer } from '../../src/api/server.ts';
 import type { ObjectStorage } from '../../src/adapters/object-storage/object-storage.ts';
@@ -12,6 +11,7 @@ import { runWorkers, shutDownWorkers } from '../../worker/run-workers.ts';
 import { installTemporalRuntime } from '../../worker/temporal-runtime.ts';
 import { createTestDatabase } from './test-database.ts';
 import { testConfig } from './test-config.ts';
+import { infrastructure } from './infrastructure.ts';
 
 export type TestApp = {
   config: Config;
@@ -33,7 +33,7 @@ export async function startTestApp(overrides: Record<string, string> = {}, optio
   installTemporalRuntime(api.services.logger);
   const connection = await connectWorkerConnection(config.temporal);
   const workers: Worker[] = [
-    await createWorker({ connection, config, deps: api.services, workflowBundlePath: inject('workflowBundlePath') }),
+    await createWorker({ connection, config, deps: api.services, workflowBundlePath: infrastructure.workflowBundlePath }),
     await createVideoWorker({ connection, config, deps: api.services }),
     await createSlowWebhooksWorker({ connection, config, deps: api.services }),
   ];

@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.ts';
+import { infrastructure } from './infrastructure.ts';
 
 /**
  * Configuration for a test file: its own database and task queue, a storage directory of its own inside the run's
@@ -24,7 +25,7 @@ export function testConfigEnv(databaseUrl: string): Record<string, string> {
     PORT: '0',
     DATABASE_URL: databaseUrl,
     DATABASE_POOL_MAX: '5',
-    TEMPORAL_ADDRESS: inject('temporalAddress'),
+    TEMPORAL_ADDRESS: infrastructure.temporalAddress,
     TEMPORAL_TASK_QUEUE: `test-${randomBytes(6).toString('hex')}`,
     STORAGE_DIR: mkdtempSync(join(inject('scratchDir'), 'objects-')),
     URL_SIGNING_SECRET: randomBytes(32).toString('base64url'),

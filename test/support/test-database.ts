@@ -1,16 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { openDatabase, type Database } from '../../src/adapters/database/orm.ts';
+import { infrastructure } from './infrastructure.ts';
 
 /**
  * A database of its own for one test file, cloned from the migrated template (fast: a file copy); with
  * `migrated: false`, an empty one, as an operator's first deploy finds it.
  */
 export async function createTestDatabase({ migrated = true } = {}): Promise<{ url: string; drop: () => Promise<void> }> {
-  const adminUrl = inject('postgresAdminUrl');
+  const adminUrl = infrastructure.postgresAdminUrl;
   const name = `test_${randomBytes(6).toString('hex')}`;
-  await withClient(adminUrl, (client) => client.query(`create database ${name}${migrated ? ` template ${inject('templateDatabase')}` : ''}`));
+  await withClient(adminUrl, (client) => client.query(`create database ${name}${migrated ? ` template ${infrastructure.templateDatabase}` : ''}`));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {

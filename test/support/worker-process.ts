@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { inject } from 'vitest';
+import { infrastructure } from './infrastructure.ts';
 
 /**
  * `npm run worker` as a real process (so a test can kill it the hard way), ready once it polls its task queue. It
@@ -12,7 +12,7 @@ export async function startWorkerProcess(
   env: Record<string, string>,
   { bundlesItself = false } = {},
 ): Promise<{ process: ChildProcess; output: () => string }> {
-  const bundle: Record<string, string> = bundlesItself ? {} : { TEMPORAL_WORKFLOW_BUNDLE: inject('workflowBundlePath') };
+  const bundle: Record<string, string> = bundlesItself ? {} : { TEMPORAL_WORKFLOW_BUNDLE: infrastructure.workflowBundlePath };
   const childEnv: NodeJS.ProcessEnv = { ...process.env, ...bundle, ...env, LOG_LEVEL: 'info' };
   if (bundlesItself) delete childEnv.TEMPORAL_WORKFLOW_BUNDLE;
   const child = spawn(process.execPath, ['worker/main.ts'], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -4,7 +4,6 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { inject } from 'vitest';
 import type { Activities } from '../../activities/activity-signatures.ts';
 import { createActivities } from '../../activities/index.ts';
 import type { Config } from '../../src/config.ts';
@@ -21,6 +20,7 @@ import { installTemporalRuntime } from '../../worker/temporal-runtime.ts';
 import { workflowSpanSink } from '../../worker/workflow-span-sink.ts';
 import { testConfig, testLogLevel } from './test-config.ts';
 import { createTestDatabase } from './test-database.ts';
+import { infrastructure } from './infrastructure.ts';
 
 export type WorkflowTestBed = {
   /** Temporal's time-skipping test server: timers and retry backoffs complete at once; read time with currentTimeMs. */
@@ -66,7 +66,7 @@ export async function startWorkflowTestBed(env: Record<string, string> = {}): Pr
       connection: temporal.nativeConnection,
       namespace: config.temporal.namespace,
       taskQueue,
-      workflowBundle: { codePath: inject('workflowBundlePath') },
+      workflowBundle: { codePath: infrastructure.workflowBundlePath },
       activities: workerActivities,
       interceptors: { activity: activityInterceptors },
       sinks: workflowSpanSink(),
@@ -114,7 +114,7 @@ export async function startWorkflowTestBed(env: Record<string, string> = {}): Pr
  */
 async function startTimeSkippingServer(): Promise<TestWorkflowEnvironment> {
   const env = await TestWorkflowEnvironment.createTimeSkipping({
-    server: { executable: { type: 'existing-path', path: inject('testServerLauncher') } },
+    server: { executable: { type: 'existing-path', path: infrastructure.testServerLauncher } },
   });
   await env.connection.operatorService.addSearchAttributes({
     namespace: env.namespace ?? 'default',

@@ -1,9 +1,10 @@
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker, type ReplayResult } from '@temporalio/worker';
 import { readFileSync } from 'node:fs';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import * as workflows from '../../workflows/index.ts';
 import { workflowSpanSink } from '../../worker/workflow-span-sink.ts';
+import { infrastructure } from '../support/infrastructure.ts';
 
 // Recorded histories of the 1.0 baseline (`test/workflows/recording/record-histories.ts`): one run of every workflow
 // type on each of its important paths. A worker replays the history of every run in flight through today's code,
@@ -52,7 +53,10 @@ describe('runs in flight when a new worker starts', () => {
   const results = new Map<string, ReplayResult>();
   beforeAll(async () => {
     const replays = Object.keys(histories).map((file) => ({ workflowId: file, history: historyOf(file) }));
-    for await (const result of Worker.runReplayHistories({ workflowBundle: { codePath: inject('workflowBundlePath') }, sinks: workflowSpanSink() }, replays)) {
+    for await (const result of Worker.runReplayHistories(
+      { workflowBundle: { codePath: infrastructure.workflowBundlePath }, sinks: workflowSpanSink() },
+      replays,
+    )) {
       results.set(result.workflowId, result);
     }
   }, 120_000);

@@ -1,16 +1,17 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Activities } from '../../../activities/activity-signatures.ts';
 import { clientOnWorkerConnection, startsEagerly } from '../../../src/adapters/temporal/connect.ts';
 import { deliverEvent } from '../../../workflows/deliver-event.ts';
 import { workflowSpanSink } from '../../../worker/workflow-span-sink.ts';
+import { infrastructure } from '../../support/infrastructure.ts';
 
 // Starting a workflow from a worker's activity (an event's delivery) through the worker's own connection: the dev
 // server answers the start with the run's first task, which the worker sharing that connection runs at once.
 
-const settings = { address: inject('temporalAddress'), namespace: 'default' } as Parameters<typeof clientOnWorkerConnection>[1];
+const settings = { address: infrastructure.temporalAddress, namespace: 'default' } as Parameters<typeof clientOnWorkerConnection>[1];
 let connection: NativeConnection;
 
 beforeAll(async () => {
@@ -28,7 +29,7 @@ describe('eager workflow start', () => {
     const worker = await Worker.create({
       connection,
       taskQueue,
-      workflowBundle: { codePath: inject('workflowBundlePath') },
+      workflowBundle: { codePath: infrastructure.workflowBundlePath },
       activities,
       sinks: workflowSpanSink(),
     });

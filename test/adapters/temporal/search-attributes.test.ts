@@ -1,10 +1,11 @@
 import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time.js';
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureSearchAttributes } from '../../../src/adapters/temporal/ensure-search-attributes.ts';
 import { searchAttributes } from '../../../src/adapters/temporal/search-attributes.ts';
 import { eventually } from '../../support/eventually.ts';
+import { infrastructure } from '../../support/infrastructure.ts';
 
 // The worker's start-up step against the run's dev server: a namespace of this test's own (the shared `default`
 // one already has the attributes), and one that does not exist, where creating them fails the way a namespace this
@@ -12,7 +13,7 @@ import { eventually } from '../../support/eventually.ts';
 
 let connection: Connection;
 beforeAll(async () => {
-  connection = await Connection.connect({ address: inject('temporalAddress') });
+  connection = await Connection.connect({ address: infrastructure.temporalAddress });
 });
 afterAll(() => connection?.close());
 

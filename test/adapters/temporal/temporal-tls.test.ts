@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.ts';
 import { connectTemporalClient } from '../../../src/adapters/temporal/connect.ts';
 import { startTemporalTlsProxy, type TemporalTlsProxy } from '../../fakes/temporal-tls-proxy.ts';
@@ -9,6 +9,7 @@ import { createDevCertificates, createDevClientCertificate, type DevCertificates
 import { startTestApp, type TestApp } from '../../support/test-app.ts';
 import { testConfig } from '../../support/test-config.ts';
 import { createTestWorkspace } from '../../support/workspaces.ts';
+import { infrastructure } from '../../support/infrastructure.ts';
 
 // The api and the worker reach Temporal over mutual TLS with an API key, as on Temporal Cloud: a proxy on loopback
 // asks for a client certificate from the test CA and a bearer key, and forwards what passes to the run's dev server.
@@ -22,7 +23,7 @@ let proxy: TemporalTlsProxy;
 beforeAll(async () => {
   certificates = await createDevCertificates(directory);
   client = await createDevClientCertificate(directory, 'content-service-worker');
-  proxy = await startTemporalTlsProxy({ target: inject('temporalAddress'), certificates, clientCertificate: true, apiKey });
+  proxy = await startTemporalTlsProxy({ target: infrastructure.temporalAddress, certificates, clientCertificate: true, apiKey });
 });
 afterAll(async () => {
   await proxy?.close();

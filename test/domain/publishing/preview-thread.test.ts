@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PublishTarget } from '../../../src/adapters/database/entities/publish-target.ts';
 import { SocialConnection } from '../../../src/adapters/database/entities/social-connection.ts';
 import { newId } from '../../../src/adapters/database/new-id.ts';
@@ -16,6 +16,7 @@ import { assembleDeps } from '../../../src/services.ts';
 import { createPostFixture } from '../../support/post-fixtures.ts';
 import { testConfig } from '../../support/test-config.ts';
 import { useTestDatabase } from '../../support/test-database.ts';
+import { infrastructure } from '../../support/infrastructure.ts';
 
 // The dry run of a thread on a platform without threads (Discord: a dry run asks no platform, so no server is
 // needed), and what a plan keeps of `thread`.
@@ -29,7 +30,7 @@ beforeAll(() => {
     orm: database.orm,
     storage: createFilesystemStorage({ directory, urlSigningSecret: 'x'.repeat(32), defaultTtlSeconds: 60, baseUrl: () => 'http://test' }),
     logger: createLogger({ level: 'silent', name: 'test' }),
-    temporal: new Client({ connection: Connection.lazy({ address: inject('temporalAddress') }) }),
+    temporal: new Client({ connection: Connection.lazy({ address: infrastructure.temporalAddress }) }),
   });
 });
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
