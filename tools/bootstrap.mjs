@@ -16,9 +16,11 @@ const node24 = join(projectNodeBin, 'node');
 /** Installs what is missing; exits the process with a plain message when it cannot. */
 export function bootstrap() {
   if (!installedAsLocked() || !existsSync(node24)) {
+    // --prefer-offline: what npm has cached is used without asking the registry again; the lockfile's integrity
+    // hashes still decide what is installed.
     process.stderr.write('Installing npm dependencies from package-lock.json (first run or changed lockfile)...\n');
     const started = Date.now();
-    const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], {
+    const result = spawnSync('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
       cwd: root,
       stdio: ['ignore', process.stderr, process.stderr],
     });
