@@ -29,7 +29,7 @@ export async function startEventDelivery(deps: Deps, input: { eventId: string })
     await deps.temporal.workflow.start<DeliverEvent>(deliverEventType, {
       workflowId: workflowIds.eventDelivery(input.eventId),
       taskQueue: deps.taskQueue,
-      args: [{ eventId: input.eventId, retryWaitsSeconds: deps.webhooks.retryWaitsSeconds }],
+      args: [{ eventId: input.eventId, retryWaitsSeconds: deps.webhooks.retryWaitsSeconds, requestTimeoutSeconds: deps.webhooks.timeoutMs / 1000 }],
       staticSummary: `Deliver ${type} (event ${input.eventId}) to its webhooks`,
       // Also what a downgrade finds the workspace's deliveries by, to stop them (stop-workspace-deliveries.ts).
       typedSearchAttributes: [{ key: searchAttributes.workspaceId, value: workspaceId }],

@@ -26,9 +26,13 @@ export const localDatabaseWork: LocalActivityOptions = { ...databaseWork };
 /**
  * A round of an event's delivery (deliverToWebhooks): database work, unbounded while the database or Temporal is
  * down, when nothing waits for it but the event's deliveries. A round sends to twenty slow receivers at once, so its
- * budget is a few request timeouts; heartbeats after each request notice a dead worker within the heartbeat timeout.
+ * budget is a few request timeouts. It heartbeats after each request, so the longest silence of a live worker is one
+ * request timeout: twice that notices a dead worker soon after its slowest request could have answered.
+ * `requestTimeoutSeconds` defaults to the largest WEBHOOK_TIMEOUT_SECONDS allowed (runs started before it was passed).
  */
-export const webhookRound: ActivityOptions = { ...databaseWork, startToCloseTimeout: '10 minutes', heartbeatTimeout: '1 minute' };
+export function webhookRound(requestTimeoutSeconds = 30): ActivityOptions {
+  return { ...databaseWork, startToCloseTimeout: '10 minutes', heartbeatTimeout: `${2 * requestTimeoutSeconds} seconds` };
+}
 
 /**
  * The first round of an event's delivery, as a local activity inside the workflow's first task. It hands over what

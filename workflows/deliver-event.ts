@@ -11,9 +11,6 @@ import {
 import { localWebhookRound, webhookRound } from './activity-options.ts';
 import { utc } from './current-details.ts';
 
-// Unbounded while the database or Temporal is down (see webhookRound); nothing waits for this workflow, so a long
-// outage delays the event's deliveries and nothing else.
-const { deliverToWebhooks } = proxyActivities<Activities>(webhookRound);
 // The first round runs as a local activity, inside the workflow's first task: on the success path an event costs
 // Temporal one workflow task and no activity task, which is what lets delivery keep pace with publishing. A worker
 // that dies mid-round loses the task, and the next worker runs the round again (what the log holds is not sent twice).
@@ -25,14 +22,14 @@ const local = proxyLocalActivities<Activities>(localWebhookRound);
  * activity at once on the slow-webhooks task queue, which waits for the answers of the requests already under way
  * instead of sending them again.
  */
-async function firstRound(eventId: string): Promise<Answered[]> {
+async function firstRound(eventId: string, requestTimeoutSeconds: number | undefined): Promise<Answered[]> {
   const round = await local.deliverToWebhooks({ eventId, attempt: 1 });
   const deferred = round.filter((result) => result.outcome === 'deferred');
   if (deferred.length === 0) return answered(round);
   const inFlight = deferred.filter((result) => result.inFlightUntil !== undefined);
   // On a queue of its own: slow receivers wait on sockets for seconds, in slots nothing else needs.
   const { deliverToWebhooks: deliverToSlowWebhooks } = proxyActivities<Activities>({
-    ...webhookRound,
+    ...webhookRound(requestTimeoutSeconds),
     taskQueue: taskQueues.slowWebhooks(workflowInfo().taskQueue),
   });
   const rest = await deliverToSlowWebhooks({
@@ -60,7 +57,10 @@ function answered(round: RoundResult): Answered[] {
  * costs a timer and an activity per rung, never a workflow. Started for the workflow that recorded the event, which
  * does not wait for it.
  */
-export async function deliverEvent({ eventId, retryWaitsSeconds }: DeliverEventInput): Promise<EventDeliveryResult> {
+export async function deliverEvent({ eventId, retryWaitsSeconds, requestTimeoutSeconds }: DeliverEventInput): Promise<EventDeliveryResult> {
+  // Unbounded while the database or Temporal is down (see webhookRound); nothing waits for this workflow, so a long
+  // outage delays the event's deliveries and nothing else.
+  const { deliverToWebhooks } = proxyActivities<Activities>(webhookRound(requestTimeoutSeconds));
   const results = new Map<string, WebhookDeliveryResult>();
   let retrying: string[] = [];
   let planChanged = false;
@@ -70,7 +70,7 @@ export async function deliverEvent({ eventId, retryWaitsSeconds }: DeliverEventI
   });
 
   for (let attempt = 1; ; attempt += 1) {
-    const round = attempt === 1 ? await firstRound(eventId) : answered(await deliverToWebhooks({ eventId, attempt, webhookIds: retrying }));
+    const round = attempt === 1 ? await firstRound(eventId, requestTimeoutSeconds) : answered(await deliverToWebhooks({ eventId, attempt, webhookIds: retrying }));
     for (const result of round) {
       const deliveryId = 'deliveryId' in result ? result.deliveryId : results.get(result.webhookId)?.deliveryId;
       const attempts = result.outcome === 'skipped' ? attempt - 1 : attempt;

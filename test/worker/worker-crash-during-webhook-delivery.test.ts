@@ -65,7 +65,7 @@ describe('a worker killed while a handed-over webhook request is under way', () 
     const handle = await client.workflow.start<typeof deliverEvent>('deliverEvent', {
       workflowId: workflowIds.eventDelivery(event.id),
       taskQueue: config.temporal.taskQueue,
-      args: [{ eventId: event.id, retryWaitsSeconds: config.webhooks.retryWaitsSeconds }],
+      args: [{ eventId: event.id, retryWaitsSeconds: config.webhooks.retryWaitsSeconds, requestTimeoutSeconds: webhookTimeoutSeconds }],
     });
     try {
       // The round handed the silent request over: the activity that waits for its answer is scheduled.

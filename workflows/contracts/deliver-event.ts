@@ -19,6 +19,11 @@ export type DeliverEventInput = {
    * the first attempt is immediate, then one more after each wait.
    */
   retryWaitsSeconds: readonly number[];
+  /**
+   * How long one request may take, in seconds (WEBHOOK_TIMEOUT_SECONDS when the delivery started): a round's
+   * heartbeat timeout follows from it. Absent in runs started before it was passed.
+   */
+  requestTimeoutSeconds?: number;
 };
 
 /** What one attempt of an event to a webhook came to, told from the receiver's answer and written to the delivery log. */
