@@ -16,21 +16,30 @@ const node24 = join(projectNodeBin, 'node');
 /** Installs what is missing; exits the process with a plain message when it cannot. */
 export function bootstrap() {
   if (!installedAsLocked() || !existsSync(node24)) {
-    // --prefer-offline: what npm has cached is used without asking the registry again; the lockfile's integrity
-    // hashes still decide what is installed.
     process.stderr.write('Installing npm dependencies from package-lock.json (first run or changed lockfile)...\n');
     const started = Date.now();
-    const result = spawnSync('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
+    // No install script runs, whatever the npm: npm 11 would run those package.json `allowScripts` allows, an older npm
+    // every one, and better-sqlite3's would try to download a binary. The one script needed is the `node` package's,
+    // run next. --prefer-offline: what npm has cached is used without asking the registry again; the lockfile's
+    // integrity hashes still decide what is installed.
+    const result = spawnSync('npm', ['ci', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
       cwd: root,
       stdio: ['ignore', process.stderr, process.stderr],
     });
     if (result.status !== 0) fail(`npm ci failed with exit code ${result.status}`);
+    installProjectNode();
     process.stderr.write(`Dependencies installed in ${Math.round((Date.now() - started) / 1000)} s.\n`);
   }
-  // Say so plainly instead of failing later on an old Node: the `node` package's install script must be allowed in
-  // package.json `allowScripts`.
-  if (!existsSync(node24)) fail('node_modules/.bin/node is missing: the `node` package did not install its binary (see allowScripts in package.json).');
   ensureSqliteBuiltForNode24();
+}
+
+/** The `node` package's install script: it fetches the Node 24 binary package from npm and links node_modules/.bin/node. */
+function installProjectNode() {
+  const result = spawnSync(process.execPath, ['installArchSpecificPackage'], {
+    cwd: join(root, 'node_modules/node'),
+    stdio: ['ignore', process.stderr, process.stderr],
+  });
+  if (result.status !== 0 || !existsSync(node24)) fail(`installing Node 24 (the \`node\` package's install script) failed with exit code ${result.status}`);
 }
 
 /**
