@@ -228,16 +228,17 @@ export interface paths {
          *     pointing at the targets when the wait limit passes. Scheduled: the targets come back at once as `Scheduled` and
          *     the post becomes `scheduled`. Target statuses: `Pending` (about to publish), `Scheduled`, `Publishing`,
          *     `Published`, `Failed` (see `errorMessage`: a platform refusal is final, outages and rate limits are retried for
-         *     about half an hour), `Cancelled`. Every attempt sends the same idempotency key (Mastodon `Idempotency-Key`,
-         *     Bluesky record key), so nothing is ever posted twice. The post becomes `published` when at least one target
-         *     is published (`post.published`), `failed` when all fail (`post.failed`, reasons in `failureReason`). A
-         *     connection of another workspace answers 404. The text posted is the post's title, shortened to 500 characters
-         *     on Mastodon (a link counts 23, as Mastodon counts it) and to 300 graphemes and 3,000 bytes on Bluesky, never
-         *     inside a link, tag or mention; on Bluesky links, #tags, $cashtags and @mentions (resolved handles) become
-         *     rich-text facets, and an image over 2 MB is sent as JPEG. A Nostr note carries its image as a link that never
-         *     expires, `GET /images/{token}` on the service's public address (outside `/api/v1`, no API key): it redirects
-         *     (302) to a freshly signed link to the image, and answers 404 once the image is gone or for a token the service
-         *     did not make.
+         *     about half an hour), `Cancelled`. Every attempt of a target carries the same idempotency key, so on a
+         *     platform whose catalogue entry says `retriesNeverDuplicate.guaranteed` a retry never posts twice; elsewhere an
+         *     attempt whose outcome is unknown is not sent again (the target fails, asking the customer to check the
+         *     account). The post becomes `published` when at least one target is published (`post.published`), `failed`
+         *     when all fail (`post.failed`, reasons in `failureReason`). A connection of another workspace answers 404. The
+         *     text posted is the post's title, shortened to what the platform takes (`text` in `GET /social-platforms`; on
+         *     Bluesky also at most 3,000 bytes), never inside a link, tag or mention; on Bluesky links, #tags, $cashtags and
+         *     @mentions (resolved handles) become rich-text facets, and an image over 2 MB is sent as JPEG. A Nostr note
+         *     carries its image as a link that never expires, `GET /images/{token}` on the service's public address (outside
+         *     `/api/v1`, no API key): it redirects (302) to a freshly signed link to the image, and answers 404 once the image
+         *     is gone or for a token the service did not make.
          *
          *     `overrides` replaces the text (default: the title) or the image's alt text (default: the prompt) for some
          *     connections, each named by its id, which must be one of `connectionIds` (else 400). They are kept with the

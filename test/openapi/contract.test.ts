@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { specPath } from '../../src/api/app.ts';
 import { eventTypes } from '../../src/adapters/database/entities/workspace-event.ts';
+import { socialPlatforms } from '../../src/adapters/social/social-platforms.ts';
 import { problemTypes } from '../../src/common/errors/app-error.ts';
 
 type Operation = { operationId: string; responses: Record<string, { $ref?: string; content?: Record<string, unknown> }> };
@@ -141,5 +142,20 @@ describe('webhook events', () => {
       for (const unknown of ['post.deleted', 'post', 'post.published,post.created', 'webhook.test'])
         expect(pattern.test(unknown), `${name} ${unknown}`).toBe(false);
     }
+  });
+});
+
+describe('social platforms', () => {
+  type Schema = { enum?: string[]; properties?: Record<string, Schema> };
+  const schemas = (parse(readFileSync(specPath, 'utf8')) as { components: { schemas: Record<string, Schema> } }).components.schemas;
+
+  it('when compared with the catalogue, then the SocialPlatform enum lists exactly its platforms, in its order', () => {
+    expect(schemas.SocialPlatform?.enum).toEqual([...socialPlatforms]);
+  });
+
+  it('when a schema narrows `platform` to some platforms (one connection request per platform), then each is in the catalogue', () => {
+    const narrowed = Object.entries(schemas).flatMap(([name, schema]) => (schema.properties?.platform?.enum ?? []).map((platform) => ({ name, platform })));
+    expect(narrowed.length).toBeGreaterThan(0);
+    expect(narrowed.filter(({ platform }) => !(socialPlatforms as readonly string[]).includes(platform))).toEqual([]);
   });
 });

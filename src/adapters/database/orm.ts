@@ -40,8 +40,10 @@ export function ormOptions(databaseUrl: string, poolMax = 10, statementTimeoutMs
       emit: 'ts',
       // Listed explicitly so running them needs no file-system discovery.
       migrationsList,
-      snapshotName: '.snapshot',
-      snapshotOnMigrate: false,
+      // No schema snapshot: `npm run migration:create` diffs the entities against a database the migrations have
+      // just built, the one truth about what they create. A snapshot file would be diffed against instead, and a
+      // second copy drifts: a stale one makes the next migration repeat what earlier ones did.
+      snapshot: false,
       silent: true,
     },
   } satisfies Options;

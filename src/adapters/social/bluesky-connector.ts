@@ -18,6 +18,7 @@ import {
   type SocialCredentials,
   type SocialPostDraft,
 } from './social-connector.ts';
+import { platformNames } from './social-platforms.ts';
 
 // Bluesky over XRPC (docs.bsky.app): a session, the image as a blob, then an app.bsky.feed.post record with its
 // rich-text facets. One attempt per call, as Temporal's retry policy owns retrying. Bluesky has no idempotency key,
@@ -123,7 +124,7 @@ function isRecordNotFound(answer: Answer): boolean {
  * still too large at the lowest quality comes back as that JPEG (publishing refuses it; a preview reports it).
  */
 async function uploadableImage(image: Image): Promise<UploadableImage> {
-  const { width, height } = await imageDimensions(image.bytes, 'Bluesky');
+  const { width, height } = await imageDimensions(image.bytes, platformNames.bluesky);
   if (image.bytes.length <= maxImageBytes) return { bytes: image.bytes, contentType: image.contentType, width, height };
   let jpeg = image.bytes;
   for (const quality of jpegQualities) {
@@ -147,7 +148,7 @@ function recordTextOf(post: SocialPostDraft): string {
 
 /** The connector for Bluesky (and other atproto PDSes), on the public internet only unless allowed. */
 export function createBlueskyConnector(options: BlueskyConnectorOptions): SocialConnector {
-  const http = createPlatformHttp('Bluesky', options);
+  const http = createPlatformHttp(platformNames.bluesky, options);
   // Renewals under way in this process, by SessionStore key.
   const renewals = new Map<string, Promise<BlueskySession>>();
 

@@ -3,6 +3,7 @@ import { createPlatformHttp, encodeMultipart, imageFileName, type Multipart, typ
 import { shortenText } from './shorten-text.ts';
 import { SocialRejectedError, type SocialConnector, type SocialCredentials, type SocialPost, type SocialPostDraft } from './social-connector.ts';
 import { discordFailureOf, discordWebhookOf, type DiscordWebhook } from './discord-webhook.ts';
+import { platformNames } from './social-platforms.ts';
 
 // Discord through a channel's webhook: https://discord.com/developers/docs/resources/webhook#execute-webhook with
 // `?wait=true`, so the answer is the message made (its id kept). With an image the request is multipart: the
@@ -50,7 +51,7 @@ function messageForm(content: string, { bytes, contentType, alt }: Image): Promi
 
 /** The connector for Discord webhooks. */
 export function createDiscordConnector(options: DiscordConnectorOptions): SocialConnector {
-  const http = createPlatformHttp('Discord', options);
+  const http = createPlatformHttp(platformNames.discord, options);
 
   return {
     platform: 'discord',
@@ -78,7 +79,7 @@ export function createDiscordConnector(options: DiscordConnectorOptions): Social
     async preview(post) {
       const content = discordContentOf(post);
       const image = post.image
-        ? { type: post.image.contentType, bytes: post.image.bytes.length, ...(await imageDimensions(post.image.bytes, 'Discord')) }
+        ? { type: post.image.contentType, bytes: post.image.bytes.length, ...(await imageDimensions(post.image.bytes, platformNames.discord)) }
         : null;
       return { text: content, count: Array.from(content).length, image };
     },

@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { createPlatformHttp, redactSecrets, type Answer, type PlatformHttp, type PlatformHttpOptions } from './platform-http.ts';
 import { rateLimitWaitMs } from './rate-limit-wait.ts';
 import { SocialRateLimitedError, SocialRejectedError, SocialUnavailableError } from './social-connector.ts';
+import { platformNames } from './social-platforms.ts';
 
 // What LinkedIn's connector, OAuth side and author check share: the base URLs (configuration, so the tests' fake
 // stands in for LinkedIn), the headers every versioned API call carries, and how LinkedIn's answers become our
@@ -40,7 +41,7 @@ export type LinkedInApi = {
 };
 
 export function createLinkedInApi(options: LinkedInOptions): LinkedInApi {
-  const http = createPlatformHttp('LinkedIn', options);
+  const http = createPlatformHttp(platformNames.linkedin, options);
   const apiOrigin = new URL(options.apiUrl);
   return {
     http,

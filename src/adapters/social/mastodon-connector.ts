@@ -23,6 +23,7 @@ import {
   type SocialPost,
   type SocialPostDraft,
 } from './social-connector.ts';
+import { platformNames } from './social-platforms.ts';
 
 // Mastodon's REST API (docs.joinmastodon.org): bearer token, media upload, then a status. One attempt per call, as
 // Temporal's retry policy owns retrying; the status carries an Idempotency-Key, so a retried attempt gets the status
@@ -95,7 +96,7 @@ function failureOf(answer: Answer, what: string, token: string): Error {
 
 /** The connector for Mastodon (and servers speaking its API), on the public internet only unless allowed. */
 export function createMastodonConnector(options: MastodonConnectorOptions): SocialConnector {
-  const http = createPlatformHttp('Mastodon', options);
+  const http = createPlatformHttp(platformNames.mastodon, options);
 
   async function send(origin: URL, token: string, call: Call): Promise<Answer> {
     const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
@@ -154,7 +155,7 @@ export function createMastodonConnector(options: MastodonConnectorOptions): Soci
       const status = statusTextOf(post);
       // The image goes as it is: Mastodon converts and resizes what it takes itself.
       const image = post.image
-        ? { type: post.image.contentType, bytes: post.image.bytes.length, ...(await imageDimensions(post.image.bytes, 'Mastodon')) }
+        ? { type: post.image.contentType, bytes: post.image.bytes.length, ...(await imageDimensions(post.image.bytes, platformNames.mastodon)) }
         : null;
       return { text: status, count: graphemeCount(status, statusLimits.linkGraphemes), image };
     },

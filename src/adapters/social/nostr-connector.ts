@@ -16,6 +16,7 @@ import {
   type SocialPost,
   type SocialPostDraft,
 } from './social-connector.ts';
+import { platformNames } from './social-platforms.ts';
 
 // Nostr (NIP-01): a post is a kind-1 event signed with the connection's secret key and sent to each of its relays
 // over a WebSocket; each answers `OK` (NIP-20). The post is published when at least one relay took it. The event's
@@ -48,7 +49,7 @@ function noteTextOf(post: SocialPostDraft): string {
 async function imageOf(post: SocialPost): Promise<NoteImage | undefined> {
   // The relays take no file: the note carries the image's lasting link (only a post with an image has one).
   if (!post.image || !post.imageUrl) return undefined;
-  const { width, height } = await imageDimensions(post.image.bytes, 'Nostr');
+  const { width, height } = await imageDimensions(post.image.bytes, platformNames.nostr);
   return { type: post.image.contentType, bytes: post.image.bytes.length, width, height, url: await post.imageUrl(), alt: post.image.alt };
 }
 
@@ -100,7 +101,9 @@ export function createNostrConnector(options: NostrConnectorOptions): SocialConn
 
     async preview(post) {
       const text = noteTextOf(post);
-      const image = post.image ? { type: post.image.contentType, bytes: post.image.bytes.length, ...(await imageDimensions(post.image.bytes, 'Nostr')) } : null;
+      const image = post.image
+        ? { type: post.image.contentType, bytes: post.image.bytes.length, ...(await imageDimensions(post.image.bytes, platformNames.nostr)) }
+        : null;
       return { text, count: graphemeCount(text), image };
     },
 

@@ -1,6 +1,7 @@
 import { createPlatformHttp, redactSecrets, type Answer, type PlatformHttp, type PlatformHttpOptions } from './platform-http.ts';
 import { rateLimitWaitMs } from './rate-limit-wait.ts';
 import { SocialOutcomeUnknownError, SocialRateLimitedError, SocialRejectedError, SocialUnavailableError } from './social-connector.ts';
+import { platformNames } from './social-platforms.ts';
 
 // Slack's Web API (https://docs.slack.dev/apis/web-api/): every method is `POST <api>/<method>` with the bot token
 // as a bearer token, and answers HTTP 200 with `{ ok: true, … }` or `{ ok: false, error }`, its error a code such as
@@ -93,7 +94,7 @@ export function slackFailureOf(answer: Answer, what: string, token: string, crea
 
 /** Slack's Web API, on the public internet only unless allowed. */
 export function createSlackApi(options: SlackApiOptions): SlackApi {
-  const http = createPlatformHttp('Slack', options);
+  const http = createPlatformHttp(platformNames.slack, options);
 
   return {
     http,

@@ -13,6 +13,7 @@ import {
   type SocialPostDraft,
 } from './social-connector.ts';
 import { messageOf } from '../../common/errors/caught.ts';
+import { platformNames } from './social-platforms.ts';
 
 // Slack through its Web API with the bot token of the customer's own Slack app, posting in one channel:
 // - text: chat.postMessage (https://docs.slack.dev/reference/methods/chat.postMessage);
@@ -145,7 +146,9 @@ export function createSlackConnector(options: SlackConnectorOptions): SocialConn
     async preview(post) {
       const text = messageTextOf(post);
       // The image goes as it is: Slack takes any image file and makes its own previews.
-      const image = post.image ? { type: post.image.contentType, bytes: post.image.bytes.length, ...(await imageDimensions(post.image.bytes, 'Slack')) } : null;
+      const image = post.image
+        ? { type: post.image.contentType, bytes: post.image.bytes.length, ...(await imageDimensions(post.image.bytes, platformNames.slack)) }
+        : null;
       return { text, count: Array.from(text).length, image };
     },
 

@@ -2,3 +2,16 @@
 // enum list the same.
 export const socialPlatforms = ['mastodon', 'bluesky', 'x', 'linkedin', 'threads', 'nostr', 'telegram', 'discord', 'slack'] as const;
 export type SocialPlatform = (typeof socialPlatforms)[number];
+
+/** Each platform as people call it: in what its connector tells customers, and wherever the docs list the platforms. */
+export const platformNames: Record<SocialPlatform, string> = {
+  mastodon: 'Mastodon',
+  bluesky: 'Bluesky',
+  x: 'X',
+  linkedin: 'LinkedIn',
+  threads: 'Threads',
+  nostr: 'Nostr',
+  telegram: 'Telegram',
+  discord: 'Discord',
+  slack: 'Slack',
+};

@@ -1,6 +1,7 @@
 import { createPlatformHttp, redactSecrets, type Answer, type Multipart, type PlatformHttpOptions } from './platform-http.ts';
 import { rateLimitWaitMs } from './rate-limit-wait.ts';
 import { SocialRateLimitedError, SocialRejectedError, SocialUnavailableError } from './social-connector.ts';
+import { platformNames } from './social-platforms.ts';
 
 // Telegram's Bot API (https://core.telegram.org/bots/api#making-requests): `POST <api>/bot<token>/<method>`, JSON or
 // multipart, answered `{ok: true, result}` or `{ok: false, error_code, description, parameters?}`. The bot's token is
@@ -66,7 +67,7 @@ export function telegramFailureOf(answer: Answer, call: Pick<TelegramCall, 'what
 
 /** Telegram's Bot API, on the public internet only unless allowed. */
 export function createTelegramApi(options: TelegramApiOptions): TelegramApi {
-  const http = createPlatformHttp('Telegram', options);
+  const http = createPlatformHttp(platformNames.telegram, options);
   return {
     async call(token, call) {
       const headers: Record<string, string> = { accept: 'application/json' };

@@ -12,6 +12,7 @@ import {
 } from './social-connector.ts';
 import { createTelegramApi, type TelegramApiOptions } from './telegram-api.ts';
 import { encodeMultipart, imageFileName, type Multipart } from './platform-http.ts';
+import { platformNames } from './social-platforms.ts';
 
 // Telegram through a bot: https://core.telegram.org/bots/api#sendphoto with the text as the photo's caption when the
 // post has an image, else https://core.telegram.org/bots/api#sendmessage; to a channel the bot administers (its
@@ -94,7 +95,7 @@ export function createTelegramConnector(options: TelegramConnectorOptions): Soci
     async preview(post) {
       const text = telegramTextOf(post);
       const image = post.image
-        ? { type: post.image.contentType, bytes: post.image.bytes.length, ...(await imageDimensions(post.image.bytes, 'Telegram')) }
+        ? { type: post.image.contentType, bytes: post.image.bytes.length, ...(await imageDimensions(post.image.bytes, platformNames.telegram)) }
         : null;
       return { text, count: Array.from(text).length, image };
     },

@@ -1,6 +1,7 @@
 import { createPlatformHttp, redactSecrets, type Answer, type PlatformHttpOptions } from './platform-http.ts';
 import { rateLimitWaitMs } from './rate-limit-wait.ts';
 import { SocialRateLimitedError, SocialRejectedError, SocialUnavailableError, type VerifiedAccount } from './social-connector.ts';
+import { platformNames } from './social-platforms.ts';
 
 // How our Threads pieces (the OAuth platform and the connector) talk to Meta's Threads Graph API: parameters as
 // the documentation sends them (the query string for GET, a form body for POST, access_token among them), and its
@@ -56,7 +57,7 @@ export function graphErrorOf(body: Record<string, unknown>): GraphError | undefi
 
 /** Talks to the Threads Graph API at `options.apiUrl`, public addresses only unless allowed. */
 export function createThreadsGraph(options: ThreadsGraphOptions): ThreadsGraph {
-  const http = createPlatformHttp('Threads', options);
+  const http = createPlatformHttp(platformNames.threads, options);
   const base = options.apiUrl ?? threadsDefaults.apiUrl;
 
   return {

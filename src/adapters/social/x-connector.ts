@@ -15,6 +15,7 @@ import {
 import { xAccountOf, xDataOf, xFailureOf } from './x-answers.ts';
 import type { XEndpoints } from './x-oauth-platform.ts';
 import { weightedLength, xMaxWeightedLength } from './weighted-text.ts';
+import { platformNames } from './social-platforms.ts';
 
 // X's API v2 with a user's OAuth 2 access token: the image through the v2 media upload
 // (https://docs.x.com/x-api/media/upload-media: one request, the bytes in base64, `media_category: tweet_image`),
@@ -77,12 +78,12 @@ function textOfTweet(tweet: Record<string, unknown>): string {
 }
 
 async function imageDetails(image: Image): Promise<SocialPostPreview['image']> {
-  return { type: image.contentType, bytes: image.bytes.length, ...(await imageDimensions(image.bytes, 'X')) };
+  return { type: image.contentType, bytes: image.bytes.length, ...(await imageDimensions(image.bytes, platformNames.x)) };
 }
 
 /** The connector for X. */
 export function createXConnector(options: XConnectorOptions): XConnector {
-  const http = createPlatformHttp('X', options);
+  const http = createPlatformHttp(platformNames.x, options);
   const api = (path: string) => new URL(path, options.apiUrl);
   const headersOf = (token: string) => ({ authorization: `Bearer ${token}`, accept: 'application/json' });
 

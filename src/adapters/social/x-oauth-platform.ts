@@ -2,6 +2,7 @@ import { createPlatformHttp, type Answer, type PlatformHttpOptions } from './pla
 import { xAccountOf, xErrorText, xFailureOf } from './x-answers.ts';
 import type { OAuthClient, OAuthPlatform, OAuthTokens } from './oauth-platform.ts';
 import { SocialRejectedError } from './social-connector.ts';
+import { platformNames } from './social-platforms.ts';
 
 // X's OAuth 2.0 authorization code flow with PKCE (https://docs.x.com/fundamentals/authentication/oauth-2-0/authorization-code,
 // https://docs.x.com/fundamentals/authentication/oauth-2-0/user-access-token): the person grants access at
@@ -31,7 +32,7 @@ function basicAuth({ clientId, clientSecret }: OAuthClient): string {
 
 /** X's side of OAuth 2 (see OAuthPlatform). */
 export function createXOAuthPlatform(options: XOAuthOptions): OAuthPlatform {
-  const http = createPlatformHttp('X', options);
+  const http = createPlatformHttp(platformNames.x, options);
   const tokenUrl = new URL('/2/oauth2/token', options.apiUrl);
 
   async function tokenRequest(client: OAuthClient, form: Record<string, string>, secrets: string[]): Promise<OAuthTokens> {

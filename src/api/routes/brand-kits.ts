@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { createBrandKit } from '../../domain/brand-kits/create-brand-kit.ts';
 import { deleteBrandKit } from '../../domain/brand-kits/delete-brand-kit.ts';
-import { findBrandKit } from '../../domain/brand-kits/find-brand-kit.ts';
+import { findBrandKit } from '../../domain/find-in-workspace.ts';
 import { listBrandKits } from '../../domain/brand-kits/list-brand-kits.ts';
 import { updateBrandKit } from '../../domain/brand-kits/update-brand-kit.ts';
 import type { Deps } from '../../domain/deps.ts';

@@ -3,7 +3,7 @@ import type { Deps } from '../../domain/deps.ts';
 import { createProject } from '../../domain/projects/create-project.ts';
 import { deleteProject } from '../../domain/projects/delete-project.ts';
 import { deleteProjectCover } from '../../domain/projects/delete-project-cover.ts';
-import { findProject } from '../../domain/projects/find-project.ts';
+import { findProject } from '../../domain/find-in-workspace.ts';
 import { listProjects } from '../../domain/projects/list-projects.ts';
 import { updateProject } from '../../domain/projects/update-project.ts';
 import { uploadProjectCover } from '../../domain/projects/upload-project-cover.ts';

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { Deps } from '../../domain/deps.ts';
 import { createSocialConnection } from '../../domain/social-connections/create-social-connection.ts';
 import { deleteSocialConnection } from '../../domain/social-connections/delete-social-connection.ts';
-import { findSocialConnection } from '../../domain/social-connections/find-social-connection.ts';
+import { findSocialConnection } from '../../domain/find-in-workspace.ts';
 import { listSocialConnections } from '../../domain/social-connections/list-social-connections.ts';
 import { startAuthorization } from '../../domain/social-connections/start-authorization.ts';
 import { verifySocialConnection } from '../../domain/social-connections/verify-social-connection.ts';

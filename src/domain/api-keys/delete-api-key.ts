@@ -1,6 +1,6 @@
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
-import { findApiKey } from './find-api-key.ts';
+import { findApiKey } from '../find-in-workspace.ts';
 
 /**
  * The key stops working at once: authentication looks keys up on every request, nothing caches them. On every plan

@@ -1,6 +1,6 @@
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
-import { findBrandKit } from './find-brand-kit.ts';
+import { findBrandKit } from '../find-in-workspace.ts';
 
 export async function deleteBrandKit(deps: Deps, caller: Caller, id: string): Promise<void> {
   await deps.orm.em.fork().transactional(async (em) => {

@@ -2,7 +2,7 @@ import type { BrandKit } from '../../adapters/database/entities/brand-kit.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { normalizeColors, type BrandKitInput } from './brand-kit-input.ts';
-import { findBrandKit } from './find-brand-kit.ts';
+import { findBrandKit } from '../find-in-workspace.ts';
 
 /** `colors` and `fonts`, when given, replace the stored objects as a whole. */
 export async function updateBrandKit(deps: Deps, caller: Caller, id: string, input: Partial<BrandKitInput>): Promise<BrandKit> {

@@ -1,9 +1,8 @@
 import { Post } from '../../adapters/database/entities/post.ts';
 import { AppError } from '../../common/errors/app-error.ts';
-import { findBrandKit } from '../brand-kits/find-brand-kit.ts';
+import { findBrandKit, findProject } from '../find-in-workspace.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
-import { findProject } from '../projects/find-project.ts';
 
 export type CreatePostInput = { title: string; prompt: string; projectId: string; brandKitId?: string };
 

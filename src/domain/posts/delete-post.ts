@@ -3,7 +3,7 @@ import type { Deps } from '../deps.ts';
 import { recordOrphanedObjects } from '../storage/orphaned-objects.ts';
 import { startStorageCleanup } from '../storage/start-storage-cleanup.ts';
 import { cancelPublication } from '../publishing/publication-workflow.ts';
-import { findPost } from './find-post.ts';
+import { findPost } from '../find-in-workspace.ts';
 import { readPost } from './read-post.ts';
 import { postObjectKeys } from './post-object-keys.ts';
 

@@ -2,7 +2,7 @@ import type { Post, PostStatus } from '../../adapters/database/entities/post.ts'
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import type { Page, PageRequest } from '../paging.ts';
-import { findProject } from '../projects/find-project.ts';
+import { findProject } from '../find-in-workspace.ts';
 import { decodeCursor, encodeCursor } from './post-cursor.ts';
 
 export type PostListQuery = PageRequest & { status?: PostStatus | undefined; cursor?: string | undefined };

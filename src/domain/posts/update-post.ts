@@ -1,11 +1,10 @@
 import type { Post, PostStatus } from '../../adapters/database/entities/post.ts';
 import { AppError } from '../../common/errors/app-error.ts';
-import { findBrandKit } from '../brand-kits/find-brand-kit.ts';
+import { findBrandKit, findPost } from '../find-in-workspace.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { cancelPublication, planPublication, publicationOutcome } from '../publishing/publication-workflow.ts';
 import { requireFuture } from '../publishing/schedule-post.ts';
-import { findPost } from './find-post.ts';
 import { readPost } from './read-post.ts';
 
 export type UpdatePostInput = {

@@ -3,7 +3,7 @@ import type { Deps } from '../deps.ts';
 import { recordOrphanedObjects } from '../storage/orphaned-objects.ts';
 import { startStorageCleanup } from '../storage/start-storage-cleanup.ts';
 import { postObjectKeys } from '../posts/post-object-keys.ts';
-import { findProject } from './find-project.ts';
+import { findProject } from '../find-in-workspace.ts';
 
 /** Deletes the project; its stored objects are deleted durably by the storage cleanup workflow. */
 export async function deleteProject(deps: Deps, caller: Caller, id: string): Promise<void> {

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Project } from '../../adapters/database/entities/project.ts';
 import type { Caller } from '../caller.ts';
 import { recordOrphanedObjects, type OrphanBatch } from '../storage/orphaned-objects.ts';
-import { findProject } from './find-project.ts';
+import { findProject } from '../find-in-workspace.ts';
 
 /**
  * Points the project at a new cover (`key`; null for none) under the project's lock, and records the cover it had

@@ -3,7 +3,7 @@ import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { requireQuota } from '../workspaces/plans.ts';
 import { lockWorkspace } from '../workspaces/lock-workspace.ts';
-import { findProject } from './find-project.ts';
+import { findProject } from '../find-in-workspace.ts';
 import { validateProjectIcon } from './project-icon.ts';
 
 export type UpdateProjectInput = {

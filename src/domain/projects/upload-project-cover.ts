@@ -6,7 +6,7 @@ import type { Deps } from '../deps.ts';
 import { claimObjectKey, reserveObjectKey } from '../storage/orphaned-objects.ts';
 import { startStorageCleanup } from '../storage/start-storage-cleanup.ts';
 import { detectImageType } from './detect-image-type.ts';
-import { findProject } from './find-project.ts';
+import { findProject } from '../find-in-workspace.ts';
 import { swapProjectCover } from './swap-project-cover.ts';
 
 // An upload that has not committed within this time is considered dead and its object is swept away.

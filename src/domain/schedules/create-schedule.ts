@@ -1,8 +1,7 @@
 import { Schedule } from '../../adapters/database/entities/schedule.ts';
-import { findBrandKit } from '../brand-kits/find-brand-kit.ts';
+import { findBrandKit, findProject } from '../find-in-workspace.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
-import { findProject } from '../projects/find-project.ts';
 import { lockWorkspace } from '../workspaces/lock-workspace.ts';
 import { requireFeature, requireQuota, requireScheduleInterval } from '../workspaces/plans.ts';
 import { shortestCronIntervalMinutes, validateCronExpression } from './cron-expression.ts';

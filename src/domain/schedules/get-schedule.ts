@@ -1,7 +1,7 @@
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { requireFeature } from '../workspaces/plans.ts';
-import { findSchedule } from './find-schedule.ts';
+import { findSchedule } from '../find-in-workspace.ts';
 import { viewOf, type ScheduleView } from './schedule-view.ts';
 
 export async function getSchedule(deps: Deps, caller: Caller, id: string): Promise<ScheduleView> {

@@ -3,7 +3,7 @@ import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { requireFeature, requireScheduleInterval } from '../workspaces/plans.ts';
 import { shortestCronIntervalMinutes, validateCronExpression } from './cron-expression.ts';
-import { findSchedule } from './find-schedule.ts';
+import { findSchedule } from '../find-in-workspace.ts';
 import { inTemporal } from '../../adapters/temporal/workflow-gateway.ts';
 import { validatePromptTemplate } from './prompt-template.ts';
 import { viewOf, type ScheduleView } from './schedule-view.ts';

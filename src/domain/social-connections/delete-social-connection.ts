@@ -3,7 +3,7 @@ import { workflowIds } from '../../adapters/temporal/workflow-ids.ts';
 import { inTemporal } from '../../adapters/temporal/workflow-gateway.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
-import { findSocialConnection } from './find-social-connection.ts';
+import { findSocialConnection } from '../find-in-workspace.ts';
 
 /**
  * Forgets the account and its credentials. Publish targets keep their history; pending ones to it will fail. An

@@ -6,7 +6,7 @@ import { startEventDelivery } from '../../../activities/start-event-delivery.ts'
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { startKeepAlive } from './complete-authorization.ts';
-import { findSocialConnection } from './find-social-connection.ts';
+import { findSocialConnection } from '../find-in-workspace.ts';
 import { freshCredentials } from './fresh-credentials.ts';
 import { isOAuthCredentials, markNeedsReauth } from './refresh-connection.ts';
 

@@ -4,7 +4,7 @@ import { newId } from '../../adapters/database/new-id.ts';
 import { notFound } from '../../common/errors/app-error.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
-import { findPost } from '../posts/find-post.ts';
+import { findPost } from '../find-in-workspace.ts';
 import { appendVersion } from './append-version.ts';
 
 /**

@@ -6,7 +6,7 @@ import { workflowIds } from '../../adapters/temporal/workflow-ids.ts';
 import { generateVideo } from '../../../workflows/generate-video.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
-import { findPost } from '../posts/find-post.ts';
+import { findPost } from '../find-in-workspace.ts';
 import { postSearchAttributes } from '../../adapters/temporal/search-attributes.ts';
 import { lockWorkspace } from '../workspaces/lock-workspace.ts';
 import { planRules, requireVideoSlot } from '../workspaces/plans.ts';

@@ -3,7 +3,7 @@ import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { requireFeature } from '../workspaces/plans.ts';
 import { pageQuery, toPage, type Page, type PageRequest } from '../paging.ts';
-import { findWebhook } from './find-webhook.ts';
+import { findWebhook } from '../find-in-workspace.ts';
 
 /** The webhook's delivery log, newest attempt first. */
 export async function listWebhookDeliveries(deps: Deps, caller: Caller, webhookId: string, query: PageRequest): Promise<Page<WebhookDelivery>> {

@@ -9,7 +9,7 @@ import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { requireFeature } from '../workspaces/plans.ts';
 import { isDeliveryRetrying } from './delivery-retries.ts';
-import { findWebhook } from './find-webhook.ts';
+import { findWebhook } from '../find-in-workspace.ts';
 
 export type Redelivery = { deliveryId: string; attempt: number };
 

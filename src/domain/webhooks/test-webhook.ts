@@ -5,7 +5,7 @@ import { testEventBody } from '../../adapters/webhook-sender/test-event-body.ts'
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { requireFeature } from '../workspaces/plans.ts';
-import { findWebhook } from './find-webhook.ts';
+import { findWebhook } from '../find-in-workspace.ts';
 
 export type WebhookTestResult = {
   deliveryId: string;

@@ -2,7 +2,7 @@ import type { Webhook } from '../../adapters/database/entities/webhook.ts';
 import type { Caller } from '../caller.ts';
 import { requireFeature } from '../workspaces/plans.ts';
 import type { Deps } from '../deps.ts';
-import { findWebhook } from './find-webhook.ts';
+import { findWebhook } from '../find-in-workspace.ts';
 import { normalizeEvents } from './webhook-input.ts';
 
 /** Any subset of url, events, isActive, and (extension) a new secret, or null for unsigned deliveries. */
