@@ -3,7 +3,7 @@
 // project's Node. Imported by tools/launch.mjs, the one way the npm scripts start. Plain JavaScript without
 // dependencies. Progress goes to stderr, so scripts printing JSON on stdout stay clean.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,9 +20,12 @@ export function bootstrap() {
     const started = Date.now();
     // No install script runs, whatever the npm: npm 11 would run those package.json `allowScripts` allows, an older npm
     // every one, and better-sqlite3's would try to download a binary. The one script needed is the `node` package's,
-    // run next. --prefer-offline: what npm has cached is used without asking the registry again; the lockfile's
-    // integrity hashes still decide what is installed.
-    const result = spawnSync('npm', ['ci', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
+    // run next. --node-version: packages' `engines` are checked against the Node that will run them, not the one
+    // running npm (on Node 18, npm left out sharp's binary, which wants Node 20). --prefer-offline: what npm has
+    // cached is used without asking the registry again; the lockfile's integrity hashes still decide what is installed.
+    const nodeVersion = lockedPackages()['node_modules/node'].version;
+    const options = ['--ignore-scripts', `--node-version=${nodeVersion}`, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
+    const result = spawnSync('npm', ['ci', ...options], {
       cwd: root,
       stdio: ['ignore', process.stderr, process.stderr],
     });
@@ -33,13 +36,18 @@ export function bootstrap() {
   ensureSqliteBuiltForNode24();
 }
 
-/** The `node` package's install script: it fetches the Node 24 binary package from npm and links node_modules/.bin/node. */
+/**
+ * The `node` package's install script: it fetches the Node 24 binary package from npm into node_modules/node/bin.
+ * npm links node_modules/.bin/node only to a file that exists when it links, which with scripts skipped it did not.
+ */
 function installProjectNode() {
-  const result = spawnSync(process.execPath, ['installArchSpecificPackage'], {
-    cwd: join(root, 'node_modules/node'),
-    stdio: ['ignore', process.stderr, process.stderr],
-  });
-  if (result.status !== 0 || !existsSync(node24)) fail(`installing Node 24 (the \`node\` package's install script) failed with exit code ${result.status}`);
+  const packageDir = join(root, 'node_modules/node');
+  const result = spawnSync(process.execPath, ['installArchSpecificPackage'], { cwd: packageDir, stdio: ['ignore', process.stderr, process.stderr] });
+  if (result.status !== 0 || !existsSync(join(packageDir, 'bin/node'))) fail(`installing Node 24 (the \`node\` package's install script) failed with exit code ${result.status}`);
+  if (!existsSync(node24)) {
+    rmSync(node24, { force: true }); // a link to nothing
+    symlinkSync('../node/bin/node', node24);
+  }
 }
 
 /**
@@ -145,7 +153,7 @@ function fail(message) {
 function installedAsLocked() {
   const installedFile = `${root}/node_modules/.package-lock.json`;
   if (!existsSync(installedFile)) return false;
-  const locked = JSON.parse(readFileSync(`${root}/package-lock.json`, 'utf8')).packages;
+  const locked = lockedPackages();
   const installed = JSON.parse(readFileSync(installedFile, 'utf8')).packages;
   return Object.entries(locked).every(([path, entry]) => {
     if (path === '') return true;
@@ -153,4 +161,8 @@ function installedAsLocked() {
     if (!installed[path]) return entry.optional === true;
     return installed[path].version === entry.version;
   });
+}
+
+function lockedPackages() {
+  return JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')).packages;
 }
