@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { parseEncryptionKey, parseEncryptionKeys } from './adapters/crypto/encryption-keys.ts';
-import { defaultFfmpegPath } from './adapters/video-encoding/ffmpeg-path.ts';
+import { parseEncryptionKey, parseEncryptionKeys } from './config/encryption-keys.ts';
+import { defaultFfmpegPath } from './config/ffmpeg-path.ts';
 
 // The one place that reads the environment. Every process (api, worker, admin CLI, dev stack) calls loadConfig();
 // a missing or malformed variable stops start-up with a message naming it, instead of failing later on first use.
