@@ -14,7 +14,7 @@ import { failureTypes } from '../src/adapters/temporal/failure-types.ts';
 import { messageOf } from '../src/common/errors/caught.ts';
 import { heartbeatingOnAClock } from './heartbeat-on-a-clock.ts';
 import { nextAttemptAt } from './next-attempt-at.ts';
-import { socialPublish } from '../workflows/activity-options.ts';
+import { socialPublish } from '../workflows/contracts/activity-options.ts';
 import {
   SocialOutcomeUnknownError,
   type PublishedSocialPost,

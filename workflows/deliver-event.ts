@@ -8,7 +8,7 @@ import {
   type EventDeliveryResult,
   type WebhookDeliveryResult,
 } from './contracts/deliver-event.ts';
-import { localWebhookRound, webhookRound } from './activity-options.ts';
+import { localWebhookRound, webhookRound } from './contracts/activity-options.ts';
 import { utc } from './current-details.ts';
 
 // Unbounded while the database or Temporal is down (see webhookRound); nothing waits for this workflow, so a long

@@ -1,6 +1,6 @@
 import { continueAsNew, proxyActivities, setCurrentDetails, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities/activity-signatures.ts';
-import { connectionRefresh, databaseWork } from './activity-options.ts';
+import { connectionRefresh, databaseWork } from './contracts/activity-options.ts';
 import { refreshMarginMs, type KeepConnectionAliveInput, type KeepConnectionAliveResult } from './contracts/keep-connection-alive.ts';
 import { utc } from './current-details.ts';
 
