@@ -86,7 +86,7 @@ function notRetried(): WorkRefused {
 }
 
 /** The idempotency key of a part: the target's for the first (as for a single post), then one of its own per part. */
-export function partKeyOf(targetKey: string, part: number): string {
+function partKeyOf(targetKey: string, part: number): string {
   return part === 1 ? targetKey : `${targetKey}.${part}`;
 }
 
