@@ -32,7 +32,7 @@ const contractsAreLeaves = {
 
 // The layers, top to bottom: a file imports from its own layer and the layers below it, never from one above
 // (docs/architecture.md, "Layers, one way"). A file belongs to the first layer whose pattern matches it; a product
-// file in no layer, or an import of one, fails, so a new folder is given its place on purpose.
+// file in no layer, or an import of a file in no layer, fails, so a new folder is given its place on purpose.
 const entryPoints = { api: 'src/api/**', admin: 'src/admin/**', local: 'src/local/**', worker: 'worker/**', tools: 'tools/**', bench: 'bench/**' };
 const layers = {
   ...entryPoints,
@@ -62,6 +62,7 @@ const oneWay = {
     { from: layer('composition'), allow: { to: layer('domain', ...belowDomain) } },
     // Workflows and activities are one layer, which meets in the contracts; an activity never imports workflow code.
     { from: layer(...temporalCode), allow: { to: layer('workflow-contract', ...belowDomain) } },
+    // A workflow starts a child through the child's start-up, which names the workflow it starts.
     { from: layer('workflow', 'workflow-start'), allow: { to: layer('workflow', 'workflow-start') } },
     { from: layer('activity'), allow: { to: layer('activity', 'domain') } },
     { from: layer('domain'), allow: { to: layer('domain', ...belowDomain) } },
@@ -108,7 +109,7 @@ export default tseslint.config(
       'boundaries/files': Object.entries(layers).map(([category, pattern]) => ({ category, pattern })),
       'boundaries/files-single-match': true,
     },
-    rules: { 'boundaries/dependencies': ['error', oneWay] },
+    rules: { 'boundaries/dependencies': ['error', oneWay], 'boundaries/no-unknown-files': 'error' },
   },
   {
     files: ['workflows/**/*.ts'],

@@ -38,6 +38,12 @@ describe('layers', () => {
     ]);
   });
 
+  it('when a product file belongs to no layer, then lint fails', async () => {
+    expect(await layerErrors('src/x.ts', "export const x = 'x';")).toEqual([
+      'boundaries/no-unknown-files: File does not match any file pattern and does not belong to any known element',
+    ]);
+  });
+
   it('when a file in a layer imports a file in no layer, then lint fails', async () => {
     expect(await layerErrors('src/domain/posts/x.ts', "export { default } from '../../../vitest.config.ts';")).toEqual([
       'boundaries/dependencies: There is no policy allowing dependencies from file of category "domain" to entities of module with origin "local"',
