@@ -9,9 +9,9 @@ import { asTemporalFailure } from './temporal-failure.ts';
 
 /**
  * The boundary of an activity that works on our own database (workflows retry it without limit, see
- * workflows/activity-options.ts): a dependency that is down stays retryable; work the domain refused is final with
- * its own failure type; any other error is final too, so bad data or a bug fails the workflow visibly at once
- * instead of retrying for ever. A failure the activity chose itself (ApplicationFailure) passes as it is.
+ * workflows/contracts/activity-options.ts): a dependency that is down stays retryable; work the domain refused is
+ * final with its own failure type; any other error is final too, so bad data or a bug fails the workflow visibly at
+ * once instead of retrying for ever. A failure the activity chose itself (ApplicationFailure) passes as it is.
  */
 export async function finalUnlessDependencyDown<T>(work: () => Promise<T>): Promise<T> {
   try {

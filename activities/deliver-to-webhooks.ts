@@ -24,7 +24,7 @@ export type DeliverToWebhooksInput = {
 };
 
 /** A webhook asked for that no longer takes the event (deactivated, deleted, unsubscribed): nothing is sent or logged. */
-export type SkippedWebhook = { webhookId: string; outcome: 'skipped' };
+type SkippedWebhook = { webhookId: string; outcome: 'skipped' };
 /**
  * A webhook that answers slowly, left out of an event's first round when it runs as a local activity, or still silent
  * when that round handed over (`inFlightUntil`: its request is under way, and its answer goes to the log when it

@@ -14,7 +14,7 @@ import { failureTypes } from '../src/adapters/temporal/failure-types.ts';
 import { messageOf } from '../src/common/errors/caught.ts';
 import { heartbeatingOnAClock } from './heartbeat-on-a-clock.ts';
 import { nextAttemptAt } from './next-attempt-at.ts';
-import { socialPublish } from '../workflows/activity-options.ts';
+import { socialPublish } from '../workflows/contracts/activity-options.ts';
 import {
   SocialOutcomeUnknownError,
   type PublishedSocialPost,
@@ -86,7 +86,7 @@ function notRetried(): WorkRefused {
 }
 
 /** The idempotency key of a part: the target's for the first (as for a single post), then one of its own per part. */
-export function partKeyOf(targetKey: string, part: number): string {
+function partKeyOf(targetKey: string, part: number): string {
   return part === 1 ? targetKey : `${targetKey}.${part}`;
 }
 

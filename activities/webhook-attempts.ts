@@ -1,10 +1,9 @@
 import { log } from '@temporalio/activity';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Plan } from '../src/adapters/database/entities/workspace.ts';
-import type { WorkspaceEvent } from '../src/adapters/database/entities/workspace-event.ts';
+import type { PostEventDetails, WorkspaceEvent } from '../src/adapters/database/entities/workspace-event.ts';
 import { mapConcurrently } from '../src/common/async/map-concurrently.ts';
 import { messageOf } from '../src/common/errors/caught.ts';
-import type { PostEventDetails } from '../src/domain/events/post-event.ts';
 import { outcomeOf, slowAnswerMs, type DeliveryTarget, type TargetAttempt } from '../src/domain/webhooks/delivery-attempt.ts';
 import { loggedDeliveryAnswers, recordDeliveryRound } from '../src/domain/webhooks/record-delivery-round.ts';
 import { hasFeature, stoppedByPlan } from '../src/domain/workspaces/plans.ts';

@@ -59,7 +59,7 @@ export type BenchStack = {
 };
 
 /** An api with its workers (see BenchStack.startService). */
-export type BenchService = { config: Config; api: ApiServer; connection: NativeConnection; call: ApiCall; stop(): Promise<void> };
+type BenchService = { config: Config; api: ApiServer; connection: NativeConnection; call: ApiCall; stop(): Promise<void> };
 
 export type ApiCall = <T = unknown>(method: string, path: string, body?: unknown) => Promise<ApiAnswer<T>>;
 

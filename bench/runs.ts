@@ -114,7 +114,7 @@ function same(texts: string[]): string {
   return new Set(texts).size === 1 ? texts[0]! : `${texts[0]!} (run 1 of ${texts.length}; the runs differ)`;
 }
 
-export function median(values: number[]): number {
+function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;

@@ -40,5 +40,3 @@ export async function steadyRate(total: number, concurrency: number, action: (in
   const [from, to] = [completions[concurrency - 1]!, completions[total - concurrency - 1]!];
   return (total - 2 * concurrency) / ((to - from) / 1000);
 }
-
-export const ms = (value: number) => `${value.toFixed(1)} ms`;

@@ -24,7 +24,7 @@ export type Row = {
   measured?: Measured;
 };
 
-export type Measured = { figure: number; unit: Unit; floor?: { value: number; name: string }; target?: Target; detail?: string };
+type Measured = { figure: number; unit: Unit; floor?: { value: number; name: string }; target?: Target; detail?: string };
 
 export function format(value: number, unit: Unit): string {
   if (!Number.isFinite(value)) return 'n/a';

@@ -1,12 +1,12 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { parseEncryptionKey, parseEncryptionKeys } from './adapters/crypto/encryption-keys.ts';
-import { defaultFfmpegPath } from './adapters/video-encoding/ffmpeg-path.ts';
+import { parseEncryptionKey, parseEncryptionKeys } from './config/encryption-keys.ts';
+import { defaultFfmpegPath } from './config/ffmpeg-path.ts';
 
 // The one place that reads the environment. Every process (api, worker, admin CLI, dev stack) calls loadConfig();
 // a missing or malformed variable stops start-up with a message naming it, instead of failing later on first use.
 
-export const defaultTaskQueue = 'content-service';
+const defaultTaskQueue = 'content-service';
 
 /**
  * The production retry ladder of a webhook delivery: 1 min, 5 min, 30 min, 2 h, 6 h, 12 h, 24 h and 24 h after the

@@ -1,6 +1,6 @@
 import { ActivityFailure, log, proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/activity-signatures.ts';
-import { databaseWork } from './activity-options.ts';
+import { databaseWork } from './contracts/activity-options.ts';
 import type { ApplyWorkspacePlanInput, ApplyWorkspacePlanResult } from './contracts/apply-workspace-plan.ts';
 
 // Our own database and our own Temporal: unbounded only while one of them is down (see databaseWork).

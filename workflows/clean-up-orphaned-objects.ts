@@ -1,6 +1,6 @@
 import { continueAsNew, proxyActivities, sleep, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/activity-signatures.ts';
-import { storageCleanup } from './activity-options.ts';
+import { storageCleanup } from './contracts/activity-options.ts';
 import type { CleanUpInput, CleanUpResult, SweepInput } from './contracts/clean-up-orphaned-objects.ts';
 
 // Retried for about seven hours, then left to the storage sweep (see storageCleanup).

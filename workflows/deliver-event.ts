@@ -8,7 +8,7 @@ import {
   type EventDeliveryResult,
   type WebhookDeliveryResult,
 } from './contracts/deliver-event.ts';
-import { localWebhookRound, webhookRound } from './activity-options.ts';
+import { localWebhookRound, webhookRound } from './contracts/activity-options.ts';
 import { utc } from './current-details.ts';
 
 // The first round runs as a local activity, inside the workflow's first task: on the success path an event costs

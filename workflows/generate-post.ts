@@ -1,6 +1,6 @@
 import { ApplicationFailure, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/activity-signatures.ts';
-import { databaseWork, imageGeneration, localDatabaseWork, localImageGeneration } from './activity-options.ts';
+import { databaseWork, imageGeneration, localDatabaseWork, localImageGeneration } from './contracts/activity-options.ts';
 import { failureReasonFor } from './failure-reason.ts';
 import type { GeneratePostInput, GenerationResult } from './contracts/generate-post.ts';
 import { handOver } from './hand-over-event.ts';

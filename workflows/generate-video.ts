@@ -1,7 +1,7 @@
 import { ActivityCancellationType, ApplicationFailure, CancellationScope, isCancellation, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/activity-signatures.ts';
 import { taskQueues } from '../src/adapters/temporal/task-queues.ts';
-import { databaseWork, videoEncoding } from './activity-options.ts';
+import { databaseWork, videoEncoding } from './contracts/activity-options.ts';
 import type { GeneratedVideo, GenerateVideoInput } from './contracts/generate-video.ts';
 import { failureReasonFor } from './failure-reason.ts';
 import { failureTypes } from '../src/adapters/temporal/failure-types.ts';

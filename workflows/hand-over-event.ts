@@ -1,7 +1,7 @@
 import { log, proxyLocalActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/activity-signatures.ts';
 import { messageOf } from '../src/common/errors/caught.ts';
-import { localDatabaseWork } from './activity-options.ts';
+import { localDatabaseWork } from './contracts/activity-options.ts';
 
 // A database read and a start on Temporal: unbounded while either is down (see databaseWork), when the workflow that
 // calls this could not progress anyway; anything else is final and ends up below.

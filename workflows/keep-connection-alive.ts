@@ -1,6 +1,6 @@
 import { continueAsNew, proxyActivities, setCurrentDetails, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities/activity-signatures.ts';
-import { connectionRefresh, databaseWork } from './activity-options.ts';
+import { connectionRefresh, databaseWork } from './contracts/activity-options.ts';
 import { refreshMarginMs, type KeepConnectionAliveInput, type KeepConnectionAliveResult } from './contracts/keep-connection-alive.ts';
 import { utc } from './current-details.ts';
 
@@ -11,7 +11,7 @@ const { startEventDelivery } = proxyActivities<Activities>(databaseWork);
  * Refreshes per run before continuing as new: a round is an activity and a timer (about ten events), so a run's
  * history stays near 500 events (X: about three weeks of two-hour tokens).
  */
-export const roundsPerRun = 50;
+const roundsPerRun = 50;
 // A platform whose tokens come back already inside the margin is not asked more often than this.
 const minimumWaitMs = 60_000;
 

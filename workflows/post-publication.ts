@@ -9,7 +9,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/activity-signatures.ts';
-import { databaseWork, localDatabaseWork, socialPublish } from './activity-options.ts';
+import { databaseWork, localDatabaseWork, socialPublish } from './contracts/activity-options.ts';
 import { utc } from './current-details.ts';
 import { failureReasonFor } from './failure-reason.ts';
 import {

@@ -1,6 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/activity-signatures.ts';
-import { scheduleReconcile } from './activity-options.ts';
+import { scheduleReconcile } from './contracts/activity-options.ts';
 import type { ReconcileReport } from './contracts/reconcile-schedules.ts';
 
 const { repairScheduleDrift } = proxyActivities<Activities>(scheduleReconcile);

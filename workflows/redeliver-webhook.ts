@@ -1,6 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/activity-signatures.ts';
-import { webhookAttempt } from './activity-options.ts';
+import { webhookAttempt } from './contracts/activity-options.ts';
 import type { RedeliverWebhookInput, RedeliveryResult } from './contracts/redeliver-webhook.ts';
 
 // The customer asked for one more attempt, so it is tried once: no ladder. Our own trouble is retried (bounded) by

@@ -1,6 +1,6 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { Activities } from '../activities/activity-signatures.ts';
-import { databaseWork, imageRender } from './activity-options.ts';
+import { databaseWork, imageRender } from './contracts/activity-options.ts';
 import type { RenderPostInput, RenderResult } from './contracts/render-post.ts';
 
 // Bounded because a customer's render waits for it (see imageRender).

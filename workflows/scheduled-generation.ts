@@ -1,7 +1,7 @@
 import { ApplicationFailure, executeChild, proxyActivities, uuid4 } from '@temporalio/workflow';
 import type { Activities } from '../activities/activity-signatures.ts';
 import { seedFromId } from '../src/adapters/image-providers/seed.ts';
-import { databaseWork } from './activity-options.ts';
+import { databaseWork } from './contracts/activity-options.ts';
 import type { ScheduledGenerationInput, ScheduledGenerationResult } from './contracts/scheduled-generation.ts';
 import { failureReasonFor } from './failure-reason.ts';
 import { generatePost } from './generate-post.ts';

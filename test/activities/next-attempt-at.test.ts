@@ -3,7 +3,7 @@ import { nextAttemptAt } from '../../activities/next-attempt-at.ts';
 import { SocialRateLimitedError, SocialRejectedError, SocialUnavailableError } from '../../src/adapters/social/social-connector.ts';
 import { failureTypes } from '../../src/adapters/temporal/failure-types.ts';
 import { WorkRefused } from '../../src/domain/work-refused.ts';
-import { socialPublish } from '../../workflows/activity-options.ts';
+import { socialPublish } from '../../workflows/contracts/activity-options.ts';
 
 // When the publish activity tells clients its next attempt is due, as Temporal computes it from socialPublish's
 // retry policy (5 s, doubling, at most 5 minutes apart, 10 attempts).

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config.ts';
-import { keyIdOf } from '../../src/adapters/crypto/encryption-keys.ts';
+import { keyIdOf } from '../../src/config/encryption-keys.ts';
 import { createSecretBox, type SecretBox } from '../../src/adapters/crypto/secret-box.ts';
 import type { Database } from '../../src/adapters/database/orm.ts';
 import type { ResealReport } from '../../src/domain/secrets/reseal-secrets.ts';

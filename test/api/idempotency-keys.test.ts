@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { specPath } from '../../src/api/app.ts';
-import { keyIdOf } from '../../src/adapters/crypto/encryption-keys.ts';
+import { keyIdOf } from '../../src/config/encryption-keys.ts';
 import type { Schemas } from '../../src/api/schemas.ts';
 import { requestBodyHash } from '../../src/domain/idempotency/idempotent-request.ts';
 import { deleteExpiredIdempotencyKeys } from '../../src/domain/idempotency/sweep-expired-idempotency-keys.ts';

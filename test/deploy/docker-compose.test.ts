@@ -132,7 +132,7 @@ describe('docker-compose.yml', () => {
   });
 
   it('when the api and the worker start, then the migrate job has completed (they never migrate themselves) and Temporal is set up', () => {
-    expect(services.migrate!.command).toEqual(['node', 'src/adapters/database/migrate-command.ts']);
+    expect(services.migrate!.command).toEqual(['node', 'src/admin/migrate-command.ts']);
     const packageJson = JSON.parse(read('package.json')) as { scripts: Record<string, string> };
     // The image is installed already: it runs what the script runs after installing.
     expect(packageJson.scripts.migrate).toBe(`node tools/launch.mjs ${services.migrate!.command!.join(' ')}`);

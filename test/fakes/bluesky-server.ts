@@ -8,14 +8,14 @@ import { jsonOf, startScriptedServer, type Received, type Reply, type Route, typ
 // tests against the reference PDS (test/adapters/social/bluesky-pds.test.ts) cover what that server does; this one is for
 // what it cannot be made to do: rate limits, outages, slow and lost answers, expired tokens on demand.
 
-export type BlueskyEndpoint = 'createSession' | 'refreshSession' | 'uploadBlob' | 'createRecord' | 'getRecord';
+type BlueskyEndpoint = 'createSession' | 'refreshSession' | 'uploadBlob' | 'createRecord' | 'getRecord';
 
 /** A scripted answer whose error body is `{ error, message }` and whose `rateLimitReset` is ratelimit-reset (epoch seconds). */
-export type BlueskyScriptedResponse = ScriptedResponse & { error?: string; message?: string };
+type BlueskyScriptedResponse = ScriptedResponse & { error?: string; message?: string };
 
-export type BlueskyRequest = { method: string; nsid: string; query: Record<string, string>; headers: IncomingHttpHeaders };
-export type BlueskyBlob = { cid: string; bytes: Buffer; mimeType: string };
-export type BlueskyRecord = { uri: string; cid: string; collection: string; rkey: string; value: Record<string, unknown> };
+type BlueskyRequest = { method: string; nsid: string; query: Record<string, string>; headers: IncomingHttpHeaders };
+type BlueskyBlob = { cid: string; bytes: Buffer; mimeType: string };
+type BlueskyRecord = { uri: string; cid: string; collection: string; rkey: string; value: Record<string, unknown> };
 
 /** `url` is the service URL. */
 export type BlueskyServer = ScriptedServer<BlueskyEndpoint, BlueskyScriptedResponse, BlueskyRequest> & {

@@ -12,17 +12,17 @@ import { jsonOf, startScriptedServer, type Received, type Reply, type Route, typ
 // buckets (a test scripts a 429), server boosts' larger files, the message in a channel people read, and the
 // deletion of a webhook by a server's admins (a test removes it from `webhooks`).
 
-export type DiscordEndpoint = 'get_webhook' | 'execute_webhook';
+type DiscordEndpoint = 'get_webhook' | 'execute_webhook';
 
 /** A scripted answer: `retryAfterSeconds` becomes a 429's `retry_after` and its headers; `message`/`code` an error's. */
-export type DiscordScriptedResponse = ScriptedResponse & { retryAfterSeconds?: number; message?: string; code?: number };
+type DiscordScriptedResponse = ScriptedResponse & { retryAfterSeconds?: number; message?: string; code?: number };
 
-export type DiscordRequest = { method: string; path: string; query: URLSearchParams; receivedAt: Date };
+type DiscordRequest = { method: string; path: string; query: URLSearchParams; receivedAt: Date };
 
-export type DiscordWebhook = { id: string; token: string; name: string; channelId: string; guildId: string };
+type DiscordWebhook = { id: string; token: string; name: string; channelId: string; guildId: string };
 
 /** A message a webhook made: its content and attachments as described in `payload_json`, and every part received. */
-export type DiscordMessage = {
+type DiscordMessage = {
   id: string;
   webhookId: string;
   content: string;

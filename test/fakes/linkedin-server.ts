@@ -21,19 +21,19 @@ import { jsonOf, startScriptedServer, type Received, type Reply, type Route, typ
 // token errors `{ error, error_description }`; a 429 has no reset header, as LinkedIn's daily limits reset at
 // midnight UTC (https://learn.microsoft.com/en-us/linkedin/shared/api-guide/concepts/rate-limits).
 
-export type LinkedInEndpoint =
+type LinkedInEndpoint =
   'authorization' | 'accessToken' | 'userinfo' | 'organizationAcls' | 'organization' | 'initializeUpload' | 'upload' | 'createPost' | 'listPosts';
 
 /** A scripted answer; `oauthError` makes its body the token endpoint's `{ error, error_description }`. */
-export type LinkedInScriptedResponse = ScriptedResponse & { message?: string; oauthError?: string };
+type LinkedInScriptedResponse = ScriptedResponse & { message?: string; oauthError?: string };
 
-export type LinkedInRequest = { method: string; path: string; query: URLSearchParams; headers: IncomingHttpHeaders };
+type LinkedInRequest = { method: string; path: string; query: URLSearchParams; headers: IncomingHttpHeaders };
 
-export type LinkedInAcl = { organization: string; role: string; state: 'APPROVED' | 'REQUESTED' | 'REJECTED' | 'REVOKED' };
+type LinkedInAcl = { organization: string; role: string; state: 'APPROVED' | 'REQUESTED' | 'REJECTED' | 'REVOKED' };
 
-export type LinkedInImageRecord = { urn: string; owner: string; uploadId: string; bytes?: Buffer; contentType?: string };
+type LinkedInImageRecord = { urn: string; owner: string; uploadId: string; bytes?: Buffer; contentType?: string };
 
-export type LinkedInPost = {
+type LinkedInPost = {
   id: string;
   author: string;
   commentary: string;

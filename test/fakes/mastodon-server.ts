@@ -6,16 +6,16 @@ import { jsonOf, startScriptedServer, type Received, type Reply, type Route, typ
 // media upload with asynchronous processing, and statuses with Mastodon's Idempotency-Key semantics (the same key
 // gives back the status it first created). Errors are Mastodon's JSON `{ error }`.
 
-export type MastodonEndpoint = 'verify_credentials' | 'media' | 'media_status' | 'statuses';
+type MastodonEndpoint = 'verify_credentials' | 'media' | 'media_status' | 'statuses';
 
 /** A scripted answer whose error body is `{ error }` and whose `rateLimitReset` is X-RateLimit-Reset (an ISO time). */
-export type MastodonScriptedResponse = ScriptedResponse & { error?: string };
+type MastodonScriptedResponse = ScriptedResponse & { error?: string };
 
-export type MastodonRequest = { method: string; path: string; headers: IncomingHttpHeaders };
+type MastodonRequest = { method: string; path: string; headers: IncomingHttpHeaders };
 
-export type MastodonMedia = { id: string; bytes: Buffer; contentType: string; fileName: string; description: string; pollsLeft: number };
+type MastodonMedia = { id: string; bytes: Buffer; contentType: string; fileName: string; description: string; pollsLeft: number };
 
-export type MastodonStatus = {
+type MastodonStatus = {
   id: string;
   text: string;
   visibility: string;

@@ -10,18 +10,18 @@ import { jsonOf, startScriptedServer, type Received, type Reply, type Route, typ
 // token has them all), the real rate-limit tiers (a test scripts a 429), message formatting, file scanning and
 // thumbnails, and how long Slack takes to share a file (here: at once, or after `sharePolls` polls of files.info).
 
-export type SlackMethod =
+type SlackMethod =
   'auth.test' | 'conversations.info' | 'chat.postMessage' | 'files.getUploadURLExternal' | 'upload' | 'files.completeUploadExternal' | 'files.info';
 
 /** A scripted answer: `status` 200 with `error` is Slack's usual refusal; 429 is a rate limit (with `retryAfter`). */
-export type SlackScriptedResponse = ScriptedResponse & { error?: string };
+type SlackScriptedResponse = ScriptedResponse & { error?: string };
 
-export type SlackRequest = { method: string; path: string; headers: IncomingHttpHeaders };
+type SlackRequest = { method: string; path: string; headers: IncomingHttpHeaders };
 /** What a method that got past authentication and the script was called with. */
-export type SlackCall = { method: SlackMethod; args: Record<string, unknown> };
+type SlackCall = { method: SlackMethod; args: Record<string, unknown> };
 
-export type SlackChannel = { id: string; name: string; isMember: boolean; isPrivate: boolean };
-export type SlackFile = {
+type SlackChannel = { id: string; name: string; isMember: boolean; isPrivate: boolean };
+type SlackFile = {
   id: string;
   filename: string;
   length: number;
@@ -35,7 +35,7 @@ export type SlackFile = {
   /** files.info polls left before the share shows. */
   pollsLeft: number;
 };
-export type SlackMessage = { ts: string; channel: string; text: string; files: SlackFile[] };
+type SlackMessage = { ts: string; channel: string; text: string; files: SlackFile[] };
 
 /** `url` is the Web API's base (SLACK_API_URL). */
 export type SlackServer = ScriptedServer<SlackMethod, SlackScriptedResponse, SlackRequest> & {

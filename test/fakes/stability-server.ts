@@ -8,7 +8,7 @@ import { sendEndless } from './endless-body.ts';
 // multipart form in, image bytes (or JSON with base64 when asked) out, JSON errors `{ id, name, errors }`.
 
 /** One scripted answer for the next request; requests beyond the script get the default success. */
-export type StabilityScriptedResponse =
+type StabilityScriptedResponse =
   /** Success as image bytes, whatever the request's Accept header says. */
   | { kind: 'image' }
   /** Success as JSON `{ image, finish_reason, seed }`, whatever the request's Accept header says. */
@@ -20,9 +20,9 @@ export type StabilityScriptedResponse =
   /** A JSON error; `retryAfter` becomes the Retry-After header. */
   | { status: number; name?: string; errors?: string[]; retryAfter?: string };
 
-export type StabilityRequest = { engine: string; headers: IncomingHttpHeaders; fields: Record<string, string> };
+type StabilityRequest = { engine: string; headers: IncomingHttpHeaders; fields: Record<string, string> };
 
-export type StabilityHold = { received: Promise<void>; release(): void };
+type StabilityHold = { received: Promise<void>; release(): void };
 
 export type StabilityServer = {
   /** The base URL, for STABILITY_API_URL. */

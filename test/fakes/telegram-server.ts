@@ -9,17 +9,17 @@ import { jsonOf, startScriptedServer, type Received, type Reply, type Route, typ
 // of the real Telegram: its real flood limits (a test scripts a 429), a bot's rights in a chat (a test scripts the
 // refusal), photo processing and resizing (the bytes are kept as sent), and delivery to people.
 
-export type TelegramMethod = 'getMe' | 'getChat' | 'sendMessage' | 'sendPhoto';
+type TelegramMethod = 'getMe' | 'getChat' | 'sendMessage' | 'sendPhoto';
 
 /** A scripted answer: `retryAfterSeconds` becomes a 429's `parameters.retry_after`; `description` an error's words. */
-export type TelegramScriptedResponse = ScriptedResponse & { retryAfterSeconds?: number; description?: string };
+type TelegramScriptedResponse = ScriptedResponse & { retryAfterSeconds?: number; description?: string };
 
-export type TelegramRequest = { method: string; path: string; botMethod: string; receivedAt: Date };
+type TelegramRequest = { method: string; path: string; botMethod: string; receivedAt: Date };
 
-export type TelegramChat = { id: number; type: 'channel' | 'supergroup' | 'group' | 'private'; title?: string; username?: string };
+type TelegramChat = { id: number; type: 'channel' | 'supergroup' | 'group' | 'private'; title?: string; username?: string };
 
 /** A message the bot sent: its text (sendMessage), or its photo and caption (sendPhoto), and every part received. */
-export type TelegramMessage = {
+type TelegramMessage = {
   messageId: number;
   chat: TelegramChat;
   text?: string;

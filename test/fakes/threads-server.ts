@@ -8,14 +8,14 @@ import { startScriptedServer, type Received, type Reply, type Route, type Script
 // error_subcode, fbtrace_id}}`, except the code exchange's flat `{error_type, code, error_message}`. Where the
 // documentation is silent, the fake says so at the spot and does the least forgiving thing.
 
-export type ThreadsEndpoint = 'authorize' | 'token' | 'exchange' | 'refresh' | 'me' | 'create' | 'object' | 'publish' | 'list' | 'replies';
+type ThreadsEndpoint = 'authorize' | 'token' | 'exchange' | 'refresh' | 'me' | 'create' | 'object' | 'publish' | 'list' | 'replies';
 
 /** A scripted answer with a Graph error body: `code`, `subcode`, `message` override the status's usual ones. */
-export type ThreadsScriptedResponse = ScriptedResponse & { code?: number; subcode?: number; message?: string };
+type ThreadsScriptedResponse = ScriptedResponse & { code?: number; subcode?: number; message?: string };
 
-export type ThreadsRequest = { method: string; path: string; query: URLSearchParams };
+type ThreadsRequest = { method: string; path: string; query: URLSearchParams };
 
-export type ThreadsContainer = {
+type ThreadsContainer = {
   id: string;
   userId: string;
   mediaType: 'TEXT' | 'IMAGE';
@@ -31,7 +31,7 @@ export type ThreadsContainer = {
   pollsLeft: number;
 };
 
-export type ThreadsThread = {
+type ThreadsThread = {
   id: string;
   containerId: string;
   text: string;

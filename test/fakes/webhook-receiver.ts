@@ -9,7 +9,7 @@ import { verifyServiceSignature, verifyStandardSignature } from '../../src/adapt
 // to. It builds its server itself rather than through https-server.ts because `down()` must stop listening and
 // `up()` must listen again on the same port, as a customer's server that restarts does.
 
-export type ReceivedWebhook = {
+type ReceivedWebhook = {
   /** The request's path (a receiver serves any path, so several webhooks can share it). */
   path: string;
   /** `X-Service-Delivery-Id`. */

@@ -9,11 +9,11 @@ import { jsonOf, startScriptedServer, type Received, type Reply, type Route, typ
 // (a test scripts a 429), t.co's real link lengths, media processing (images are ready at once), and how long X
 // remembers a text as "duplicate content" (here: for ever).
 
-export type XEndpoint = 'authorize' | 'token' | 'users_me' | 'media_upload' | 'media_metadata' | 'tweets' | 'user_tweets';
+type XEndpoint = 'authorize' | 'token' | 'users_me' | 'media_upload' | 'media_metadata' | 'tweets' | 'user_tweets';
 
-export type XRequest = { method: string; path: string; headers: IncomingHttpHeaders; query: URLSearchParams };
+type XRequest = { method: string; path: string; headers: IncomingHttpHeaders; query: URLSearchParams };
 
-export type XTweet = {
+type XTweet = {
   id: string;
   authorId: string;
   text: string;
@@ -22,7 +22,7 @@ export type XTweet = {
   /** The post it replies to (`reply.in_reply_to_tweet_id`). */
   inReplyToTweetId: string | undefined;
 };
-export type XMedia = { id: string; bytes: Buffer; mediaType: string; category: string; altText: string | undefined };
+type XMedia = { id: string; bytes: Buffer; mediaType: string; category: string; altText: string | undefined };
 
 type Grant = { clientId: string; redirectUri: string; challenge: string; scopes: string[] };
 type AccessToken = { expiresAt: number; userId: string };

@@ -11,7 +11,7 @@ import { messageOf } from '../../src/common/errors/caught.ts';
 const requirements = fileURLToPath(new URL('../fuzz/requirements.txt', import.meta.url));
 const pinned = /^schemathesis==(.+)$/m.exec(readFileSync(requirements, 'utf8'));
 if (!pinned) throw new Error(`${requirements} must pin schemathesis (schemathesis==<version>).`);
-export const schemathesisVersion = pinned[1];
+const schemathesisVersion = pinned[1];
 
 // Lines of pip's output worth showing while it works.
 const progressLine = /^(Collecting|Downloading|Installing collected|Successfully installed|ERROR)/;

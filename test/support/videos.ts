@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { defaultFfmpegPath } from '../../src/adapters/video-encoding/ffmpeg-path.ts';
+import { defaultFfmpegPath } from '../../src/config/ffmpeg-path.ts';
 import { eventually } from './eventually.ts';
 
 export type VideoFacts = {

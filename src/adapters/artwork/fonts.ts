@@ -17,7 +17,7 @@ function bundled(family: string, packageName: string, fileStem: string): Bundled
   };
 }
 
-export const defaultFont = bundled('Inter', 'inter', 'Inter');
+const defaultFont = bundled('Inter', 'inter', 'Inter');
 
 export const bundledFonts: readonly BundledFont[] = [
   defaultFont,

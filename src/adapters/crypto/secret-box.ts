@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createSecretKey, hkdfSync, randomBytes, type KeyObject } from 'node:crypto';
-import { keyBytes, keyIdOf } from './encryption-keys.ts';
+import { keyBytes, keyIdOf } from '../../config/encryption-keys.ts';
 
 // Secrets we must be able to read back (webhook signing secrets, social credentials) and stored idempotent answers
 // are sealed with AES-256-GCM, so a database dump alone reveals nothing and any change to a stored value is detected

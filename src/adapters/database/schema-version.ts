@@ -18,7 +18,7 @@ export async function requireMigratedSchema(orm: Database): Promise<void> {
 }
 
 /** The migrations this code knows that the database has not run, oldest first. */
-export async function pendingMigrations(orm: Database): Promise<string[]> {
+async function pendingMigrations(orm: Database): Promise<string[]> {
   const connection = orm.em.getConnection();
   const [table] = await connection.execute<Array<{ name: string | null }>>("select to_regclass('mikro_orm_migrations')::text as name");
   const executed = table?.name ? await connection.execute<Array<{ name: string }>>('select name from mikro_orm_migrations') : [];

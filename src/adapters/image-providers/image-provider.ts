@@ -13,7 +13,7 @@ export type ImageRequest = {
   colors: BrandColors;
 };
 
-export type GeneratedImage = {
+type GeneratedImage = {
   /** PNG bytes at exactly the format's pixel size (see post-formats.ts). */
   png: Buffer;
   width: number;

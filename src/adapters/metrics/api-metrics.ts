@@ -22,7 +22,7 @@ export const httpRequestsInFlight = new Gauge({
 });
 
 /** Which limit refused: an API key's, a workspace's (all its keys), or failed authentications from an address. */
-export const rateLimitKinds = ['api-key', 'workspace', 'auth-failures'] as const;
+const rateLimitKinds = ['api-key', 'workspace', 'auth-failures'] as const;
 export type RateLimitKind = (typeof rateLimitKinds)[number];
 
 export const rateLimitRefusals = new Counter({

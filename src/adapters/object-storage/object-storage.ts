@@ -15,7 +15,7 @@ export type ObjectStorage = {
   signedUrl(key: string, ttlSeconds?: number): Promise<string>;
 };
 
-export type StoredObject = { body: Readable; contentType: string; size: number };
+type StoredObject = { body: Readable; contentType: string; size: number };
 
 const contentTypes: Record<string, string> = {
   png: 'image/png',

@@ -18,7 +18,7 @@ export type DiscordConnectorOptions = PlatformHttpOptions & {
 };
 
 // A message's content; Discord counts characters (the cut keeps UTF-16 code units within it too, to be safe).
-export const discordContentMax = 2_000;
+const discordContentMax = 2_000;
 // An attachment's description (alt text).
 const maxDescriptionChars = 1_024;
 // Without boosts a server takes files up to 10 MiB.
@@ -33,7 +33,7 @@ function webhookOf(credentials: SocialCredentials, apiUrl: string): DiscordWebho
 }
 
 /** The message content Discord is sent. */
-export function discordContentOf(post: SocialPostDraft): string {
+function discordContentOf(post: SocialPostDraft): string {
   return shortenText(post.text, { codePoints: discordContentMax, utf16Units: discordContentMax });
 }
 

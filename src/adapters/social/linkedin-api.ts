@@ -22,7 +22,7 @@ export type LinkedInOptions = PlatformHttpOptions & {
   authorizeUrl: string;
 };
 
-export type LinkedInCall = {
+type LinkedInCall = {
   method: 'GET' | 'POST';
   /** Path and query under the API's base URL, e.g. `/rest/posts`. */
   path: string;

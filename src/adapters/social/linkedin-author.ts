@@ -14,7 +14,7 @@ const organizationUrn = /^urn:li:organization:(\d{1,19})$/;
 const aclPageSize = 100;
 const maxAclPages = 10;
 
-export type LinkedInAuthor = VerifiedAccount & {
+type LinkedInAuthor = VerifiedAccount & {
   /** The URN the posts are by, kept in the connection's credentials. */
   author: string;
 };

@@ -8,7 +8,7 @@ import { shortenText } from './shorten-text.ts';
 // PNG of fewer than 36,152,320 pixels; LinkedIn's image posts take files up to 5 MB. A larger image is scaled down
 // and re-encoded as JPEG, at lower and lower quality, rather than refused.
 
-export const maxImagePixels = 36_152_320;
+const maxImagePixels = 36_152_320;
 export const maxImageBytes = 5 * 1024 * 1024;
 /** The Posts API's limit on a media item's alt text. */
 const maxAltTextChars = 4_086;

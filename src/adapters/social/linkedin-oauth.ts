@@ -20,7 +20,7 @@ export const linkedInMemberScopes = ['openid', 'profile', 'w_member_social'] as 
  * For organisation authors, with the Community Management API product: posting as the organisation, reading the
  * member's roles (to check they may), and listing the organisation's posts (to reconcile a lost answer).
  */
-export const linkedInOrganizationScopes = ['w_organization_social', 'r_organization_social', 'r_organization_admin'] as const;
+const linkedInOrganizationScopes = ['w_organization_social', 'r_organization_social', 'r_organization_admin'] as const;
 
 export type LinkedInOAuthOptions = LinkedInOptions & {
   /** Whether the operator's app has the Community Management API, so members can connect their organisations. */

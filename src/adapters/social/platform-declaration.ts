@@ -4,10 +4,10 @@ import type { SocialPlatform } from './social-platforms.ts';
 // the publish path all read this, so what a client is told in advance is what the connector does.
 
 /** How a platform counts a post's text: grapheme clusters (Bluesky, Mastodon), X's weighted count, or characters. */
-export type TextUnit = 'graphemes' | 'weighted' | 'characters';
+type TextUnit = 'graphemes' | 'weighted' | 'characters';
 
 /** How a connection to the platform is made. */
-export type PlatformAuth = 'token' | 'app-password' | 'oauth2';
+type PlatformAuth = 'token' | 'app-password' | 'oauth2';
 
 export type PlatformDeclaration = {
   platform: SocialPlatform;

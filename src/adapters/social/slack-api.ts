@@ -69,7 +69,7 @@ function errorTextOf(answer: Answer, token: string): string {
 }
 
 /** The error of an answer that is not `{ ok: true }`; `what` names the request in the message. */
-export function slackFailureOf(answer: Answer, what: string, token: string, creates = false): Error {
+function slackFailureOf(answer: Answer, what: string, token: string, creates = false): Error {
   const { status } = answer;
   const code = errorCodeOf(answer);
   const text = errorTextOf(answer, token);

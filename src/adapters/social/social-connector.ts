@@ -17,7 +17,7 @@ export type BlueskyCredentials = { platform: 'bluesky'; serviceUrl: string; hand
  * credentials): `expiresAt` is when the access token expires (ISO); `refreshToken` is absent where the platform
  * issues none.
  */
-export type OAuthTokenFields = { accessToken: string; refreshToken?: string | undefined; expiresAt: string; refreshTokenExpiresAt?: string | undefined };
+type OAuthTokenFields = { accessToken: string; refreshToken?: string | undefined; expiresAt: string; refreshTokenExpiresAt?: string | undefined };
 /** X: `userId` is the account's id, whose recent posts a retry looks in (see x-connector.ts). */
 export type XCredentials = OAuthTokenFields & { platform: 'x'; userId: string };
 /** LinkedIn: the tokens and who posts (see linkedin-author.ts). */

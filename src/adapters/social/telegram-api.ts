@@ -15,7 +15,7 @@ export type TelegramApiOptions = PlatformHttpOptions & {
 
 /** A multipart body, encoded up front (see mastodon-connector.ts on why not a FormData stream). */
 
-export type TelegramCall = {
+type TelegramCall = {
   method: string;
   json?: object;
   form?: Multipart;
@@ -49,7 +49,7 @@ function waitOf(answer: Answer): number {
 }
 
 /** The failure an answer other than `{ok: true}` means. */
-export function telegramFailureOf(answer: Answer, call: Pick<TelegramCall, 'what' | 'about'>, token: string): Error {
+function telegramFailureOf(answer: Answer, call: Pick<TelegramCall, 'what' | 'about'>, token: string): Error {
   const given = answer.body.error_code;
   const code = typeof given === 'number' ? given : answer.status;
   const description = typeof answer.body.description === 'string' ? redactSecrets(answer.body.description, [token]) : '';

@@ -27,8 +27,8 @@ import { platformNames } from './social-platforms.ts';
 
 export type TelegramConnectorOptions = TelegramApiOptions;
 
-export const telegramCaptionMax = 1_024;
-export const telegramMessageMax = 4_096;
+const telegramCaptionMax = 1_024;
+const telegramMessageMax = 4_096;
 const maxPhotoBytes = 10 * 1024 * 1024;
 // https://core.telegram.org/bots/api#chat: a public chat's username, which its t.me links use.
 const usernameShape = /^[A-Za-z0-9_]{4,32}$/;
@@ -41,7 +41,7 @@ function accountOf(credentials: SocialCredentials): TelegramCredentials {
 }
 
 /** The text Telegram is sent: a caption's worth beside an image, a message's without. */
-export function telegramTextOf(post: SocialPostDraft): string {
+function telegramTextOf(post: SocialPostDraft): string {
   const max = post.image ? telegramCaptionMax : telegramMessageMax;
   return shortenText(post.text, { codePoints: max, utf16Units: max });
 }

@@ -9,7 +9,7 @@ import { SocialRateLimitedError, SocialRejectedError, SocialUnavailableError, ty
 // (https://docs.x.com/x-api/fundamentals/rate-limits).
 
 /** X's x-rate-limit-reset is epoch seconds. */
-export function xResetAtOf(headers: IncomingHttpHeaders): number {
+function xResetAtOf(headers: IncomingHttpHeaders): number {
   const reset = headers['x-rate-limit-reset'];
   return typeof reset === 'string' && /^\d+$/.test(reset.trim()) ? Number(reset) * 1000 : Number.NaN;
 }

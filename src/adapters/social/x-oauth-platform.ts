@@ -19,7 +19,7 @@ export type XEndpoints = {
 
 export type XOAuthOptions = PlatformHttpOptions & XEndpoints;
 
-export const xScopes = ['tweet.read', 'tweet.write', 'users.read', 'offline.access', 'media.write'] as const;
+const xScopes = ['tweet.read', 'tweet.write', 'users.read', 'offline.access', 'media.write'] as const;
 
 // A token endpoint answer without expires_in: X documents two hours.
 const defaultLifetimeSeconds = 7200;

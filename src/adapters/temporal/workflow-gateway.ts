@@ -24,7 +24,7 @@ export type Outcome<T> = { state: 'completed'; result: T } | { state: 'running' 
 // Long enough for a busy server (a schedule's describe can stall for seconds while the server's own scheduler
 // worker is backed up), short enough that a caller hears "try again" rather than waiting out the client's own
 // retries, which go on far longer when the server is gone, and for ever when it hangs with connections open.
-export const temporalDeadlineMs = 10_000;
+const temporalDeadlineMs = 10_000;
 const retryAfterSeconds = 5;
 
 /**

@@ -6,8 +6,8 @@ import { postFormats, type PostFormat } from '../artwork/post-formats.ts';
 // downloads), no audio. Short enough to loop on a feed.
 
 export const videoSeconds = 6;
-export const videoFps = 30;
-export const videoFrames = videoSeconds * videoFps;
+const videoFps = 30;
+const videoFrames = videoSeconds * videoFps;
 
 export type EncodeVideoInput = {
   ffmpegPath: string;
@@ -37,51 +37,11 @@ export function encodePostVideo(input: EncodeVideoInput): Promise<void> {
   return runFfmpeg(input.ffmpegPath, videoArguments(input), input.onProgress, input.signal);
 }
 
-/** ffmpeg's arguments for the post video. Exported for the benchmark, which encodes the same frames alone. */
 type VideoInputs = Pick<EncodeVideoInput, 'artworkPath' | 'overlay' | 'format' | 'outputPath'>;
 
-export function videoArguments(input: VideoInputs): string[] {
+/** ffmpeg's arguments for the post video. */
+function videoArguments(input: VideoInputs): string[] {
   return [...inputArguments(input), '-filter_complex', filterGraph(input), '-map', '[video]', ...h264Arguments(), input.outputPath];
-}
-
-/** The frames of the post video as raw yuv420p, without encoding them (for the benchmark's baseline). */
-export function rawFrameArguments(input: VideoInputs): string[] {
-  return [
-    ...inputArguments(input),
-    '-filter_complex',
-    filterGraph(input),
-    '-map',
-    '[video]',
-    '-frames:v',
-    String(videoFrames),
-    '-f',
-    'rawvideo',
-    '-pix_fmt',
-    'yuv420p',
-    input.outputPath,
-  ];
-}
-
-/** Encoding alone: raw yuv420p frames of the format in, the same H.264 settings out. */
-export function encodeRawFramesArguments(format: PostFormat, rawPath: string, outputPath: string): string[] {
-  const { width, height } = postFormats[format];
-  return [
-    '-hide_banner',
-    '-nostdin',
-    '-y',
-    '-f',
-    'rawvideo',
-    '-pix_fmt',
-    'yuv420p',
-    '-s',
-    `${width}x${height}`,
-    '-r',
-    String(videoFps),
-    '-i',
-    rawPath,
-    ...h264Arguments(),
-    outputPath,
-  ];
 }
 
 /** Each picture is read once; the filters make the frames from it (no per-frame decoding of a looped image). */
@@ -128,7 +88,7 @@ function h264Arguments(): string[] {
  * Runs ffmpeg, turning its `-progress` output into calls of `onProgress`. An aborted `signal` kills it (SIGKILL: its
  * half-written output is thrown away anyway) and rejects with the signal's reason.
  */
-export function runFfmpeg(ffmpegPath: string, args: string[], onProgress?: (done: number) => void, signal?: AbortSignal): Promise<void> {
+function runFfmpeg(ffmpegPath: string, args: string[], onProgress?: (done: number) => void, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(ffmpegPath, ['-loglevel', 'error', '-progress', 'pipe:1', '-nostats', ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,5 +1,4 @@
-import type { WorkspaceEvent } from '../database/entities/workspace-event.ts';
-import type { PostEventDetails } from '../../domain/events/post-event.ts';
+import type { ConnectionEventDetails, PostEventDetails, WorkspaceEvent } from '../database/entities/workspace-event.ts';
 
 /**
  * The JSON body of a delivery, as the spec shows it: `event`, `workspaceId`, `timestamp` (when the event happened)
@@ -23,9 +22,6 @@ export function webhookBody(event: WorkspaceEvent, imageUrl: string | null): str
     },
   });
 }
-
-/** What `connection.expired` tells about the connection (recorded by markNeedsReauth), frozen when it happened. */
-export type ConnectionEventDetails = { connectionId: string; platform: string; accountName: string; reason: string };
 
 function connectionEventBody(event: WorkspaceEvent): string {
   const details = event.details as ConnectionEventDetails;

@@ -29,7 +29,7 @@ export const problemResponse: ErrorRequestHandler = (error: unknown, req, res, _
   sendProblem(req, res, appError, isValidatorError(error) ? error.headers : undefined);
 };
 
-export function sendProblem(req: Request, res: Response, error: AppError, headers: Record<string, string> = {}): void {
+function sendProblem(req: Request, res: Response, error: AppError, headers: Record<string, string> = {}): void {
   const { status, title } = problemTypes[error.code];
   const { retryAfterSeconds, ...extras } = error.extras;
   const body: Schemas['Problem'] = {

@@ -8,7 +8,7 @@ import { AppError } from '../../common/errors/app-error.ts';
 // file; the parser reads a few small text fields so that the validator can name them in its 400. Every
 // limit holds whether or not the client declares a Content-Length: parsing stops at the first one crossed, and
 // nothing is buffered past it.
-export const coverUploadLimits = {
+const coverUploadLimits = {
   fileBytes: 10 * 1024 * 1024,
   textFields: 8,
   textFieldBytes: 1024,

@@ -9,7 +9,7 @@ export const rateLimitTable = 'rate_limits';
 const poolMax = 4;
 
 /** What rate-limiter-flexible's PostgreSQL store queries (its `storeType: 'pool'`). */
-export type StoreClient = { query(statement: pg.QueryConfig): Promise<pg.QueryResult> };
+type StoreClient = { query(statement: pg.QueryConfig): Promise<pg.QueryResult> };
 
 export type RateLimitStore = { client: StoreClient; outage: StoreOutage; close(): Promise<void> };
 

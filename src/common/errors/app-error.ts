@@ -23,11 +23,11 @@ export const problemTypes = {
 export type ProblemCode = keyof typeof problemTypes;
 
 export type FieldError = { location: 'body' | 'query' | 'path' | 'header'; path: string; message: string };
-export type PlanName = 'starter' | 'growth';
+type PlanName = 'starter' | 'growth';
 /** The plan limits (src/domain/workspaces/plans.ts); `concurrentVideos` counts jobs encoding at once. */
 export type QuotaName = 'activeProjects' | 'brandKits' | 'schedules' | 'webhooks' | 'apiKeys' | 'socialConnections' | 'concurrentVideos';
 /** What a `plan-limit-reached` names: a count limit, or the shortest interval a schedule may fire at. */
-export type ProblemQuotaName = Exclude<QuotaName, 'concurrentVideos'> | 'scheduleIntervalMinutes';
+type ProblemQuotaName = Exclude<QuotaName, 'concurrentVideos'> | 'scheduleIntervalMinutes';
 
 /** Members added to the problem body next to type/title/status/detail. */
 export type ProblemExtras = {

@@ -1,16 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { EventType, WorkspaceEvent } from '../../adapters/database/entities/workspace-event.ts';
+import type { EventType, PostEventDetails, WorkspaceEvent } from '../../adapters/database/entities/workspace-event.ts';
 import type { Post } from '../../adapters/database/entities/post.ts';
 import { recordEvent } from './record-event.ts';
-
-/** What a post event carries about its post, frozen when the event happens, so every delivery sends the same. */
-export type PostEventDetails = {
-  title: string;
-  status: string;
-  publishedAt: string | null;
-  imageKey: string | null;
-  reason?: string;
-};
 
 /** Records a post event with a snapshot of the post as it is now (after the change being reported). */
 export function recordPostEvent(em: EntityManager, post: Post, event: { type: EventType; sourceId: string; reason?: string }): Promise<WorkspaceEvent> {

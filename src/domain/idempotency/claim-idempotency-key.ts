@@ -16,7 +16,7 @@ type StoredRow = {
 };
 
 /** How long keys and their answers are kept: a client retries within minutes or hours, never a day later. */
-export const keyLifetimeHours = 24;
+const keyLifetimeHours = 24;
 
 /**
  * Takes the workspace's key for this request, or finds what it already holds: the stored answer of the same request

@@ -9,7 +9,7 @@ import { connectionNeedsReauth } from '../social-connections/connection-needs-re
 import { postImageOf, socialDraftOf } from './social-draft.ts';
 import { readSocialPublication, type SocialPublicationRequest } from './social-publication-request.ts';
 
-export type PublicationProblemCode =
+type PublicationProblemCode =
   | 'text_too_long'
   | 'thread_unsupported'
   | 'image_too_large'
@@ -17,9 +17,9 @@ export type PublicationProblemCode =
   | 'connection_needs_reauth'
   | 'platform_not_configured'
   | 'public_url_unreachable';
-export type PublicationProblem = { code: PublicationProblemCode; message: string };
+type PublicationProblem = { code: PublicationProblemCode; message: string };
 /** One post of what a connection would be sent: its exact text and that text's count in the platform's unit. */
-export type PartPreview = { text: string; count: number };
+type PartPreview = { text: string; count: number };
 /** `text`, `count` and `image` are the first post's; `parts` every post's, in order (one for a single post). */
 export type ConnectionPreview = SocialPostPreview & { connectionId: string; platform: SocialPlatform; parts: PartPreview[]; problems: PublicationProblem[] };
 

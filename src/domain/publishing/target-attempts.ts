@@ -10,7 +10,7 @@ export type TargetWithAttempts = { target: PublishTarget; attempts: PublishTarge
  * The targets with their attempts (one query) and, for threads, their parts (one more). A Temporal attempt of the
  * activity records one attempt for each part it published and at most one for the part it failed at, so a target
  * has at most as many as its parts (maxThreadParts) and the socialPublish retry policy's maximumAttempts
- * (workflows/activity-options.ts) together.
+ * (workflows/contracts/activity-options.ts) together.
  */
 export async function withAttempts(em: EntityManager, targets: PublishTarget[]): Promise<TargetWithAttempts[]> {
   if (targets.length === 0) return [];

@@ -12,7 +12,7 @@ import { hasFeature, requireQuota, stoppedByPlan } from '../workspaces/plans.ts'
 import { renderPromptTemplate } from './prompt-template.ts';
 
 /** Where posts of schedules without a project go; created on first use. */
-export const scheduledPostsProjectName = 'Scheduled posts';
+const scheduledPostsProjectName = 'Scheduled posts';
 
 export type ScheduledRun = { scheduleId: string; postId: string; runAt: string };
 /** The run's post: what its generation needs, and what the Temporal UI finds the generation by. */

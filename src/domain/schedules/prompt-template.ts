@@ -12,7 +12,7 @@ const placeholders = {
 // stay in every post as typed (`{{__proto__}}`, `{{next_day}}`).
 const placeholder = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
-export const placeholderNames = Object.keys(placeholders);
+const placeholderNames = Object.keys(placeholders);
 
 // Own names only: `in` would also find what every object inherits (`{{constructor}}`, `{{__proto__}}`).
 function isPlaceholder(name: string): name is keyof typeof placeholders {

@@ -24,7 +24,7 @@ import {
  * come from the api's clock (the row) and Temporal's (its creation), read against the worker's: the hosts' clocks
  * must agree to well within it.
  */
-export const reconcileGraceMs = 2 * 60_000;
+const reconcileGraceMs = 2 * 60_000;
 
 type Outcome = 'created' | 'updated' | 'deleted' | 'skipped' | 'none';
 

@@ -13,7 +13,7 @@ export const scheduledGenerationType = scheduledGeneration.name;
 // Overlap policy SKIP: a firing while the previous run still works is skipped, not queued, so a slow provider never
 // piles runs up. Catch-up window 10 minutes: firings missed while Temporal was down longer than that are skipped.
 
-export const overlapPolicy = ScheduleOverlapPolicy.SKIP;
+const overlapPolicy = ScheduleOverlapPolicy.SKIP;
 const catchupWindow = '10 minutes';
 const owner = 'content-service';
 

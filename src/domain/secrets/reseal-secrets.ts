@@ -21,7 +21,7 @@ const sealedColumns: readonly SealedColumn[] = [
   { table: 'idempotency_keys', column: 'response_body', box: 'idempotentAnswers', alsoPlain: true },
 ];
 
-export type ResealCount = {
+type ResealCount = {
   table: string;
   column: string;
   /** Now sealed with the current key by this run. */

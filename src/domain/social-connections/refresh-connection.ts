@@ -21,7 +21,7 @@ function tokensOf(credentials: OAuthCredentials): OAuthTokens {
 }
 
 /** The credentials with the tokens a platform granted; a platform that rotates no refresh token keeps the old one. */
-export function withTokens<C extends OAuthCredentials>(credentials: C, tokens: OAuthTokens): C {
+function withTokens<C extends OAuthCredentials>(credentials: C, tokens: OAuthTokens): C {
   return {
     ...credentials,
     accessToken: tokens.accessToken,

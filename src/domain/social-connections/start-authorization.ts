@@ -9,7 +9,7 @@ import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 
 /** How long a person has to grant access once the authorization is made. */
-export const authorizationLifetimeMs = 10 * 60 * 1000;
+const authorizationLifetimeMs = 10 * 60 * 1000;
 // Rows past their expiry are kept a day, so that a late callback hears `expired` rather than `invalid_state`.
 const expiredKeptMs = 24 * 60 * 60 * 1000;
 

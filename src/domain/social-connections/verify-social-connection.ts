@@ -2,6 +2,7 @@ import { SocialConnection } from '../../adapters/database/entities/social-connec
 import { SocialRejectedError } from '../../adapters/social/social-connector.ts';
 import { platformUnreachable } from './platform-unreachable.ts';
 import { AppError } from '../../common/errors/app-error.ts';
+// eslint-disable-next-line boundaries/dependencies -- removed by the connection.expired lane (issue 44)
 import { startEventDelivery } from '../../../activities/start-event-delivery.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';

@@ -10,7 +10,7 @@ import { workflowIds } from '../../adapters/temporal/workflow-ids.ts';
 import { describeProgress, type VideoProgress } from '../../adapters/video-encoding/video-progress.ts';
 import { videoSeconds } from '../../adapters/video-encoding/encode-post-video.ts';
 
-export type VideoJobStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+type VideoJobStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
 /** `progress`: 0 to 100, the share of frames encoded (100 once encoded); `completedAt`: when the job ended. */
 export type VideoJobState = { status: VideoJobStatus; message: string; error: string | null; progress: number; completedAt: Date | null };
 

@@ -13,7 +13,7 @@ type PlanRules = {
 
 // What each plan allows (the reasons for each number are in docs/api.md, "Plans and budgets"). Growth's 50 webhooks:
 // an event's first attempts to every webhook run in one activity round, with a budget of a few request timeouts
-// (workflows/activity-options.ts); this many slow receivers, 32 at a time, stay well within it. This table is the only place plan rules live (openapi.yaml's "Plans and quotas" says the
+// (workflows/contracts/activity-options.ts); this many slow receivers, 32 at a time, stay well within it. This table is the only place plan rules live (openapi.yaml's "Plans and quotas" says the
 // same to clients). Starter's zeros are the features it does not have: the feature check answers first.
 export const planRules: Record<Plan, PlanRules> = {
   starter: {

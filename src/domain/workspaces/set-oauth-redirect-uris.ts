@@ -9,7 +9,7 @@ const loopbackHosts = new Set(['127.0.0.1', '[::1]', 'localhost']);
  * Why `uri` cannot be where an OAuth connection sends the person back to, or undefined when it can: an absolute URL
  * without a fragment, https unless it is on loopback (a native or desktop app, RFC 8252 §7.3), no user or password.
  */
-export function redirectUriProblem(uri: string): string | undefined {
+function redirectUriProblem(uri: string): string | undefined {
   if (!URL.canParse(uri)) return 'is not a URL';
   const url = new URL(uri);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopbackHosts.has(url.hostname))) return 'must use https (http only on loopback)';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { startPostgresCluster, type PostgresCluster } from './postgres-cluster.ts';
 
-export const devDatabaseName = 'content_service';
+const devDatabaseName = 'content_service';
 
 export type LocalDatabase = { url: string; cluster: PostgresCluster | undefined };
 

@@ -111,7 +111,7 @@ function runningServer(directory: string): { pid: number; port: number } | undef
 }
 
 /** PG_BIN_DIR, else the newest /usr/lib/postgresql/<version>/bin (Debian's layout). */
-export function findPostgresBinaries(): string {
+function findPostgresBinaries(): string {
   if (process.env.PG_BIN_DIR) return process.env.PG_BIN_DIR;
   const base = '/usr/lib/postgresql';
   const versions = existsSync(base) ? readdirSync(base).filter((name) => /^\d+$/.test(name)) : [];

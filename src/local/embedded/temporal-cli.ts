@@ -6,7 +6,7 @@ import { runCommand } from './run-command.ts';
 // The Temporal CLI runs the dev server (and its Web UI) for `npm run dev` and the test suite. It is built once from
 // source through the Go module proxy (the only route to it from this network) and cached outside the repository.
 // v1.5.1 is the newest tag that `go install` accepts: later tags carry a `replace` directive in go.mod.
-export const temporalCliVersion = '1.5.1';
+const temporalCliVersion = '1.5.1';
 const modulePath = 'github.com/temporalio/cli';
 
 /** TEMPORAL_CLI, else a `temporal` on PATH, else the cached build (building it first if needed). */

@@ -1,6 +1,6 @@
 import { createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { keyIdOf } from '../../../src/adapters/crypto/encryption-keys.ts';
+import { keyIdOf } from '../../../src/config/encryption-keys.ts';
 import { createSecretBox, isSealed } from '../../../src/adapters/crypto/secret-box.ts';
 import { failureOf } from '../../support/failure-of.ts';
 import { sealV1 } from '../../support/sealed-rows.ts';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { keyIdOf } from '../../../src/adapters/crypto/encryption-keys.ts';
+import { keyIdOf } from '../../../src/config/encryption-keys.ts';
 import { createSecretBox, type SecretBox } from '../../../src/adapters/crypto/secret-box.ts';
 import type { Database } from '../../../src/adapters/database/orm.ts';
 import { resealSecrets, type ResealReport } from '../../../src/domain/secrets/reseal-secrets.ts';

@@ -3,7 +3,7 @@ import { allPostFormats } from '../../artwork/post-formats.ts';
 import { createdAt, primaryKey } from './common-properties.ts';
 import { belongsToPost } from './post.ts';
 
-export const versionKinds = ['generated', 'rendered', 'restored'] as const;
+const versionKinds = ['generated', 'rendered', 'restored'] as const;
 export type VersionKind = (typeof versionKinds)[number];
 
 /** One entry of a post's history: what its image, artwork, prompt and format were at that point. */

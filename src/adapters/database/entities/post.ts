@@ -5,7 +5,7 @@ import { createdAndUpdatedAt, primaryKey } from './common-properties.ts';
 import { Project } from './project.ts';
 import { belongsToWorkspace } from './workspace.ts';
 
-export const postStatuses = ['draft', 'scheduled', 'published', 'failed'] as const;
+const postStatuses = ['draft', 'scheduled', 'published', 'failed'] as const;
 export type PostStatus = (typeof postStatuses)[number];
 
 export const Post = defineEntity({

@@ -2,7 +2,7 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql';
 import { createdAndUpdatedAt, primaryKey } from './common-properties.ts';
 import { belongsToWorkspace } from './workspace.ts';
 
-export const projectStatuses = ['active', 'archived'] as const;
+const projectStatuses = ['active', 'archived'] as const;
 export type ProjectStatus = (typeof projectStatuses)[number];
 
 export const Project = defineEntity({

@@ -7,7 +7,7 @@ import type { ServerAnswer } from '../../social/social-connector.ts';
  * How one attempt to publish to a platform ended, as the client reads it on the target: `unknown` when the post was
  * sent and no answer came (the next attempt looks it up before sending again).
  */
-export const publishAttemptOutcomes = ['published', 'refused', 'rate_limited', 'unavailable', 'unknown'] as const;
+const publishAttemptOutcomes = ['published', 'refused', 'rate_limited', 'unavailable', 'unknown'] as const;
 export type PublishAttemptOutcome = (typeof publishAttemptOutcomes)[number];
 
 /** One attempt (one Temporal activity attempt) to publish one target, or one part of a thread: the log a client reads to see what happened. */

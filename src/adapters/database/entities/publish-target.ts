@@ -3,8 +3,7 @@ import { socialPlatforms } from '../../social/social-connector.ts';
 import { createdAndUpdatedAt, primaryKey } from './common-properties.ts';
 import { belongsToPost } from './post.ts';
 
-export const publishTargetStatuses = ['Pending', 'Scheduled', 'Publishing', 'Published', 'Failed', 'Cancelled'] as const;
-export type PublishTargetStatus = (typeof publishTargetStatuses)[number];
+const publishTargetStatuses = ['Pending', 'Scheduled', 'Publishing', 'Published', 'Failed', 'Cancelled'] as const;
 
 /** The publication of one post to one social connection, and how it went. */
 export const PublishTarget = defineEntity({

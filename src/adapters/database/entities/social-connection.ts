@@ -3,8 +3,7 @@ import { socialPlatforms } from '../../social/social-connector.ts';
 import { createdAt, primaryKey } from './common-properties.ts';
 import { belongsToWorkspace } from './workspace.ts';
 
-export const connectionStatuses = ['active', 'needs_reauth'] as const;
-export type ConnectionStatus = (typeof connectionStatuses)[number];
+const connectionStatuses = ['active', 'needs_reauth'] as const;
 
 /** A customer's account on a social platform that posts can be published to. */
 export const SocialConnection = defineEntity({

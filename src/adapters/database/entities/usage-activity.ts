@@ -3,7 +3,7 @@ import { createdAt, primaryKey } from './common-properties.ts';
 import { Post } from './post.ts';
 import { belongsToWorkspace } from './workspace.ts';
 
-export const usageTypes = ['PostGeneration', 'PostRender', 'VideoGeneration', 'PostPublish', 'SocialPublish', 'ScheduledGeneration'] as const;
+const usageTypes = ['PostGeneration', 'PostRender', 'VideoGeneration', 'PostPublish', 'SocialPublish', 'ScheduledGeneration'] as const;
 export type UsageType = (typeof usageTypes)[number];
 
 /** What the workspace used, one row per billable action; kept when the post is deleted. */

@@ -5,8 +5,7 @@ import { belongsToPost } from './post.ts';
 import { belongsToWorkspace } from './workspace.ts';
 
 /** Where a job stands in our record: `queued` and `running` are asked of its workflow; the others are final. */
-export const videoJobStatuses = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
-export type VideoJobRowStatus = (typeof videoJobStatuses)[number];
+const videoJobStatuses = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
 
 /**
  * A video started from the dashboard. The id is also the id of the workflow that makes it. The workflow writes how

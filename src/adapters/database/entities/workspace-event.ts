@@ -27,3 +27,15 @@ export const WorkspaceEvent = defineEntity({
   indexes: [{ properties: ['workspaceId', 'createdAt'] }],
 });
 export type WorkspaceEvent = InferEntity<typeof WorkspaceEvent>;
+
+/** What a post event carries about its post, frozen when the event happens, so every delivery sends the same. */
+export type PostEventDetails = {
+  title: string;
+  status: string;
+  publishedAt: string | null;
+  imageKey: string | null;
+  reason?: string;
+};
+
+/** What `connection.expired` tells about the connection (recorded by markNeedsReauth), frozen when it happened. */
+export type ConnectionEventDetails = { connectionId: string; platform: string; accountName: string; reason: string };

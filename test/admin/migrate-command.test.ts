@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { migrationsList } from '../../../src/adapters/database/migrations/index.ts';
-import { migrationLockKey, openMigratorDatabase } from '../../../src/adapters/database/migrate-database.ts';
-import { openDatabase } from '../../../src/adapters/database/orm.ts';
-import { eventually } from '../../support/eventually.ts';
-import { runMigrate } from '../../support/migrate-process.ts';
-import { createTestDatabase, withClient } from '../../support/test-database.ts';
+import { migrationsList } from '../../src/adapters/database/migrations/index.ts';
+import { migrationLockKey, openMigratorDatabase } from '../../src/adapters/database/migrate-database.ts';
+import { openDatabase } from '../../src/adapters/database/orm.ts';
+import { eventually } from '../support/eventually.ts';
+import { runMigrate } from '../support/migrate-process.ts';
+import { createTestDatabase, withClient } from '../support/test-database.ts';
 
 // `npm run migrate` as a deploy runs it: possibly twice at once (two deploy jobs, or an operator beside one), on a
 // database where an index on a large table takes longer than any request may.

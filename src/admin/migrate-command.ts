@@ -1,5 +1,5 @@
-import { resolveLocalDatabase } from '../../local/embedded/local-database.ts';
-import { migrateDatabase } from './migrate-database.ts';
+import { resolveLocalDatabase } from '../local/embedded/local-database.ts';
+import { migrateDatabase } from '../adapters/database/migrate-database.ts';
 
 // `npm run migrate`: applies pending migrations to DATABASE_URL (or the dev cluster under DATA_DIR). The one command
 // that migrates a deployment: run it once per release, before the new api and workers start (they refuse an older

@@ -2,6 +2,8 @@ import type { ActivityOptions, LocalActivityOptions } from '@temporalio/workflow
 
 // Every activity option set the workflows use, named once with the reason for its timeouts and retries. A workflow
 // picks a preset (and may add what only it knows, such as a task queue); it never writes a retry policy of its own.
+// A contract like the workflows' own: the publish activity reads socialPublish's retry policy to tell clients when
+// its next attempt is due, and an activity imports no workflow code.
 
 /**
  * Work on our own database (and, for dispatching, our own Temporal). Unbounded, because the only failures that reach

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { keyIdOf, parseEncryptionKey, parseEncryptionKeys } from '../../../src/adapters/crypto/encryption-keys.ts';
-import { createSecretBox } from '../../../src/adapters/crypto/secret-box.ts';
+import { keyIdOf, parseEncryptionKey, parseEncryptionKeys } from '../../src/config/encryption-keys.ts';
+import { createSecretBox } from '../../src/adapters/crypto/secret-box.ts';
 
 // Chosen so that its base64 and base64url spellings differ.
 const bytes = Buffer.from(Array.from({ length: 32 }, (_value, index) => 0xfb + index * 37));
