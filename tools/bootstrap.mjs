@@ -43,7 +43,8 @@ export function bootstrap() {
 function installProjectNode() {
   const packageDir = join(root, 'node_modules/node');
   const result = spawnSync(process.execPath, ['installArchSpecificPackage'], { cwd: packageDir, stdio: ['ignore', process.stderr, process.stderr] });
-  if (result.status !== 0 || !existsSync(join(packageDir, 'bin/node'))) fail(`installing Node 24 (the \`node\` package's install script) failed with exit code ${result.status}`);
+  if (result.status !== 0 || !existsSync(join(packageDir, 'bin/node')))
+    fail(`installing Node 24 (the \`node\` package's install script) failed with exit code ${result.status}`);
   if (!existsSync(node24)) {
     rmSync(node24, { force: true }); // a link to nothing
     symlinkSync('../node/bin/node', node24);

@@ -70,7 +70,8 @@ export async function deliverEvent({ eventId, retryWaitsSeconds, requestTimeoutS
   });
 
   for (let attempt = 1; ; attempt += 1) {
-    const round = attempt === 1 ? await firstRound(eventId, requestTimeoutSeconds) : answered(await deliverToWebhooks({ eventId, attempt, webhookIds: retrying }));
+    const round =
+      attempt === 1 ? await firstRound(eventId, requestTimeoutSeconds) : answered(await deliverToWebhooks({ eventId, attempt, webhookIds: retrying }));
     for (const result of round) {
       const deliveryId = 'deliveryId' in result ? result.deliveryId : results.get(result.webhookId)?.deliveryId;
       const attempts = result.outcome === 'skipped' ? attempt - 1 : attempt;
