@@ -8,7 +8,7 @@ import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('..', import.meta.url));
 /** The project's Node (24), which the `node` devDependency installs; every script after the bootstrap runs on it. */
 export const projectNodeBin = join(root, 'node_modules/.bin');
 const node24 = join(projectNodeBin, 'node');
