@@ -2,7 +2,7 @@ import { SocialConnection } from '../../adapters/database/entities/social-connec
 import { SocialRejectedError } from '../../adapters/social/social-connector.ts';
 import { platformUnreachable } from './platform-unreachable.ts';
 import { AppError } from '../../common/errors/app-error.ts';
-import { startEventDelivery } from '../../../activities/start-event-delivery.ts';
+import { handOverEvent } from '../events/hand-over-event.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { startKeepAlive } from './complete-authorization.ts';
@@ -41,9 +41,7 @@ export async function verifySocialConnection(deps: Deps, caller: Caller, id: str
     }
   }
   if (eventId)
-    await startEventDelivery(deps, { eventId }).catch((error: unknown) =>
-      deps.logger.warn({ err: error, eventId }, 'connection.expired not handed to its delivery'),
-    );
+    await handOverEvent(deps, eventId).catch((error: unknown) => deps.logger.warn({ err: error, eventId }, 'connection.expired not handed to its delivery'));
   const checked = await findSocialConnection(deps.orm.em.fork(), caller.workspaceId, id);
   if (checked.status === 'active' && checked.expiresAt) await startKeepAlive(deps, checked);
   return checked;
