@@ -3,7 +3,7 @@ import { Schedule } from '../../adapters/database/entities/schedule.ts';
 
 /**
  * Keeps the outcome of the last run on the schedule (one statement): when it ran, and the error or none after a
- * success. "When" is the firing the run belongs to (see activities/record-schedule-run.ts), or now for a run that
+ * success. "When" is the firing the run belongs to (see the activity recordScheduleRunAtItsFiring), or now for a run that
  * has none.
  */
 export async function recordScheduleRun(em: EntityManager, input: { scheduleId: string; firing: Date | undefined; error: string | null }): Promise<void> {

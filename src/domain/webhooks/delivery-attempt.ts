@@ -11,7 +11,7 @@ export type TargetAttempt = { webhookId: string; deliveryId: string; outcome: De
 /**
  * A receiver that takes this long to answer (or to time out) is slow: an event's first round, a local activity that
  * holds one of the worker's workflow task slots while it runs, sends to it no longer, and hands over after this long
- * the requests still unanswered (activities/webhook-attempts.ts). It gets the event from an ordinary activity started
+ * the requests still unanswered (attemptDeliveriesWithin, in the activities). It gets the event from an ordinary activity started
  * right after (the same attempt), so a slow customer endpoint holds an activity slot for its own deliveries instead
  * of the slots every workflow needs, and the other receivers of the event and of every other event keep their pace.
  * A second: well above a healthy endpoint's answer, well below the request timeout.
