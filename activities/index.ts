@@ -18,6 +18,7 @@ import { attemptWebhookDelivery } from './attempt-webhook-delivery.ts';
 import { finalUnlessDependencyDown, inOneStatement, inTransaction } from './database-work.ts';
 import { deleteOrphanedObjects } from './delete-orphaned-objects.ts';
 import { deliverToWebhooks, type DeliverToWebhooksInput } from './deliver-to-webhooks.ts';
+import { handOverForgottenEvents } from './hand-over-forgotten-events.ts';
 import { generatePostImage, type GeneratePostImageInput } from './generate-post-image.ts';
 import { publishToTarget, type PublishToTargetInput } from './publish-to-target.ts';
 import { refreshSocialConnection } from './refresh-social-connection.ts';
@@ -55,6 +56,7 @@ export function createActivities(deps: Deps): Activities {
     markTargetFailed: (input: { targetId: string; reason: string }) => inOneStatement(deps.orm, (em) => markTargetFailed(em, input)),
     settlePublication: (input: SettlePublicationInput) => inTransaction(deps.orm, (em) => settlePublication(em, input)),
     startEventDelivery: (input: { eventId: string }) => finalUnlessDependencyDown(() => handOverEvent(deps, input.eventId)),
+    handOverForgottenEvents: (input: { afterId?: string }) => finalUnlessDependencyDown(() => handOverForgottenEvents(deps, input)),
     // With the provider's kind, which decides where the run's generation draws its image (see requestGeneration).
     createScheduledPost: async (input: ScheduledRun) => ({
       ...(await inTransaction(deps.orm, (em) => createScheduledPost(em, input))),

@@ -1,4 +1,5 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { WorkspaceEvent } from '../../adapters/database/entities/workspace-event.ts';
 import { startsEagerly } from '../../adapters/temporal/connect.ts';
 import { searchAttributes } from '../../adapters/temporal/search-attributes.ts';
 import { workflowIds } from '../../adapters/temporal/workflow-ids.ts';
@@ -15,11 +16,13 @@ export function runningDeliveriesOf(workspaceId: string): string {
 }
 
 /**
- * Hands a recorded event to its own workflow (`event-<eventId>`) and returns once Temporal has it: whoever recorded
- * it never waits for webhooks. A top-level workflow rather than an abandoned child, so it carries nothing of its
- * starter's life; its ID makes a second hand-over (a retried activity) start nothing twice. An event that no active
- * webhook takes starts nothing: most workspaces have no webhooks, and their publishes should cost no delivery
- * workflow. Returns whether a delivery was started.
+ * Hands a recorded event to its own workflow (`event-<eventId>`) and returns once Temporal has it, then marks the
+ * event handed over: whoever recorded it never waits for webhooks, and the event sweep (handOverForgottenEvents)
+ * hands over the events whose recorder never got this far (Temporal down, a crash right after the commit). A
+ * top-level workflow rather than an abandoned child, so it carries nothing of its starter's life; its ID makes a
+ * second hand-over (a retried activity, the sweep meeting its recorder) start nothing twice. An event that no active
+ * webhook takes starts nothing and is marked all the same: most workspaces have no webhooks, and their publishes
+ * should cost no delivery workflow. Returns whether a delivery was started.
  */
 export async function handOverEvent(deps: Pick<Deps, 'orm' | 'temporal' | 'taskQueue' | 'webhooks'>, eventId: string): Promise<{ started: boolean }> {
   const em = deps.orm.em.fork();
@@ -44,5 +47,6 @@ export async function handOverEvent(deps: Pick<Deps, 'orm' | 'temporal' | 'taskQ
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
     }
   }
+  await em.nativeUpdate(WorkspaceEvent, { id: eventId, handedOverAt: null }, { handedOverAt: new Date() });
   return { started: subscribed !== null };
 }
