@@ -12,6 +12,7 @@ import type { GenerationResult } from '../workflows/contracts/generate-post.ts';
 import type { RefreshOutcome } from '../workflows/contracts/keep-connection-alive.ts';
 import type { PublicationPlan } from '../workflows/contracts/post-publication.ts';
 import type { ReconcileReport } from '../workflows/contracts/reconcile-schedules.ts';
+import type { SweptPage } from '../workflows/contracts/sweep-events.ts';
 import type { RedeliverWebhookInput, RedeliveryResult } from '../workflows/contracts/redeliver-webhook.ts';
 import type { RenderResult } from '../workflows/contracts/render-post.ts';
 import type { DeliverToWebhooksInput, RoundResult } from './deliver-to-webhooks.ts';
@@ -44,6 +45,8 @@ export type Activities = {
   settlePublication: (input: SettlePublicationInput) => Promise<SettledPublication>;
   /** Hands an event to its delivery workflow; whether one was started (not when no active webhook takes it). */
   startEventDelivery: (input: { eventId: string }) => Promise<{ started: boolean }>;
+  /** One page of the event sweep: the events nobody handed over, handed over now. */
+  handOverForgottenEvents: (input: { afterId?: string }) => Promise<SweptPage>;
   /** The run's post, and whether the provider draws locally (where its generation draws its image). */
   createScheduledPost: (input: ScheduledRun) => Promise<ScheduledPost & { imageRunsLocally: boolean }>;
   recordScheduleRun: (input: { scheduleId: string; error: string | null }) => Promise<void>;

@@ -1,6 +1,7 @@
 import type { Deps } from '../src/domain/deps.ts';
 import { saveGeneratedImage, type SaveGeneratedImageInput } from '../src/domain/generation/save-generated-image.ts';
 import { saveRenderedImage, type SaveRenderedImageInput } from '../src/domain/generation/save-rendered-image.ts';
+import { handOverEvent } from '../src/domain/events/hand-over-event.ts';
 import { markPostFailed, type MarkPostFailedInput } from '../src/domain/posts/mark-post-failed.ts';
 import { markTargetFailed } from '../src/domain/publishing/mark-target-failed.ts';
 import { recordPublicationCancelled, type PublicationRef } from '../src/domain/publishing/record-publication-cancelled.ts';
@@ -17,6 +18,7 @@ import { attemptWebhookDelivery } from './attempt-webhook-delivery.ts';
 import { finalUnlessDependencyDown, inOneStatement, inTransaction } from './database-work.ts';
 import { deleteOrphanedObjects } from './delete-orphaned-objects.ts';
 import { deliverToWebhooks, type DeliverToWebhooksInput } from './deliver-to-webhooks.ts';
+import { handOverForgottenEvents } from './hand-over-forgotten-events.ts';
 import { generatePostImage, type GeneratePostImageInput } from './generate-post-image.ts';
 import { publishToTarget, type PublishToTargetInput } from './publish-to-target.ts';
 import { refreshSocialConnection } from './refresh-social-connection.ts';
@@ -24,7 +26,6 @@ import { recordScheduleRunAtItsFiring } from './record-schedule-run.ts';
 import { renderPostImage, type RenderPostImageInput } from './render-post-image.ts';
 import { renderPostVideo, type RenderPostVideoInput } from './render-post-video.ts';
 import { repairScheduleDrift } from './repair-schedule-drift.ts';
-import { startEventDelivery } from './start-event-delivery.ts';
 import { stopWorkspaceDeliveries } from './stop-workspace-deliveries.ts';
 import { failingAsTemporal } from './temporal-failure.ts';
 import type { Activities } from './activity-signatures.ts';
@@ -54,7 +55,8 @@ export function createActivities(deps: Deps): Activities {
     publishToTarget: (input: PublishToTargetInput) => failingAsTemporal(() => publishToTarget(deps, input)),
     markTargetFailed: (input: { targetId: string; reason: string }) => inOneStatement(deps.orm, (em) => markTargetFailed(em, input)),
     settlePublication: (input: SettlePublicationInput) => inTransaction(deps.orm, (em) => settlePublication(em, input)),
-    startEventDelivery: (input: { eventId: string }) => finalUnlessDependencyDown(() => startEventDelivery(deps, input)),
+    startEventDelivery: (input: { eventId: string }) => finalUnlessDependencyDown(() => handOverEvent(deps, input.eventId)),
+    handOverForgottenEvents: (input: { afterId?: string }) => finalUnlessDependencyDown(() => handOverForgottenEvents(deps, input)),
     // With the provider's kind, which decides where the run's generation draws its image (see requestGeneration).
     createScheduledPost: async (input: ScheduledRun) => ({
       ...(await inTransaction(deps.orm, (em) => createScheduledPost(em, input))),

@@ -1,8 +1,8 @@
 import { Context, log } from '@temporalio/activity';
 import { beginTargetPublication, needsReauth, type TargetPublication } from '../src/domain/publishing/begin-target-publication.ts';
 import { postImageOf, socialDraftOf } from '../src/domain/publishing/social-draft.ts';
+import { handOverEvent } from '../src/domain/events/hand-over-event.ts';
 import { freshCredentials } from '../src/domain/social-connections/fresh-credentials.ts';
-import { startEventDelivery } from './start-event-delivery.ts';
 import { recordTargetPublished } from '../src/domain/publishing/record-target-published.ts';
 import { attemptOutcomeOf, foundDetail, publishedDetail, vanishedDetail, unknownNotRetriedDetail } from '../src/domain/publishing/attempt-outcome.ts';
 import { recordedAttempts, recordPublishAttempt, type PublishAttempt } from '../src/domain/publishing/record-publish-attempt.ts';
@@ -106,7 +106,7 @@ async function publish(deps: Deps, input: PublishToTargetInput, progress: Progre
   const { credentials, refresh } = await freshCredentials(deps, connection);
   if (refresh?.state === 'needs_reauth') {
     // The platform refused to refresh the connection's tokens just now: its event goes out, the target fails.
-    if (refresh.eventId) await startEventDelivery(deps, { eventId: refresh.eventId });
+    if (refresh.eventId) await handOverEvent(deps, refresh.eventId);
     throw needsReauth((await em.refresh(connection)) ?? connection);
   }
   const sessions = connectionSessions(deps.orm, deps.secrets, connection.id);

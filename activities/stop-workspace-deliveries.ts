@@ -3,7 +3,7 @@ import { Workspace } from '../src/adapters/database/entities/workspace.ts';
 import type { Deps } from '../src/domain/deps.ts';
 import { hasFeature } from '../src/domain/workspaces/plans.ts';
 import { planChangedSignal } from '../workflows/contracts/deliver-event.ts';
-import { runningDeliveriesOf } from './start-event-delivery.ts';
+import { runningDeliveriesOf } from '../src/domain/events/hand-over-event.ts';
 
 /**
  * On a plan without webhooks, wakes the workspace's event deliveries that wait on the retry ladder, so that they

@@ -86,6 +86,9 @@ const schema = z
         }
         return waits;
       }),
+    // Long enough that the sweep leaves alone an event whose recorder is handing it over right now (the api's
+    // attempt takes up to one Temporal deadline, 10 s); tests shorten it to see the sweep at once.
+    EVENT_SWEEP_AFTER_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
     SOCIAL_ALLOW_PRIVATE_NETWORKS: booleanString.default(false),
     X_CLIENT_ID: z.string().min(1).optional(),
     X_CLIENT_SECRET: z.string().min(1).optional(),
@@ -262,6 +265,8 @@ function toConfig(env: z.infer<typeof schema>) {
       slowConcurrency: env.WEBHOOK_SLOW_CONCURRENCY,
       /** The waits between an event's delivery attempts to one webhook, in seconds (the retry ladder). */
       retryWaitsSeconds: env.WEBHOOK_RETRY_WAITS_SECONDS,
+      /** How long after it was recorded an event nobody handed to its delivery is handed over by the event sweep. */
+      sweepAfterMs: env.EVENT_SWEEP_AFTER_SECONDS * 1000,
     },
     social: {
       allowPrivateNetworks: env.SOCIAL_ALLOW_PRIVATE_NETWORKS,

@@ -4,12 +4,13 @@ import { scheduleIds, workflowIds } from '../src/adapters/temporal/workflow-ids.
 import type { Logger } from '../src/logger.ts';
 import { sweepOrphanedObjects } from '../workflows/clean-up-orphaned-objects.ts';
 import { reconcileSchedules } from '../workflows/reconcile-schedules.ts';
+import { sweepEvents } from '../workflows/sweep-events.ts';
 
 /**
  * The Temporal Schedules the service relies on: the storage sweep, the safety net that deletes orphaned objects
- * whose cleanup workflow never started (a crash right after commit); and the schedules reconcile, which repairs
- * drift between customers' schedules and Temporal. Singletons of the namespace, each starting one workflow at a time
- * (overlap SKIP).
+ * whose cleanup workflow never started (a crash right after commit); the event sweep, the same net for events never
+ * handed to their delivery; and the schedules reconcile, which repairs drift between customers' schedules and
+ * Temporal. Singletons of the namespace, each starting one workflow at a time (overlap SKIP).
  */
 function serviceSchedules(taskQueue: string) {
   return [
@@ -19,6 +20,14 @@ function serviceSchedules(taskQueue: string) {
       args: [],
       staticSummary: 'Storage sweep: delete every orphaned object whose grace period is over',
       purpose: 'Deletes orphaned objects from storage (content-service)',
+    }),
+    // Every minute: an event waits for it only after an outage or a crash, and a customer waits for the event.
+    serviceSchedule(scheduleIds.eventSweep, '1 minute', taskQueue, {
+      workflowType: sweepEvents,
+      workflowId: workflowIds.eventSweep(),
+      args: [],
+      staticSummary: 'Event sweep: hand every event nobody handed over to its delivery',
+      purpose: 'Hands events never handed over to their webhook deliveries (content-service)',
     }),
     serviceSchedule(scheduleIds.schedulesReconcile, '5 minutes', taskQueue, {
       workflowType: reconcileSchedules,
@@ -30,7 +39,13 @@ function serviceSchedules(taskQueue: string) {
   ];
 }
 
-type Action = { workflowType: typeof sweepOrphanedObjects | typeof reconcileSchedules; workflowId: string; args: []; staticSummary: string; purpose: string };
+type Action = {
+  workflowType: typeof sweepOrphanedObjects | typeof sweepEvents | typeof reconcileSchedules;
+  workflowId: string;
+  args: [];
+  staticSummary: string;
+  purpose: string;
+};
 
 function serviceSchedule(scheduleId: string, every: string, taskQueue: string, { purpose, ...action }: Action): ScheduleOptions {
   return {

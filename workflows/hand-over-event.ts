@@ -10,8 +10,9 @@ const { startEventDelivery } = proxyLocalActivities<Activities>(localDatabaseWor
 /**
  * Hands an event this workflow recorded to its delivery workflow (`event-<eventId>`) without waiting for webhooks.
  * The event is already committed with the change it reports, so a hand-over that fails for good is logged, never a
- * reason to fail the work that emitted it. A local activity: it runs in the same workflow task as the work that
- * recorded the event, so a publish costs no activity task and no further workflow task for it.
+ * reason to fail the work that emitted it: the event waits for the event sweep, which hands it over. A local
+ * activity: it runs in the same workflow task as the work that recorded the event, so a publish costs no activity
+ * task and no further workflow task for it.
  */
 export async function handOver(eventId: string): Promise<void> {
   try {

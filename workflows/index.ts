@@ -10,3 +10,4 @@ export { generateVideo } from './generate-video.ts';
 export { reconcileSchedules } from './reconcile-schedules.ts';
 export { applyWorkspacePlan } from './apply-workspace-plan.ts';
 export { keepConnectionAlive } from './keep-connection-alive.ts';
+export { sweepEvents } from './sweep-events.ts';

@@ -841,8 +841,9 @@ export interface paths {
          * Check a social connection now
          * @description Extension. Asks the platform who the connection's credentials belong to, now. An OAuth connection whose
          *     access token has expired (or is about to) is refreshed first. A refusal marks the connection
-         *     `needs_reauth` (with `lastError`, and a `connection.expired` event for an OAuth connection); a platform that
-         *     cannot be reached answers 503 and changes nothing. Answers the connection.
+         *     `needs_reauth` (with `lastError`, and a `connection.expired` event); a platform that cannot be reached
+         *     answers 503 and changes nothing. Answers the connection. Temporal being unreachable does not change the
+         *     answer: the event waits in the database and goes out once Temporal is back.
          */
         post: operations["verifySocialConnection"];
         delete?: never;

@@ -41,8 +41,11 @@ export type Deps = Clients & {
   imageLinksProblem: ImageLinkProblems;
   /** Links to stored images that never expire, for a post that keeps its link for ever (a Nostr note). */
   imageLinks: LastingImageLinks;
-  /** The rules of a webhook delivery: the worker's deliveries and the test event the api sends itself. */
-  webhooks: { allowPrivateNetworks: boolean; timeoutMs: number; retryWaitsSeconds: readonly number[] };
+  /**
+   * The rules of a webhook delivery: the worker's deliveries and the test event the api sends itself; how long the
+   * event sweep leaves an event to its recorder.
+   */
+  webhooks: { allowPrivateNetworks: boolean; timeoutMs: number; retryWaitsSeconds: readonly number[]; sweepAfterMs: number };
   images: ImageProvider;
   logoFetch: { allowPrivateNetworks: boolean };
   video: { ffmpegPath: string };

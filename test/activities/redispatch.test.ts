@@ -5,7 +5,7 @@ import { WorkspaceEvent } from '../../src/adapters/database/entities/workspace-e
 import { workflowIds } from '../../src/adapters/temporal/workflow-ids.ts';
 import { deliveryIdOf } from '../../src/adapters/webhook-sender/delivery-id.ts';
 import { deliverToWebhooks, type RoundResult } from '../../activities/deliver-to-webhooks.ts';
-import { startEventDelivery } from '../../activities/start-event-delivery.ts';
+import { handOverEvent } from '../../src/domain/events/hand-over-event.ts';
 import type { deliverEvent } from '../../workflows/deliver-event.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';
 import { eventually } from '../support/eventually.ts';
@@ -48,7 +48,7 @@ describe('an event dispatched again after its delivery ended', () => {
     const first = await delivery.describe();
 
     const deps = app.api.services;
-    await startEventDelivery(deps, { eventId: event.id });
+    await handOverEvent(deps, event.id);
     const round: RoundResult = await new MockActivityEnvironment().run(() => deliverToWebhooks(deps, { eventId: event.id, attempt: 1 }));
 
     expect(round.map((result) => result.outcome)).toEqual(['delivered', 'delivered']);

@@ -36,6 +36,13 @@ describe('loadConfig', () => {
     }
   });
 
+  it('when EVENT_SWEEP_AFTER_SECONDS is unset, then the event sweep leaves an event to its recorder for a minute; 0 to an hour is taken', () => {
+    expect(loadConfig(minimal).webhooks.sweepAfterMs).toBe(60_000);
+    expect(loadConfig({ ...minimal, EVENT_SWEEP_AFTER_SECONDS: '0' }).webhooks.sweepAfterMs).toBe(0);
+    for (const refused of ['-1', '3601', '1.5'])
+      expect(() => loadConfig({ ...minimal, EVENT_SWEEP_AFTER_SECONDS: refused })).toThrow(/EVENT_SWEEP_AFTER_SECONDS/);
+  });
+
   it("when X is configured, then both its client id and secret are needed, and its URLs default to X's own", () => {
     expect(loadConfig(minimal).social.x).toEqual({ apiUrl: 'https://api.x.com', authorizeUrl: 'https://x.com/i/oauth2/authorize', client: null });
     expect(loadConfig({ ...minimal, X_CLIENT_ID: 'id', X_CLIENT_SECRET: 'secret' }).social.x.client).toEqual({ clientId: 'id', clientSecret: 'secret' });

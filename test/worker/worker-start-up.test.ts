@@ -46,11 +46,12 @@ describe('the service schedules at worker start-up', () => {
       await Promise.all(Array.from({ length: 4 }, () => ensureServiceSchedules(client, 'queue-a', logger)));
       expect(await everyOf(client, scheduleIds.schedulesReconcile)).toEqual([5 * 60_000]);
       expect(await everyOf(client, scheduleIds.storageSweep)).toEqual([15 * 60_000]);
+      expect(await everyOf(client, scheduleIds.eventSweep)).toEqual([60_000]);
 
       // An older release's definition (another interval and task queue), as a rolling deploy finds it.
       await client.schedule.getHandle(scheduleIds.schedulesReconcile).update((current) => ({ ...current, spec: { intervals: [{ every: '1 hour' }] } }));
       await ensureServiceSchedules(client, 'queue-b', logger);
-      for (const scheduleId of [scheduleIds.schedulesReconcile, scheduleIds.storageSweep]) {
+      for (const scheduleId of [scheduleIds.schedulesReconcile, scheduleIds.storageSweep, scheduleIds.eventSweep]) {
         expect((await client.schedule.getHandle(scheduleId).describe()).action).toMatchObject({ taskQueue: 'queue-b' });
       }
       expect(await everyOf(client, scheduleIds.schedulesReconcile)).toEqual([5 * 60_000]);
@@ -97,8 +98,9 @@ describe('the service schedules at worker start-up', () => {
         expect(report).toMatchObject({ checked: 0, failed: [] });
         expect(worker.output()).toContain('search attributes not ensured');
         expect(worker.output()).toContain('service schedules not ensured');
-        // The other service schedule was still created.
+        // The other service schedules were still created.
         expect(await everyOf(client, scheduleIds.schedulesReconcile)).toEqual([5 * 60_000]);
+        expect(await everyOf(client, scheduleIds.eventSweep)).toEqual([60_000]);
       } finally {
         worker.process.kill('SIGTERM');
         await once(worker.process, 'exit');

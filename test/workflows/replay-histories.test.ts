@@ -36,6 +36,7 @@ const histories: Record<string, string> = {
   'redeliver-webhook-sent.json': 'a redelivery of a logged delivery',
   'clean-up-orphaned-objects-deleted.json': "a cleanup of a deleted post's images",
   'sweep-orphaned-objects-swept.json': 'a storage sweep',
+  'sweep-events-two-pages.json': 'an event sweep that handed over a full page, then the rest',
   'reconcile-schedules-repaired.json': 'a schedules reconcile that gave a schedule back its Temporal Schedule',
   'apply-workspace-plan-downgraded.json': 'a downgrade applied to two schedules and a waiting delivery',
   'keep-connection-alive-refreshed-then-refused.json': 'a connection kept alive by two refreshes, then refused by its platform',

@@ -137,6 +137,16 @@ export const scheduleReconcile: ActivityOptions = {
 };
 
 /**
+ * One page of the event sweep (handOverForgottenEvents): a read, then a start on Temporal and an update per event,
+ * fifty side by side. What fails the attempt is the database or Temporal being down, tried again 5 and 15 s later;
+ * nothing waits for it, and the next firing of its Temporal Schedule, a minute later, runs it again.
+ */
+export const eventSweep: ActivityOptions = {
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumAttempts: 3 },
+};
+
+/**
  * Refreshing a connection's OAuth tokens (refreshSocialConnection). Unbounded: an outage or a rate limit must never
  * end a connection, so the refresh is tried again at 10 s, 20 s, 40 s ... then every 10 minutes until the platform
  * answers (a rate limit waits as long as the platform asks); only the platform refusing the grant, which the

@@ -50,8 +50,8 @@ export type WebhookDeliveryResult = {
 export type EventDeliveryResult = { webhooks: WebhookDeliveryResult[] };
 
 /**
- * The workflow's type, for starting it by name: its starter (an activity) is imported by the publish activity, whose
- * types the workflows import, so importing the workflow itself there would close a loop.
+ * The workflow's type, for starting it by name: its starter (src/domain/events/hand-over-event.ts) is imported by the
+ * publish activity, whose types the workflows import, so importing the workflow itself there would close a loop.
  */
 export const deliverEventType = 'deliverEvent';
 export type DeliverEvent = (input: DeliverEventInput) => Promise<EventDeliveryResult>;

@@ -5,6 +5,8 @@
 export const workflowIds = {
   storageCleanup: (batchId: string) => `storage-cleanup-${batchId}`,
   storageSweep: () => 'storage-sweep',
+  /** The runs of the `event-sweep` Temporal Schedule, which hands over events nobody handed to their delivery. */
+  eventSweep: () => 'event-sweep',
   /** The runs of the `schedules-reconcile` Temporal Schedule (Temporal appends the scheduled time). */
   schedulesReconcile: () => 'schedules-reconcile',
   /** One generation per post at a time: a second start while one runs is refused (409). */
@@ -35,6 +37,7 @@ export const workflowIds = {
 /** Temporal Schedules owned by the service. */
 export const scheduleIds = {
   storageSweep: 'storage-sweep',
+  eventSweep: 'event-sweep',
   schedulesReconcile: 'schedules-reconcile',
   /** A customer's recurring generation (its runs are `scheduled-generation-<scheduleId>-<time>`). */
   generation: (scheduleId: string) => `schedule-${scheduleId}`,

@@ -49,10 +49,20 @@ export async function settlePublication(em: EntityManager, input: SettlePublicat
       recordUsage(em, { workspaceId: post.workspaceId, type: 'PostPublish', description: `Published "${post.title}".`, postId: post.id });
     }
     const event = await recordPostEvent(em, post, { type: 'post.published', sourceId });
-    return { outcome: 'published', eventId: event.id, subscribed: await anyWebhookTakes(em, post.workspaceId, event.type) };
+    return { outcome: 'published', eventId: event.id, subscribed: await handedOverUnlessTaken(em, event) };
   }
   const reason = `Publishing failed on every connection: ${targets.map((target) => `${target.platform}: ${target.errorMessage ?? target.status}`).join('; ')}`;
   Object.assign(post, { status: 'failed', failureReason: reason, updatedAt: new Date() });
   const event = await recordPostEvent(em, post, { type: 'post.failed', sourceId, reason });
-  return { outcome: 'failed', eventId: event.id, subscribed: await anyWebhookTakes(em, post.workspaceId, event.type) };
+  return { outcome: 'failed', eventId: event.id, subscribed: await handedOverUnlessTaken(em, event) };
+}
+
+/**
+ * Whether an active webhook takes the event; one that none takes is never handed over by the workflow, so it is
+ * marked handed over here, and the event sweep leaves it alone.
+ */
+async function handedOverUnlessTaken(em: EntityManager, event: WorkspaceEvent): Promise<boolean> {
+  const subscribed = await anyWebhookTakes(em, event.workspaceId, event.type);
+  if (!subscribed) event.handedOverAt ??= new Date();
+  return subscribed;
 }

@@ -2,8 +2,8 @@ import { SocialConnection } from '../../adapters/database/entities/social-connec
 import { SocialRejectedError } from '../../adapters/social/social-connector.ts';
 import { platformUnreachable } from './platform-unreachable.ts';
 import { AppError } from '../../common/errors/app-error.ts';
-// eslint-disable-next-line boundaries/dependencies -- removed by the connection.expired lane (issue 44)
-import { startEventDelivery } from '../../../activities/start-event-delivery.ts';
+import { inTemporal } from '../../adapters/temporal/workflow-gateway.ts';
+import { handOverEvent } from '../events/hand-over-event.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { startKeepAlive } from './complete-authorization.ts';
@@ -16,8 +16,10 @@ import { isOAuthCredentials, markNeedsReauth } from './refresh-connection.ts';
  * says whose account the credentials open. A refusal (of the refresh or of the account) marks the connection
  * `needs_reauth` with the platform's words and sends `connection.expired`; an answer makes a token connection
  * active again. An OAuth connection that needs the person again stays so: its refresh token is gone, whatever its
- * last access token still opens. The platform unreachable answers 503 and changes nothing. An active OAuth
- * connection's keep-alive workflow is started should it not run (Temporal was down when the connection was made).
+ * last access token still opens. The platform unreachable answers 503 and changes nothing. The event is handed to
+ * its delivery once the change has committed; Temporal not taking it leaves it to the event sweep, and the answer
+ * is the connection all the same, since the change is made. An active OAuth connection's keep-alive workflow is
+ * started should it not run (Temporal was down when the connection was made).
  */
 export async function verifySocialConnection(deps: Deps, caller: Caller, id: string): Promise<SocialConnection> {
   const connection = await findSocialConnection(deps.orm.em.fork(), caller.workspaceId, id);
@@ -41,11 +43,21 @@ export async function verifySocialConnection(deps: Deps, caller: Caller, id: str
       throw platformUnreachable(connection.platform, 'the connection', error);
     }
   }
-  if (eventId)
-    await startEventDelivery(deps, { eventId }).catch((error: unknown) =>
-      deps.logger.warn({ err: error, eventId }, 'connection.expired not handed to its delivery'),
-    );
+  if (eventId) await handOverAfterCommit(deps, eventId);
   const checked = await findSocialConnection(deps.orm.em.fork(), caller.workspaceId, id);
   if (checked.status === 'active' && checked.expiresAt) await startKeepAlive(deps, checked);
   return checked;
+}
+
+/**
+ * Hands the committed event to its delivery within one Temporal deadline. Whatever stops it (Temporal down or hung,
+ * the database gone since the commit) leaves the event waiting for the event sweep, which delivers it later: the
+ * verify has done its work and answers.
+ */
+async function handOverAfterCommit(deps: Deps, eventId: string): Promise<void> {
+  try {
+    await inTemporal(deps.temporal, 'hand over connection.expired', () => handOverEvent(deps, eventId));
+  } catch (error) {
+    deps.logger.warn({ err: error, eventId }, 'connection.expired not handed to its delivery; the event sweep hands it over');
+  }
 }

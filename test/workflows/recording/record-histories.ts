@@ -25,6 +25,7 @@ import { reconcileSchedules } from '../../../workflows/reconcile-schedules.ts';
 import { redeliverWebhook } from '../../../workflows/redeliver-webhook.ts';
 import { renderPost } from '../../../workflows/render-post.ts';
 import { scheduledGeneration } from '../../../workflows/scheduled-generation.ts';
+import { sweepEvents } from '../../../workflows/sweep-events.ts';
 import { eventually } from '../../support/eventually.ts';
 import { createPostFixture } from '../../support/post-fixtures.ts';
 import { runPublicationWhoseFirstPlanFails, startMadeUpPublication } from '../../support/publication-runs.ts';
@@ -406,6 +407,20 @@ describe('storage, schedules and plans', () => {
       });
       await handle.result();
       await record('reconcile-schedules-repaired', handle);
+    });
+  });
+
+  // A stub: a full page takes fifty events left behind, which only an outage leaves.
+  it('records an event sweep that handed over a full page, then the rest', async () => {
+    const pages: Array<Awaited<ReturnType<Activities['handOverForgottenEvents']>>> = [{ handedOver: 50, nextAfterId: randomUUID() }, { handedOver: 3 }];
+    await bed.runWith({ handOverForgottenEvents: () => Promise.resolve(pages.shift()!) }, async (taskQueue) => {
+      const handle = await bed.client.workflow.start(sweepEvents, {
+        workflowId: `${workflowIds.eventSweep()}-${randomUUID()}`,
+        taskQueue,
+        args: [],
+      });
+      expect(await handle.result()).toEqual({ handedOver: 53 });
+      await record('sweep-events-two-pages', handle);
     });
   });
 

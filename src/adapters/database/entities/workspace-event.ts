@@ -7,7 +7,9 @@ export type EventType = (typeof eventTypes)[number];
 
 /**
  * Something that happened in a workspace that webhooks tell customers about. Written in the same transaction as
- * the change it reports, so no event is lost; webhook delivery reads from here.
+ * the change it reports, so no event is lost; webhook delivery reads from here. Until `handedOverAt` is set the row
+ * is also the event's outbox entry: whoever recorded it hands it to its delivery workflow, and the event sweep hands
+ * over whatever they did not (see src/domain/events/hand-over-event.ts).
  */
 export const WorkspaceEvent = defineEntity({
   name: 'WorkspaceEvent',
@@ -23,8 +25,17 @@ export const WorkspaceEvent = defineEntity({
     /** What produced the event (a generation, a publication); unique, so a retried activity records it once. */
     sourceId: p.string().length(100).unique(),
     ...createdAt,
+    /** When its delivery workflow was started, or found that no webhook takes it; null while it waits for that. */
+    handedOverAt: p.datetime().nullable(),
   },
-  indexes: [{ properties: ['workspaceId', 'createdAt'] }],
+  indexes: [
+    { properties: ['workspaceId', 'createdAt'] },
+    // What the event sweep reads every minute: the few events still waiting to be handed over, in id (time) order.
+    {
+      name: 'events_awaiting_hand_over_index',
+      expression: 'create index "events_awaiting_hand_over_index" on "events" ("id") where "handed_over_at" is null',
+    },
+  ],
 });
 export type WorkspaceEvent = InferEntity<typeof WorkspaceEvent>;
 

@@ -19,6 +19,7 @@ import { Migration20261127210000_linkedin_threads_platforms } from './Migration2
 import { Migration20261127230000_open_network_platforms } from './Migration20261127230000_open_network_platforms.ts';
 import { Migration20261127231000_publish_attempt_answers } from './Migration20261127231000_publish_attempt_answers.ts';
 import { Migration20261127232000_threads_of_posts } from './Migration20261127232000_threads_of_posts.ts';
+import { Migration20261128090000_event_hand_over } from './Migration20261128090000_event_hand_over.ts';
 
 export const migrationsList = [
   Migration20261122091116_initial,
@@ -40,4 +41,5 @@ export const migrationsList = [
   Migration20261127230000_open_network_platforms,
   Migration20261127231000_publish_attempt_answers,
   Migration20261127232000_threads_of_posts,
+  Migration20261128090000_event_hand_over,
 ];
