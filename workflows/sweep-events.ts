@@ -1,6 +1,6 @@
 import { continueAsNew, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/activity-signatures.ts';
-import { eventSweep } from './activity-options.ts';
+import { eventSweep } from './contracts/activity-options.ts';
 import type { SweepEventsInput, SweepEventsResult } from './contracts/sweep-events.ts';
 
 const { handOverForgottenEvents } = proxyActivities<Activities>(eventSweep);
@@ -8,7 +8,7 @@ const { handOverForgottenEvents } = proxyActivities<Activities>(eventSweep);
 // A page is one activity (three history events): past this many in one run (or when Temporal suggests it sooner),
 // the run continues as new with its count and place, so a backlog after a long outage never grows a history
 // without bound.
-export const pagesPerRun = 100;
+const pagesPerRun = 100;
 
 /**
  * Run by the `event-sweep` Temporal Schedule: hands every event its recorder did not hand over (Temporal down, a

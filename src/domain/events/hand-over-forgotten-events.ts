@@ -3,7 +3,7 @@ import type { Deps } from '../deps.ts';
 import { handOverEvent } from './hand-over-event.ts';
 
 /** Events handed over side by side in one page of the sweep: each is a read, a start on Temporal and an update. */
-export const sweepPageSize = 50;
+const sweepPageSize = 50;
 
 export type ForgottenEventsPage = {
   /** The events of the page now handed over. */
