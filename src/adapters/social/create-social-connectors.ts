@@ -16,17 +16,17 @@ import { createXOAuthPlatform } from './x-oauth-platform.ts';
 
 /** One connector per platform, guarded like every request to a customer-given address. */
 export function createSocialConnectors(config: Config['social']): Record<SocialPlatform, SocialConnector> {
-  const { allowPrivateNetworks } = config;
+  const http = { allowPrivateNetworks: config.allowPrivateNetworks, timeoutMs: config.requestTimeoutMs };
   return {
-    mastodon: createMastodonConnector({ allowPrivateNetworks }),
-    bluesky: createBlueskyConnector({ allowPrivateNetworks }),
-    x: createXConnector({ allowPrivateNetworks, apiUrl: config.x.apiUrl, authorizeUrl: config.x.authorizeUrl }),
-    linkedin: createLinkedInConnector({ allowPrivateNetworks, apiUrl: config.linkedin.apiUrl, authorizeUrl: config.linkedin.authorizeUrl }),
-    threads: createThreadsConnector({ allowPrivateNetworks, apiUrl: config.threads.apiUrl }),
-    nostr: createNostrConnector({ allowPrivateNetworks }),
-    slack: createSlackConnector({ allowPrivateNetworks, apiUrl: config.slack.apiUrl }),
-    telegram: createTelegramConnector({ allowPrivateNetworks, apiUrl: config.telegram.apiUrl }),
-    discord: createDiscordConnector({ allowPrivateNetworks, apiUrl: config.discord.apiUrl }),
+    mastodon: createMastodonConnector(http),
+    bluesky: createBlueskyConnector(http),
+    x: createXConnector({ ...http, apiUrl: config.x.apiUrl, authorizeUrl: config.x.authorizeUrl }),
+    linkedin: createLinkedInConnector({ ...http, apiUrl: config.linkedin.apiUrl, authorizeUrl: config.linkedin.authorizeUrl }),
+    threads: createThreadsConnector({ ...http, apiUrl: config.threads.apiUrl }),
+    nostr: createNostrConnector({ allowPrivateNetworks: config.allowPrivateNetworks }),
+    slack: createSlackConnector({ ...http, apiUrl: config.slack.apiUrl }),
+    telegram: createTelegramConnector({ ...http, apiUrl: config.telegram.apiUrl }),
+    discord: createDiscordConnector({ ...http, apiUrl: config.discord.apiUrl }),
   };
 }
 
@@ -39,20 +39,20 @@ export type OAuthPlatforms = Partial<Record<SocialPlatform, OAuthSetup>>;
 
 /** The platforms that connect through OAuth 2, each with the operator's app if one is configured. */
 export function createOAuthPlatforms(config: Config['social']): OAuthPlatforms {
-  const { allowPrivateNetworks } = config;
+  const http = { allowPrivateNetworks: config.allowPrivateNetworks, timeoutMs: config.requestTimeoutMs };
   return {
     x: {
-      platform: createXOAuthPlatform({ allowPrivateNetworks, apiUrl: config.x.apiUrl, authorizeUrl: config.x.authorizeUrl }),
+      platform: createXOAuthPlatform({ ...http, apiUrl: config.x.apiUrl, authorizeUrl: config.x.authorizeUrl }),
       client: config.x.client,
       serverUrl: config.x.apiUrl,
     },
     linkedin: {
-      platform: createLinkedInOAuth({ allowPrivateNetworks, ...config.linkedin }),
+      platform: createLinkedInOAuth({ ...http, ...config.linkedin }),
       client: config.linkedin.client,
       serverUrl: config.linkedin.apiUrl,
     },
     threads: {
-      platform: createThreadsOAuthPlatform({ allowPrivateNetworks, apiUrl: config.threads.apiUrl, authorizeUrl: config.threads.authorizeUrl }),
+      platform: createThreadsOAuthPlatform({ ...http, apiUrl: config.threads.apiUrl, authorizeUrl: config.threads.authorizeUrl }),
       client: config.threads.client,
       serverUrl: config.threads.apiUrl,
     },
