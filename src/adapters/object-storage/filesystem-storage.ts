@@ -1,5 +1,4 @@
-import { createReadStream } from 'node:fs';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { contentTypeOfKey, type ObjectStorage } from './object-storage.ts';
@@ -46,13 +45,19 @@ export function createFilesystemStorage(options: FilesystemStorageOptions): Obje
     },
 
     async get(key) {
-      const path = pathOf(key);
-      const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
+      // Opened before it is read: an object deleted between a look and the read would otherwise fail the stream
+      // later (ENOENT), where no one listens; an open file stays readable whatever happens to its name.
+      const handle = await open(pathOf(key)).catch((error: NodeJS.ErrnoException) => {
         if (error.code === 'ENOENT') return null;
         throw error;
       });
-      if (!info?.isFile()) return null;
-      return { body: createReadStream(path), contentType: contentTypeOfKey(key), size: info.size };
+      if (!handle) return null;
+      const info = await handle.stat();
+      if (!info.isFile()) {
+        await handle.close();
+        return null;
+      }
+      return { body: handle.createReadStream(), contentType: contentTypeOfKey(key), size: info.size };
     },
 
     async delete(key) {
