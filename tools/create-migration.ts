@@ -40,6 +40,7 @@ function register(className: string): void {
   const registry = 'src/adapters/database/migrations/index.ts';
   const source = readFileSync(registry, 'utf8')
     .replace(/(\nexport const migrationsList)/, `import { ${className} } from './${className}.ts';\n$1`)
-    .replace(/\];\s*$/, `, ${className}];\n`);
+    // The list keeps one migration per line with a trailing comma (prettier's layout): the new one goes last.
+    .replace(/,?\s*\];\s*$/, `,\n  ${className},\n];\n`);
   writeFileSync(registry, source);
 }

@@ -64,10 +64,12 @@ export async function postPublication({ postId, publicationId, carried }: PostPu
     planUpdate,
     async (request) => {
       const at = request.publishAt ? Math.max(Date.parse(request.publishAt), Date.now()) : Date.now();
-      if (publishAt === undefined && recording === 0 && !cancelled && at <= Date.now() && request.connectionIds.length === 0 && targetIds.length === 0) {
+      const toNoConnection = request.connectionIds.length === 0 && targetIds.length === 0;
+      if (publishAt === undefined && recording === 0 && !cancelled && at <= Date.now() && toNoConnection && request.requestKey === undefined) {
         // The first plan, to publish now to no connection, has nothing to record (no target; the post changes only
         // when it is settled, which also finds a post deleted meanwhile). So it publishes at once and answers with
-        // the result: publishing now costs one local activity (the settle) and the caller one call.
+        // the result: publishing now costs one local activity (the settle) and the caller one call. With an
+        // Idempotency-Key it is recorded like any plan, so that a retry finds it.
         publishAt = at;
         plans += 1;
         publication = publish();
@@ -82,6 +84,7 @@ export async function postPublication({ postId, publicationId, carried }: PostPu
           publishAt: new Date(at).toISOString(),
           connectionIds: request.connectionIds,
           ...(request.overrides ? { overrides: request.overrides } : {}),
+          ...(request.requestKey === undefined ? {} : { requestKey: request.requestKey }),
           immediate: at <= Date.now(),
         });
       } catch (error) {
@@ -90,6 +93,12 @@ export async function postPublication({ postId, publicationId, carried }: PostPu
         throw error;
       } finally {
         recording -= 1;
+      }
+      if (plan.replayed) {
+        // An earlier publication (a run that has ended) planned this request: its answer, and nothing for this run,
+        // which ends at once when it has no plan of its own.
+        if (publishAt === undefined) unplanned = true;
+        return plan;
       }
       publishAt = at;
       targetIds = plan.targetIds;

@@ -449,6 +449,43 @@ describe('Idempotency-Key: retries while the first request runs', () => {
   });
 });
 
+describe('Idempotency-Key: a retry after the answer was lost', () => {
+  // What a 503 leaves when Temporal had taken the publication before the connection died: the effect, and the key
+  // given back (its row deleted), so the client's retry runs the request again.
+  const giveBack = (key: string) =>
+    app.api.services.orm.em.fork().execute(`delete from idempotency_keys where workspace_id = ? and key = ?`, [workspace.id, key], 'run');
+
+  it('when a publish now is sent again with its key after its run ended, then the retry answers the same publication and nothing is published again', async () => {
+    const id = await newPost();
+    const key = newKey();
+    const first = await send(`/posts/${id}/publish`, {}, key);
+    expect(first.status).toBe(200);
+    await giveBack(key);
+    const retry = await send(`/posts/${id}/publish`, {}, key);
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    expect(retry.body).toEqual(first.body);
+    expect(await count(`events where post_id = ? and type = 'post.published'`, id)).toBe(1);
+  });
+
+  it('when a publish-social is sent again with its key after its run ended, then the retry answers the same targets and the platform gets one status', async () => {
+    const id = await newPost({ generated: true });
+    const connectionId = (
+      await workspace.client.post<{ id: string }>('/social-connections', { platform: 'mastodon', instanceUrl: mastodon.url, accessToken: mastodon.token })
+    ).body.id;
+    const key = newKey();
+    const statuses = mastodon.statuses.length;
+    const first = await send(`/posts/${id}/publish-social`, { connectionIds: [connectionId] }, key);
+    expect(first.status).toBe(200);
+    await giveBack(key);
+    const retry = await send(`/posts/${id}/publish-social`, { connectionIds: [connectionId] }, key);
+    expect(retry.status).toBe(200);
+    expect(retry.body).toEqual(first.body);
+    expect(mastodon.statuses.length - statuses).toBe(1);
+    expect(await count(`publish_targets where post_id = ?`, id)).toBe(1);
+  });
+});
+
 describe('Idempotency-Key: expiry', () => {
   it('when a key is past its 24 hours, then the sweep deletes it and the key can be used afresh', async () => {
     const key = newKey();

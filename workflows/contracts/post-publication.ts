@@ -10,6 +10,11 @@ export type PublicationRequest = {
   connectionIds: string[];
   /** What some of those connections are sent instead of the post's title (`text`) and prompt (`altText`), by id. */
   overrides?: PublicationOverrides;
+  /**
+   * The request's `Idempotency-Key`, when it sent one: the plan is recorded under it, and a retry of the request gets
+   * that plan (also when the run that recorded it has ended) instead of a second publication.
+   */
+  requestKey?: string;
 };
 
 /**
@@ -23,7 +28,14 @@ export type PublicationOverrides = Record<string, { text?: string | undefined; a
  * What a plan recorded: when, the publish targets, and whether the post became `scheduled`; and the publication's
  * result when the plan published at once (the first plan of a run, to publish now to no connection).
  */
-export type PublicationPlan = { publishAt: string; scheduled: boolean; targetIds: string[]; result?: PublicationResult };
+export type PublicationPlan = {
+  publishAt: string;
+  scheduled: boolean;
+  targetIds: string[];
+  result?: PublicationResult;
+  /** The same request was planned before by a publication whose run has ended: that plan, and nothing new planned. */
+  replayed?: boolean;
+};
 
 /**
  * Plan (or re-plan) the publication: when, and to which connections. Answers once it is recorded, or, when it

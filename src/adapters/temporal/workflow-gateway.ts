@@ -139,7 +139,9 @@ export async function waitForOutcome<W extends Workflow>(
 /**
  * Sends `update` to the workflow, starting it first if no run is going (Update-with-Start), and answers the
  * update's result with the run's handle. `subject` names what the workflow is about for a refusal ("Post <id>: ...",
- * 409); `purpose` for Temporal not answering (503).
+ * 409); `purpose` for Temporal not answering (503). An `updateId` makes a second send of the same update, while the
+ * run that took the first is going, answer the first's result instead of running again (Temporal keeps the ids a run
+ * has taken): the retry of a request whose answer was lost joins what it started.
  */
 export async function updateWithStart<W extends Workflow, Ret, Args extends unknown[]>(
   client: Client,
@@ -147,11 +149,12 @@ export async function updateWithStart<W extends Workflow, Ret, Args extends unkn
   args: Args,
   start: { workflow: W; options: WorkflowStartOptions<W> & { workflowIdConflictPolicy: WorkflowIdConflictPolicy } },
   words: { purpose: string; subject: string },
+  updateId?: string,
 ): Promise<{ result: Ret; handle: WorkflowHandle<W> }> {
   const operation = new WithStartWorkflowOperation(start.workflow, start.options);
   const result = await inTemporal(client, words.purpose, async () => {
     try {
-      return await client.workflow.executeUpdateWithStart(update, { args, startWorkflowOperation: operation });
+      return await client.workflow.executeUpdateWithStart(update, { args, startWorkflowOperation: operation, ...(updateId === undefined ? {} : { updateId }) });
     } catch (error) {
       throw updateFailureAsProblem(error, words.subject);
     }

@@ -3,17 +3,19 @@ import { isSealed, type SecretBox } from '../../adapters/crypto/secret-box.ts';
 import type { Deps } from '../../domain/deps.ts';
 import { claimIdempotencyKey } from '../../domain/idempotency/claim-idempotency-key.ts';
 import { requestBodyHash, type KeyedRequest, type StoredAnswer, type UploadedPart } from '../../domain/idempotency/idempotent-request.ts';
+import { keepIdempotencyKeyLocked } from '../../domain/idempotency/keep-idempotency-key-locked.ts';
 import { recordIdempotentAnswer, releaseIdempotencyKey } from '../../domain/idempotency/record-idempotent-answer.ts';
 import { callerOf } from '../caller-of.ts';
 
 // The headers of an answer that belong to it (and not to the attempt, like X-Request-Id and RateLimit-*).
 const replayedHeaders = ['content-type', 'location', 'link', 'retry-after'];
 
-// A request holds its key at most this much longer than the longest wait of an operation (generate, render and
-// publish wait `actionWaitMs` for their workflow, a webhook test its receiver; every database and Temporal call has
-// a deadline well within the margin). After that the key counts as abandoned by a process that died, and a retry of
-// the same request may run it.
-const lockMarginMs = 60_000;
+// A request holds its key for this long, and renews the lock a few times as often while it runs, however long it
+// waits for its workflow. A lock not renewed for this long belongs to a process that died (or lost its database), and
+// a retry of the same request may take the key over: what the first execution already did is found then, not done
+// again (the publication routes record theirs under the key, see recordPublicationPlan). So a retry of a request
+// whose api died waits this long, and is told so in Retry-After.
+const lockMs = 10_000;
 
 /**
  * `Idempotency-Key` on POST (IETF draft, Stripe's semantics): the first answer to a key is stored for the workspace
@@ -21,8 +23,7 @@ const lockMarginMs = 60_000;
  * authentication, rate limiting and request validation (a request refused there does not use its key), before the
  * routes; a dry run (`dryRun: true`) does not use its key either. Answers below 500 are stored; a 5xx gives the key back, so the client's retry runs the request again.
  */
-export function idempotency(deps: Pick<Deps, 'orm' | 'actionWaitMs' | 'webhooks' | 'idempotentAnswers'>): RequestHandler {
-  const lockMs = Math.max(deps.actionWaitMs, deps.webhooks.timeoutMs) + lockMarginMs;
+export function idempotency(deps: Pick<Deps, 'orm' | 'idempotentAnswers'>): RequestHandler {
   return async (req, res, next) => {
     const key = req.get('idempotency-key');
     // A dry run changes nothing, so there is nothing to make idempotent: it is answered afresh, and its key stays
@@ -45,11 +46,15 @@ export function idempotency(deps: Pick<Deps, 'orm' | 'actionWaitMs' | 'webhooks'
         .send(openBody(deps.idempotentAnswers, claim.answer.body));
       return;
     }
-    storeAnswerBeforeSending(res, (answer) =>
-      answer.status >= 500
-        ? releaseIdempotencyKey(deps.orm, request, claim.lockId)
-        : recordIdempotentAnswer(deps.orm, request, claim.lockId, { ...answer, body: deps.idempotentAnswers.seal(answer.body) }),
+    const lock = keepIdempotencyKeyLocked(deps.orm, request, claim.lockId, lockMs, (error) =>
+      req.log.debug({ err: error }, 'could not renew the lock of an Idempotency-Key'),
     );
+    storeAnswerBeforeSending(res, async (answer) => {
+      await lock.stop();
+      await (answer.status >= 500
+        ? releaseIdempotencyKey(deps.orm, request, claim.lockId)
+        : recordIdempotentAnswer(deps.orm, request, claim.lockId, { ...answer, body: deps.idempotentAnswers.seal(answer.body) }));
+    });
     next();
   };
 }
@@ -57,7 +62,8 @@ export function idempotency(deps: Pick<Deps, 'orm' | 'actionWaitMs' | 'webhooks'
 /**
  * Holds the answer back until `store` has settled, so a client that retries the moment it reads the answer finds it
  * stored. Every answer of the API leaves through `res.end` (`json` and `send` end there, with the whole body). If
- * storing fails the answer still goes out; the key stays locked until its lock runs out, and a retry then runs again.
+ * storing fails the answer still goes out; the key stays locked until its lock runs out (no longer renewed), and a
+ * retry then takes it over.
  */
 function storeAnswerBeforeSending(res: Response, store: (answer: StoredAnswer) => Promise<void>): void {
   const end = res.end.bind(res) as (...args: unknown[]) => Response;

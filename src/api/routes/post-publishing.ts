@@ -15,14 +15,14 @@ export function postPublishingRoutes(deps: Deps): Router {
   const router = Router();
 
   router.post('/posts/:id/publish', async (req, res) => {
-    const { post, completed } = await publishPost(deps, callerOf(res), req.params.id);
+    const { post, completed } = await publishPost(deps, callerOf(res), req.params.id, req.get('idempotency-key'));
     if (!completed) res.status(202).location(`/api/v1/posts/${post.id}`);
     res.json(presentPublishedPost(post));
   });
 
   router.post('/posts/:id/schedule', async (req, res) => {
     const { scheduledAt } = req.body as Schemas['SchedulePostRequest'];
-    const post = await schedulePost(deps, callerOf(res), req.params.id, scheduledAt);
+    const post = await schedulePost(deps, callerOf(res), req.params.id, scheduledAt, req.get('idempotency-key'));
     res.json(presentScheduledPost(post, scheduledAt));
   });
 
@@ -32,7 +32,7 @@ export function postPublishingRoutes(deps: Deps): Router {
       res.json((await previewSocialPublication(deps, callerOf(res), req.params.id, request)).map(presentConnectionPreview));
       return;
     }
-    const { targets, completed } = await publishToSocial(deps, callerOf(res), req.params.id, request);
+    const { targets, completed } = await publishToSocial(deps, callerOf(res), req.params.id, request, req.get('idempotency-key'));
     if (!completed) res.status(202).location(`/api/v1/posts/${req.params.id}/publish-targets`);
     res.json(targets.map(presentPublishTarget));
   });

@@ -16,12 +16,13 @@ type StoredRow = {
 };
 
 /** How long keys and their answers are kept: a client retries within minutes or hours, never a day later. */
-const keyLifetimeHours = 24;
+export const keyLifetimeHours = 24;
 
 /**
  * Takes the workspace's key for this request, or finds what it already holds: the stored answer of the same request
  * (to replay), the same request still running (409), or another request (422). The key is taken when it is new,
- * expired, or locked by the same request whose lock ran out (its api process died before it answered).
+ * expired, or locked by the same request whose lock ran out (its api process died before it answered: a running
+ * request renews its lock, see keepIdempotencyKeyLocked).
  *
  * One statement takes the key (`insert ... on conflict do update ... where`), so two requests racing for it cannot
  * both win; the loser reads the row the winner wrote.
@@ -77,9 +78,12 @@ export async function claimIdempotencyKey(orm: Database, request: KeyedRequest, 
 }
 
 function inUse(lockedForMs: number): AppError {
-  // The first request usually answers within seconds; its lock only bounds how long a dead one can hold the key.
-  const retryAfterSeconds = Math.max(1, Math.min(5, Math.ceil(lockedForMs / 1000)));
-  return new AppError('idempotency-key-in-use', `A request with this Idempotency-Key is still running; retry in ${retryAfterSeconds} s to get its answer.`, {
-    retryAfterSeconds,
-  });
+  // When the key can be taken over at the latest: its lock is renewed while the first request runs, so a retry then
+  // gets its answer if it has finished, or takes over from a first request whose process died.
+  const retryAfterSeconds = Math.max(1, Math.ceil(lockedForMs / 1000));
+  return new AppError(
+    'idempotency-key-in-use',
+    `A request with this Idempotency-Key is still running; retry in ${retryAfterSeconds} s to get its answer (or to take over, if it has stopped).`,
+    { retryAfterSeconds },
+  );
 }

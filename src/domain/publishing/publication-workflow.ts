@@ -19,7 +19,9 @@ import { postSearchAttributes } from '../../adapters/temporal/search-attributes.
  * workflow records the plan in the database before the update answers, so the state change and the durable timer
  * that follows it can never get separated: there is no moment where one exists without the other. When Temporal
  * does not answer (503), the update never ran, so the database is unchanged and the request can be sent again: the
- * workflow ID makes it the same publication.
+ * workflow ID makes it the same publication. A request's `Idempotency-Key` (`request.requestKey`) is also the update's
+ * ID, so a retry joins a plan that Temporal took before the first answer was lost; once that run has ended, the plan
+ * recorded under the key answers instead (`replayed`, see recordPublicationPlan).
  */
 export async function planPublication(
   deps: Deps,
@@ -43,6 +45,7 @@ export async function planPublication(
       },
     },
     { purpose: 'accept the publication', subject: `Post ${post.id}` },
+    request.requestKey === undefined ? undefined : `plan ${request.requestKey}`,
   );
   return { plan: result, handle };
 }
@@ -55,12 +58,14 @@ export async function cancelPublication(deps: Deps, postId: string): Promise<voi
 /**
  * The publication's result: the plan's own when it published at once, else the run's when it finished within the
  * action wait limit, else `running`; the workflow goes on either way. A publication that failed (the post deleted
- * meanwhile: 404) reads as the generation and render actions do.
+ * meanwhile: 404) reads as the generation and render actions do. A replayed plan's publication has ended: `ended`,
+ * its outcome is what the database says.
  */
 export async function publicationOutcome(
   deps: Deps,
   { plan, handle }: { plan: PublicationPlan; handle: WorkflowHandle<typeof postPublication> },
-): Promise<Outcome<PublicationResult>> {
+): Promise<Outcome<PublicationResult> | { state: 'ended' }> {
+  if (plan.replayed) return { state: 'ended' };
   if (plan.result) return { state: 'completed', result: plan.result };
   return waitForOutcome(deps.temporal, handle, { name: 'Publishing', waitMs: deps.actionWaitMs });
 }

@@ -14,13 +14,15 @@ function threadOverrides(connectionIds: string[], overrides: PublicationOverride
 /**
  * Publishes the post to social connections, now or at `scheduledAt`, each sent its overrides if any. Answers the
  * publication's targets with their attempts: after their outcomes when publishing now (within the wait limit;
- * `completed` false past it), at once in `Scheduled` state otherwise.
+ * `completed` false past it), at once in `Scheduled` state otherwise. `requestKey` is the request's Idempotency-Key:
+ * a retry gets the publication the first send planned (planPublication).
  */
 export async function publishToSocial(
   deps: Deps,
   caller: Caller,
   postId: string,
   request: SocialPublicationRequest,
+  requestKey?: string,
 ): Promise<{ targets: TargetWithAttempts[]; completed: boolean }> {
   const { post, connections } = await readSocialPublication(deps.orm.em.fork(), caller, postId, request);
   const overrides = request.thread
@@ -33,9 +35,10 @@ export async function publishToSocial(
     publishAt: request.scheduledAt ?? null,
     connectionIds: connections.map((connection) => connection.id),
     ...(overrides ? { overrides } : {}),
+    ...(requestKey === undefined ? {} : { requestKey }),
   });
   const { plan } = planned;
-  const completed = plan.scheduled || (await publicationOutcome(deps, planned)).state === 'completed';
+  const completed = plan.scheduled || (await publicationOutcome(deps, planned)).state !== 'running';
   const read = deps.orm.em.fork();
   const targets = await withAttempts(read, await read.find(PublishTarget, { id: { $in: plan.targetIds } }, { orderBy: { createdAt: 'asc' } }));
   return { targets, completed };

@@ -6,12 +6,13 @@ import { planPublication } from './publication-workflow.ts';
 
 /**
  * Schedules the post's publication (or moves it): the post becomes `scheduled`, and its workflow sleeps on a
- * durable timer until then. A time that is not in the future answers 400: to publish now, publish.
+ * durable timer until then. A time that is not in the future answers 400: to publish now, publish. `requestKey` is
+ * the request's Idempotency-Key: a retry gets the plan the first send made.
  */
-export async function schedulePost(deps: Deps, caller: Caller, postId: string, scheduledAt: string): Promise<PostRecord> {
+export async function schedulePost(deps: Deps, caller: Caller, postId: string, scheduledAt: string, requestKey?: string): Promise<PostRecord> {
   requireFuture(scheduledAt);
   const post = await readPost(deps.orm.em.fork(), caller.workspaceId, postId);
-  await planPublication(deps, post, { publishAt: scheduledAt, connectionIds: [] });
+  await planPublication(deps, post, { publishAt: scheduledAt, connectionIds: [], ...(requestKey === undefined ? {} : { requestKey }) });
   return readPost(deps.orm.em.fork(), caller.workspaceId, postId);
 }
 

@@ -6,6 +6,7 @@ import { OrphanedObject } from './orphaned-object.ts';
 import { Post } from './post.ts';
 import { PostVersion } from './post-version.ts';
 import { Project } from './project.ts';
+import { PublicationRequest } from './publication-request.ts';
 import { PublishTarget } from './publish-target.ts';
 import { PublishTargetAttempt } from './publish-target-attempt.ts';
 import { PublishTargetPart } from './publish-target-part.ts';
@@ -37,5 +38,6 @@ export const entities = [
   Schedule,
   VideoJob,
   IdempotencyKey,
+  PublicationRequest,
   OAuthAuthorization,
 ];

@@ -20,6 +20,7 @@ import { Migration20261127230000_open_network_platforms } from './Migration20261
 import { Migration20261127231000_publish_attempt_answers } from './Migration20261127231000_publish_attempt_answers.ts';
 import { Migration20261127232000_threads_of_posts } from './Migration20261127232000_threads_of_posts.ts';
 import { Migration20261128090000_event_hand_over } from './Migration20261128090000_event_hand_over.ts';
+import { Migration20261129075918_publication_requests } from './Migration20261129075918_publication_requests.ts';
 
 export const migrationsList = [
   Migration20261122091116_initial,
@@ -42,4 +43,5 @@ export const migrationsList = [
   Migration20261127231000_publish_attempt_answers,
   Migration20261127232000_threads_of_posts,
   Migration20261128090000_event_hand_over,
+  Migration20261129075918_publication_requests,
 ];

@@ -1,0 +1,117 @@
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Schemas } from '../../src/api/schemas.ts';
+import { openDatabase, type Database } from '../../src/adapters/database/orm.ts';
+import { createWorkspace } from '../../src/domain/workspaces/create-workspace.ts';
+import { startMastodonServer, type MastodonServer } from '../fakes/mastodon-server.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';
+import { startApiProcess } from '../support/api-process.ts';
+import { eventually } from '../support/eventually.ts';
+import { apiClient, type ApiClient, type ApiResponse } from '../support/http.ts';
+import { testConfigEnv } from '../support/test-config.ts';
+import { createTestDatabase } from '../support/test-database.ts';
+import { startWorkerProcess } from '../support/worker-process.ts';
+
+// An api process killed (SIGKILL) after a request's effect was under way and before it answered, and the client's
+// retry with the same Idempotency-Key sent to another api, as a client behind a load balancer does. The retry must
+// find what the first execution did and answer with it: one status on the platform, one post.published per webhook.
+
+type Target = Schemas['PublishTarget'];
+
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let orm: Database;
+let mastodon: MastodonServer;
+let receiver: WebhookReceiver;
+let doomed: { process: ChildProcess; client: ApiClient };
+let survivor: ApiClient;
+const processes: ChildProcess[] = [];
+let projectId: string;
+let connectionId: string;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  orm = await openDatabase(database.url);
+  mastodon = await startMastodonServer();
+  receiver = await startWebhookReceiver();
+  const env = {
+    ...testConfigEnv(database.url),
+    // The fakes on loopback, over HTTPS with the run's dev CA.
+    SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true',
+    WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true',
+    NODE_EXTRA_CA_CERTS: inject('devCaCertPath'),
+  };
+  const [first, second, worker] = await Promise.all([startApiProcess(env), startApiProcess(env), startWorkerProcess(env)]);
+  processes.push(first.process, second.process, worker.process);
+  const { apiKey } = await createWorkspace(orm, { name: 'Killed mid-request', plan: 'growth' });
+  doomed = { process: first.process, client: apiClient(first.url, apiKey) };
+  survivor = apiClient(second.url, apiKey);
+  projectId = (await survivor.post<{ id: string }>('/projects', { name: 'Harbour' })).body.id;
+  const connection = await survivor.post<{ id: string }>('/social-connections', {
+    platform: 'mastodon',
+    instanceUrl: mastodon.url,
+    accessToken: mastodon.token,
+  });
+  connectionId = connection.body.id;
+  expect((await survivor.post('/webhooks', { url: receiver.url, events: 'post.published' })).status).toBe(201);
+}, 240_000);
+
+afterAll(async () => {
+  await Promise.all(
+    processes
+      .filter((child) => child.exitCode === null && child.signalCode === null)
+      .map(async (child) => {
+        child.kill('SIGTERM');
+        await once(child, 'exit');
+      }),
+  );
+  await mastodon?.close();
+  await receiver?.close();
+  await orm?.close();
+  await database?.drop();
+});
+
+/** Sends the request again with its key until the key is free of the dead request (409 and Retry-After until then). */
+async function retryUntilAnswered<T>(send: () => Promise<ApiResponse<T>>): Promise<ApiResponse<T>> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const response = await send();
+    if (response.status !== 409 || Date.now() > deadline) return response;
+    const retryAfter = Number(response.headers.get('retry-after'));
+    // The Retry-After of a key held by a dead request is when it can be taken over: at most the lock's 10 s.
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(10);
+    await new Promise((resolveWait) => setTimeout(resolveWait, retryAfter * 1000));
+  }
+}
+
+describe('an api killed while it publishes, and the retry sent to another api', () => {
+  it('when it dies after the publication started and before it answered, then the retry answers the same targets and the post goes out once', async () => {
+    const post = (await survivor.post<{ id: string }>('/posts', { title: 'Harbour lights', prompt: 'Boats at night', projectId })).body;
+    expect((await survivor.post(`/posts/${post.id}/generate`)).status).toBe(200);
+    const key = `publish-${post.id}`;
+    const body = { connectionIds: [connectionId] };
+    // Mastodon takes its time over the status, so the first api is still waiting for the outcome when it is killed.
+    mastodon.script('statuses', [{ delayMs: 2_000 }]);
+    const statusesBefore = mastodon.requests.filter((request) => request.path.endsWith('/statuses')).length;
+    const postedBefore = mastodon.statuses.length;
+
+    const first = doomed.client.post(`/posts/${post.id}/publish-social`, body, { headers: { 'idempotency-key': key } }).catch((error: unknown) => error);
+    await eventually(() => Promise.resolve(expect(mastodon.requests.filter((request) => request.path.endsWith('/statuses')).length).toBe(statusesBefore + 1)));
+    doomed.process.kill('SIGKILL');
+    expect(await first).toBeInstanceOf(Error);
+
+    const retry = await retryUntilAnswered(() => survivor.post<Target[]>(`/posts/${post.id}/publish-social`, body, { headers: { 'idempotency-key': key } }));
+    expect(retry.status).toBe(200);
+    const recorded = await orm.em.fork().execute<Array<{ id: string }>>('select id from publish_targets where post_id = ?', [post.id]);
+    expect(retry.body.map((target) => target.id)).toEqual(recorded.map((target) => target.id));
+    expect(retry.body.map((target) => target.status)).toEqual(['Published']);
+
+    expect(mastodon.statuses.length - postedBefore).toBe(1);
+    await eventually(() => Promise.resolve(expect(receiver.deliveries.filter((delivery) => JSON.stringify(delivery.body).includes(post.id))).toHaveLength(1)));
+    // And a later retry replays the stored answer.
+    const again = await survivor.post<Target[]>(`/posts/${post.id}/publish-social`, body, { headers: { 'idempotency-key': key } });
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(retry.body);
+  });
+});
