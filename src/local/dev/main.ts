@@ -16,13 +16,15 @@ import { ensureDevApiKey } from './dev-api-key.ts';
 // `npm run dev`: the whole service on one machine with embedded defaults. PostgreSQL (a private cluster under
 // DATA_DIR unless DATABASE_URL is set), the Temporal dev server with its Web UI (unless TEMPORAL_ADDRESS is set),
 // migrations, then the worker and the api as two processes, exactly as they run in production. Ctrl-C stops
-// everything this command started.
+// everything this command started, and exits 0. When the api, the worker, PostgreSQL or the Temporal dev server dies
+// under it, it says which, stops the rest and exits 1: a stack missing a part only looks alive, and a supervisor
+// (or the developer) restarting the whole is clearer than one part restarted under the others.
 
 const log = (message: string) => console.log(`[dev] ${message}`);
 const started = Date.now();
 let stopping = false;
 const children: ChildProcess[] = [];
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop());
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop(0));
 mkdirSync(dataDir(), { recursive: true });
 
 const database = await resolveLocalDatabase(log);
@@ -53,6 +55,8 @@ const orm = await openDatabase(config.database.url);
 const devKey = await ensureDevApiKey(orm);
 await orm.close();
 
+watch('PostgreSQL', database.cluster?.pid);
+watch('The Temporal dev server', temporal?.pid);
 children.push(run('worker', 'worker/main.ts'), run('api', 'src/api/main.ts'));
 await waitForReady(`http://127.0.0.1:${port}/ready`);
 await waitForWorker(config);
@@ -75,8 +79,11 @@ console.log(`
 
 await new Promise(() => {});
 
-/** Stops what this command started, users of a service before the service: api and worker, Temporal, PostgreSQL. */
-async function stop(): Promise<void> {
+/**
+ * Stops what this command started, users of a service before the service: api and worker, Temporal, PostgreSQL; then
+ * exits with `code` (1 when a part died under the stack).
+ */
+async function stop(code: number): Promise<void> {
   if (stopping) return;
   stopping = true;
   log('Stopping...');
@@ -88,10 +95,33 @@ async function stop(): Promise<void> {
       await exited;
     }),
   );
-  await temporal?.stop();
-  if (database.cluster?.started) await database.cluster.stop();
-  log('Stopped.');
-  process.exit(0);
+  // A part that died is stopped all the same (nothing left to do); one that will not stop must not keep the rest up.
+  await temporal?.stop().catch((error: unknown) => log(`Could not stop the Temporal dev server: ${String(error)}`));
+  if (database.cluster?.started) await database.cluster.stop().catch((error: unknown) => log(`Could not stop PostgreSQL: ${String(error)}`));
+  log(code === 0 ? 'Stopped.' : `Stopped (exit code ${code}).`);
+  process.exit(code);
+}
+
+/** Notices within a second when a server the stack runs on (by its process id) is gone, and stops the stack. */
+function watch(name: string, pid: number | undefined): void {
+  if (pid === undefined) return;
+  const timer = setInterval(() => {
+    if (stopping || isRunning(pid)) return;
+    clearInterval(timer);
+    log(`${name} (pid ${pid}) has stopped under the stack; stopping the rest.`);
+    void stop(1);
+  }, 1000);
+  timer.unref();
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user (PostgreSQL runs as its own).
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 // Children run in process groups of their own, so a Ctrl-C reaches only this process, which then stops everything
@@ -100,8 +130,8 @@ function run(name: string, script: string): ChildProcess {
   const child = spawn(process.execPath, [script], { env, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
   child.once('exit', (code, signal) => {
     if (stopping) return;
-    log(`${name} exited (${signal ?? `code ${code}`}); stopping the stack.`);
-    void stop();
+    log(`The ${name} exited (${signal ?? `code ${code}`}); stopping the stack.`);
+    void stop(1);
   });
   return child;
 }
