@@ -468,6 +468,19 @@ describe('Idempotency-Key: a retry after the answer was lost', () => {
     expect(await count(`events where post_id = ? and type = 'post.published'`, id)).toBe(1);
   });
 
+  it('when a generate is sent again with its key after its run ended, then the retry answers the same generation and nothing is generated again', async () => {
+    const id = await newPost();
+    const key = newKey();
+    const first = await send(`/posts/${id}/generate`, {}, key);
+    expect(first.status).toBe(200);
+    await giveBack(key);
+    const retry = await send(`/posts/${id}/generate`, {}, key);
+    expect(retry.status).toBe(200);
+    expect(retry.body).toEqual(first.body);
+    expect(await count('post_versions where post_id = ?', id)).toBe(1);
+    expect(await count(`usage_activity where post_id = ? and type = 'PostGeneration'`, id)).toBe(1);
+  });
+
   it('when a publish-social is sent again with its key after its run ended, then the retry answers the same targets and the platform gets one status', async () => {
     const id = await newPost({ generated: true });
     const connectionId = (

@@ -11,7 +11,8 @@ export type PublicationRequest = {
   /** What some of those connections are sent instead of the post's title (`text`) and prompt (`altText`), by id. */
   overrides?: PublicationOverrides;
   /**
-   * The request's `Idempotency-Key`, when it sent one: the plan is recorded under it, and a retry of the request gets
+   * Names the request's `Idempotency-Key` when it sent one (a hash of the key and the request): the plan is recorded
+   * under it, and a retry of the request gets
    * that plan (also when the run that recorded it has ended) instead of a second publication.
    */
   requestKey?: string;

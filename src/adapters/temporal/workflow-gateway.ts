@@ -106,15 +106,46 @@ async function startUnlessTaken<W extends Workflow>(client: Client, workflow: W,
  * Starts `workflow` and waits up to `waitMs` for its result: an API action answers with the outcome when it comes
  * quickly, and 202 (still running) when it does not; the workflow goes on either way. 409 for a run still going,
  * 503 when Temporal does not take the start; the workflow's failure reads through the failure table.
+ *
+ * Given what names the request's Idempotency-Key (`requestKey`), the run carries it in its memo, and a retry of the
+ * request whose answer was lost (its api died, or a 503 came although Temporal had taken the start) joins the run
+ * the key started, going or ended, instead of starting another: the latest run of the ID is looked at first.
  */
 export async function startAndWait<W extends Workflow>(
   client: Client,
   workflow: W,
   options: WorkflowStartOptions<W>,
-  work: { description: string; name: WorkName; waitMs: number },
+  work: { description: string; name: WorkName; waitMs: number; requestKey?: string | undefined },
 ): Promise<Outcome<WorkflowResultType<W>>> {
-  const handle = await startWorkflow(client, workflow, options, work.description);
+  const handle =
+    work.requestKey === undefined
+      ? await startWorkflow(client, workflow, options, work.description)
+      : await startOrJoin(client, workflow, options, work.description, work.requestKey);
   return waitForOutcome(client, handle, work);
+}
+
+async function startOrJoin<W extends Workflow>(
+  client: Client,
+  workflow: W,
+  options: WorkflowStartOptions<W>,
+  work: string,
+  requestKey: string,
+): Promise<WorkflowHandle<W>> {
+  return inTemporal(client, `start ${work}`, async () => {
+    const handle =
+      (await runStartedBy<W>(client, options.workflowId, requestKey)) ??
+      (await startUnlessTaken(client, workflow, { ...options, memo: { ...options.memo, requestKey } })) ??
+      // Taken: by the same request sent twice at once, or by another request's run.
+      (await runStartedBy<W>(client, options.workflowId, requestKey));
+    if (handle) return handle;
+    throw new AppError('conflict', `There is already ${work} running (workflow ${options.workflowId}); wait for it to finish.`);
+  });
+}
+
+/** The latest run of `workflowId` when the request named by `requestKey` started it (its memo says so). */
+async function runStartedBy<W extends Workflow>(client: Client, workflowId: string, requestKey: string): Promise<WorkflowHandle<W> | undefined> {
+  const latest = await describe(client, workflowId);
+  return latest?.memo?.requestKey === requestKey ? client.workflow.getHandle<W>(workflowId, latest.runId) : undefined;
 }
 
 /**

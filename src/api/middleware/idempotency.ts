@@ -2,10 +2,11 @@ import type { Request, RequestHandler, Response } from 'express';
 import { isSealed, type SecretBox } from '../../adapters/crypto/secret-box.ts';
 import type { Deps } from '../../domain/deps.ts';
 import { claimIdempotencyKey } from '../../domain/idempotency/claim-idempotency-key.ts';
-import { requestBodyHash, type KeyedRequest, type StoredAnswer, type UploadedPart } from '../../domain/idempotency/idempotent-request.ts';
+import { requestBodyHash, requestFingerprint, type KeyedRequest, type StoredAnswer, type UploadedPart } from '../../domain/idempotency/idempotent-request.ts';
 import { keepIdempotencyKeyLocked } from '../../domain/idempotency/keep-idempotency-key-locked.ts';
 import { recordIdempotentAnswer, releaseIdempotencyKey } from '../../domain/idempotency/record-idempotent-answer.ts';
 import { callerOf } from '../caller-of.ts';
+import { setRequestKey } from '../request-key-of.ts';
 
 // The headers of an answer that belong to it (and not to the attempt, like X-Request-Id and RateLimit-*).
 const replayedHeaders = ['content-type', 'location', 'link', 'retry-after'];
@@ -46,6 +47,7 @@ export function idempotency(deps: Pick<Deps, 'orm' | 'idempotentAnswers'>): Requ
         .send(openBody(deps.idempotentAnswers, claim.answer.body));
       return;
     }
+    setRequestKey(res, requestFingerprint(request));
     const lock = keepIdempotencyKeyLocked(deps.orm, request, claim.lockId, lockMs, (error) =>
       req.log.debug({ err: error }, 'could not renew the lock of an Idempotency-Key'),
     );

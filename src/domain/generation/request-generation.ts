@@ -15,8 +15,16 @@ export type GenerationRequest = { prompt?: string; format?: PostFormat; seed?: n
 /**
  * Starts the post's generation workflow and waits a while for it. Without a prompt the post's own prompt is used;
  * without a seed a fresh one is drawn, so generating again gives a new image (and the seed is kept in the version).
+ * `requestKey` names the request's Idempotency-Key (requestFingerprint): a retry joins the generation the first
+ * send started (startAndWait).
  */
-export async function requestGeneration(deps: Deps, caller: Caller, postId: string, request: GenerationRequest): Promise<ActionOutcome<GenerationResult>> {
+export async function requestGeneration(
+  deps: Deps,
+  caller: Caller,
+  postId: string,
+  request: GenerationRequest,
+  requestKey?: string,
+): Promise<ActionOutcome<GenerationResult>> {
   const post = await readPost(deps.orm.em.fork(), caller.workspaceId, postId);
   const generationId = newId();
   const format = request.format ?? defaultPostFormat;
@@ -38,7 +46,7 @@ export async function requestGeneration(deps: Deps, caller: Caller, postId: stri
       }),
       taskQueue: deps.taskQueue,
     },
-    { description: `a generation of post ${post.id}`, name: 'Generation', waitMs: deps.actionWaitMs },
+    { description: `a generation of post ${post.id}`, name: 'Generation', waitMs: deps.actionWaitMs, requestKey },
   );
   return { ...outcome, post: await readPost(deps.orm.em.fork(), caller.workspaceId, postId) };
 }

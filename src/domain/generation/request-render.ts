@@ -10,8 +10,11 @@ import { readPost } from '../posts/read-post.ts';
 import { postSearchAttributes } from '../../adapters/temporal/search-attributes.ts';
 import type { ActionOutcome } from './action-outcome.ts';
 
-/** Starts the post's render workflow (artwork + title + brand kit) and waits a while for it. */
-export async function requestRender(deps: Deps, caller: Caller, postId: string): Promise<ActionOutcome<RenderResult>> {
+/**
+ * Starts the post's render workflow (artwork + title + brand kit) and waits a while for it. `requestKey` is the
+ * request's Idempotency-Key (requestFingerprint): a retry joins the render the first send started (startAndWait).
+ */
+export async function requestRender(deps: Deps, caller: Caller, postId: string, requestKey?: string): Promise<ActionOutcome<RenderResult>> {
   const post = await readPost(deps.orm.em.fork(), caller.workspaceId, postId);
   if (!post.artworkKey) throw new AppError('conflict', `Post ${post.id} has no generated image to render yet; generate it first.`);
   const outcome = await startAndWait(
@@ -24,7 +27,7 @@ export async function requestRender(deps: Deps, caller: Caller, postId: string):
       staticSummary: `Render the ${post.format} post image of "${post.title}"`,
       typedSearchAttributes: postSearchAttributes(post),
     },
-    { description: `a render of post ${post.id}`, name: 'Rendering', waitMs: deps.actionWaitMs },
+    { description: `a render of post ${post.id}`, name: 'Rendering', waitMs: deps.actionWaitMs, requestKey },
   );
   return { ...outcome, post: await readPost(deps.orm.em.fork(), caller.workspaceId, postId) };
 }

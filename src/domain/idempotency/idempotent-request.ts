@@ -3,6 +3,15 @@ import { createHash } from 'node:crypto';
 /** A POST that carries an `Idempotency-Key`, as the key's row identifies it. */
 export type KeyedRequest = { workspaceId: string; key: string; method: string; path: string; hash: string };
 
+/**
+ * What names the keyed request's effects (a publication's plan, a workflow run) so that a retry finds them: a hash of
+ * the key with the request it is bound to. Another request sent under the same key (which the key's row refuses
+ * while it is kept) never matches another's effects.
+ */
+export function requestFingerprint(request: KeyedRequest): string {
+  return createHash('sha256').update(`${request.key}\n${request.method} ${request.path}\n${request.hash}`).digest('hex');
+}
+
 /** An answer as stored for replay. */
 export type StoredAnswer = { status: number; headers: Record<string, string>; body: string };
 

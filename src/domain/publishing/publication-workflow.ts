@@ -19,9 +19,9 @@ import { postSearchAttributes } from '../../adapters/temporal/search-attributes.
  * workflow records the plan in the database before the update answers, so the state change and the durable timer
  * that follows it can never get separated: there is no moment where one exists without the other. When Temporal
  * does not answer (503), the update never ran, so the database is unchanged and the request can be sent again: the
- * workflow ID makes it the same publication. A request's `Idempotency-Key` (`request.requestKey`) is also the update's
- * ID, so a retry joins a plan that Temporal took before the first answer was lost; once that run has ended, the plan
- * recorded under the key answers instead (`replayed`, see recordPublicationPlan).
+ * workflow ID makes it the same publication. What names a request's `Idempotency-Key` (`request.requestKey`) is
+ * also the update's ID, so a retry joins a plan that Temporal took before the first answer was lost; once that run
+ * has ended, the plan recorded under the key answers instead (`replayed`, see recordPublicationPlan).
  */
 export async function planPublication(
   deps: Deps,

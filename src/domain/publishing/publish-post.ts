@@ -9,7 +9,8 @@ export type PublishedPost = Pick<PostRecord, 'id' | 'status' | 'publishedAt'>;
 /**
  * Publishes the post now (a scheduled publication is brought forward): the post becomes `published` and
  * `post.published` goes to webhooks. Waits for it like other actions; `completed` is false when it took longer.
- * `requestKey` is the request's Idempotency-Key: a retry gets the publication the first send planned.
+ * `requestKey` names the request's Idempotency-Key (requestFingerprint): a retry gets the publication the first
+ * send planned.
  */
 export async function publishPost(deps: Deps, caller: Caller, postId: string, requestKey?: string): Promise<{ post: PublishedPost; completed: boolean }> {
   const post = await readPost(deps.orm.em.fork(), caller.workspaceId, postId);

@@ -14,8 +14,8 @@ function threadOverrides(connectionIds: string[], overrides: PublicationOverride
 /**
  * Publishes the post to social connections, now or at `scheduledAt`, each sent its overrides if any. Answers the
  * publication's targets with their attempts: after their outcomes when publishing now (within the wait limit;
- * `completed` false past it), at once in `Scheduled` state otherwise. `requestKey` is the request's Idempotency-Key:
- * a retry gets the publication the first send planned (planPublication).
+ * `completed` false past it), at once in `Scheduled` state otherwise. `requestKey` names the request's
+ * Idempotency-Key (requestFingerprint): a retry gets the publication the first send planned (planPublication).
  */
 export async function publishToSocial(
   deps: Deps,

@@ -17,7 +17,7 @@ export type PublicationPlanInput = {
   /** Absent from plans made before overrides existed. */
   overrides?: PublicationOverrides;
   immediate: boolean;
-  /** The request's `Idempotency-Key` (PublicationRequest.requestKey). */
+  /** What names the request's `Idempotency-Key` (requestFingerprint), if it sent one. */
   requestKey?: string;
 };
 /** What a `plan` update of the publication workflow answers once the plan is recorded. */

@@ -6,8 +6,8 @@ import { planPublication } from './publication-workflow.ts';
 
 /**
  * Schedules the post's publication (or moves it): the post becomes `scheduled`, and its workflow sleeps on a
- * durable timer until then. A time that is not in the future answers 400: to publish now, publish. `requestKey` is
- * the request's Idempotency-Key: a retry gets the plan the first send made.
+ * durable timer until then. A time that is not in the future answers 400: to publish now, publish. `requestKey` names
+ * the request's Idempotency-Key (requestFingerprint): a retry gets the plan the first send made.
  */
 export async function schedulePost(deps: Deps, caller: Caller, postId: string, scheduledAt: string, requestKey?: string): Promise<PostRecord> {
   requireFuture(scheduledAt);

@@ -15,6 +15,7 @@ export const PublicationRequest = defineEntity({
   properties: {
     ...primaryKey,
     ...belongsToWorkspace,
+    /** What names the request's key (requestFingerprint: a hash of the key and the request it is bound to). */
     key: p.string().length(255),
     ...belongsToPost,
     publicationId: p.string().length(100),
