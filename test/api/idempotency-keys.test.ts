@@ -455,6 +455,19 @@ describe('Idempotency-Key: a retry after the answer was lost', () => {
   const giveBack = (key: string) =>
     app.api.services.orm.em.fork().execute(`delete from idempotency_keys where workspace_id = ? and key = ?`, [workspace.id, key], 'run');
 
+  it('when a create post is sent again with its key, then the retry answers the post the first one created', async () => {
+    const key = newKey();
+    const body = { title: 'Created once', prompt: 'Boats at night', projectId };
+    const first = await send('/posts', body, key);
+    expect(first.status).toBe(201);
+    await giveBack(key);
+    const retry = await send('/posts', body, key);
+    expect(retry.status).toBe(201);
+    expect(retry.body).toEqual(first.body);
+    expect(retry.headers.get('location')).toBe(first.headers.get('location'));
+    expect(await count(`posts where workspace_id = ? and title = 'Created once'`, workspace.id)).toBe(1);
+  });
+
   it('when a publish now is sent again with its key after its run ended, then the retry answers the same publication and nothing is published again', async () => {
     const id = await newPost();
     const key = newKey();

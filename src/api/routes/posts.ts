@@ -7,6 +7,7 @@ import { listPosts, listProjectPosts, type PostListQuery } from '../../domain/po
 import { readPost } from '../../domain/posts/read-post.ts';
 import { updatePost } from '../../domain/posts/update-post.ts';
 import { callerOf } from '../caller-of.ts';
+import { requestKeyOf } from '../request-key-of.ts';
 import { pageRequestOf, sendPage } from '../paging.ts';
 import { presentCreatedPost, presentPost, presentPostListItem, presentUpdatedPost } from '../presenters/post.ts';
 import type { Schemas } from '../schemas.ts';
@@ -26,7 +27,7 @@ export function postRoutes(deps: Deps): Router {
   });
 
   router.post('/posts', async (req, res) => {
-    const post = await createPost(deps, callerOf(res), req.body as Schemas['CreatePostRequest']);
+    const post = await createPost(deps, callerOf(res), req.body as Schemas['CreatePostRequest'], requestKeyOf(res));
     res
       .status(201)
       .location(`/api/v1/posts/${post.id}`)

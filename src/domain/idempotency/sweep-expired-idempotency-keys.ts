@@ -2,12 +2,13 @@ import type { Database } from '../../adapters/database/orm.ts';
 import type { Logger } from '../../logger.ts';
 
 /**
- * Deletes the keys past their lifetime, and the publications recorded under them; returns how many keys. (A claim and
+ * Deletes the keys past their lifetime, and the publications and creations recorded under them; returns how many keys. (A claim and
  * a plan already ignore them: this only frees space.)
  */
 export async function deleteExpiredIdempotencyKeys(orm: Database): Promise<number> {
   const em = orm.em.fork();
   await em.execute(`delete from publication_requests where expires_at <= now()`, [], 'run');
+  await em.execute(`delete from request_effects where expires_at <= now()`, [], 'run');
   const result = await em.execute<{ affectedRows: number }>(`delete from idempotency_keys where expires_at <= now()`, [], 'run');
   return result.affectedRows;
 }

@@ -8,6 +8,7 @@ import { PostVersion } from './post-version.ts';
 import { Project } from './project.ts';
 import { PublicationRequest } from './publication-request.ts';
 import { PublishTarget } from './publish-target.ts';
+import { RequestEffect } from './request-effect.ts';
 import { PublishTargetAttempt } from './publish-target-attempt.ts';
 import { PublishTargetPart } from './publish-target-part.ts';
 import { Schedule } from './schedule.ts';
@@ -39,5 +40,6 @@ export const entities = [
   VideoJob,
   IdempotencyKey,
   PublicationRequest,
+  RequestEffect,
   OAuthAuthorization,
 ];

@@ -21,6 +21,7 @@ import { Migration20261127231000_publish_attempt_answers } from './Migration2026
 import { Migration20261127232000_threads_of_posts } from './Migration20261127232000_threads_of_posts.ts';
 import { Migration20261128090000_event_hand_over } from './Migration20261128090000_event_hand_over.ts';
 import { Migration20261129075918_publication_requests } from './Migration20261129075918_publication_requests.ts';
+import { Migration20261129083103_request_effects } from './Migration20261129083103_request_effects.ts';
 
 export const migrationsList = [
   Migration20261122091116_initial,
@@ -44,4 +45,5 @@ export const migrationsList = [
   Migration20261127232000_threads_of_posts,
   Migration20261128090000_event_hand_over,
   Migration20261129075918_publication_requests,
+  Migration20261129083103_request_effects,
 ];
