@@ -5,6 +5,7 @@ import type { Schemas } from '../../src/api/schemas.ts';
 import { openDatabase, type Database } from '../../src/adapters/database/orm.ts';
 import { createWorkspace } from '../../src/domain/workspaces/create-workspace.ts';
 import { startMastodonServer, type MastodonServer } from '../fakes/mastodon-server.ts';
+import { startStabilityServer, type StabilityServer } from '../fakes/stability-server.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';
 import { startApiProcess } from '../support/api-process.ts';
 import { eventually } from '../support/eventually.ts';
@@ -22,8 +23,10 @@ type Target = Schemas['PublishTarget'];
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let orm: Database;
 let mastodon: MastodonServer;
+let stability: StabilityServer;
 let receiver: WebhookReceiver;
-let doomed: { process: ChildProcess; client: ApiClient };
+let env: Record<string, string>;
+let apiKey: string;
 let survivor: ApiClient;
 const processes: ChildProcess[] = [];
 let projectId: string;
@@ -33,18 +36,20 @@ beforeAll(async () => {
   database = await createTestDatabase();
   orm = await openDatabase(database.url);
   mastodon = await startMastodonServer();
+  stability = await startStabilityServer();
   receiver = await startWebhookReceiver();
-  const env = {
+  env = {
     ...testConfigEnv(database.url),
+    STABILITY_API_KEY: stability.apiKey,
+    STABILITY_API_URL: stability.url,
     // The fakes on loopback, over HTTPS with the run's dev CA.
     SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true',
     WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true',
     NODE_EXTRA_CA_CERTS: inject('devCaCertPath'),
   };
-  const [first, second, worker] = await Promise.all([startApiProcess(env), startApiProcess(env), startWorkerProcess(env)]);
-  processes.push(first.process, second.process, worker.process);
-  const { apiKey } = await createWorkspace(orm, { name: 'Killed mid-request', plan: 'growth' });
-  doomed = { process: first.process, client: apiClient(first.url, apiKey) };
+  const [second, worker] = await Promise.all([startApiProcess(env), startWorkerProcess(env)]);
+  processes.push(second.process, worker.process);
+  ({ apiKey } = await createWorkspace(orm, { name: 'Killed mid-request', plan: 'growth' }));
   survivor = apiClient(second.url, apiKey);
   projectId = (await survivor.post<{ id: string }>('/projects', { name: 'Harbour' })).body.id;
   const connection = await survivor.post<{ id: string }>('/social-connections', {
@@ -66,10 +71,18 @@ afterAll(async () => {
       }),
   );
   await mastodon?.close();
+  await stability?.close();
   await receiver?.close();
   await orm?.close();
   await database?.drop();
 });
+
+/** An api process of its own for the first send of a request, to be killed before it answers. */
+async function startDoomedApi(): Promise<{ process: ChildProcess; client: ApiClient }> {
+  const api = await startApiProcess(env);
+  processes.push(api.process);
+  return { process: api.process, client: apiClient(api.url, apiKey) };
+}
 
 /** Sends the request again with its key until the key is free of the dead request (409 and Retry-After until then). */
 async function retryUntilAnswered<T>(send: () => Promise<ApiResponse<T>>): Promise<ApiResponse<T>> {
@@ -85,8 +98,9 @@ async function retryUntilAnswered<T>(send: () => Promise<ApiResponse<T>>): Promi
   }
 }
 
-describe('an api killed while it publishes, and the retry sent to another api', () => {
+describe('an api killed mid-request, and the retry sent to another api', () => {
   it('when it dies after the publication started and before it answered, then the retry answers the same targets and the post goes out once', async () => {
+    const doomed = await startDoomedApi();
     const post = (await survivor.post<{ id: string }>('/posts', { title: 'Harbour lights', prompt: 'Boats at night', projectId })).body;
     expect((await survivor.post(`/posts/${post.id}/generate`)).status).toBe(200);
     const key = `publish-${post.id}`;
@@ -113,5 +127,25 @@ describe('an api killed while it publishes, and the retry sent to another api', 
     const again = await survivor.post<Target[]>(`/posts/${post.id}/publish-social`, body, { headers: { 'idempotency-key': key } });
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body).toEqual(retry.body);
+  });
+
+  it('when it dies while a generation runs, then the retry answers that generation and the image is generated once', async () => {
+    const doomed = await startDoomedApi();
+    const post = (await survivor.post<{ id: string }>('/posts', { title: 'Generated once', prompt: 'Boats at night', projectId })).body;
+    const key = `generate-${post.id}`;
+    const hold = stability.hold();
+    const imagesBefore = stability.requests.length;
+
+    const first = doomed.client.post(`/posts/${post.id}/generate`, {}, { headers: { 'idempotency-key': key } }).catch((error: unknown) => error);
+    await hold.received;
+    doomed.process.kill('SIGKILL');
+    expect(await first).toBeInstanceOf(Error);
+    hold.release();
+
+    const retry = await retryUntilAnswered(() => survivor.post(`/posts/${post.id}/generate`, {}, { headers: { 'idempotency-key': key } }));
+    expect(retry.status).toBe(200);
+    expect(stability.requests.length - imagesBefore).toBe(1);
+    const [versions] = await orm.em.fork().execute<Array<{ n: string }>>('select count(*) as n from post_versions where post_id = ?', [post.id]);
+    expect(Number(versions!.n)).toBe(1);
   });
 });
