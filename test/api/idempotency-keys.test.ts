@@ -468,6 +468,26 @@ describe('Idempotency-Key: a retry after the answer was lost', () => {
     expect(await count(`posts where workspace_id = ? and title = 'Created once'`, workspace.id)).toBe(1);
   });
 
+  it.each([
+    ['a project', '/projects', { name: 'Made once' }, `projects where workspace_id = ? and name = 'Made once'`],
+    ['a brand kit', '/brandkits', { name: 'Made once' }, `brand_kits where workspace_id = ? and name = 'Made once'`],
+    [
+      'a webhook',
+      '/webhooks',
+      { url: 'https://example.com/made-once', events: 'post.published' },
+      `webhooks where workspace_id = ? and url like '%/made-once'`,
+    ],
+  ])('when creating %s is sent again with its key, then the retry answers what the first one created', async (_what, path, body, rows) => {
+    const key = newKey();
+    const first = await send(path, body, key);
+    expect(first.status).toBe(201);
+    await giveBack(key);
+    const retry = await send(path, body, key);
+    expect(retry.status).toBe(201);
+    expect(retry.body).toEqual(first.body);
+    expect(await count(rows, workspace.id)).toBe(1);
+  });
+
   it('when a publish now is sent again with its key after its run ended, then the retry answers the same publication and nothing is published again', async () => {
     const id = await newPost();
     const key = newKey();

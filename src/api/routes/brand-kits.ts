@@ -6,6 +6,7 @@ import { listBrandKits } from '../../domain/brand-kits/list-brand-kits.ts';
 import { updateBrandKit } from '../../domain/brand-kits/update-brand-kit.ts';
 import type { Deps } from '../../domain/deps.ts';
 import { callerOf } from '../caller-of.ts';
+import { requestKeyOf } from '../request-key-of.ts';
 import { pageRequestOf, sendPage } from '../paging.ts';
 import { presentBrandKit } from '../presenters/brand-kit.ts';
 import type { Schemas } from '../schemas.ts';
@@ -19,7 +20,7 @@ export function brandKitRoutes(deps: Deps): Router {
   });
 
   router.post('/brandkits', async (req, res) => {
-    const brandKit = await createBrandKit(deps, callerOf(res), req.body as Schemas['CreateBrandKitRequest']);
+    const brandKit = await createBrandKit(deps, callerOf(res), req.body as Schemas['CreateBrandKitRequest'], requestKeyOf(res));
     res.status(201).location(`/api/v1/brandkits/${brandKit.id}`).json(presentBrandKit(brandKit));
   });
 

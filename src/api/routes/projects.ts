@@ -9,6 +9,7 @@ import { updateProject } from '../../domain/projects/update-project.ts';
 import { uploadProjectCover } from '../../domain/projects/upload-project-cover.ts';
 import { AppError } from '../../common/errors/app-error.ts';
 import { callerOf } from '../caller-of.ts';
+import { requestKeyOf } from '../request-key-of.ts';
 import { pageRequestOf, sendPage } from '../paging.ts';
 import { presentCreatedProject, presentProject, presentProjectCover, presentProjectListItem, presentUpdatedProject } from '../presenters/project.ts';
 import type { Schemas } from '../schemas.ts';
@@ -23,7 +24,7 @@ export function projectRoutes(deps: Deps): Router {
   });
 
   router.post('/projects', async (req, res) => {
-    const project = await createProject(deps, callerOf(res), req.body as Schemas['CreateProjectRequest']);
+    const project = await createProject(deps, callerOf(res), req.body as Schemas['CreateProjectRequest'], requestKeyOf(res));
     res.status(201).location(`/api/v1/projects/${project.id}`).json(presentCreatedProject(project));
   });
 

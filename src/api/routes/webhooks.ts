@@ -8,6 +8,7 @@ import { redeliverWebhookDelivery } from '../../domain/webhooks/redeliver-webhoo
 import { testWebhook } from '../../domain/webhooks/test-webhook.ts';
 import { updateWebhook } from '../../domain/webhooks/update-webhook.ts';
 import { callerOf } from '../caller-of.ts';
+import { requestKeyOf } from '../request-key-of.ts';
 import { presentCreatedWebhook, presentRedelivery, presentWebhook, presentWebhookDelivery, presentWebhookTest } from '../presenters/webhook.ts';
 import { pageRequestOf, sendPage } from '../paging.ts';
 import type { Schemas } from '../schemas.ts';
@@ -21,7 +22,7 @@ export function webhookRoutes(deps: Deps): Router {
   });
 
   router.post('/webhooks', async (req, res) => {
-    const webhook = await createWebhook(deps, callerOf(res), req.body as Schemas['CreateWebhookRequest']);
+    const webhook = await createWebhook(deps, callerOf(res), req.body as Schemas['CreateWebhookRequest'], requestKeyOf(res));
     res.status(201).location(`/api/v1/webhooks/${webhook.id}`).json(presentCreatedWebhook(webhook));
   });
 
