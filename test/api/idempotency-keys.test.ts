@@ -488,6 +488,19 @@ describe('Idempotency-Key: a retry after the answer was lost', () => {
     expect(await count(rows, workspace.id)).toBe(1);
   });
 
+  it('when what the first request created has been deleted since, then the retry answers 404 and creates nothing', async () => {
+    const key = newKey();
+    const body = { url: 'https://example.com/deleted-since', events: 'post.published' };
+    const first = await send('/webhooks', body, key);
+    expect(first.status).toBe(201);
+    expect((await workspace.client.delete(`/webhooks/${(first.body as { id: string }).id}`)).status).toBe(204);
+    await giveBack(key);
+    const retry = await send('/webhooks', body, key);
+    expect(retry.status).toBe(404);
+    expect(retry.body).toMatchObject({ type: '/problems/not-found' });
+    expect(await count(`webhooks where workspace_id = ? and url like '%/deleted-since'`, workspace.id)).toBe(0);
+  });
+
   it('when a publish now is sent again with its key after its run ended, then the retry answers the same publication and nothing is published again', async () => {
     const id = await newPost();
     const key = newKey();

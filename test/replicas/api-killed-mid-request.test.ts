@@ -1,5 +1,4 @@
 import type { ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Schemas } from '../../src/api/schemas.ts';
 import { openDatabase, type Database } from '../../src/adapters/database/orm.ts';
@@ -8,6 +7,7 @@ import { startMastodonServer, type MastodonServer } from '../fakes/mastodon-serv
 import { startStabilityServer, type StabilityServer } from '../fakes/stability-server.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';
 import { startApiProcess } from '../support/api-process.ts';
+import { stopProcesses } from '../support/stop-processes.ts';
 import { eventually } from '../support/eventually.ts';
 import { apiClient, type ApiClient, type ApiResponse } from '../support/http.ts';
 import { testConfigEnv } from '../support/test-config.ts';
@@ -62,14 +62,7 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
-  await Promise.all(
-    processes
-      .filter((child) => child.exitCode === null && child.signalCode === null)
-      .map(async (child) => {
-        child.kill('SIGTERM');
-        await once(child, 'exit');
-      }),
-  );
+  await stopProcesses(processes);
   await mastodon?.close();
   await stability?.close();
   await receiver?.close();

@@ -1,6 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.ts';
 import type { ReconcileReport } from '../../workflows/contracts/reconcile-schedules.ts';
@@ -9,6 +8,7 @@ import { migrationsList } from '../../src/adapters/database/migrations/index.ts'
 import { createWorkspace } from '../../src/domain/workspaces/create-workspace.ts';
 import { runAdmin } from '../support/admin-cli.ts';
 import { startApiProcess } from '../support/api-process.ts';
+import { stopProcesses } from '../support/stop-processes.ts';
 import { runMigrate } from '../support/migrate-process.ts';
 import { apiClient, type ApiClient } from '../support/http.ts';
 import { requestFrom, startLoadBalancer, type LoadBalancer } from '../support/load-balancer.ts';
@@ -67,14 +67,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await balancer?.close();
-  await Promise.all(
-    processes
-      .filter((child) => child.exitCode === null)
-      .map(async (child) => {
-        child.kill('SIGTERM');
-        await once(child, 'exit');
-      }),
-  );
+  await stopProcesses(processes);
   await orm?.close();
   await database?.drop();
 });

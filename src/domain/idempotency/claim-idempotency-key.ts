@@ -16,7 +16,12 @@ type StoredRow = {
 };
 
 /** How long keys and their answers are kept: a client retries within minutes or hours, never a day later. */
-export const keyLifetimeHours = 24;
+const keyLifetimeHours = 24;
+
+/** When what a keyed request recorded now expires with its key (its created resource, its publication's plan). */
+export function keyExpiresAt(): Date {
+  return new Date(Date.now() + keyLifetimeHours * 3_600_000);
+}
 
 /**
  * Takes the workspace's key for this request, or finds what it already holds: the stored answer of the same request

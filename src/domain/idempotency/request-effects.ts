@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { RequestEffect } from '../../adapters/database/entities/request-effect.ts';
 import { AppError } from '../../common/errors/app-error.ts';
-import { keyLifetimeHours } from './claim-idempotency-key.ts';
+import { keyExpiresAt } from './claim-idempotency-key.ts';
 
 // A keyed request's creation, recorded in the transaction that creates it (RequestEffect): a retry whose first answer
 // was lost then answers the same resource instead of creating a second one.
@@ -51,6 +51,6 @@ async function recordCreated(em: EntityManager, workspaceId: string, requestKey:
     key: requestKey,
     resourceType,
     resourceId,
-    expiresAt: new Date(Date.now() + keyLifetimeHours * 3_600_000),
+    expiresAt: keyExpiresAt(),
   });
 }

@@ -5,7 +5,7 @@ import { PublicationRequest } from '../../adapters/database/entities/publication
 import { SocialConnection } from '../../adapters/database/entities/social-connection.ts';
 import { newId } from '../../adapters/database/new-id.ts';
 import { failureTypes } from '../../adapters/temporal/failure-types.ts';
-import { keyLifetimeHours } from '../idempotency/claim-idempotency-key.ts';
+import { keyExpiresAt } from '../idempotency/claim-idempotency-key.ts';
 import { loadPostForUpdate } from '../posts/load-post.ts';
 import { WorkRefused } from '../work-refused.ts';
 
@@ -88,7 +88,7 @@ async function recordRequest(
     postId: post.id,
     publicationId,
     plan,
-    expiresAt: new Date(Date.now() + keyLifetimeHours * 3_600_000),
+    expiresAt: keyExpiresAt(),
   });
   await em.flush();
 }
