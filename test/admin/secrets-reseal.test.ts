@@ -7,7 +7,7 @@ import { createSecretBox, type SecretBox } from '../../src/adapters/crypto/secre
 import type { Database } from '../../src/adapters/database/orm.ts';
 import type { ResealReport } from '../../src/domain/secrets/reseal-secrets.ts';
 import { runAdmin } from '../support/admin-cli.ts';
-import { insertSealedRows, readSealedValues, type SealedValue } from '../support/sealed-rows.ts';
+import { insertSealedRows, openSealedValues, readSealedValues, type SealedValue } from '../support/sealed-rows.ts';
 import { openTestDatabase } from '../support/test-database.ts';
 import { testConfig } from '../support/test-config.ts';
 
@@ -36,8 +36,7 @@ function boxes(keys: Buffer[]): { secrets: SecretBox; answers: SecretBox } {
 }
 
 function openAll(values: SealedValue[], keys: Buffer[]): string[] {
-  const { secrets, answers } = boxes(keys);
-  return values.map((value) => (value.table === 'idempotency_keys' ? answers : secrets).open(value.stored));
+  return openSealedValues(values, boxes(keys));
 }
 
 const resealed = (report: ResealReport) => report.columns.map((column) => column.resealed);
@@ -56,6 +55,7 @@ describe('npm run admin -- secrets reseal', () => {
           { table: 'social_connections', column: 'credentials_sealed', resealed: 3, changedMeanwhile: 0, unreadable: 0, remaining: 0 },
           { table: 'social_connections', column: 'session_sealed', resealed: 3, changedMeanwhile: 0, unreadable: 0, remaining: 0 },
           { table: 'idempotency_keys', column: 'response_body', resealed: 3, changedMeanwhile: 0, unreadable: 0, remaining: 0 },
+          { table: 'request_effects', column: 'secret_sealed', resealed: 3, changedMeanwhile: 0, unreadable: 0, remaining: 0 },
         ],
       });
       const after = await readSealedValues(orm, values);
@@ -75,7 +75,7 @@ describe('npm run admin -- secrets reseal', () => {
       const [first, second] = (await Promise.all([reseal([keyB, keyA], '--json'), reseal([keyB, keyA], '--json')])).map(
         ({ stdout }) => JSON.parse(stdout) as ResealReport,
       );
-      expect(resealed(first!).map((count, index) => count + resealed(second!)[index]!)).toEqual([30, 30, 30, 30]);
+      expect(resealed(first!).map((count, index) => count + resealed(second!)[index]!)).toEqual([30, 30, 30, 30, 30]);
 
       const after = await readSealedValues(orm, values);
       for (const value of after) expect(value.stored.startsWith(`v2.${keyIdOf(keyB)}.`)).toBe(true);
@@ -92,7 +92,7 @@ describe('npm run admin -- secrets reseal', () => {
       expect(failure.code).toBe(1);
       const { stdout, stderr } = failure;
       expect(stdout).toMatch(/webhooks\.secret_sealed +0 resealed, 0 changed meanwhile, 2 unreadable, 2 remaining/);
-      expect(stdout).toContain('8 values are not sealed with the current key: keep the older keys');
+      expect(stdout).toContain('10 values are not sealed with the current key: keep the older keys');
       expect(stderr).toContain('which is not configured');
       for (const value of values) expect(stdout + stderr).not.toContain(value.plaintext);
       expect(await readSealedValues(orm, values)).toEqual(values);

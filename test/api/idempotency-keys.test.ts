@@ -120,8 +120,11 @@ async function settledDelivery(): Promise<{ hookId: string; deliveryId: string; 
   return { hookId: hook.id, deliveryId: first.deliveryId, nextAttempt: first.attempt + 1 };
 }
 
-/** How to send one POST operation, and what it changes (a snapshot that one run moves and a second run would move again). */
-type Scenario = { path: string; body?: unknown; effect(): unknown };
+/**
+ * How to send one POST operation, and what it changes (a snapshot that one run moves and a second run would move
+ * again); `answer` is what of its answer a run after a lost answer repeats (default: all of it, links unsigned).
+ */
+type Scenario = { path: string; body?: unknown; effect(): unknown; answer?: (body: unknown) => unknown };
 
 const scenarios: Record<string, () => Scenario | Promise<Scenario>> = {
   'POST /posts': () => ({
@@ -213,7 +216,12 @@ const scenarios: Record<string, () => Scenario | Promise<Scenario>> = {
   }),
   'POST /webhooks/{id}/test': async () => {
     const id = (await workspace.client.post<{ id: string }>('/webhooks', { url: receiver.url, events: 'post.failed' })).body.id;
-    return { path: `/webhooks/${id}/test`, effect: () => receiver.deliveries.filter((delivery) => delivery.rawBody.includes(id)).length };
+    return {
+      path: `/webhooks/${id}/test`,
+      // A test sent again after a lost answer goes under the same delivery id: the receiver sees one test.
+      effect: () => new Set(receiver.deliveries.filter((delivery) => delivery.rawBody.includes(id)).map((delivery) => delivery.headers['webhook-id'])).size,
+      answer: (body) => (body as Schemas['TestWebhookResponse']).deliveryId,
+    };
   },
   'POST /webhooks/{id}/deliveries/{deliveryId}/redeliver': async () => {
     const { hookId, deliveryId, nextAttempt } = await settledDelivery();
@@ -284,6 +292,42 @@ describe('Idempotency-Key on every POST', () => {
     expect(retry.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'));
     expect(await scenario.effect()).toEqual(afterFirst);
   });
+});
+
+// The operations whose run has no effect to find again: verify reads the platform and records what it answers.
+const nothingToFindAgain = new Set(['POST /social-connections/{id}/verify']);
+
+/** The answer without the signatures and expiry of its signed links, which are made afresh for each answer. */
+function unsigned(body: unknown): unknown {
+  return JSON.parse(JSON.stringify(body).replace(/\?expires=\d+&signature=[^"]+/g, ''));
+}
+
+describe('Idempotency-Key on every POST, when the answer was lost', () => {
+  it.each(specPosts.filter((operation) => !nothingToFindAgain.has(operation)))(
+    'when %s ran and its api died before answering, then the retry finds what it did and does nothing again',
+    async (operation) => {
+      const scenario = await scenarios[operation]!();
+      const key = newKey();
+      const first = await send(scenario.path, scenario.body, key);
+      expect(first.status).toBeLessThan(300);
+      const afterFirst = await scenario.effect();
+      // What a dead api leaves for its client's retry: the effect, and the key's lock run out with no answer.
+      await app.api.services.orm.em
+        .fork()
+        .execute(
+          `update idempotency_keys set response_status = null, response_headers = null, response_body = null, locked_until = now() where workspace_id = ? and key = ?`,
+          [workspace.id, key],
+          'run',
+        );
+
+      const retry = await send(scenario.path, scenario.body, key);
+      expect(retry.headers.get('idempotent-replayed')).toBeNull();
+      expect(retry.status).toBe(first.status);
+      const answer = scenario.answer ?? unsigned;
+      expect(answer(retry.body)).toEqual(answer(first.body));
+      expect(await scenario.effect()).toEqual(afterFirst);
+    },
+  );
 });
 
 describe('Idempotency-Key: the key is bound to its first request', () => {

@@ -1,6 +1,7 @@
 import { createCipheriv, randomBytes } from 'node:crypto';
 import type { SecretBox } from '../../src/adapters/crypto/secret-box.ts';
 import { IdempotencyKey } from '../../src/adapters/database/entities/idempotency-key.ts';
+import { RequestEffect } from '../../src/adapters/database/entities/request-effect.ts';
 import { SocialConnection } from '../../src/adapters/database/entities/social-connection.ts';
 import { Webhook } from '../../src/adapters/database/entities/webhook.ts';
 import type { Database } from '../../src/adapters/database/orm.ts';
@@ -10,8 +11,8 @@ import { createWorkspace } from '../../src/domain/workspaces/create-workspace.ts
 export type SealedValue = { table: string; column: string; id: string; stored: string; plaintext: string };
 
 /**
- * A workspace with `count` webhooks, social connections (credentials and a session) and stored idempotent answers,
- * each sealed with the boxes given (as the service seals them), written straight to the database. Returns every
+ * A workspace with `count` webhooks, social connections (credentials and a session), stored idempotent answers and
+ * secrets issued by keyed requests (request effects), each sealed with the boxes given (as the service seals them), written straight to the database. Returns every
  * sealed value; an answer stored in plain text (before answers were sealed) is added too, and is not among them.
  */
 export async function insertSealedRows(orm: Database, boxes: { secrets: SecretBox; answers: SecretBox }, count: number): Promise<SealedValue[]> {
@@ -41,17 +42,31 @@ export async function insertSealedRows(orm: Database, boxes: { secrets: SecretBo
         postLanguage: null,
       }),
       answer: storedAnswer(em, workspace.id, `key-${index}`, boxes.answers.seal(answer)),
-      plaintexts: { secret, credentials, session, answer },
+      effect: em.create(RequestEffect, {
+        workspaceId: workspace.id,
+        key: `effect-${index}`,
+        resourceType: 'api-key',
+        resourceId: `${index}`,
+        secretSealed: boxes.answers.seal(`sk_issued-${index}`),
+        expiresAt: new Date(Date.now() + 86_400_000),
+      }),
+      plaintexts: { secret, credentials, session, answer, issued: `sk_issued-${index}` },
     };
   });
   storedAnswer(em, workspace.id, 'plain-answer', '{"id":"stored before answers were sealed"}');
   await em.flush();
-  return rows.flatMap(({ webhook, connection, answer, plaintexts }) => [
+  return rows.flatMap(({ webhook, connection, answer, effect, plaintexts }) => [
     { table: 'webhooks', column: 'secret_sealed', id: webhook.id, stored: webhook.secretSealed!, plaintext: plaintexts.secret },
     { table: 'social_connections', column: 'credentials_sealed', id: connection.id, stored: connection.credentialsSealed, plaintext: plaintexts.credentials },
     { table: 'social_connections', column: 'session_sealed', id: connection.id, stored: connection.sessionSealed!, plaintext: plaintexts.session },
     { table: 'idempotency_keys', column: 'response_body', id: answer.id, stored: answer.responseBody!, plaintext: plaintexts.answer },
+    { table: 'request_effects', column: 'secret_sealed', id: effect.id, stored: effect.secretSealed!, plaintext: plaintexts.issued },
   ]);
+}
+
+/** Opens each value with the box its column is sealed with (the idempotent answers' for answers and issued secrets). */
+export function openSealedValues(values: SealedValue[], boxes: { secrets: SecretBox; answers: SecretBox }): string[] {
+  return values.map((value) => (['idempotency_keys', 'request_effects'].includes(value.table) ? boxes.answers : boxes.secrets).open(value.stored));
 }
 
 /** What `values` hold in the database now (each value's `stored`, read again). */

@@ -6,6 +6,7 @@ import { listApiKeys } from '../../domain/api-keys/list-api-keys.ts';
 import { regenerateApiKey } from '../../domain/api-keys/regenerate-api-key.ts';
 import type { Deps } from '../../domain/deps.ts';
 import { callerOf } from '../caller-of.ts';
+import { requestKeyOf } from '../request-key-of.ts';
 import { pageRequestOf, sendPage } from '../paging.ts';
 import { presentApiKey, presentCreatedApiKey, presentRegeneratedApiKey } from '../presenters/api-key.ts';
 import type { Schemas } from '../schemas.ts';
@@ -27,7 +28,7 @@ export function apiKeyRoutes(deps: Deps & { lastUsed: LastUsedTracker }): Router
   });
 
   router.post('/api-keys', noStore, async (req, res) => {
-    const { apiKey, key } = await createApiKey(deps, callerOf(res), req.body as Schemas['CreateApiKeyRequest']);
+    const { apiKey, key } = await createApiKey(deps, callerOf(res), req.body as Schemas['CreateApiKeyRequest'], requestKeyOf(res));
     res.status(201).location(`/api/v1/api-keys/${apiKey.id}`).json(presentCreatedApiKey(apiKey, key));
   });
 
@@ -37,7 +38,7 @@ export function apiKeyRoutes(deps: Deps & { lastUsed: LastUsedTracker }): Router
   });
 
   router.post('/api-keys/:id/regenerate', noStore, async (req: Request<{ id: string }>, res) => {
-    res.json(presentRegeneratedApiKey(await regenerateApiKey(deps, callerOf(res), req.params.id)));
+    res.json(presentRegeneratedApiKey(await regenerateApiKey(deps, callerOf(res), req.params.id, requestKeyOf(res))));
   });
 
   return router;

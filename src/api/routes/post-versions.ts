@@ -3,6 +3,7 @@ import type { Deps } from '../../domain/deps.ts';
 import { listPostVersions } from '../../domain/versions/list-post-versions.ts';
 import { restorePostVersion } from '../../domain/versions/restore-post-version.ts';
 import { callerOf } from '../caller-of.ts';
+import { requestKeyOf } from '../request-key-of.ts';
 import { pageRequestOf, sendPage } from '../paging.ts';
 import { presentPostVersion, presentRestoredPost } from '../presenters/post-version.ts';
 
@@ -15,7 +16,7 @@ export function postVersionRoutes(deps: Deps): Router {
   });
 
   router.post('/posts/:id/versions/:versionId/restore', async (req, res) => {
-    const post = await restorePostVersion(deps, callerOf(res), req.params.id, req.params.versionId);
+    const post = await restorePostVersion(deps, callerOf(res), req.params.id, req.params.versionId, requestKeyOf(res));
     res.json(await presentRestoredPost(post, deps.storage));
   });
 

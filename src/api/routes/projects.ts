@@ -44,7 +44,7 @@ export function projectRoutes(deps: Deps): Router {
   });
 
   router.post('/projects/:id/cover', async (req, res) => {
-    const { project, coverKey } = await uploadProjectCover(deps, callerOf(res), req.params.id, uploadedFile(req.files));
+    const { project, coverKey } = await uploadProjectCover(deps, callerOf(res), req.params.id, uploadedFile(req.files), requestKeyOf(res));
     res.json(await presentProjectCover(project, coverKey, deps.storage));
   });
 

@@ -6,6 +6,7 @@ import { getSchedule } from '../../domain/schedules/get-schedule.ts';
 import { listSchedules } from '../../domain/schedules/list-schedules.ts';
 import { updateSchedule } from '../../domain/schedules/update-schedule.ts';
 import { callerOf } from '../caller-of.ts';
+import { requestKeyOf } from '../request-key-of.ts';
 import { presentCreatedSchedule, presentSchedule, presentScheduleListItem } from '../presenters/schedule.ts';
 import { pageRequestOf, sendPage } from '../paging.ts';
 import type { Schemas } from '../schemas.ts';
@@ -19,7 +20,7 @@ export function scheduleRoutes(deps: Deps): Router {
   });
 
   router.post('/schedules', async (req, res) => {
-    const view = await createSchedule(deps, callerOf(res), req.body as Schemas['CreateScheduleRequest']);
+    const view = await createSchedule(deps, callerOf(res), req.body as Schemas['CreateScheduleRequest'], requestKeyOf(res));
     res.status(201).location(`/api/v1/schedules/${view.schedule.id}`).json(presentCreatedSchedule(view));
   });
 

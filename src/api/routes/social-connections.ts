@@ -7,6 +7,7 @@ import { listSocialConnections } from '../../domain/social-connections/list-soci
 import { startAuthorization } from '../../domain/social-connections/start-authorization.ts';
 import { verifySocialConnection } from '../../domain/social-connections/verify-social-connection.ts';
 import { callerOf } from '../caller-of.ts';
+import { requestKeyOf } from '../request-key-of.ts';
 import { presentSocialConnection } from '../presenters/social-connection.ts';
 import { pageRequestOf, sendPage } from '../paging.ts';
 import type { Schemas } from '../schemas.ts';
@@ -20,12 +21,12 @@ export function socialConnectionRoutes(deps: Deps): Router {
   });
 
   router.post('/social-connections', async (req, res) => {
-    const connection = await createSocialConnection(deps, callerOf(res), req.body as Schemas['CreateSocialConnectionRequest']);
+    const connection = await createSocialConnection(deps, callerOf(res), req.body as Schemas['CreateSocialConnectionRequest'], requestKeyOf(res));
     res.status(201).location(`/api/v1/social-connections/${connection.id}`).json(presentSocialConnection(connection));
   });
 
   router.post('/social-connections/authorizations', async (req, res) => {
-    const started = await startAuthorization(deps, callerOf(res), req.body as Schemas['CreateOAuthAuthorizationRequest']);
+    const started = await startAuthorization(deps, callerOf(res), req.body as Schemas['CreateOAuthAuthorizationRequest'], requestKeyOf(res));
     res.status(201).json({ authorizationUrl: started.authorizationUrl, state: started.state, expiresAt: started.expiresAt.toISOString() });
   });
 

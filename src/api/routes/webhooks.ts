@@ -41,11 +41,11 @@ export function webhookRoutes(deps: Deps): Router {
   });
 
   router.post('/webhooks/:id/test', async (req, res) => {
-    res.json(presentWebhookTest(await testWebhook(deps, callerOf(res), req.params.id)));
+    res.json(presentWebhookTest(await testWebhook(deps, callerOf(res), req.params.id, requestKeyOf(res))));
   });
 
   router.post('/webhooks/:id/deliveries/:deliveryId/redeliver', async (req, res) => {
-    const redelivery = await redeliverWebhookDelivery(deps, callerOf(res), req.params.id, req.params.deliveryId);
+    const redelivery = await redeliverWebhookDelivery(deps, callerOf(res), req.params.id, req.params.deliveryId, requestKeyOf(res));
     res.status(202).location(`/api/v1/webhooks/${req.params.id}/deliveries`).json(presentRedelivery(redelivery));
   });
 

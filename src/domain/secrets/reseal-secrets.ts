@@ -19,6 +19,7 @@ const sealedColumns: readonly SealedColumn[] = [
   { table: 'social_connections', column: 'credentials_sealed', box: 'secrets' },
   { table: 'social_connections', column: 'session_sealed', box: 'secrets' },
   { table: 'idempotency_keys', column: 'response_body', box: 'idempotentAnswers', alsoPlain: true },
+  { table: 'request_effects', column: 'secret_sealed', box: 'idempotentAnswers' },
 ];
 
 type ResealCount = {

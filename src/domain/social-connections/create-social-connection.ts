@@ -1,4 +1,6 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { SocialConnection } from '../../adapters/database/entities/social-connection.ts';
+import { createOnce, madeBefore } from '../idempotency/request-effects.ts';
 import { platformUnreachable } from './platform-unreachable.ts';
 import { AppError, type FieldError } from '../../common/errors/app-error.ts';
 import { SocialRejectedError, type SocialCredentials } from '../../adapters/social/social-connector.ts';
@@ -28,9 +30,16 @@ const accountFieldChars = 300;
 /**
  * Connects a social account: the credentials are checked with the platform first (a refusal answers 400 with the
  * platform's words), then sealed (ENCRYPTION_KEYS), with the session the check opened. They are never returned.
+ * A retry of a keyed request that connected before answers that connection, without asking the platform again.
  */
-export async function createSocialConnection(deps: Deps, caller: Caller, input: CreateSocialConnectionInput): Promise<SocialConnection> {
+export async function createSocialConnection(deps: Deps, caller: Caller, input: CreateSocialConnectionInput, requestKey?: string): Promise<SocialConnection> {
   const credentials = credentialsOf(input);
+  const connection = (em: EntityManager) => ({
+    type: 'social-connection',
+    find: (id: string) => em.findOne(SocialConnection, { id, workspaceId: caller.workspaceId }),
+  });
+  const before = await madeBefore(deps.orm.em.fork(), caller.workspaceId, requestKey, connection(deps.orm.em.fork()));
+  if (before) return before;
   // Before the platform is asked, so a full workspace costs it no login; counted again under the lock below.
   requireQuota(caller.plan, 'socialConnections', await deps.orm.em.fork().count(SocialConnection, { workspaceId: caller.workspaceId }));
   let account;
@@ -51,22 +60,24 @@ export async function createSocialConnection(deps: Deps, caller: Caller, input: 
     );
     throw new AppError('validation-failed', refusal.reason, { errors: [rejectedField(input.platform, refusal)] });
   }
-  return deps.orm.em.fork().transactional(async (em) => {
-    // Counted under the workspace's lock, so two creates at once cannot both take the last place.
-    const { plan } = await lockWorkspace(em, caller.workspaceId);
-    requireQuota(plan, 'socialConnections', await em.count(SocialConnection, { workspaceId: caller.workspaceId }));
-    return em.create(SocialConnection, {
-      workspaceId: caller.workspaceId,
-      platform: credentials.platform,
-      serverUrl: account.serverUrl ?? serverUrlOf(credentials),
-      accountName: account.accountName,
-      accountId: account.accountId,
-      credentialsSealed: deps.secrets.seal(JSON.stringify(credentials)),
-      // The check's session (Bluesky) is the connection's first: publishing reuses it.
-      sessionSealed: account.session ? deps.secrets.seal(account.session) : null,
-      postLanguage: input.platform === 'bluesky' ? (input.postLanguage ?? null) : null,
-    });
-  });
+  return deps.orm.em.fork().transactional((em) =>
+    createOnce(em, caller.workspaceId, requestKey, connection(em), async () => {
+      // Counted under the workspace's lock, so two creates at once cannot both take the last place.
+      const { plan } = await lockWorkspace(em, caller.workspaceId);
+      requireQuota(plan, 'socialConnections', await em.count(SocialConnection, { workspaceId: caller.workspaceId }));
+      return em.create(SocialConnection, {
+        workspaceId: caller.workspaceId,
+        platform: credentials.platform,
+        serverUrl: account.serverUrl ?? serverUrlOf(credentials),
+        accountName: account.accountName,
+        accountId: account.accountId,
+        credentialsSealed: deps.secrets.seal(JSON.stringify(credentials)),
+        // The check's session (Bluesky) is the connection's first: publishing reuses it.
+        sessionSealed: account.session ? deps.secrets.seal(account.session) : null,
+        postLanguage: input.platform === 'bluesky' ? (input.postLanguage ?? null) : null,
+      });
+    }),
+  );
 }
 
 function credentialsOf(input: CreateSocialConnectionInput): SocialCredentials {

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { OAuthAuthorization } from '../../adapters/database/entities/oauth-authorization.ts';
 import { Workspace } from '../../adapters/database/entities/workspace.ts';
+import { issueOnce } from '../idempotency/request-effects.ts';
 import type { OAuthSetup } from '../../adapters/social/create-social-connectors.ts';
 import type { OAuthClient } from '../../adapters/social/oauth-platform.ts';
 import type { SocialPlatform } from '../../adapters/social/social-connector.ts';
@@ -60,37 +61,42 @@ export function requireOrganizationAuthors(platform: SocialPlatform, scopes: rea
 /**
  * Starts connecting an account through OAuth: a random `state` bound to the workspace (stored as its hash, good
  * once, for ten minutes), a PKCE verifier (sealed), and the platform's authorization URL with the S256 challenge.
+ * With an Idempotency-Key the state is also recorded (sealed) with the authorization, so a retry whose first answer
+ * was lost gets the same authorization and URL rather than a second one.
  */
 export async function startAuthorization(
   deps: Deps,
   caller: Caller,
   input: { platform: SocialPlatform; redirectUri: string; author?: string | undefined },
+  requestKey?: string,
 ): Promise<StartedAuthorization> {
   const { platform, client } = configuredOAuth(deps, input.platform);
   if (input.author !== undefined) requireOrganizationAuthors(input.platform, platform.scopes);
-  const state = randomBytes(32).toString('base64url');
-  const codeVerifier = randomBytes(32).toString('base64url');
-  const expiresAt = new Date(Date.now() + authorizationLifetimeMs);
-  await deps.orm.em.fork().transactional(async (em) => {
-    const { oauthRedirectUris } = await em.findOneOrFail(Workspace, caller.workspaceId);
-    if (!oauthRedirectUris.includes(input.redirectUri)) {
-      throw new AppError('validation-failed', `${input.redirectUri} is not one of the workspace's oauthRedirectUris (set them with PATCH /workspace).`, {
-        errors: [{ location: 'body', path: '/redirectUri', message: `${input.redirectUri} is not on the workspace's allow-list` }],
+  const { resource: authorization, secret: state } = await deps.orm.em.fork().transactional(async (em) => {
+    const find = (id: string) => em.findOne(OAuthAuthorization, { id, workspaceId: caller.workspaceId });
+    return issueOnce(em, deps.idempotentAnswers, caller.workspaceId, requestKey, { type: 'oauth-authorization', find, noun: 'authorization' }, async () => {
+      const { oauthRedirectUris } = await em.findOneOrFail(Workspace, caller.workspaceId);
+      if (!oauthRedirectUris.includes(input.redirectUri)) {
+        throw new AppError('validation-failed', `${input.redirectUri} is not one of the workspace's oauthRedirectUris (set them with PATCH /workspace).`, {
+          errors: [{ location: 'body', path: '/redirectUri', message: `${input.redirectUri} is not on the workspace's allow-list` }],
+        });
+      }
+      // Authorizations nobody came back for are swept as new ones are made, so the table holds about a day's.
+      await em.nativeDelete(OAuthAuthorization, { expiresAt: { $lt: new Date(Date.now() - expiredKeptMs) } });
+      const fresh = randomBytes(32).toString('base64url');
+      const made = em.create(OAuthAuthorization, {
+        workspaceId: caller.workspaceId,
+        platform: input.platform,
+        stateHash: stateHashOf(fresh),
+        codeVerifierSealed: deps.secrets.seal(randomBytes(32).toString('base64url')),
+        redirectUri: input.redirectUri,
+        author: input.author ?? null,
+        expiresAt: new Date(Date.now() + authorizationLifetimeMs),
       });
-    }
-    // Authorizations nobody came back for are swept as new ones are made, so the table holds about a day's.
-    await em.nativeDelete(OAuthAuthorization, { expiresAt: { $lt: new Date(Date.now() - expiredKeptMs) } });
-    em.create(OAuthAuthorization, {
-      workspaceId: caller.workspaceId,
-      platform: input.platform,
-      stateHash: stateHashOf(state),
-      codeVerifierSealed: deps.secrets.seal(codeVerifier),
-      redirectUri: input.redirectUri,
-      author: input.author ?? null,
-      expiresAt,
+      return { resource: made, secret: fresh };
     });
   });
-  const codeChallenge = createHash('sha256').update(codeVerifier).digest('base64url');
+  const codeChallenge = createHash('sha256').update(deps.secrets.open(authorization.codeVerifierSealed)).digest('base64url');
   const authorizationUrl = platform.authorizationUrl({ client, callbackUrl: callbackUrlOf(deps, input.platform), state, codeChallenge });
-  return { authorizationUrl, state, expiresAt };
+  return { authorizationUrl, state, expiresAt: authorization.expiresAt };
 }

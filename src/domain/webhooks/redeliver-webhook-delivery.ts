@@ -10,6 +10,7 @@ import type { Deps } from '../deps.ts';
 import { requireFeature } from '../workspaces/plans.ts';
 import { isDeliveryRetrying } from './delivery-retries.ts';
 import { findWebhook } from '../find-in-workspace.ts';
+import { effectOf, recordIntent } from '../idempotency/request-effects.ts';
 
 export type Redelivery = { deliveryId: string; attempt: number };
 
@@ -17,29 +18,19 @@ export type Redelivery = { deliveryId: string; attempt: number };
  * Sends a logged delivery again, under the same delivery id, as the next attempt of the delivery log. The attempt
  * is a side effect that must happen and be logged even if this process dies, so it runs in a workflow of its own
  * (`webhook-redelivery-<deliveryId>-<attempt>`); the caller does not wait for the receiver. The workflow ID makes
- * two redeliveries of the same attempt impossible: of two at once, one starts and the other answers 409.
+ * two redeliveries of the same attempt impossible: of two at once, one starts and the other answers 409. A keyed
+ * request records the attempt it is about to start before starting it, so a retry whose first answer was lost starts
+ * (or finds started) that same attempt, never the next one.
  */
-export async function redeliverWebhookDelivery(deps: Deps, caller: Caller, webhookId: string, deliveryId: string): Promise<Redelivery> {
+export async function redeliverWebhookDelivery(deps: Deps, caller: Caller, webhookId: string, deliveryId: string, requestKey?: string): Promise<Redelivery> {
   requireFeature(caller.plan, 'webhooks');
   const em = deps.orm.em.fork();
   const webhook = await findWebhook(em, caller.workspaceId, webhookId);
   const latest = await em.findOne(WebhookDelivery, { webhookId: webhook.id, deliveryId }, { orderBy: { attempt: 'desc' } });
   if (!latest) throw notFound(`Delivery ${deliveryId} of webhook ${webhook.id}`);
-  if (!webhook.isActive) {
-    throw new AppError('conflict', `Webhook ${webhook.id} is inactive, so nothing is delivered to it; activate it (PUT isActive: true) and redeliver.`);
-  }
   const event = await em.findOne(WorkspaceEvent, latest.eventId);
-
-  if (await isDeliveryRetrying(deps.temporal, latest.eventId, webhook.id)) {
-    throw new AppError(
-      'conflict',
-      `Delivery ${deliveryId} is still on its automatic retry schedule: its next attempt is already scheduled. Redeliver once it has succeeded or its retries have ended.`,
-    );
-  }
-
-  // Each pass meets a run of that number that has ended; the loop ends at the first free number.
-  for (let attempt = latest.attempt + 1; ; attempt += 1) {
-    const started = await tryStartWorkflow(
+  const start = (attempt: number) =>
+    tryStartWorkflow(
       deps.temporal,
       redeliverWebhook,
       {
@@ -56,6 +47,28 @@ export async function redeliverWebhookDelivery(deps: Deps, caller: Caller, webho
       },
       'the redelivery',
     );
+
+  const recorded = requestKey === undefined ? undefined : await effectOf(em, caller.workspaceId, requestKey, redeliveryEffect);
+  if (recorded) {
+    // Started, going or ended, it is this request's attempt.
+    const attempt = attemptOf(recorded.resourceId);
+    await start(attempt);
+    return { deliveryId, attempt };
+  }
+  if (!webhook.isActive) {
+    throw new AppError('conflict', `Webhook ${webhook.id} is inactive, so nothing is delivered to it; activate it (PUT isActive: true) and redeliver.`);
+  }
+  if (await isDeliveryRetrying(deps.temporal, latest.eventId, webhook.id)) {
+    throw new AppError(
+      'conflict',
+      `Delivery ${deliveryId} is still on its automatic retry schedule: its next attempt is already scheduled. Redeliver once it has succeeded or its retries have ended.`,
+    );
+  }
+
+  // Each pass meets a run of that number that has ended; the loop ends at the first free number.
+  for (let attempt = latest.attempt + 1; ; attempt += 1) {
+    if (requestKey !== undefined) await recordIntent(em, caller.workspaceId, requestKey, redeliveryEffect, { resourceId: `${deliveryId}/${attempt}` });
+    const started = await start(attempt);
     if (started.state === 'started') return { deliveryId, attempt };
     if (started.state === 'running') {
       throw new AppError('conflict', `A redelivery of delivery ${deliveryId} is already under way (attempt ${attempt}); wait for it in the delivery log.`);
@@ -63,4 +76,11 @@ export async function redeliverWebhookDelivery(deps: Deps, caller: Caller, webho
     // That attempt has ended: it is in the log by now (a redelivery that raced this one), or it could not be made
     // (the webhook was switched off meanwhile) and its number stays used. Either way the next one is free.
   }
+}
+
+const redeliveryEffect = 'webhook-redelivery';
+
+/** The attempt number of a recorded redelivery (`<deliveryId>/<attempt>`). */
+function attemptOf(resourceId: string): number {
+  return Number(resourceId.slice(resourceId.lastIndexOf('/') + 1));
 }

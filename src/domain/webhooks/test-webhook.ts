@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { v5 } from 'uuid';
 import { isSuccessStatus } from '../../adapters/webhook-sender/post-webhook.ts';
 import { sendWebhook } from '../../adapters/webhook-sender/send-webhook.ts';
 import { testEventBody } from '../../adapters/webhook-sender/test-event-body.ts';
@@ -17,6 +18,9 @@ export type WebhookTestResult = {
   responseBody: string;
 };
 
+// The namespace of test delivery ids derived from an Idempotency-Key (a fixed random UUID).
+const retriedTestNamespace = 'c5f3a6f4-4f0e-4a47-9d0f-3f1f5b2b7e21';
+
 // Enough to show an endpoint's error message; the delivery log keeps nothing of a test, so this is all there is.
 const shownResponseCharacters = 1024;
 
@@ -27,13 +31,14 @@ const shownResponseCharacters = 1024;
  * (same headers and signatures, SSRF guard, no redirects, the delivery timeout). Works on inactive webhooks, so an
  * endpoint can be checked before the webhook is turned back on.
  */
-export async function testWebhook(deps: Deps, caller: Caller, webhookId: string): Promise<WebhookTestResult> {
+export async function testWebhook(deps: Deps, caller: Caller, webhookId: string, requestKey?: string): Promise<WebhookTestResult> {
   requireFeature(caller.plan, 'webhooks');
   const webhook = await findWebhook(deps.orm.em.fork(), caller.workspaceId, webhookId);
   const sentAt = new Date();
   const body = testEventBody({ workspaceId: webhook.workspaceId, webhookId: webhook.id, sentAt });
-  // Random, not derived: a test is no event, and receivers that drop duplicates must not drop the next test.
-  const deliveryId = randomUUID();
+  // Not derived from an event: a test is none, and receivers that drop duplicates must not drop the next test. A
+  // keyed test sent again (its api died before answering) goes under the same id, so the receiver sees one test.
+  const deliveryId = requestKey === undefined ? randomUUID() : v5(requestKey, retriedTestNamespace);
   const answer = await sendWebhook(deps, webhook, { deliveryId, timestamp: Math.floor(sentAt.getTime() / 1000), body });
   return {
     deliveryId,

@@ -5,7 +5,7 @@ import { createSecretBox, type SecretBox } from '../../../src/adapters/crypto/se
 import type { Database } from '../../../src/adapters/database/orm.ts';
 import { resealSecrets, type ResealReport } from '../../../src/domain/secrets/reseal-secrets.ts';
 import { createLogger } from '../../../src/logger.ts';
-import { insertSealedRows, readPlainAnswer, readSealedValues, sealV1, type SealedValue } from '../../support/sealed-rows.ts';
+import { insertSealedRows, openSealedValues, readPlainAnswer, readSealedValues, sealV1, type SealedValue } from '../../support/sealed-rows.ts';
 import { openTestDatabase } from '../../support/test-database.ts';
 
 // ENCRYPTION_KEYS rotation at the database: values sealed with an older key are found and sealed again with the
@@ -13,7 +13,13 @@ import { openTestDatabase } from '../../support/test-database.ts';
 // the counts are exactly its rows'.
 
 const logger = createLogger({ level: 'silent', name: 'test' });
-const columns = ['webhooks.secret_sealed', 'social_connections.credentials_sealed', 'social_connections.session_sealed', 'idempotency_keys.response_body'];
+const columns = [
+  'webhooks.secret_sealed',
+  'social_connections.credentials_sealed',
+  'social_connections.session_sealed',
+  'idempotency_keys.response_body',
+  'request_effects.secret_sealed',
+];
 
 async function withDatabase(test: (orm: Database) => Promise<void>): Promise<void> {
   const database = await openTestDatabase();
@@ -33,10 +39,8 @@ function reseal(orm: Database, keys: Buffer[], batchSize?: number): Promise<Rese
   return resealSecrets({ orm, logger, secrets, idempotentAnswers: answers }, { batchSize });
 }
 
-/** Opens each value with the box its column uses. */
 function openAll(values: SealedValue[], keys: Buffer[]): string[] {
-  const { secrets, answers } = boxes(keys);
-  return values.map((value) => (value.table === 'idempotency_keys' ? answers : secrets).open(value.stored));
+  return openSealedValues(values, boxes(keys));
 }
 
 /** Each column's figure, in the report's order (`columns`). */
@@ -56,8 +60,8 @@ describe('resealSecrets', () => {
       // Batches of 2: every column takes three.
       const report = await reseal(orm, [keyB, keyA], 2);
       expect(report.keyId).toBe(keyIdOf(keyB));
-      expect(each(report, 'resealed')).toEqual([5, 5, 5, 5]);
-      expect([...each(report, 'changedMeanwhile'), ...each(report, 'unreadable'), ...each(report, 'remaining')]).toEqual(Array(12).fill(0));
+      expect(each(report, 'resealed')).toEqual([5, 5, 5, 5, 5]);
+      expect([...each(report, 'changedMeanwhile'), ...each(report, 'unreadable'), ...each(report, 'remaining')]).toEqual(Array(15).fill(0));
 
       const after = await readSealedValues(orm, values);
       for (const value of after) expect(value.stored.startsWith(`v2.${keyIdOf(keyB)}.`)).toBe(true);
@@ -66,7 +70,7 @@ describe('resealSecrets', () => {
       expect(await readPlainAnswer(orm)).toBe('{"id":"stored before answers were sealed"}');
 
       const again = await reseal(orm, [keyB, keyA]);
-      expect([...each(again, 'resealed'), ...each(again, 'remaining')]).toEqual(Array(8).fill(0));
+      expect([...each(again, 'resealed'), ...each(again, 'remaining')]).toEqual(Array(10).fill(0));
       expect(await readSealedValues(orm, values)).toEqual(after);
     }));
 
@@ -79,7 +83,7 @@ describe('resealSecrets', () => {
       for (const value of values) await em.execute(`update ${value.table} set ${value.column} = ? where id = ?`, [sealV1(keyA, value.plaintext), value.id]);
 
       const report = await reseal(orm, [keyA]);
-      expect(each(report, 'resealed')).toEqual([2, 2, 2, 2]);
+      expect(each(report, 'resealed')).toEqual([2, 2, 2, 2, 2]);
       const after = await readSealedValues(orm, values);
       for (const value of after) expect(value.stored.startsWith(`v2.${keyIdOf(keyA)}.`)).toBe(true);
       expect(openAll(after, [keyA])).toEqual(values.map((value) => value.plaintext));
@@ -92,9 +96,9 @@ describe('resealSecrets', () => {
       const unreadable = await insertSealedRows(orm, boxes([lost]), 1);
 
       const report = await reseal(orm, [current, old]);
-      expect(each(report, 'resealed')).toEqual([3, 3, 3, 3]);
-      expect(each(report, 'unreadable')).toEqual([1, 1, 1, 1]);
-      expect(each(report, 'remaining')).toEqual([1, 1, 1, 1]);
+      expect(each(report, 'resealed')).toEqual([3, 3, 3, 3, 3]);
+      expect(each(report, 'unreadable')).toEqual([1, 1, 1, 1, 1]);
+      expect(each(report, 'remaining')).toEqual([1, 1, 1, 1, 1]);
       expect(await readSealedValues(orm, unreadable)).toEqual(unreadable);
       expect(openAll(await readSealedValues(orm, readable), [current])).toEqual(readable.map((value) => value.plaintext));
     }));
@@ -105,8 +109,8 @@ describe('resealSecrets', () => {
       const values = await insertSealedRows(orm, boxes([keyA]), 40);
 
       const [first, second] = await Promise.all([reseal(orm, [keyB, keyA], 7), reseal(orm, [keyB, keyA], 7)]);
-      expect(each(first, 'resealed').map((count, index) => count + each(second, 'resealed')[index]!)).toEqual([40, 40, 40, 40]);
-      expect([...each(first, 'remaining'), ...each(second, 'remaining')]).toEqual(Array(8).fill(0));
+      expect(each(first, 'resealed').map((count, index) => count + each(second, 'resealed')[index]!)).toEqual([40, 40, 40, 40, 40]);
+      expect([...each(first, 'remaining'), ...each(second, 'remaining')]).toEqual(Array(10).fill(0));
 
       const after = await readSealedValues(orm, values);
       for (const value of after) expect(value.stored.startsWith(`v2.${keyIdOf(keyB)}.`)).toBe(true);

@@ -22,6 +22,7 @@ import { Migration20261127232000_threads_of_posts } from './Migration20261127232
 import { Migration20261128090000_event_hand_over } from './Migration20261128090000_event_hand_over.ts';
 import { Migration20261129075918_publication_requests } from './Migration20261129075918_publication_requests.ts';
 import { Migration20261129083103_request_effects } from './Migration20261129083103_request_effects.ts';
+import { Migration20261129103521_request_effect_secrets } from './Migration20261129103521_request_effect_secrets.ts';
 
 export const migrationsList = [
   Migration20261122091116_initial,
@@ -46,4 +47,5 @@ export const migrationsList = [
   Migration20261128090000_event_hand_over,
   Migration20261129075918_publication_requests,
   Migration20261129083103_request_effects,
+  Migration20261129103521_request_effect_secrets,
 ];
