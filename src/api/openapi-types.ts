@@ -2181,7 +2181,11 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description `service-unavailable`: a dependency (database, workflow engine, storage) is unavailable; retry later. */
+        /**
+         * @description `service-unavailable`: a dependency (database, workflow engine, storage) is unavailable; retry later. When
+         *     the workflow engine went quiet during the call it may have taken the work ("did not confirm"): a retry with
+         *     the same `Idempotency-Key` joins it rather than doing it again (see "Idempotency").
+         */
         ServiceUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];

@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Schemas } from '../../src/api/schemas.ts';
 import { openDatabase, type Database } from '../../src/adapters/database/orm.ts';
@@ -6,7 +7,11 @@ import { createWorkspace } from '../../src/domain/workspaces/create-workspace.ts
 import { startMastodonServer, type MastodonServer } from '../fakes/mastodon-server.ts';
 import { startStabilityServer, type StabilityServer } from '../fakes/stability-server.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';
+import { workflowIds } from '../../src/adapters/temporal/workflow-ids.ts';
 import { startApiProcess } from '../support/api-process.ts';
+import { holdingStoredAnswers } from '../support/held-answers.ts';
+import { infrastructure } from '../support/infrastructure.ts';
+import { startTcpProxy } from '../support/tcp-proxy.ts';
 import { stopProcesses } from '../support/stop-processes.ts';
 import { eventually } from '../support/eventually.ts';
 import { apiClient, type ApiClient, type ApiResponse } from '../support/http.ts';
@@ -31,6 +36,8 @@ let survivor: ApiClient;
 const processes: ChildProcess[] = [];
 let projectId: string;
 let connectionId: string;
+let temporal: Connection;
+let worker: ChildProcess;
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -47,8 +54,10 @@ beforeAll(async () => {
     WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true',
     NODE_EXTRA_CA_CERTS: inject('devCaCertPath'),
   };
-  const [second, worker] = await Promise.all([startApiProcess(env), startWorkerProcess(env)]);
-  processes.push(second.process, worker.process);
+  const [second, started] = await Promise.all([startApiProcess(env), startWorkerProcess(env)]);
+  worker = started.process;
+  processes.push(second.process, worker);
+  temporal = await Connection.connect({ address: infrastructure.temporalAddress });
   ({ apiKey } = await createWorkspace(orm, { name: 'Killed mid-request', plan: 'growth' }));
   survivor = apiClient(second.url, apiKey);
   projectId = (await survivor.post<{ id: string }>('/projects', { name: 'Harbour' })).body.id;
@@ -63,6 +72,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stopProcesses(processes);
+  await temporal?.close();
   await mastodon?.close();
   await stability?.close();
   await receiver?.close();
@@ -140,5 +150,117 @@ describe('an api killed mid-request, and the retry sent to another api', () => {
     expect(stability.requests.length - imagesBefore).toBe(1);
     const [versions] = await orm.em.fork().execute<Array<{ n: string }>>('select count(*) as n from post_versions where post_id = ?', [post.id]);
     expect(Number(versions!.n)).toBe(1);
+  });
+});
+
+/** How many updates (plans, cancels) the post's publication workflow accepted: each publish or schedule run sends one. */
+async function publicationUpdates(postId: string): Promise<number> {
+  const history = await new Client({ connection: temporal }).workflow.getHandle(workflowIds.postPublication(postId)).fetchHistory();
+  return (history.events ?? []).filter((event) => event.workflowExecutionUpdateAcceptedEventAttributes).length;
+}
+
+const count = async (sql: string, ...params: unknown[]) =>
+  Number((await orm.em.fork().execute<Array<{ n: string }>>(`select count(*) as n from ${sql}`, params))[0]!.n);
+
+/** A keyed request, and what it does exactly once however often it runs (a snapshot a second run would move). */
+type Request = { path: string; body: unknown; effect(): Promise<unknown> };
+
+const requests: Array<[string, () => Promise<Request>]> = [
+  [
+    'a publish now',
+    async () => {
+      const post = (await survivor.post<{ id: string }>('/posts', { title: 'Published once', prompt: 'Boats at night', projectId })).body;
+      return {
+        path: `/posts/${post.id}/publish`,
+        body: {},
+        effect: async () => ({
+          updates: await publicationUpdates(post.id),
+          events: await count(`events where post_id = ? and type = 'post.published'`, post.id),
+        }),
+      };
+    },
+  ],
+  [
+    'a schedule',
+    async () => {
+      const post = (await survivor.post<{ id: string }>('/posts', { title: 'Scheduled once', prompt: 'Boats at night', projectId })).body;
+      return {
+        path: `/posts/${post.id}/schedule`,
+        body: { scheduledAt: new Date(Date.now() + 24 * 3_600_000).toISOString() },
+        effect: async () => ({ updates: await publicationUpdates(post.id), plans: await count('publication_requests where post_id = ?', post.id) }),
+      };
+    },
+  ],
+  [
+    'a create post',
+    () => {
+      const title = `Created once ${Date.now()}`;
+      return Promise.resolve({
+        path: '/posts',
+        body: { title, prompt: 'Boats at night', projectId },
+        effect: () => count('posts where title = ?', title),
+      });
+    },
+  ],
+];
+
+describe('an api killed after the effect committed and before it stored its answer, and the retry sent to another api', () => {
+  it.each(requests)('when it is %s, then the retry answers what the first run did and nothing happens twice', async (_what, prepare) => {
+    const request = await prepare();
+    const doomed = await startDoomedApi();
+    const key = `killed-${Date.now()}`;
+    const headers = { 'idempotency-key': key };
+
+    const once = await holdingStoredAnswers(database.url, async (hold) => {
+      const first = doomed.client.post(request.path, request.body, { headers }).catch((error: unknown) => error);
+      await hold.waiting();
+      const effect = await request.effect();
+      doomed.process.kill('SIGKILL');
+      expect(await first).toBeInstanceOf(Error);
+      await hold.endHeldSessions();
+      return effect;
+    });
+
+    const retry = await retryUntilAnswered(() => survivor.post(request.path, request.body, { headers }));
+    expect(retry.status).toBeLessThan(300);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    expect(await request.effect()).toEqual(once);
+  });
+});
+
+describe('Temporal unreachable after it accepted a publication and before the api heard back', () => {
+  it('when the api answers 503, then the retry with the same key joins that publication and the post is published once', async () => {
+    const proxy = await startTcpProxy(infrastructure.temporalAddress);
+    try {
+      const cutOff = await startApiProcess({ ...env, TEMPORAL_ADDRESS: proxy.address });
+      processes.push(cutOff.process);
+      const client = apiClient(cutOff.url, apiKey);
+      const post = (await survivor.post<{ id: string }>('/posts', { title: 'Accepted unheard', prompt: 'Boats at night', projectId })).body;
+      const publish = () => client.post(`/posts/${post.id}/publish`, {}, { headers: { 'idempotency-key': `unheard-${post.id}` } });
+      const publication = new Client({ connection: temporal }).workflow.getHandle(workflowIds.postPublication(post.id));
+
+      // The worker paused, Temporal holds the accepted publication and the api waits for its plan: then the line goes.
+      worker.kill('SIGSTOP');
+      let first;
+      try {
+        const sent = publish();
+        await eventually(() => publication.describe());
+        proxy.cut();
+        first = await sent;
+      } finally {
+        worker.kill('SIGCONT');
+      }
+      expect(first.status).toBe(503);
+      expect((first.body as { detail: string }).detail).not.toContain('did not accept');
+
+      proxy.restore();
+      const retry = await retryUntilAnswered(publish);
+      expect(retry.status).toBe(200);
+      expect(retry.body).toMatchObject({ id: post.id, status: 'published' });
+      expect(await publicationUpdates(post.id)).toBe(1);
+      expect(await count(`events where post_id = ? and type = 'post.published'`, post.id)).toBe(1);
+    } finally {
+      await proxy.close();
+    }
   });
 });

@@ -39,8 +39,8 @@ export function temporalDeadline(): number {
 /**
  * One deadline for everything `call` sends (its client-side retries included): `deadline`, shared with the request's
  * other calls, or one of its own. Temporal unreachable, hung or too
- * slow answers 503 with Retry-After ("Temporal did not <purpose>"). Unreachable or hung, nothing was changed; merely
- * slow, Temporal may still carry the change out after we gave up. Either way the same request can be sent again:
+ * slow answers 503 with Retry-After ("Temporal did not confirm that it would <purpose>"). Unreachable before the
+ * call, nothing was changed; cut off or slow during it, Temporal may have carried the change out. Either way the same request can be sent again:
  * workflow IDs and plans make each change happen once. An AppError thrown by `call` (the caller's reading of an
  * answer) passes through as it is, and so does an error Temporal would give again (a bad argument, a bug: a 500,
  * not a "try again"). Temporal's own words stay in the log (`cause`): they name internal addresses. The functions
@@ -51,15 +51,16 @@ export async function inTemporal<T>(client: Client, purpose: string, call: () =>
     return await client.withDeadline(deadline, call);
   } catch (error) {
     if (error instanceof AppError || !isTemporalUnavailable(error)) throw error;
-    const unavailable = new AppError('service-unavailable', `Temporal did not ${purpose}; try again shortly.`, { retryAfterSeconds });
+    // Not "did not": an answer lost on the way back looks the same as a request that never arrived.
+    const unavailable = new AppError('service-unavailable', `Temporal did not confirm that it would ${purpose}; try again shortly.`, { retryAfterSeconds });
     unavailable.cause = error;
     throw unavailable;
   }
 }
 
 /**
- * Starts `workflow`. `work` names it for the caller ("a generation of post <id>"): 503 "Temporal did not start
- * <work>", and 409 when a run with the same ID is still going.
+ * Starts `workflow`. `work` names it for the caller ("a generation of post <id>"): 503 "Temporal did not confirm
+ * that it would start <work>", and 409 when a run with the same ID is still going.
  */
 export async function startWorkflow<W extends Workflow>(
   client: Client,

@@ -186,12 +186,12 @@ describe('a schedule created while the Temporal server hangs', () => {
         expect(response.status).toBe(503);
         expect(response.body).toMatchObject({
           type: '/problems/service-unavailable',
-          detail: expect.stringContaining('Temporal did not accept the schedule change'),
+          detail: expect.stringContaining('Temporal did not confirm that it would accept the schedule change'),
         });
         expect(response.headers.get('retry-after')).toMatch(/^\d+$/);
         // The take-back had only what was left of the request's deadline, nothing: it gave up before Temporal was back.
         await eventually(() => Promise.resolve(expect(api.output()).toContain('orphan schedule left for reconcile')));
-        expect(api.output()).toContain('Temporal did not take the schedule back');
+        expect(api.output()).toContain('Temporal did not confirm that it would take the schedule back');
         expect(await app.api.services.orm.em.fork().count(Schedule, { workspaceId: workspace.id, name: 'While hung' })).toBe(0);
       } finally {
         await workspaceLock.end();

@@ -65,7 +65,7 @@ describe('Temporal unreachable', () => {
     ]);
     for (const response of [created, updated, deleted]) {
       expect(response.status).toBe(503);
-      expect(response.body.detail).toContain('Temporal did not accept the schedule change');
+      expect(response.body.detail).toContain('Temporal did not confirm that it would accept the schedule change');
     }
     expect(listed.status).toBe(200);
     expect(listed.body.map((item) => [item.name, item.nextRunAt])).toEqual([
