@@ -2248,6 +2248,12 @@ export interface components {
         "Cache-Control-No-Store": "no-store";
         /** @description `true` on an answer replayed for a repeated `Idempotency-Key` (the request ran once, earlier); absent otherwise. */
         "Idempotent-Replayed": "true";
+        /**
+         * @description `true` on the answer to a retry that took its `Idempotency-Key` over from the first send of the same request,
+         *     whose api stopped before answering: what that send did was found and is answered as it now is, nothing was
+         *     done twice (see "Idempotency"); absent otherwise.
+         */
+        "Idempotent-Recovered": "true";
         /** @description Requests allowed in the current window. */
         "RateLimit-Limit": number;
         /** @description Requests left in the current window. */
@@ -2334,6 +2340,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Idempotent-Recovered": components["headers"]["Idempotent-Recovered"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -2513,6 +2520,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Idempotent-Recovered": components["headers"]["Idempotent-Recovered"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2523,6 +2531,7 @@ export interface operations {
             202: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Idempotent-Recovered": components["headers"]["Idempotent-Recovered"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -2567,6 +2576,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Idempotent-Recovered": components["headers"]["Idempotent-Recovered"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2577,6 +2587,7 @@ export interface operations {
             202: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Idempotent-Recovered": components["headers"]["Idempotent-Recovered"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -2619,6 +2630,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Idempotent-Recovered": components["headers"]["Idempotent-Recovered"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2629,6 +2641,7 @@ export interface operations {
             202: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Idempotent-Recovered": components["headers"]["Idempotent-Recovered"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -2675,6 +2688,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Idempotent-Recovered": components["headers"]["Idempotent-Recovered"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2722,6 +2736,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Idempotent-Recovered": components["headers"]["Idempotent-Recovered"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2732,6 +2747,7 @@ export interface operations {
             202: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Idempotent-Recovered": components["headers"]["Idempotent-Recovered"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -2877,6 +2893,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Idempotent-Recovered": components["headers"]["Idempotent-Recovered"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2952,6 +2969,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Idempotent-Recovered": components["headers"]["Idempotent-Recovered"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -3093,6 +3111,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Idempotent-Recovered": components["headers"]["Idempotent-Recovered"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3195,6 +3214,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Idempotent-Recovered": components["headers"]["Idempotent-Recovered"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -3364,6 +3384,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Idempotent-Recovered": components["headers"]["Idempotent-Recovered"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -3536,6 +3557,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Idempotent-Recovered": components["headers"]["Idempotent-Recovered"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -3681,6 +3703,7 @@ export interface operations {
             200: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Idempotent-Recovered": components["headers"]["Idempotent-Recovered"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3725,6 +3748,7 @@ export interface operations {
             202: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Idempotent-Recovered": components["headers"]["Idempotent-Recovered"];
                     /** @description The webhook's delivery log, `/api/v1/webhooks/{id}/deliveries`, where the attempt appears. */
                     Location?: string;
                     [name: string]: unknown;
@@ -3876,6 +3900,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Idempotent-Recovered": components["headers"]["Idempotent-Recovered"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -3922,6 +3947,7 @@ export interface operations {
             201: {
                 headers: {
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Idempotent-Recovered": components["headers"]["Idempotent-Recovered"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4173,6 +4199,7 @@ export interface operations {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control-No-Store"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Idempotent-Recovered": components["headers"]["Idempotent-Recovered"];
                     Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
@@ -4247,6 +4274,7 @@ export interface operations {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control-No-Store"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    "Idempotent-Recovered": components["headers"]["Idempotent-Recovered"];
                     [name: string]: unknown;
                 };
                 content: {

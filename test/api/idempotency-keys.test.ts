@@ -281,6 +281,7 @@ describe('Idempotency-Key on every POST', () => {
     const first = await send(scenario.path, scenario.body, key);
     expect(first.status).toBeLessThan(300);
     expect(first.headers.get('idempotent-replayed')).toBeNull();
+    expect(first.headers.get('idempotent-recovered')).toBeNull();
     const afterFirst = await scenario.effect();
     expect(afterFirst).not.toEqual(before);
 
@@ -322,6 +323,7 @@ describe('Idempotency-Key on every POST, when the answer was lost', () => {
 
       const retry = await send(scenario.path, scenario.body, key);
       expect(retry.headers.get('idempotent-replayed')).toBeNull();
+      expect(retry.headers.get('idempotent-recovered')).toBe('true');
       expect(retry.status).toBe(first.status);
       const answer = scenario.answer ?? unsigned;
       expect(answer(retry.body)).toEqual(answer(first.body));
@@ -489,6 +491,7 @@ describe('Idempotency-Key: retries while the first request runs', () => {
     const retry = await send('/projects', { name: 'Revived' }, key);
     expect(retry.status).toBe(201);
     expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    expect(retry.headers.get('idempotent-recovered')).toBe('true');
     expect((await send('/projects', { name: 'Revived' }, key)).headers.get('idempotent-replayed')).toBe('true');
   });
 });

@@ -120,6 +120,7 @@ describe('an api killed mid-request, and the retry sent to another api', () => {
 
     const retry = await retryUntilAnswered(() => survivor.post<Target[]>(`/posts/${post.id}/publish-social`, body, { headers: { 'idempotency-key': key } }));
     expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotent-recovered')).toBe('true');
     const recorded = await orm.em.fork().execute<Array<{ id: string }>>('select id from publish_targets where post_id = ?', [post.id]);
     expect(retry.body.map((target) => target.id)).toEqual(recorded.map((target) => target.id));
     expect(retry.body.map((target) => target.status)).toEqual(['Published']);
@@ -147,6 +148,7 @@ describe('an api killed mid-request, and the retry sent to another api', () => {
 
     const retry = await retryUntilAnswered(() => survivor.post(`/posts/${post.id}/generate`, {}, { headers: { 'idempotency-key': key } }));
     expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotent-recovered')).toBe('true');
     expect(stability.requests.length - imagesBefore).toBe(1);
     const [versions] = await orm.em.fork().execute<Array<{ n: string }>>('select count(*) as n from post_versions where post_id = ?', [post.id]);
     expect(Number(versions!.n)).toBe(1);
@@ -224,12 +226,14 @@ describe('an api killed after the effect committed and before it stored its answ
     const retry = await retryUntilAnswered(() => survivor.post(request.path, request.body, { headers }));
     expect(retry.status).toBeLessThan(300);
     expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    expect(retry.headers.get('idempotent-recovered')).toBe('true');
     expect(await request.effect()).toEqual(once);
   });
 });
 
 describe('Temporal unreachable after it accepted a publication and before the api heard back', () => {
-  it('when the api answers 503, then the retry with the same key joins that publication and the post is published once', async () => {
+  // The api waits out its Temporal deadline (10 s) before it answers, and then reconnects.
+  it('when the api answers 503, then the retry with the same key joins that publication and the post is published once', { timeout: 120_000 }, async () => {
     const proxy = await startTcpProxy(infrastructure.temporalAddress);
     try {
       const cutOff = await startApiProcess({ ...env, TEMPORAL_ADDRESS: proxy.address });

@@ -48,6 +48,9 @@ export function idempotency(deps: Pick<Deps, 'orm' | 'idempotentAnswers'>): Requ
       return;
     }
     setRequestKey(res, requestFingerprint(request));
+    // The request runs again after its first run's api died: what that run did is found, not done again (createOnce,
+    // the publication's record, the run's memo), and the client is told so.
+    if (claim.takenOver) res.set('Idempotent-Recovered', 'true');
     const lock = keepIdempotencyKeyLocked(deps.orm, request, claim.lockId, lockMs, (error) =>
       req.log.debug({ err: error }, 'could not renew the lock of an Idempotency-Key'),
     );

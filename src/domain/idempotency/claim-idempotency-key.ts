@@ -3,7 +3,8 @@ import { newId } from '../../adapters/database/new-id.ts';
 import { AppError } from '../../common/errors/app-error.ts';
 import type { KeyedRequest, StoredAnswer } from './idempotent-request.ts';
 
-export type Claim = { state: 'claimed'; lockId: string } | { state: 'answered'; answer: StoredAnswer };
+/** `takenOver`: the key was held by the same request, whose api process died before it answered. */
+export type Claim = { state: 'claimed'; lockId: string; takenOver: boolean } | { state: 'answered'; answer: StoredAnswer };
 
 type StoredRow = {
   request_method: string;
@@ -37,24 +38,27 @@ export async function claimIdempotencyKey(orm: Database, request: KeyedRequest, 
   // The row can vanish between the two statements (its request answered 5xx and gave the key back): try again.
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const lockId = newId();
-    const taken = await em.execute<Array<{ lock_id: string }>>(
+    // created_at is kept on a takeover, so `returning` can tell one (an earlier time) from a new or expired key's
+    // claim (the statement's now()).
+    const taken = await em.execute<Array<{ lock_id: string; taken_over: boolean }>>(
       `insert into idempotency_keys (id, workspace_id, key, request_method, request_path, request_hash, lock_id, locked_until, created_at, expires_at)
        values (?, ?, ?, ?, ?, ?, ?, now() + ? * interval '1 millisecond', now(), now() + ? * interval '1 hour')
        on conflict (workspace_id, key) do update
           set request_method = excluded.request_method, request_path = excluded.request_path,
               request_hash = excluded.request_hash, lock_id = excluded.lock_id, locked_until = excluded.locked_until,
               response_status = null, response_headers = null, response_body = null,
-              created_at = excluded.created_at, expires_at = excluded.expires_at
+              created_at = case when idempotency_keys.expires_at <= now() then excluded.created_at else idempotency_keys.created_at end,
+              expires_at = excluded.expires_at
         where idempotency_keys.expires_at <= now()
            or (idempotency_keys.response_status is null and idempotency_keys.locked_until <= now()
                and idempotency_keys.request_method = excluded.request_method
                and idempotency_keys.request_path = excluded.request_path
                and idempotency_keys.request_hash = excluded.request_hash)
-       returning lock_id`,
+       returning lock_id, created_at < now() as taken_over`,
       [newId(), request.workspaceId, request.key, request.method, request.path, request.hash, lockId, lockMs, keyLifetimeHours],
       'all',
     );
-    if (taken.length > 0) return { state: 'claimed', lockId };
+    if (taken[0]) return { state: 'claimed', lockId, takenOver: taken[0].taken_over };
 
     const [row] = await em.execute<StoredRow[]>(
       `select request_method, request_path, request_hash, response_status, response_headers, response_body,

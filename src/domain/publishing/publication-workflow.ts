@@ -18,8 +18,8 @@ import { postSearchAttributes } from '../../adapters/temporal/search-attributes.
  * Plans the post's publication through its workflow, starting the workflow if none runs (Update-with-Start). The
  * workflow records the plan in the database before the update answers, so the state change and the durable timer
  * that follows it can never get separated: there is no moment where one exists without the other. When Temporal
- * does not answer (503), the update never ran, so the database is unchanged and the request can be sent again: the
- * workflow ID makes it the same publication. What names a request's `Idempotency-Key` (`request.requestKey`) is
+ * does not answer (503), it may still have taken the update (its answer lost on the way): the request can be sent
+ * again, and the workflow ID makes it the same publication. What names a request's `Idempotency-Key` (`request.requestKey`) is
  * also the update's ID, so a retry joins a plan that Temporal took before the first answer was lost; once that run
  * has ended, the plan recorded under the key answers instead (`replayed`, see recordPublicationPlan).
  */
