@@ -295,6 +295,17 @@ describe('Idempotency-Key on every POST', () => {
   });
 });
 
+/** What a dead api leaves for its client's retry: the effect, and the key's lock run out with no answer stored. */
+async function loseAnswer(key: string): Promise<void> {
+  await app.api.services.orm.em
+    .fork()
+    .execute(
+      `update idempotency_keys set response_status = null, response_headers = null, response_body = null, locked_until = now() where workspace_id = ? and key = ?`,
+      [workspace.id, key],
+      'run',
+    );
+}
+
 // The operations whose run has no effect to find again: verify reads the platform and records what it answers.
 const nothingToFindAgain = new Set(['POST /social-connections/{id}/verify']);
 
@@ -312,14 +323,7 @@ describe('Idempotency-Key on every POST, when the answer was lost', () => {
       const first = await send(scenario.path, scenario.body, key);
       expect(first.status).toBeLessThan(300);
       const afterFirst = await scenario.effect();
-      // What a dead api leaves for its client's retry: the effect, and the key's lock run out with no answer.
-      await app.api.services.orm.em
-        .fork()
-        .execute(
-          `update idempotency_keys set response_status = null, response_headers = null, response_body = null, locked_until = now() where workspace_id = ? and key = ?`,
-          [workspace.id, key],
-          'run',
-        );
+      await loseAnswer(key);
 
       const retry = await send(scenario.path, scenario.body, key);
       expect(retry.headers.get('idempotent-replayed')).toBeNull();
@@ -330,6 +334,46 @@ describe('Idempotency-Key on every POST, when the answer was lost', () => {
       expect(await scenario.effect()).toEqual(afterFirst);
     },
   );
+});
+
+describe('Idempotency-Key: a retry after the answer was lost and the scheduled time has passed', () => {
+  it('when a schedule is sent again after its time, then the retry answers the publication the first send planned, not 400', async () => {
+    const id = await newPost();
+    const key = newKey();
+    const body = { scheduledAt: new Date(Date.now() + 2_000).toISOString() };
+    const first = await send(`/posts/${id}/schedule`, body, key);
+    expect(first.status).toBe(200);
+    // Its api died before answering, and the client retries once the time has passed (the post went out meanwhile).
+    await loseAnswer(key);
+    await eventually(async () => expect(await count(`events where post_id = ? and type = 'post.published'`, id)).toBe(1));
+
+    const retry = await send(`/posts/${id}/schedule`, body, key);
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotent-recovered')).toBe('true');
+    expect(retry.body).toMatchObject({ id, status: 'published' });
+    expect(await count(`events where post_id = ? and type = 'post.published'`, id)).toBe(1);
+    // Without the key's plan, the same time is refused, as it always was.
+    expect((await send(`/posts/${id}/schedule`, body, newKey())).status).toBe(400);
+  });
+
+  it('when a scheduled publish-social is sent again after its time, then the retry answers the targets the first send planned, not 400', async () => {
+    const id = await newPost({ generated: true });
+    const connectionId = (
+      await workspace.client.post<{ id: string }>('/social-connections', { platform: 'mastodon', instanceUrl: mastodon.url, accessToken: mastodon.token })
+    ).body.id;
+    const key = newKey();
+    const body = { connectionIds: [connectionId], scheduledAt: new Date(Date.now() + 2_000).toISOString() };
+    const statuses = mastodon.statuses.length;
+    const first = await send(`/posts/${id}/publish-social`, body, key);
+    expect(first.status).toBe(200);
+    await loseAnswer(key);
+    await eventually(() => Promise.resolve(expect(mastodon.statuses.length - statuses).toBe(1)));
+
+    const retry = await send(`/posts/${id}/publish-social`, body, key);
+    expect(retry.status).toBe(200);
+    expect((retry.body as Array<{ id: string }>).map((target) => target.id)).toEqual((first.body as Array<{ id: string }>).map((target) => target.id));
+    expect(mastodon.statuses.length - statuses).toBe(1);
+  });
 });
 
 describe('Idempotency-Key: the key is bound to its first request', () => {

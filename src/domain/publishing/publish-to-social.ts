@@ -1,6 +1,7 @@
 import { PublishTarget } from '../../adapters/database/entities/publish-target.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
+import { plannedUnderKey } from './planned-under-key.ts';
 import { planPublication, publicationOutcome } from './publication-workflow.ts';
 import { readSocialPublication, type SocialPublicationRequest } from './social-publication-request.ts';
 import { withAttempts, type TargetWithAttempts } from './target-attempts.ts';
@@ -24,7 +25,10 @@ export async function publishToSocial(
   request: SocialPublicationRequest,
   requestKey?: string,
 ): Promise<{ targets: TargetWithAttempts[]; completed: boolean }> {
-  const { post, connections } = await readSocialPublication(deps.orm.em.fork(), caller, postId, request);
+  const em = deps.orm.em.fork();
+  const { post, connections } = await readSocialPublication(em, caller, postId, request, {
+    planned: await plannedUnderKey(em, caller.workspaceId, requestKey),
+  });
   const overrides = request.thread
     ? threadOverrides(
         connections.map((connection) => connection.id),

@@ -2,6 +2,7 @@ import { AppError } from '../../common/errors/app-error.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { readPost, type PostRecord } from '../posts/read-post.ts';
+import { plannedUnderKey } from './planned-under-key.ts';
 import { planPublication } from './publication-workflow.ts';
 
 /**
@@ -10,7 +11,7 @@ import { planPublication } from './publication-workflow.ts';
  * the request's Idempotency-Key (requestFingerprint): a retry gets the plan the first send made.
  */
 export async function schedulePost(deps: Deps, caller: Caller, postId: string, scheduledAt: string, requestKey?: string): Promise<PostRecord> {
-  requireFuture(scheduledAt);
+  if (!(await plannedUnderKey(deps.orm.em.fork(), caller.workspaceId, requestKey))) requireFuture(scheduledAt);
   const post = await readPost(deps.orm.em.fork(), caller.workspaceId, postId);
   await planPublication(deps, post, { publishAt: scheduledAt, connectionIds: [], ...(requestKey === undefined ? {} : { requestKey }) });
   return readPost(deps.orm.em.fork(), caller.workspaceId, postId);

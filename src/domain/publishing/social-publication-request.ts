@@ -16,16 +16,17 @@ export type SocialPublicationRequest = {
 
 /**
  * The post and its connections (in the order asked, each once), after the checks a publication and its dry run
- * share: a future time, overrides only for connections asked for (400), and the post and every connection in the
- * caller's workspace (404).
+ * share: a future time (unless the request `planned` already, see plannedUnderKey), overrides only for connections
+ * asked for (400), and the post and every connection in the caller's workspace (404).
  */
 export async function readSocialPublication(
   em: EntityManager,
   caller: Caller,
   postId: string,
   request: SocialPublicationRequest,
+  { planned = false } = {},
 ): Promise<{ post: PostRecord; connections: SocialConnection[] }> {
-  if (request.scheduledAt) requireFuture(request.scheduledAt);
+  if (request.scheduledAt && !planned) requireFuture(request.scheduledAt);
   const connectionIds = [...new Set(request.connectionIds)];
   const stray = Object.keys(request.overrides ?? {}).find((id) => !connectionIds.includes(id));
   if (stray !== undefined) {
