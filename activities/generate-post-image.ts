@@ -72,13 +72,14 @@ async function generate(deps: Deps, input: GeneratePostImageInput): Promise<Gene
 }
 
 /**
- * An earlier attempt may have saved the generation and then lost its answer (its worker died, or it timed out). The
- * generation is done: asking the provider again would pay for an image nobody uses and overwrite the post's. The
- * save that follows finds its version and answers with it. The image's own `madeBy` (with its details, e.g.
- * Stability's engine) is not kept, so the answer names the provider.
+ * An earlier attempt may have saved the generation and then lost its answer (its worker died, or it timed out), or an
+ * earlier run of the same generation did (its request was retried with its Idempotency-Key after its api died, and
+ * runs it again under the same id). The generation is done: asking the provider again would pay for an image nobody
+ * uses and overwrite the post's. The save that follows finds its version and answers with it. The image's own
+ * `madeBy` (with its details, e.g. Stability's engine) is not kept, so the answer names the provider. Asked on every
+ * attempt, since a first attempt can be a second run: one look-up by a unique index.
  */
 async function artworkSavedEarlier(deps: Deps, em: EntityManager, input: GeneratePostImageInput, artworkKey: string): Promise<GeneratedArtwork | undefined> {
-  if (Context.current().info.attempt === 1) return undefined;
   const version = await em.findOne(PostVersion, { sourceId: input.generationId });
   if (!version) return undefined;
   const { width, height } = postFormats[input.format];

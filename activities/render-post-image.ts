@@ -1,6 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { buffer } from 'node:stream/consumers';
 import type { BrandKit } from '../src/adapters/database/entities/brand-kit.ts';
+import { PostVersion } from '../src/adapters/database/entities/post-version.ts';
 import { loadPost } from '../src/domain/posts/load-post.ts';
 import { reserveObjectKey } from '../src/domain/storage/orphaned-objects.ts';
 import { composePostImage } from '../src/adapters/artwork/compose-post-image.ts';
@@ -17,10 +18,14 @@ const logoLimits = { maxBytes: 2 * 1024 * 1024, timeoutMs: 5000 };
 
 /**
  * Composes the final post image from the generated artwork, the title, the brand kit's colours and fonts and its
- * logo, and stores it. A logo that cannot be fetched does not fail the render: it is left out and said so.
+ * logo, and stores it. A logo that cannot be fetched does not fail the render: it is left out and said so. A render
+ * already saved (its request retried with its Idempotency-Key after its api died runs it again under the same id)
+ * answers its image as saved, composing nothing; its notes were not kept.
  */
 export async function renderPostImage(deps: Deps, input: RenderPostImageInput): Promise<RenderedImage> {
   const em = deps.orm.em.fork();
+  const saved = await em.findOne(PostVersion, { sourceId: input.renderId });
+  if (saved?.imageKey) return { imageKey: saved.imageKey, notes: [] };
   const { post, brandKit } = await loadPost(em, input.postId);
   const artwork = post.artworkKey ? await deps.storage.get(post.artworkKey) : null;
   if (!artwork) throw ApplicationFailure.nonRetryable(`Post ${post.id} has no generated artwork to render; generate it first.`, failureTypes.noArtwork);

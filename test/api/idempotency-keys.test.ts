@@ -336,6 +336,31 @@ describe('Idempotency-Key on every POST, when the answer was lost', () => {
   );
 });
 
+describe('Idempotency-Key: a retry after the answer was lost and another run since', () => {
+  it.each([
+    ['generate', 'PostGeneration'],
+    ['render', 'PostRender'],
+  ])('when a %s is retried after another request ran one on the post, then the retry answers its own and nothing is made again', async (action, usage) => {
+    const id = await newPost({ generated: true });
+    const key = newKey();
+    const first = await send(`/posts/${id}/${action}`, {}, key);
+    expect(first.status).toBe(200);
+    await loseAnswer(key);
+    // Another request's run of the same action: the post's latest run is no longer the key's.
+    expect((await workspace.client.post(`/posts/${id}/${action}`)).status).toBe(200);
+    const versions = await count('post_versions where post_id = ?', id);
+    const charged = await count(`usage_activity where post_id = ? and type = ?`, id, usage);
+    const providerCalls = stability.requests.length;
+
+    const retry = await send(`/posts/${id}/${action}`, {}, key);
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotent-recovered')).toBe('true');
+    expect(await count('post_versions where post_id = ?', id)).toBe(versions);
+    expect(await count(`usage_activity where post_id = ? and type = ?`, id, usage)).toBe(charged);
+    expect(stability.requests.length).toBe(providerCalls);
+  });
+});
+
 describe('Idempotency-Key: a retry after the answer was lost and the scheduled time has passed', () => {
   it('when a schedule is sent again after its time, then the retry answers the publication the first send planned, not 400', async () => {
     const id = await newPost();

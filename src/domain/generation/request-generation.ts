@@ -1,5 +1,4 @@
 import { defaultPostFormat, type PostFormat } from '../../adapters/artwork/post-formats.ts';
-import { newId } from '../../adapters/database/new-id.ts';
 import { seedFromId } from '../../adapters/image-providers/seed.ts';
 import { startAndWait } from '../../adapters/temporal/workflow-gateway.ts';
 import type { GenerationResult } from '../../../workflows/contracts/generate-post.ts';
@@ -7,6 +6,7 @@ import { generatePost } from '../../../workflows/generate-post.ts';
 import { generatePostStart } from '../../../workflows/starts/generate-post.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
+import { intendedWorkId } from '../idempotency/request-effects.ts';
 import { readPost } from '../posts/read-post.ts';
 import type { ActionOutcome } from './action-outcome.ts';
 
@@ -16,7 +16,9 @@ export type GenerationRequest = { prompt?: string; format?: PostFormat; seed?: n
  * Starts the post's generation workflow and waits a while for it. Without a prompt the post's own prompt is used;
  * without a seed a fresh one is drawn, so generating again gives a new image (and the seed is kept in the version).
  * `requestKey` names the request's Idempotency-Key (requestFingerprint): a retry joins the generation the first
- * send started (startAndWait).
+ * send started while it is the post's latest (startAndWait); once another has run since, it runs the first send's
+ * generation again, under the same id and seed, which finds the version that generation saved and asks the
+ * provider nothing (intendedWorkId).
  */
 export async function requestGeneration(
   deps: Deps,
@@ -26,7 +28,7 @@ export async function requestGeneration(
   requestKey?: string,
 ): Promise<ActionOutcome<GenerationResult>> {
   const post = await readPost(deps.orm.em.fork(), caller.workspaceId, postId);
-  const generationId = newId();
+  const generationId = await intendedWorkId(deps.orm.em.fork(), caller.workspaceId, requestKey, 'generation');
   const format = request.format ?? defaultPostFormat;
   const prompt = request.prompt ?? post.prompt;
   // The local renderer needs no network and answers well within a second: the workflow draws its image inside its

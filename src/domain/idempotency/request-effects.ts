@@ -109,6 +109,20 @@ export async function recordIntent(em: EntityManager, workspaceId: string, reque
   );
 }
 
+/**
+ * The id of the work a request does under a workflow (a generation, a render): the one its first send recorded, or a
+ * new one recorded now, before the work starts (recordIntent). A retry whose first answer was lost then runs the same
+ * work again, which finds what its first run saved and does nothing twice; a request without a key gets a new id.
+ */
+export async function intendedWorkId(em: EntityManager, workspaceId: string, requestKey: string | undefined, type: string): Promise<string> {
+  if (requestKey === undefined) return newId();
+  const recorded = await effectOf(em, workspaceId, requestKey, type);
+  if (recorded) return recorded.resourceId;
+  const id = newId();
+  await recordIntent(em, workspaceId, requestKey, type, { resourceId: id });
+  return id;
+}
+
 async function findAgain<T>(resource: Resource<T>, id: string): Promise<T> {
   const found = await resource.find(id);
   if (!found)
