@@ -16,6 +16,14 @@ export type TemporalTlsProxy = {
   forwarded: number;
   /** gRPC requests refused for their API key. */
   refused: number;
+  /**
+   * gRPC methods (e.g. `StartWorkflowExecution`) whose requests go on to the dev server but whose answers never come
+   * back: the connection they came on is dropped once the server has answered, as a network failing mid-call does.
+   * Empty to begin with; set it to start losing answers.
+   */
+  loseAnswersTo: string[];
+  /** Requests to `loseAnswersTo` that reached the dev server and whose answers were dropped. */
+  answersLost: number;
   close(): Promise<void>;
 };
 
@@ -40,6 +48,8 @@ export async function startTemporalTlsProxy(options: {
     address: '',
     forwarded: 0,
     refused: 0,
+    loseAnswersTo: [],
+    answersLost: 0,
     async close() {
       const closed = once(server, 'close');
       server.close();
@@ -62,6 +72,11 @@ export async function startTemporalTlsProxy(options: {
       trailers = received;
     });
     request.on('response', (responseHeaders, flags) => {
+      if (proxy.loseAnswersTo.some((method) => String(headers[':path']).endsWith(`/${method}`))) {
+        proxy.answersLost += 1;
+        stream.session?.destroy();
+        return;
+      }
       if (flags & http2.constants.NGHTTP2_FLAG_END_STREAM) {
         stream.respond(responseHeaders, { endStream: true });
         return;

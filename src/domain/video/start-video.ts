@@ -14,7 +14,9 @@ import { readJobState } from './video-job-state.ts';
 
 /**
  * Starts a video of the post (dashboard only). The job row commits before the workflow starts, so the workflow
- * always finds it; if Temporal does not take the start, the row is taken back and the caller gets 503. One video
+ * always finds it; if Temporal does not take the start, the row is taken back and the caller gets 503. Not hearing
+ * back is not the same as not taking it (the answer can be lost on the way): Temporal is asked whether the job's
+ * run exists before the row is taken back, and when it does the start is answered as made. One video
  * per post at a time: a second start while one is being made answers 409 naming the running job. And no more videos
  * being made at once in the workspace than its plan allows (the ffmpeg queue is shared by every tenant): 429 with
  * Retry-After, counted under the workspace's lock so that concurrent starts cannot both take the last place.
@@ -49,10 +51,17 @@ export async function startVideo(deps: Deps, caller: Caller, postId: string): Pr
       'the video',
     );
   } catch (error) {
+    if (await runExists(deps, job.id)) return job;
     await deps.orm.em.fork().nativeDelete(VideoJob, { id: job.id });
     throw error;
   }
   return job;
+}
+
+/** Whether the job's run exists; false also when Temporal cannot be asked (then it most likely never got the start). */
+async function runExists(deps: Deps, jobId: string): Promise<boolean> {
+  const run = await describeWorkflow(deps.temporal, workflowIds.videoJob(jobId), 'report the video start').catch(() => undefined);
+  return run !== undefined;
 }
 
 // Longer than any start takes (one Temporal deadline, after which a failed start takes its row back).
