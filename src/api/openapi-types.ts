@@ -772,8 +772,8 @@ export interface paths {
         put?: never;
         /**
          * Connect a social account
-         * @description Extension. Connects a Mastodon account (`instanceUrl` and an `accessToken` with the `write:statuses` and
-         *     `write:media` scopes), a Bluesky account (`handle`, an `appPassword`, and `serviceUrl`, default
+         * @description Extension. Connects a Mastodon account (`instanceUrl` and an `accessToken` with the `read:accounts` (or
+         *     `profile`), `write:statuses` and `write:media` scopes), a Bluesky account (`handle`, an `appPassword`, and `serviceUrl`, default
          *     `https://bsky.social`), a Nostr key (`relays`, 1 to 10 `wss://` URLs, and `secretKey`, 64 hex digits or
          *     `nsec1…`, made for the connection when absent; the account is shown by its `npub1…`), a Telegram bot
          *     (`botToken` from @BotFather and the `chatId` it posts to, a channel's `@channelname` or a numeric chat id; the
@@ -1826,7 +1826,10 @@ export interface components {
              * @description The instance's base URL, e.g. `https://mastodon.social`.
              */
             instanceUrl: string;
-            /** @description An access token with the scopes `write:statuses write:media`. */
+            /**
+             * @description An access token with the scopes `read:accounts write:statuses write:media` (`profile` may stand for
+             *     `read:accounts` from Mastodon 4.3): connecting reads the account, posting uploads media and posts statuses.
+             */
             accessToken: string;
         };
         CreateBlueskyConnectionRequest: {

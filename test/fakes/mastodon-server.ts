@@ -29,6 +29,8 @@ type MastodonStatus = {
 /** `url` is the instance URL. */
 export type MastodonServer = ScriptedServer<MastodonEndpoint, MastodonScriptedResponse, MastodonRequest> & {
   token: string;
+  /** The scopes the token was granted; each endpoint answers 403 without one of its own (endpointScopes). */
+  scopes: string[];
   account: { id: string; username: string };
   /** How many polls of a new upload answer 206 before 200; 0 answers the upload with 200 at once, else with 202. */
   processingPolls: number;
@@ -39,9 +41,21 @@ export type MastodonServer = ScriptedServer<MastodonEndpoint, MastodonScriptedRe
 };
 
 const maxStatusGraphemes = 500;
+// What each endpoint's OAuth line in Mastodon's reference asks of the token, any one of (a parent scope such as
+// `read` or `write` grants its children): https://docs.joinmastodon.org/methods/accounts/#verify_credentials
+// (`profile` or `read:accounts`), https://docs.joinmastodon.org/methods/media/#v2 and #get (`write:media`),
+// https://docs.joinmastodon.org/methods/statuses/#create (`write:statuses`). Scopes: https://docs.joinmastodon.org/api/oauth-scopes/
+const endpointScopes: Record<MastodonEndpoint, string[]> = {
+  verify_credentials: ['profile', 'read:accounts', 'read'],
+  media: ['write:media', 'write'],
+  media_status: ['write:media', 'write'],
+  statuses: ['write:statuses', 'write'],
+};
+// The scopes our docs ask a customer's token to have.
+const documentedScopes = ['read:accounts', 'write:statuses', 'write:media'];
 const defaultErrors: Record<number, string> = {
   401: 'The access token is invalid',
-  403: 'This action is not allowed',
+  403: 'This action is outside the authorized scopes',
   404: 'Record not found',
   422: 'Validation failed',
   429: 'Too many requests',
@@ -65,7 +79,7 @@ function escapeHtml(text: string): string {
 }
 
 /** Starts the fake on 127.0.0.1 (port 0); it accepts only `Bearer <token>`. */
-export async function startMastodonServer(options: { token?: string } = {}): Promise<MastodonServer> {
+export async function startMastodonServer(options: { token?: string; scopes?: string[] } = {}): Promise<MastodonServer> {
   const token = options.token ?? `mastodon-token-${randomUUID()}`;
   const byIdempotencyKey = new Map<string, MastodonStatus>();
   let lastId = 113_000_000_000_000_000n;
@@ -81,6 +95,7 @@ export async function startMastodonServer(options: { token?: string } = {}): Pro
   const server: MastodonServer = {
     ...scripted,
     token,
+    scopes: options.scopes ?? documentedScopes,
     account: { id: '109000000000000001', username: 'alice' },
     processingPolls: 0,
     statuses: [],
@@ -197,7 +212,8 @@ export async function startMastodonServer(options: { token?: string } = {}): Pro
     const found = endpointOf(request.method ?? 'GET', url.pathname);
     if (!found) return failure(404);
     const authorized = request.headers.authorization === `Bearer ${token}`;
-    return { endpoint: found.endpoint, handle: (received) => (authorized ? found.handle(received) : failure(401)) };
+    const inScope = endpointScopes[found.endpoint].some((scope) => server.scopes.includes(scope));
+    return { endpoint: found.endpoint, handle: (received) => (!authorized ? failure(401) : inScope ? found.handle(received) : failure(403)) };
   }
 
   return server;

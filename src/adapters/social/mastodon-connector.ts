@@ -77,11 +77,17 @@ function errorTextOf(answer: Answer, token: string): string {
   return redactSecrets(text, [token]);
 }
 
+// What connecting and posting call for (https://docs.joinmastodon.org/api/oauth-scopes/): verify_credentials takes
+// `read:accounts` (or, from Mastodon 4.3, `profile`), media `write:media`, statuses `write:statuses`.
+const neededScopes = 'read:accounts write:statuses write:media';
+
 function failureOf(answer: Answer, what: string, token: string): Error {
   const { status } = answer;
   const text = errorTextOf(answer, token);
   const detail = `(${status})${text ? `: ${text}` : ''}`;
-  if (status === 401 || status === 403) return new SocialRejectedError(`Mastodon rejected the access token ${detail}`);
+  if (status === 401) return new SocialRejectedError(`Mastodon rejected the access token ${detail}`);
+  // Mastodon answers 403 to a token without the scope the call needs (among other refusals): say which it needs.
+  if (status === 403) return new SocialRejectedError(`Mastodon refused ${what} ${detail}; the access token needs the scopes ${neededScopes}`);
   if (status === 429) return new SocialRateLimitedError(`Mastodon rate limit reached ${detail}`, rateLimitWaitMs(answer.headers, resetAtOf));
   if (status === 408 || status >= 500) return new SocialUnavailableError(`Mastodon is unavailable ${detail}`);
   if (status >= 400) return new SocialRejectedError(`Mastodon refused ${what} ${detail}`);

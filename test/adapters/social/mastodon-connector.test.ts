@@ -71,6 +71,33 @@ describe('Mastodon connector: verify', () => {
   });
 });
 
+describe("Mastodon connector: the token's scopes", () => {
+  // https://docs.joinmastodon.org/methods/accounts/#verify_credentials: "User token + `profile` or `read:accounts`".
+  it('when the token has only write:statuses and write:media, then connecting is refused naming the scopes it needs', async () => {
+    const scoped = await startMastodonServer({ scopes: ['write:statuses', 'write:media'] });
+    try {
+      const error = await failureOf(connector.verify({ platform: 'mastodon', instanceUrl: scoped.url, accessToken: scoped.token }), SocialRejectedError);
+      expect(error.reason).toBe(
+        'Mastodon refused the request (403): This action is outside the authorized scopes; the access token needs the scopes read:accounts write:statuses write:media',
+      );
+    } finally {
+      await scoped.close();
+    }
+  });
+
+  it.each([[['profile', 'write:statuses', 'write:media']], [['read', 'write']]])('when the token has %j, then it connects and posts', async (scopes) => {
+    const scoped = await startMastodonServer({ scopes });
+    try {
+      const instance = { platform: 'mastodon' as const, instanceUrl: scoped.url, accessToken: scoped.token };
+      await connector.verify(instance);
+      await connector.publish(instance, postWith());
+      expect(scoped.statuses).toHaveLength(1);
+    } finally {
+      await scoped.close();
+    }
+  });
+});
+
 describe('Mastodon connector: publish', () => {
   it('when the post has an image Mastodon processes at once, then it uploads it with its alt text and posts a public status with it', async () => {
     const post = postWith();
@@ -180,7 +207,12 @@ describe('Mastodon connector: publish', () => {
   });
 
   it.each([
-    ['statuses', 403, 'This action is outside the authorized scopes', 'Mastodon rejected the access token (403): This action is outside the authorized scopes'],
+    [
+      'statuses',
+      403,
+      'This action is outside the authorized scopes',
+      'Mastodon refused the post (403): This action is outside the authorized scopes; the access token needs the scopes read:accounts write:statuses write:media',
+    ],
     [
       'statuses',
       422,
