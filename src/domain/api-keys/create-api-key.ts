@@ -6,6 +6,7 @@ import { issueOnce } from '../idempotency/request-effects.ts';
 import { lockWorkspace } from '../workspaces/lock-workspace.ts';
 import { requireFeature, requireQuota } from '../workspaces/plans.ts';
 import { issueApiKey, type IssuedApiKey } from './issue-api-key.ts';
+import { requireCurrentSecret } from './require-current-secret.ts';
 
 /**
  * A new key for the workspace. With an Idempotency-Key its secret is recorded (sealed) with the key's row, so a
@@ -14,14 +15,15 @@ import { issueApiKey, type IssuedApiKey } from './issue-api-key.ts';
 export async function createApiKey(deps: Deps, caller: Caller, input: { name: string; expiresAt?: string }, requestKey?: string): Promise<IssuedApiKey> {
   requireFeature(caller.plan, 'apiKeys');
   const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
-  if (expiresAt && expiresAt.getTime() <= Date.now()) {
-    throw new AppError('validation-failed', 'expiresAt must be in the future.', {
-      errors: [{ location: 'body', path: '/expiresAt', message: 'must be in the future' }],
-    });
-  }
   return deps.orm.em.fork().transactional(async (em) => {
     const find = (id: string) => em.findOne(ApiKey, { id, workspaceId: caller.workspaceId });
     const issued = await issueOnce(em, deps.idempotentAnswers, caller.workspaceId, requestKey, { type: 'api-key', find }, async () => {
+      // Checked only when a key is made: a retry after the time has passed answers the key its first send made.
+      if (expiresAt && expiresAt.getTime() <= Date.now()) {
+        throw new AppError('validation-failed', 'expiresAt must be in the future.', {
+          errors: [{ location: 'body', path: '/expiresAt', message: 'must be in the future' }],
+        });
+      }
       // Counted under the workspace's lock, so two creates at once cannot both take the last place.
       const { plan } = await lockWorkspace(em, caller.workspaceId);
       requireFeature(plan, 'apiKeys');
@@ -29,6 +31,7 @@ export async function createApiKey(deps: Deps, caller: Caller, input: { name: st
       const { apiKey, key } = issueApiKey(em, { workspaceId: caller.workspaceId, name: input.name, expiresAt });
       return { resource: apiKey, secret: key };
     });
+    requireCurrentSecret(issued.resource, issued.secret);
     return { apiKey: issued.resource, key: issued.secret };
   });
 }

@@ -7,6 +7,9 @@ import { generatePostStart } from '../../../workflows/starts/generate-post.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { intendedWorkId } from '../idempotency/request-effects.ts';
+import { WorkspaceEvent } from '../../adapters/database/entities/workspace-event.ts';
+import { AppError } from '../../common/errors/app-error.ts';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { readPost } from '../posts/read-post.ts';
 import type { ActionOutcome } from './action-outcome.ts';
 
@@ -18,7 +21,7 @@ export type GenerationRequest = { prompt?: string; format?: PostFormat; seed?: n
  * `requestKey` names the request's Idempotency-Key (requestFingerprint): a retry joins the generation the first
  * send started while it is the post's latest (startAndWait); once another has run since, it runs the first send's
  * generation again, under the same id and seed, which finds the version that generation saved and asks the
- * provider nothing (intendedWorkId).
+ * provider nothing (intendedWorkId); one that failed answers its failure again (requireNotFailedBefore).
  */
 export async function requestGeneration(
   deps: Deps,
@@ -28,7 +31,9 @@ export async function requestGeneration(
   requestKey?: string,
 ): Promise<ActionOutcome<GenerationResult>> {
   const post = await readPost(deps.orm.em.fork(), caller.workspaceId, postId);
-  const generationId = await intendedWorkId(deps.orm.em.fork(), caller.workspaceId, requestKey, 'generation');
+  const em = deps.orm.em.fork();
+  const generationId = await intendedWorkId(em, caller.workspaceId, requestKey, 'generation');
+  if (requestKey !== undefined) await requireNotFailedBefore(em, generationId);
   const format = request.format ?? defaultPostFormat;
   const prompt = request.prompt ?? post.prompt;
   // The local renderer needs no network and answers well within a second: the workflow draws its image inside its
@@ -51,4 +56,16 @@ export async function requestGeneration(
     { description: `a generation of post ${post.id}`, name: 'Generation', waitMs: deps.actionWaitMs, requestKey },
   );
   return { ...outcome, post: await readPost(deps.orm.em.fork(), caller.workspaceId, postId) };
+}
+
+/**
+ * A generation that failed for good recorded its `post.failed` (sourceId `generation-<id>`). Run again for its
+ * request's retry it would ask the provider again and, failing again, mark the post failed over whatever image it has
+ * been given since: the retry answers the failure the first send would have heard instead.
+ */
+async function requireNotFailedBefore(em: EntityManager, generationId: string): Promise<void> {
+  const failed = await em.findOne(WorkspaceEvent, { sourceId: `generation-${generationId}`, type: 'post.failed' });
+  if (!failed) return;
+  const { reason } = failed.details;
+  throw new AppError('generation-failed', `Generation failed: ${typeof reason === 'string' ? reason : "see the post's failureReason"}`);
 }

@@ -116,11 +116,19 @@ export async function recordIntent(em: EntityManager, workspaceId: string, reque
  */
 export async function intendedWorkId(em: EntityManager, workspaceId: string, requestKey: string | undefined, type: string): Promise<string> {
   if (requestKey === undefined) return newId();
+  // Two executions of one key at once (one taking over from the other) both end with the id the first recorded.
+  await em.execute(
+    `insert into request_effects (id, workspace_id, key, resource_type, resource_id, secret_sealed, created_at, expires_at)
+     values (?, ?, ?, ?, ?, null, now(), ?)
+     on conflict (workspace_id, key) do update
+        set resource_type = excluded.resource_type, resource_id = excluded.resource_id, expires_at = excluded.expires_at
+      where request_effects.expires_at <= now()`,
+    [newId(), workspaceId, requestKey, type, newId(), keyExpiresAt()],
+    'run',
+  );
   const recorded = await effectOf(em, workspaceId, requestKey, type);
-  if (recorded) return recorded.resourceId;
-  const id = newId();
-  await recordIntent(em, workspaceId, requestKey, type, { resourceId: id });
-  return id;
+  if (!recorded) throw new Error(`the ${type} recorded for a request key was not found just after`);
+  return recorded.resourceId;
 }
 
 async function findAgain<T>(resource: Resource<T>, id: string): Promise<T> {

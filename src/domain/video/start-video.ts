@@ -16,7 +16,8 @@ import { readJobState } from './video-job-state.ts';
  * Starts a video of the post (dashboard only). The job row commits before the workflow starts, so the workflow
  * always finds it; if Temporal does not take the start, the row is taken back and the caller gets 503. Not hearing
  * back is not the same as not taking it (the answer can be lost on the way): Temporal is asked whether the job's
- * run exists before the row is taken back, and when it does the start is answered as made. One video
+ * run exists before the row is taken back, and when it does the start is answered as made; when Temporal cannot
+ * say, the row stays and reads as failed if the run never began. One video
  * per post at a time: a second start while one is being made answers 409 naming the running job. And no more videos
  * being made at once in the workspace than its plan allows (the ffmpeg queue is shared by every tenant): 429 with
  * Retry-After, counted under the workspace's lock so that concurrent starts cannot both take the last place.
@@ -51,17 +52,22 @@ export async function startVideo(deps: Deps, caller: Caller, postId: string): Pr
       'the video',
     );
   } catch (error) {
-    if (await runExists(deps, job.id)) return job;
-    await deps.orm.em.fork().nativeDelete(VideoJob, { id: job.id });
+    const run = await startOf(deps, job.id);
+    if (run === 'started') return job;
+    // When Temporal cannot say either, the row stays: a job whose run never began reads as failed (readJobState).
+    if (run === 'not started') await deps.orm.em.fork().nativeDelete(VideoJob, { id: job.id });
     throw error;
   }
   return job;
 }
 
-/** Whether the job's run exists; false also when Temporal cannot be asked (then it most likely never got the start). */
-async function runExists(deps: Deps, jobId: string): Promise<boolean> {
-  const run = await describeWorkflow(deps.temporal, workflowIds.videoJob(jobId), 'report the video start').catch(() => undefined);
-  return run !== undefined;
+/** Whether Temporal has the job's run, as it says when asked. */
+async function startOf(deps: Deps, jobId: string): Promise<'started' | 'not started' | 'unknown'> {
+  try {
+    return (await describeWorkflow(deps.temporal, workflowIds.videoJob(jobId), 'report the video start')) ? 'started' : 'not started';
+  } catch {
+    return 'unknown';
+  }
 }
 
 // Longer than any start takes (one Temporal deadline, after which a failed start takes its row back).

@@ -2,7 +2,7 @@ import { WebhookDelivery } from '../../adapters/database/entities/webhook-delive
 import { WorkspaceEvent } from '../../adapters/database/entities/workspace-event.ts';
 import { AppError, notFound } from '../../common/errors/app-error.ts';
 import { searchAttributes } from '../../adapters/temporal/search-attributes.ts';
-import { tryStartWorkflow } from '../../adapters/temporal/workflow-gateway.ts';
+import { describeWorkflow, tryStartWorkflow } from '../../adapters/temporal/workflow-gateway.ts';
 import { workflowIds } from '../../adapters/temporal/workflow-ids.ts';
 import { redeliverWebhook } from '../../../workflows/redeliver-webhook.ts';
 import type { Caller } from '../caller.ts';
@@ -29,6 +29,8 @@ export async function redeliverWebhookDelivery(deps: Deps, caller: Caller, webho
   const latest = await em.findOne(WebhookDelivery, { webhookId: webhook.id, deliveryId }, { orderBy: { attempt: 'desc' } });
   if (!latest) throw notFound(`Delivery ${deliveryId} of webhook ${webhook.id}`);
   const event = await em.findOne(WorkspaceEvent, latest.eventId);
+  const startedBy = async (attempt: number) =>
+    (await describeWorkflow(deps.temporal, workflowIds.webhookRedelivery(deliveryId, attempt), 'report the redelivery'))?.memo?.requestKey;
   const start = (attempt: number) =>
     tryStartWorkflow(
       deps.temporal,
@@ -39,6 +41,8 @@ export async function redeliverWebhookDelivery(deps: Deps, caller: Caller, webho
         args: [{ webhookId: webhook.id, eventId: latest.eventId, deliveryId, attempt }],
         // An attempt that has been sent stays sent: its number can never be started again.
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
+        // Which request started the attempt, so that a retry of it knows the attempt for its own.
+        ...(requestKey === undefined ? {} : { memo: { requestKey } }),
         staticSummary: `Redeliver ${latest.eventType} as attempt ${attempt} of delivery ${deliveryId}`,
         typedSearchAttributes: [
           { key: searchAttributes.workspaceId, value: webhook.workspaceId },
@@ -49,11 +53,12 @@ export async function redeliverWebhookDelivery(deps: Deps, caller: Caller, webho
     );
 
   const recorded = requestKey === undefined ? undefined : await effectOf(em, caller.workspaceId, requestKey, redeliveryEffect);
+  let firstAttempt = latest.attempt + 1;
   if (recorded) {
-    // Started, going or ended, it is this request's attempt.
     const attempt = attemptOf(recorded.resourceId);
-    await start(attempt);
-    return { deliveryId, attempt };
+    if ((await start(attempt)).state === 'started' || (await startedBy(attempt)) === requestKey) return { deliveryId, attempt };
+    // Another redelivery took that number before this request's start got there: this one goes on to the next.
+    firstAttempt = Math.max(firstAttempt, attempt + 1);
   }
   if (!webhook.isActive) {
     throw new AppError('conflict', `Webhook ${webhook.id} is inactive, so nothing is delivered to it; activate it (PUT isActive: true) and redeliver.`);
@@ -66,7 +71,7 @@ export async function redeliverWebhookDelivery(deps: Deps, caller: Caller, webho
   }
 
   // Each pass meets a run of that number that has ended; the loop ends at the first free number.
-  for (let attempt = latest.attempt + 1; ; attempt += 1) {
+  for (let attempt = firstAttempt; ; attempt += 1) {
     if (requestKey !== undefined) await recordIntent(em, caller.workspaceId, requestKey, redeliveryEffect, { resourceId: `${deliveryId}/${attempt}` });
     const started = await start(attempt);
     if (started.state === 'started') return { deliveryId, attempt };
