@@ -104,7 +104,9 @@ describe('the dashboard in Chromium', () => {
     ]).then(([value, message]) => ({ value, message: message ?? '' }));
   }
 
-  it('when a person logs in, creates and generates a post and starts its video, then they watch it finish and play it', async () => {
+  // A whole session in a real browser, with a real video rendered by ffmpeg: about 30 s on the 2-core machine when the
+  // suite runs beside it, so the suite's 30 s default is no bound for it.
+  it('when a person logs in, creates and generates a post and starts its video, then they watch it finish and play it', { timeout: 120_000 }, async () => {
     await page.goto(`${app.url}/dashboard/`);
     await screenshot('01-login');
     await logIn(workspace.key);
