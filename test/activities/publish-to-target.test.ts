@@ -14,7 +14,7 @@ import { PublishTargetPart } from '../../src/adapters/database/entities/publish-
 import { graphemeCount } from '../../src/adapters/social/shorten-text.ts';
 import { PublishTargetAttempt } from '../../src/adapters/database/entities/publish-target-attempt.ts';
 import { createFilesystemStorage } from '../../src/adapters/object-storage/filesystem-storage.ts';
-import { createMastodonConnector } from '../../src/adapters/social/mastodon-connector.ts';
+import { createMastodonConnector } from '../../src/adapters/social/mastodon/mastodon-connector.ts';
 import type { SocialConnector } from '../../src/adapters/social/social-connector.ts';
 import { failureTypes } from '../../src/adapters/temporal/failure-types.ts';
 import { unknownNotRetriedDetail, vanishedDetail } from '../../src/domain/publishing/attempt-outcome.ts';

@@ -18,10 +18,10 @@ const expectedSeconds: Record<string, number> = {
   'test/admin/admin-cli.test.ts': 39,
   'test/worker/worker-crash-during-video.test.ts': 36,
   'test/adapters/temporal/temporal-outage.test.ts': 36,
-  'test/adapters/social/publish-to-bluesky.test.ts': 34,
+  'test/adapters/social/bluesky/publish-to-bluesky.test.ts': 34,
   'test/api/oauth-linkedin-threads.test.ts': 34,
   'test/local/dev/dev-stack-exit.test.ts': 33,
-  'test/adapters/social/publish-to-nostr.test.ts': 32,
+  'test/adapters/social/nostr/publish-to-nostr.test.ts': 32,
 };
 
 /** Longest first: vitest's own figure from the previous run, else the one above, else the file's size decides. */

@@ -5,7 +5,7 @@ import type { SocialConnection } from '../../src/adapters/database/entities/soci
 import type { Database } from '../../src/adapters/database/orm.ts';
 import type { OAuthTokens } from '../../src/adapters/social/oauth-platform.ts';
 import type { XCredentials } from '../../src/adapters/social/social-connector.ts';
-import { createXOAuthPlatform } from '../../src/adapters/social/x-oauth-platform.ts';
+import { createXOAuthPlatform } from '../../src/adapters/social/x/x-oauth-platform.ts';
 import type { XServer } from '../fakes/x-server.ts';
 import { createOAuthConnectionFixture, storedCredentials } from './oauth-connections.ts';
 

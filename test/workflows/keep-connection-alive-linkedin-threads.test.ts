@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { linkedInMemberScopes } from '../../src/adapters/social/linkedin-oauth.ts';
+import { linkedInMemberScopes } from '../../src/adapters/social/linkedin/linkedin-oauth.ts';
 import type { LinkedInCredentials, ThreadsCredentials } from '../../src/adapters/social/social-connector.ts';
 import { workflowIds } from '../../src/adapters/temporal/workflow-ids.ts';
 import { keepConnectionAlive } from '../../workflows/keep-connection-alive.ts';

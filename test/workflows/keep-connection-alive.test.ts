@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SocialConnection } from '../../src/adapters/database/entities/social-connection.ts';
 import { WorkspaceEvent } from '../../src/adapters/database/entities/workspace-event.ts';
 import { SocialRejectedError } from '../../src/adapters/social/social-connector.ts';
-import { createXOAuthPlatform } from '../../src/adapters/social/x-oauth-platform.ts';
+import { createXOAuthPlatform } from '../../src/adapters/social/x/x-oauth-platform.ts';
 import { workflowIds } from '../../src/adapters/temporal/workflow-ids.ts';
 import { keepConnectionAlive } from '../../workflows/keep-connection-alive.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';

@@ -1,18 +1,18 @@
 import type { Config } from '../../config.ts';
-import { createBlueskyConnector } from './bluesky-connector.ts';
-import { createDiscordConnector } from './discord-connector.ts';
-import { createLinkedInConnector } from './linkedin-connector.ts';
-import { createLinkedInOAuth } from './linkedin-oauth.ts';
-import { createMastodonConnector } from './mastodon-connector.ts';
-import { createNostrConnector } from './nostr-connector.ts';
+import { createBlueskyConnector } from './bluesky/bluesky-connector.ts';
+import { createDiscordConnector } from './discord/discord-connector.ts';
+import { createLinkedInConnector } from './linkedin/linkedin-connector.ts';
+import { createLinkedInOAuth } from './linkedin/linkedin-oauth.ts';
+import { createMastodonConnector } from './mastodon/mastodon-connector.ts';
+import { createNostrConnector } from './nostr/nostr-connector.ts';
 import type { OAuthClient, OAuthPlatform } from './oauth-platform.ts';
 import type { SocialConnector, SocialPlatform } from './social-connector.ts';
-import { createSlackConnector } from './slack-connector.ts';
-import { createTelegramConnector } from './telegram-connector.ts';
-import { createThreadsConnector } from './threads-connector.ts';
-import { createThreadsOAuthPlatform } from './threads-oauth-platform.ts';
-import { createXConnector } from './x-connector.ts';
-import { createXOAuthPlatform } from './x-oauth-platform.ts';
+import { createSlackConnector } from './slack/slack-connector.ts';
+import { createTelegramConnector } from './telegram/telegram-connector.ts';
+import { createThreadsConnector } from './threads/threads-connector.ts';
+import { createThreadsOAuthPlatform } from './threads/threads-oauth-platform.ts';
+import { createXConnector } from './x/x-connector.ts';
+import { createXOAuthPlatform } from './x/x-oauth-platform.ts';
 
 /** One connector per platform, guarded like every request to a customer-given address. */
 export function createSocialConnectors(config: Config['social']): Record<SocialPlatform, SocialConnector> {

@@ -9,10 +9,10 @@ import { isStorableText } from '../../common/validation/storable-text.ts';
 import type { Deps } from '../deps.ts';
 import { lockWorkspace } from '../workspaces/lock-workspace.ts';
 import { requireQuota } from '../workspaces/plans.ts';
-import { nostrCredentialsOf, type NostrConnectionInput } from './nostr-credentials.ts';
-import { discordCredentialsOf, discordRejectedFields, type DiscordConnectionInput } from './discord-connection-input.ts';
-import { slackCredentialsOf, slackRejectedFields, type SlackConnectionInput } from './slack-connection-input.ts';
-import { telegramCredentialsOf, telegramRejectedFields, type TelegramConnectionInput } from './telegram-connection-input.ts';
+import { nostrCredentialsOf, type NostrConnectionInput } from '../../adapters/social/nostr/nostr-connection-input.ts';
+import { discordCredentialsOf, discordRejectedFields, type DiscordConnectionInput } from '../../adapters/social/discord/discord-connection-input.ts';
+import { slackCredentialsOf, slackRejectedFields, type SlackConnectionInput } from '../../adapters/social/slack/slack-connection-input.ts';
+import { telegramCredentialsOf, telegramRejectedFields, type TelegramConnectionInput } from '../../adapters/social/telegram/telegram-connection-input.ts';
 
 /** One shape per platform; openapi.yaml holds the same union, so the validator has refused anything else. */
 export type CreateSocialConnectionInput =

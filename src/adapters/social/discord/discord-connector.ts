@@ -1,0 +1,104 @@
+import { imageDimensions } from '../image-dimensions.ts';
+import { createPlatformHttp, encodeMultipart, imageFileName, type Multipart, type PlatformHttpOptions } from '../platform-http.ts';
+import { shortenText } from '../shorten-text.ts';
+import { SocialRejectedError, type SocialConnector, type SocialCredentials, type SocialPost, type SocialPostDraft } from '../social-connector.ts';
+import { discordFailureOf, discordWebhookOf, type DiscordWebhook } from './discord-webhook.ts';
+import { platformNames } from '../social-platforms.ts';
+
+// Discord through a channel's webhook: https://discord.com/developers/docs/resources/webhook#execute-webhook with
+// `?wait=true`, so the answer is the message made (its id kept). With an image the request is multipart: the
+// message as `payload_json` (https://discord.com/developers/docs/reference#uploading-files), its attachment described
+// by the image's alt text, then the file as `files[0]`. Mentions in the text are not acted on (`allowed_mentions`
+// empty): a post's generated text must not ping @everyone. One attempt per call, as Temporal's retry policy owns
+// retrying. The check of a connection reads the webhook (https://discord.com/developers/docs/resources/webhook#get-webhook-with-token).
+
+export type DiscordConnectorOptions = PlatformHttpOptions & {
+  /** Discord's API base URL (DISCORD_API_URL): https://discord.com/api. */
+  apiUrl: string;
+};
+
+// A message's content; Discord counts characters (the cut keeps UTF-16 code units within it too, to be safe).
+const discordContentMax = 2_000;
+// An attachment's description (alt text).
+const maxDescriptionChars = 1_024;
+// Without boosts a server takes files up to 10 MiB.
+const maxFileBytes = 10 * 1024 * 1024;
+const noMentions = { parse: [] };
+
+type Image = NonNullable<SocialPost['image']>;
+
+function webhookOf(credentials: SocialCredentials, apiUrl: string): DiscordWebhook {
+  if (credentials.platform !== 'discord') throw new SocialRejectedError(`the Discord connector cannot use ${credentials.platform} credentials`);
+  return discordWebhookOf(credentials.webhookUrl, apiUrl);
+}
+
+/** The message content Discord is sent. */
+function discordContentOf(post: SocialPostDraft): string {
+  return shortenText(post.text, { codePoints: discordContentMax, utf16Units: discordContentMax });
+}
+
+function messageForm(content: string, { bytes, contentType, alt }: Image): Promise<Multipart> {
+  const filename = imageFileName(contentType);
+  const description = alt ? shortenText(alt, { codePoints: maxDescriptionChars, utf16Units: maxDescriptionChars }) : undefined;
+  const form = new FormData();
+  form.set(
+    'payload_json',
+    JSON.stringify({ content, allowed_mentions: noMentions, attachments: [{ id: 0, filename, ...(description ? { description } : {}) }] }),
+  );
+  form.set('files[0]', new Blob([bytes], { type: contentType }), filename);
+  return encodeMultipart(form);
+}
+
+/** The connector for Discord webhooks. */
+export function createDiscordConnector(options: DiscordConnectorOptions): SocialConnector {
+  const http = createPlatformHttp(platformNames.discord, options);
+
+  return {
+    platform: 'discord',
+    declaration: {
+      platform: 'discord',
+      auth: 'token',
+      text: { max: discordContentMax, unit: 'characters' },
+      images: { types: ['image/png', 'image/jpeg'], maxBytes: maxFileBytes, maxCount: 10, altText: true },
+      threads: false,
+      retriesNeverDuplicate: {
+        guaranteed: false,
+        how: "A webhook takes no idempotency key and cannot list the channel's messages: a message whose answer was lost is not sent again, and the target fails asking you to check the channel.",
+      },
+    },
+
+    async verify(credentials) {
+      const webhook = webhookOf(credentials, options.apiUrl);
+      const answer = await http.request({ method: 'GET', url: new URL(webhook.url), headers: { accept: 'application/json' } });
+      if (answer.status !== 200) throw discordFailureOf(answer, 'the webhook', webhook);
+      // The answer also holds the token: only the name and id are kept.
+      const name = typeof answer.body.name === 'string' && answer.body.name ? answer.body.name : `webhook ${webhook.id}`;
+      return { accountName: name, accountId: http.textField(answer, 'id', 'the webhook'), serverUrl: options.apiUrl };
+    },
+
+    async preview(post) {
+      const content = discordContentOf(post);
+      const image = post.image
+        ? { type: post.image.contentType, bytes: post.image.bytes.length, ...(await imageDimensions(post.image.bytes, platformNames.discord)) }
+        : null;
+      return { text: content, count: Array.from(content).length, image };
+    },
+
+    async publish(credentials, post) {
+      const webhook = webhookOf(credentials, options.apiUrl);
+      const content = discordContentOf(post);
+      const url = new URL(webhook.url);
+      url.searchParams.set('wait', 'true');
+      const form = post.image ? await messageForm(content, post.image) : undefined;
+      const answer = await http.request({
+        method: 'POST',
+        url,
+        headers: { accept: 'application/json', ...(form ? { 'content-type': form.contentType } : {}) },
+        ...(form ? { body: form.body } : { json: { content, allowed_mentions: noMentions } }),
+        creates: true,
+      });
+      if (answer.status !== 200) throw discordFailureOf(answer, 'the message', webhook);
+      return { externalPostId: http.textField(answer, 'id', 'the message') };
+    },
+  };
+}

@@ -1,0 +1,119 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { createPlatformHttp, redactSecrets, type Answer, type PlatformHttp, type PlatformHttpOptions } from '../platform-http.ts';
+import { rateLimitWaitMs } from '../rate-limit-wait.ts';
+import { SocialRateLimitedError, SocialRejectedError, SocialUnavailableError } from '../social-connector.ts';
+import { platformNames } from '../social-platforms.ts';
+
+// What LinkedIn's connector, OAuth side and author check share: the base URLs (configuration, so the tests' fake
+// stands in for LinkedIn), the headers every versioned API call carries, and how LinkedIn's answers become our
+// three kinds of failure.
+
+/**
+ * The Marketing API version every /rest call names (`LinkedIn-Version`, YYYYMM). LinkedIn supports each version for
+ * at least a year and answers 426 once it is sunset; move it forward when their migrations page
+ * (https://learn.microsoft.com/en-us/linkedin/marketing/versioning) announces the sunset of this one.
+ */
+export const linkedInVersion = '202605';
+
+export type LinkedInOptions = PlatformHttpOptions & {
+  /** The REST API's base URL (LINKEDIN_API_URL): https://api.linkedin.com. */
+  apiUrl: string;
+  /** The OAuth endpoints' base URL (LINKEDIN_AUTHORIZE_URL): https://www.linkedin.com/oauth/v2. */
+  authorizeUrl: string;
+};
+
+type LinkedInCall = {
+  method: 'GET' | 'POST';
+  /** Path and query under the API's base URL, e.g. `/rest/posts`. */
+  path: string;
+  query?: Record<string, string>;
+  json?: object;
+  token: string;
+  /** The call makes a post: a lost answer is an unknown outcome (see PlatformRequest.creates). */
+  creates?: boolean;
+};
+
+/** LinkedIn's API over platform-http: the bearer token, and the version headers on /rest calls. */
+export type LinkedInApi = {
+  http: PlatformHttp;
+  apiOrigin: URL;
+  call(call: LinkedInCall): Promise<Answer>;
+};
+
+export function createLinkedInApi(options: LinkedInOptions): LinkedInApi {
+  const http = createPlatformHttp(platformNames.linkedin, options);
+  const apiOrigin = new URL(options.apiUrl);
+  return {
+    http,
+    apiOrigin,
+    call({ method, path, query, json, token, creates }) {
+      const url = new URL(path, apiOrigin);
+      for (const [name, value] of Object.entries(query ?? {})) url.searchParams.set(name, value);
+      const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
+      // The versioned API (https://learn.microsoft.com/en-us/linkedin/marketing/versioning) needs both; Rest.li 2.0
+      // is also what makes a URN in a query parameter be written URL-encoded, as URLSearchParams writes it.
+      if (path.startsWith('/rest/')) Object.assign(headers, { 'linkedin-version': linkedInVersion, 'x-restli-protocol-version': '2.0.0' });
+      return http.request({ method, url, headers, json, creates });
+    },
+  };
+}
+
+/** The next midnight UTC, when LinkedIn's daily limits reset, in epoch ms. */
+function nextMidnightUtc(): number {
+  const now = new Date();
+  return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+}
+
+/**
+ * LinkedIn's limits are per day and reset at midnight UTC, and a 429 carries no reset header
+ * (https://learn.microsoft.com/en-us/linkedin/shared/api-guide/concepts/rate-limits). A daily limit reached says so
+ * in its message ("… APPLICATION DAY limit …"), and retrying before midnight only spends attempts; any other 429
+ * (LinkedIn's infrastructure protection) passes within minutes.
+ */
+function resetAtOf(message: string) {
+  return (_headers: IncomingHttpHeaders) => (/\bDAY limit\b/i.test(message) ? nextMidnightUtc() : Number.NaN);
+}
+
+/**
+ * The documented error body of the REST API, `{ status, serviceErrorCode, code?, message }`
+ * (https://learn.microsoft.com/en-us/linkedin/shared/api-guide/concepts/error-handling), as "(401 65600): Invalid
+ * access token", without the token should it be echoed.
+ */
+function detailOf(answer: Answer, secrets: string[]): string {
+  const { message, serviceErrorCode, code } = answer.body;
+  const name = typeof code === 'string' && code ? ` ${code}` : typeof serviceErrorCode === 'number' ? ` ${serviceErrorCode}` : '';
+  const text = redactSecrets(typeof message === 'string' ? message : '', secrets);
+  return `(${answer.status}${name})${text ? `: ${text}` : ''}`;
+}
+
+/** The failure an answer of the REST API is; `what` names what was asked for ("the post", "the image"). */
+export function linkedInFailureOf(answer: Answer, what: string, secrets: string[]): Error {
+  const { status } = answer;
+  const detail = detailOf(answer, secrets);
+  const message = typeof answer.body.message === 'string' ? answer.body.message : '';
+  if (status === 401) return new SocialRejectedError(`LinkedIn rejected the access token ${detail}`);
+  if (status === 403) return new SocialRejectedError(`LinkedIn did not allow ${what} ${detail}`);
+  if (status === 429) return new SocialRateLimitedError(`LinkedIn rate limit reached ${detail}`, rateLimitWaitMs(answer.headers, resetAtOf(message)));
+  if (status === 408 || status >= 500) return new SocialUnavailableError(`LinkedIn is unavailable ${detail}`);
+  if (status >= 400) return new SocialRejectedError(`LinkedIn refused ${what} ${detail}`);
+  // Redirects are not followed: the bearer token must not go wherever a server points.
+  if (status >= 300) return new SocialRejectedError(`LinkedIn redirected ${what} (${status}): check LINKEDIN_API_URL`, 'server');
+  return new SocialUnavailableError(`LinkedIn answered ${what} with an unexpected ${status}`);
+}
+
+/**
+ * The failure an answer of the token endpoint is: its OAuth error body `{ error, error_description }`
+ * (https://learn.microsoft.com/en-us/linkedin/shared/authentication/authorization-code-flow). A 400 or 401 is the
+ * grant or the app refused for good; rate limits and outages are never taken for a dead token.
+ */
+export function linkedInGrantFailureOf(answer: Answer, secrets: string[]): Error {
+  const { status } = answer;
+  const { error, error_description: description } = answer.body;
+  const text = redactSecrets([error, description].filter((part) => typeof part === 'string' && part).join(': '), secrets);
+  const detail = `(${status})${text ? `: ${text}` : ''}`;
+  if (status === 429) return new SocialRateLimitedError(`LinkedIn rate limit reached ${detail}`, rateLimitWaitMs(answer.headers, resetAtOf(text)));
+  if (status === 408 || status >= 500) return new SocialUnavailableError(`LinkedIn is unavailable ${detail}`);
+  if (status >= 400) return new SocialRejectedError(`LinkedIn refused the grant ${detail}`);
+  if (status >= 300) return new SocialRejectedError(`LinkedIn redirected the token request (${status}): check LINKEDIN_AUTHORIZE_URL`, 'server');
+  return new SocialUnavailableError(`LinkedIn answered the token request with an unexpected ${status}`);
+}

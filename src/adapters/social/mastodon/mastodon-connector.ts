@@ -1,0 +1,197 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  createPlatformHttp,
+  encodeMultipart,
+  httpsLinkOf,
+  httpsOriginOf,
+  imageFileName,
+  redactSecrets,
+  type Answer,
+  type Multipart,
+  type PlatformHttpOptions,
+} from '../platform-http.ts';
+import { rateLimitWaitMs } from '../rate-limit-wait.ts';
+import { imageDimensions } from '../image-dimensions.ts';
+import { graphemeCount, shortenText } from '../shorten-text.ts';
+import {
+  SocialRateLimitedError,
+  SocialRejectedError,
+  SocialUnavailableError,
+  type SocialConnector,
+  type SocialCredentials,
+  type SocialPost,
+  type SocialPostDraft,
+} from '../social-connector.ts';
+import { platformNames } from '../social-platforms.ts';
+
+// Mastodon's REST API (docs.joinmastodon.org): bearer token, media upload, then a status. One attempt per call, as
+// Temporal's retry policy owns retrying; the status carries an Idempotency-Key, so a retried attempt gets the status
+// the first one created instead of a second one.
+
+/** `allowPrivateNetworks` lets the instance URL point at loopback and private networks. */
+export type MastodonConnectorOptions = PlatformHttpOptions;
+
+// Mastodon counts grapheme clusters in a status, every link as 23 of them, but code points in a media description.
+const statusLimits = { graphemes: 500, linkGraphemes: 23 };
+const maxDescriptionCodePoints = 1_500;
+const mediaPollIntervalMs = 1_000;
+const mediaProcessingLimitMs = 60_000;
+// Mastodon keeps an Idempotency-Key for an hour; a retry 10 minutes short of it leaves room for the image upload and
+// processing that come before the status is sent.
+const idempotencyKeyCoverMs = 50 * 60_000;
+// The post's address as the server gives it; one that is not an https URL of reasonable length is not kept.
+const urlMaxChars = 2_048;
+
+type Image = NonNullable<SocialPost['image']>;
+type Call = { method: 'GET' | 'POST'; path: string; json?: object; form?: Multipart; idempotencyKey?: string; creates?: boolean };
+
+/** The status text Mastodon is sent: the post's, cut to what Mastodon counts. */
+function statusTextOf(post: SocialPostDraft): string {
+  return shortenText(post.text, statusLimits);
+}
+
+function instanceOf(credentials: SocialCredentials): { origin: URL; token: string } {
+  if (credentials.platform !== 'mastodon') throw new SocialRejectedError(`the Mastodon connector cannot use ${credentials.platform} credentials`);
+  // Mastodon serves its API from the root of its domain, whatever page of it the user copied.
+  return { origin: httpsOriginOf(credentials.instanceUrl, 'Mastodon instance URL'), token: credentials.accessToken };
+}
+
+function multipartOf({ bytes, contentType, alt }: Image): Promise<Multipart> {
+  const form = new FormData();
+  form.set('file', new Blob([bytes], { type: contentType }), imageFileName(contentType));
+  form.set('description', shortenText(alt, { codePoints: maxDescriptionCodePoints }));
+  return encodeMultipart(form);
+}
+
+/** Mastodon's X-RateLimit-Reset is an ISO time. */
+function resetAtOf(headers: IncomingHttpHeaders): number {
+  const reset = headers['x-ratelimit-reset'];
+  return typeof reset === 'string' ? Date.parse(reset) : Number.NaN;
+}
+
+/** Mastodon's own words from an error body, without the token should a server echo it. */
+function errorTextOf(answer: Answer, token: string): string {
+  const { error, error_description: description } = answer.body;
+  const text = [error, description].filter((part) => typeof part === 'string' && part).join(': ');
+  return redactSecrets(text, [token]);
+}
+
+// What connecting and posting call for (https://docs.joinmastodon.org/api/oauth-scopes/): verify_credentials takes
+// `read:accounts` (or, from Mastodon 4.3, `profile`), media `write:media`, statuses `write:statuses`.
+const neededScopes = 'read:accounts write:statuses write:media';
+
+function failureOf(answer: Answer, what: string, token: string): Error {
+  const { status } = answer;
+  const text = errorTextOf(answer, token);
+  const detail = `(${status})${text ? `: ${text}` : ''}`;
+  if (status === 401) return new SocialRejectedError(`Mastodon rejected the access token ${detail}`);
+  // Mastodon answers 403 to a token without the scope the call needs (among other refusals): say which it needs.
+  if (status === 403) return new SocialRejectedError(`Mastodon refused ${what} ${detail}; the access token needs the scopes ${neededScopes}`);
+  if (status === 429) return new SocialRateLimitedError(`Mastodon rate limit reached ${detail}`, rateLimitWaitMs(answer.headers, resetAtOf));
+  if (status === 408 || status >= 500) return new SocialUnavailableError(`Mastodon is unavailable ${detail}`);
+  if (status >= 400) return new SocialRejectedError(`Mastodon refused ${what} ${detail}`);
+  if (status >= 300) {
+    // Redirects are not followed: an API client must not carry the bearer token to wherever a server points.
+    const location = answer.headers.location;
+    const target = location && URL.canParse(location) ? ` to ${new URL(location).origin}` : '';
+    return new SocialRejectedError(`Mastodon redirected ${what} (${status})${target}: use the instance's own address`, 'server');
+  }
+  return new SocialUnavailableError(`Mastodon answered ${what} with an unexpected ${status}`);
+}
+
+/** The connector for Mastodon (and servers speaking its API), on the public internet only unless allowed. */
+export function createMastodonConnector(options: MastodonConnectorOptions): SocialConnector {
+  const http = createPlatformHttp(platformNames.mastodon, options);
+
+  async function send(origin: URL, token: string, call: Call): Promise<Answer> {
+    const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
+    if (call.idempotencyKey) headers['idempotency-key'] = call.idempotencyKey;
+    if (call.form) headers['content-type'] = call.form.contentType;
+    return http.request({ method: call.method, url: new URL(call.path, origin), headers, json: call.json, body: call.form?.body, creates: call.creates });
+  }
+
+  async function waitUntilProcessed(origin: URL, token: string, mediaId: string, onProgress: (() => void) | undefined): Promise<void> {
+    const deadline = Date.now() + mediaProcessingLimitMs;
+    while (Date.now() < deadline) {
+      await sleep(mediaPollIntervalMs);
+      onProgress?.();
+      const answer = await send(origin, token, { method: 'GET', path: `/api/v1/media/${encodeURIComponent(mediaId)}` });
+      if (answer.status === 200) return;
+      // 206 Partial Content: still processing.
+      if (answer.status !== 206) throw failureOf(answer, 'the image', token);
+    }
+    throw new SocialUnavailableError(`Mastodon was still processing the image after ${mediaProcessingLimitMs / 1000} s`);
+  }
+
+  async function uploadImage(origin: URL, token: string, image: Image, onProgress: (() => void) | undefined): Promise<string> {
+    const answer = await send(origin, token, { method: 'POST', path: '/api/v2/media', form: await multipartOf(image) });
+    // 200: ready; 202: accepted, still processing (larger files).
+    if (answer.status !== 200 && answer.status !== 202) throw failureOf(answer, 'the image', token);
+    const mediaId = http.textField(answer, 'id', 'the image');
+    if (answer.status === 202) await waitUntilProcessed(origin, token, mediaId, onProgress);
+    return mediaId;
+  }
+
+  return {
+    platform: 'mastodon',
+    declaration: {
+      platform: 'mastodon',
+      auth: 'token',
+      text: { max: statusLimits.graphemes, unit: 'graphemes', linkLength: statusLimits.linkGraphemes },
+      // Mastodon's default image limit; an instance may set another (its /api/v2/instance says which).
+      images: { types: ['image/png', 'image/jpeg'], maxBytes: 16 * 1024 * 1024, maxCount: 4, altText: true },
+      threads: true,
+      retriesNeverDuplicate: {
+        guaranteed: true,
+        how: 'The status carries an Idempotency-Key, which the server remembers for an hour.',
+        withinMs: idempotencyKeyCoverMs,
+      },
+    },
+
+    async verify(credentials) {
+      const { origin, token } = instanceOf(credentials);
+      const answer = await send(origin, token, { method: 'GET', path: '/api/v1/accounts/verify_credentials' });
+      if (answer.status !== 200) throw failureOf(answer, 'the request', token);
+      const acct = http.textField(answer, 'acct', 'the account');
+      return { accountName: acct.includes('@') ? `@${acct}` : `@${acct}@${origin.host}`, accountId: http.textField(answer, 'id', 'the account') };
+    },
+
+    async preview(post) {
+      const status = statusTextOf(post);
+      // The image goes as it is: Mastodon converts and resizes what it takes itself.
+      const image = post.image
+        ? { type: post.image.contentType, bytes: post.image.bytes.length, ...(await imageDimensions(post.image.bytes, platformNames.mastodon)) }
+        : null;
+      return { text: status, count: graphemeCount(status, statusLimits.linkGraphemes), image };
+    },
+
+    // Mastodon documents no lookup of a status by its Idempotency-Key (nor a field of ours a search could find), so
+    // there is nothing to look up: sending again with the same key gets the status the unanswered attempt created,
+    // as long as the server still remembers the key (declared as `withinMs`: past it, the post is not sent again).
+    findPublished() {
+      return Promise.resolve(null);
+    },
+
+    async publish(credentials, post) {
+      const { origin, token } = instanceOf(credentials);
+      const mediaIds = post.image ? [await uploadImage(origin, token, post.image, post.onProgress)] : [];
+      const status = statusTextOf(post);
+      const answer = await send(origin, token, {
+        method: 'POST',
+        path: '/api/v1/statuses',
+        json: {
+          status,
+          ...(mediaIds.length > 0 ? { media_ids: mediaIds } : {}),
+          // A part of a thread replies to the part before it (Mastodon finds the thread's root from there).
+          ...(post.replyTo ? { in_reply_to_id: post.replyTo.parent.externalPostId } : {}),
+          visibility: 'public',
+        },
+        idempotencyKey: post.idempotencyKey,
+        creates: true,
+      });
+      if (answer.status !== 200) throw failureOf(answer, 'the post', token);
+      return { externalPostId: http.textField(answer, 'id', 'the post'), url: httpsLinkOf(answer.body.url, urlMaxChars) };
+    },
+  };
+}

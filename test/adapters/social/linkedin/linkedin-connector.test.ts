@@ -1,0 +1,304 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import sharp from 'sharp';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { LinkedInCredentials } from '../../../../src/adapters/social/social-connector.ts';
+import { linkedInVersion } from '../../../../src/adapters/social/linkedin/linkedin-api.ts';
+import { createLinkedInAuthors } from '../../../../src/adapters/social/linkedin/linkedin-author.ts';
+import { escapeLittleText } from '../../../../src/adapters/social/linkedin/linkedin-commentary.ts';
+import { createLinkedInConnector, type LinkedInConnector } from '../../../../src/adapters/social/linkedin/linkedin-connector.ts';
+import {
+  SocialRateLimitedError,
+  SocialRejectedError,
+  SocialOutcomeUnknownError,
+  SocialUnavailableError,
+  type SessionStore,
+  type SocialPost,
+} from '../../../../src/adapters/social/social-connector.ts';
+import { startLinkedInServer, type LinkedInServer } from '../../../fakes/linkedin-server.ts';
+import { failureOf } from '../../../support/failure-of.ts';
+import { makeImage } from '../../../support/images.ts';
+
+const organization = 'urn:li:organization:2414183';
+const memberScopes = ['openid', 'profile', 'w_member_social'];
+const allScopes = [...memberScopes, 'w_organization_social', 'r_organization_social', 'r_organization_admin'];
+
+let linkedin: LinkedInServer;
+let connector: LinkedInConnector;
+let png: Buffer;
+let defaultUploadUrl: LinkedInServer['uploadUrlOf'];
+
+function options() {
+  return { apiUrl: linkedin.url, authorizeUrl: `${linkedin.url}/oauth/v2`, allowPrivateNetworks: true };
+}
+
+function credentialsFor(author: 'member' | 'organization', scopes = allScopes): LinkedInCredentials {
+  const { accessToken, refreshToken } = linkedin.grantTokens(scopes);
+  return {
+    platform: 'linkedin',
+    accessToken,
+    refreshToken,
+    expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+    author: author === 'member' ? `urn:li:person:${linkedin.member.sub}` : organization,
+  };
+}
+
+function postWith(overrides: Partial<SocialPost> = {}): SocialPost {
+  return {
+    text: 'Spring collection is here',
+    image: { bytes: png, contentType: 'image/png', alt: 'Three jackets on a rail' },
+    idempotencyKey: randomUUID(),
+    ...overrides,
+  };
+}
+
+/** A connection's session store, in memory. */
+function memoryStore(): SessionStore & { text: string | undefined } {
+  const store = {
+    key: randomUUID(),
+    text: undefined as string | undefined,
+    read: () => Promise.resolve(store.text),
+    async renew(renewal: (stored: string | undefined) => Promise<string>) {
+      store.text = await renewal(store.text);
+      return store.text;
+    },
+  };
+  return store;
+}
+
+beforeAll(async () => {
+  linkedin = await startLinkedInServer();
+  linkedin.organizations.set('2414183', 'Devtestco');
+  connector = createLinkedInConnector(options());
+  png = await makeImage('png');
+  defaultUploadUrl = linkedin.uploadUrlOf;
+});
+beforeEach(() => {
+  linkedin.requests.length = 0;
+  linkedin.posts.length = 0;
+  linkedin.images.length = 0;
+  linkedin.acls = [{ organization, role: 'ADMINISTRATOR', state: 'APPROVED' }];
+  linkedin.silentAfterCreate = 0;
+  linkedin.uploadUrlOf = defaultUploadUrl;
+});
+afterAll(() => linkedin?.close());
+
+describe('LinkedIn connector: publish', () => {
+  it('when the post has an image, then it uploads it for the member and posts it with its alt text, as the versioned API asks', async () => {
+    const published = await connector.publish(credentialsFor('member'), postWith());
+
+    expect(linkedin.images).toHaveLength(1);
+    const [image] = linkedin.images;
+    expect(image).toMatchObject({ owner: `urn:li:person:${linkedin.member.sub}`, contentType: 'image/png' });
+    expect(image?.bytes?.equals(png)).toBe(true);
+    expect(linkedin.posts).toHaveLength(1);
+    const [post] = linkedin.posts;
+    expect(post).toMatchObject({
+      author: `urn:li:person:${linkedin.member.sub}`,
+      commentary: 'Spring collection is here',
+      visibility: 'PUBLIC',
+      lifecycleState: 'PUBLISHED',
+      media: { id: image?.urn, altText: 'Three jackets on a rail' },
+    });
+    expect(post?.headers['linkedin-version']).toBe(linkedInVersion);
+    expect(post?.headers['x-restli-protocol-version']).toBe('2.0.0');
+    expect(published).toEqual({ externalPostId: post?.id, url: `https://www.linkedin.com/feed/update/${post?.id}` });
+  });
+
+  it('when the post has no image, then it posts the text alone', async () => {
+    await connector.publish(credentialsFor('member'), postWith({ image: undefined }));
+    expect(linkedin.images).toHaveLength(0);
+    expect(linkedin.posts).toMatchObject([{ commentary: 'Spring collection is here', media: undefined }]);
+  });
+
+  it("when the text has LinkedIn's reserved characters, then they are escaped, hashtags and links kept", async () => {
+    const text = 'New (limited) run_2 @ 50% off <3 #spring https://shop.example.com/a_(b) ~*';
+    await connector.publish(credentialsFor('member'), postWith({ text }));
+    expect(linkedin.posts[0]?.commentary).toBe('New \\(limited\\) run\\_2 \\@ 50% off \\<3 #spring https://shop.example.com/a_(b) \\~\\*');
+  });
+
+  it('when the text is longer than 3,000 characters once escaped, then it is cut to fit, ending in an ellipsis', async () => {
+    const text = '(a) '.repeat(1_000);
+    const preview = await connector.preview({ text });
+    await connector.publish(credentialsFor('member'), postWith({ text, image: undefined }));
+    const commentary = linkedin.posts[0]?.commentary ?? '';
+    expect(commentary.length).toBeLessThanOrEqual(3_000);
+    expect(commentary.endsWith('…')).toBe(true);
+    expect(commentary).toBe(escapeLittleText(preview.text));
+    expect(preview.count).toBe(commentary.length);
+  });
+
+  it('when the token is wrong, then publishing is rejected for its credentials and nothing is uploaded or posted', async () => {
+    const revoked: LinkedInCredentials = { ...credentialsFor('member'), accessToken: 'revoked-token-0123' };
+    const error = await failureOf(connector.publish(revoked, postWith()), SocialRejectedError);
+    expect(error.reason).toBe('LinkedIn rejected the access token (401 INVALID_ACCESS_TOKEN): Invalid access token');
+    expect(error.about).toBe('credentials');
+    expect(linkedin.images).toHaveLength(0);
+    expect(linkedin.posts).toHaveLength(0);
+  });
+
+  it('when LinkedIn rate-limits the day (429), then it asks to retry after midnight UTC', async () => {
+    linkedin.script('createPost', [{ status: 429 }]);
+    const before = Date.now();
+    const error = await failureOf(connector.publish(credentialsFor('member'), postWith()), SocialRateLimitedError);
+    expect(error.message).toBe(
+      'LinkedIn rate limit reached (429 TOO_MANY_REQUESTS): Resource level throttle APPLICATION DAY limit for calls to this resource is reached.',
+    );
+    const today = new Date(before);
+    const midnight = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() + 1);
+    expect(error.retryAfterMs).toBeLessThanOrEqual(Math.max(midnight - before, 1_000));
+    expect(error.retryAfterMs).toBeGreaterThanOrEqual(Math.max(midnight - Date.now(), 1_000));
+    expect(linkedin.posts).toHaveLength(0);
+  });
+
+  it('when LinkedIn rate-limits for a moment (429 with Retry-After), then it asks to retry after that long', async () => {
+    linkedin.script('initializeUpload', [{ status: 429, retryAfter: '30', message: 'Too many requests' }]);
+    const error = await failureOf(connector.publish(credentialsFor('member'), postWith()), SocialRateLimitedError);
+    expect(error.retryAfterMs).toBe(30_000);
+  });
+
+  it.each(['initializeUpload', 'upload', 'createPost'] as const)('when LinkedIn answers 503 to %s, then it reports LinkedIn unavailable', async (endpoint) => {
+    linkedin.script(endpoint, [{ status: 503 }]);
+    const error = await failureOf(connector.publish(credentialsFor('member'), postWith()), SocialUnavailableError);
+    expect(error.message).toBe('LinkedIn is unavailable (503 SERVICE_UNAVAILABLE): Service Unavailable');
+    expect(linkedin.posts).toHaveLength(0);
+  });
+
+  it.each([
+    ['another host', 'https://uploads.example.net/dms-uploads/1'],
+    ['a host merely ending in linkedin.com', 'https://evil-linkedin.com/dms-uploads/1'],
+    ['plain http', 'http://www.linkedin.com/dms-uploads/1'],
+  ])('when LinkedIn gives an upload URL on %s, then the token is not sent there and nothing is posted', async (_case, url) => {
+    linkedin.uploadUrlOf = () => url;
+    const error = await failureOf(connector.publish(credentialsFor('member'), postWith()), SocialRejectedError);
+    expect(error.reason).toBe('LinkedIn answered the image upload with an upload URL off LinkedIn');
+    expect(linkedin.posts).toHaveLength(0);
+  });
+});
+
+describe('LinkedIn connector: preview', () => {
+  it('when the image is within the limits, then the preview is the text, its count and the image as they would be sent', async () => {
+    expect(await connector.preview({ text: 'Hello (world)', image: { bytes: png, contentType: 'image/png', alt: 'x' } })).toEqual({
+      text: 'Hello (world)',
+      count: 'Hello \\(world\\)'.length,
+      image: { type: 'image/png', bytes: png.length, width: 64, height: 64 },
+    });
+  });
+
+  it('when the image is larger than 5 MB, then the preview shows it re-encoded as a JPEG within the limit, as it would be uploaded', async () => {
+    // Noise: no PNG encoding makes it smaller, so only a JPEG can fit.
+    const noisy = await sharp(randomBytes(1500 * 1500 * 3), { raw: { width: 1500, height: 1500, channels: 3 } })
+      .png({ compressionLevel: 0 })
+      .toBuffer();
+    expect(noisy.length).toBeGreaterThan(5 * 1024 * 1024);
+    const preview = await connector.preview({ text: 'big', image: { bytes: noisy, contentType: 'image/png', alt: 'noise' } });
+    expect(preview.image).toMatchObject({ type: 'image/jpeg', width: 1500, height: 1500 });
+    expect(preview.image?.bytes).toBeLessThanOrEqual(5 * 1024 * 1024);
+  });
+});
+
+describe('LinkedIn connector: organisation authors', () => {
+  it("when the member administers the organisation, then the connection may post as it, and its posts and images are the organisation's", async () => {
+    const credentials = credentialsFor('organization');
+    const authors = createLinkedInAuthors(options());
+    const member = await authors.member(credentials.accessToken);
+    expect(await authors.authorFor({ accessToken: credentials.accessToken, member, requested: organization })).toEqual({
+      accountName: 'Devtestco',
+      accountId: organization,
+      author: organization,
+    });
+    expect(await connector.verify(credentials)).toEqual({ accountName: 'Devtestco', accountId: organization });
+
+    await connector.publish(credentials, postWith());
+    expect(linkedin.images[0]?.owner).toBe(organization);
+    expect(linkedin.posts).toMatchObject([{ author: organization, media: { id: linkedin.images[0]?.urn } }]);
+  });
+
+  it.each([
+    ['holds no role in it', []],
+    ['is only an analyst of it', [{ organization, role: 'ANALYST', state: 'APPROVED' as const }]],
+    ['has only requested the role', [{ organization, role: 'ADMINISTRATOR', state: 'REQUESTED' as const }]],
+  ])('when the member %s, then the organisation is refused as the author', async (_case, acls) => {
+    linkedin.acls = acls;
+    const credentials = credentialsFor('organization');
+    const authors = createLinkedInAuthors(options());
+    const member = await authors.member(credentials.accessToken);
+    const error = await failureOf(authors.authorFor({ accessToken: credentials.accessToken, member, requested: organization }), SocialRejectedError);
+    expect(error.reason).toBe(`Alice Example is not an administrator, content administrator or sponsored content poster of ${organization} on LinkedIn`);
+    await failureOf(connector.verify(credentials), SocialRejectedError);
+  });
+
+  it('when the organisation author was allowed and the role is gone since, then LinkedIn refuses the post and nothing is posted', async () => {
+    linkedin.acls = [];
+    const error = await failureOf(connector.publish(credentialsFor('organization'), postWith({ image: undefined })), SocialRejectedError);
+    expect(error.reason).toMatch(/^LinkedIn did not allow the post \(403 ACCESS_DENIED\)/);
+    expect(linkedin.posts).toHaveLength(0);
+  });
+
+  it('when the requested author is neither the member nor an organisation, then it is refused before asking LinkedIn', async () => {
+    const credentials = credentialsFor('organization');
+    const authors = createLinkedInAuthors(options());
+    const member = await authors.member(credentials.accessToken);
+    linkedin.requests.length = 0;
+    const error = await failureOf(
+      authors.authorFor({ accessToken: credentials.accessToken, member, requested: 'urn:li:person:someone-else' }),
+      SocialRejectedError,
+    );
+    expect(error.reason).toContain('not urn:li:person:someone-else');
+    expect(linkedin.requests).toHaveLength(0);
+  });
+});
+
+describe('LinkedIn connector: findPublished', () => {
+  it('when the post was created and its answer never came, then findPublished finds that post, and there is one post', async () => {
+    linkedin.silentAfterCreate = 1;
+    const impatient = createLinkedInConnector({ ...options(), timeoutMs: 500 });
+    const credentials = credentialsFor('organization');
+    const sessions = memoryStore();
+    const post = postWith();
+
+    const error = await failureOf(impatient.publish(credentials, post, sessions), SocialOutcomeUnknownError);
+    expect(error.message).toBe('LinkedIn server did not answer within 0.5 s after the request was sent');
+    expect(linkedin.posts).toHaveLength(1);
+
+    const found = await connector.findPublished(credentials, post.idempotencyKey, sessions);
+    expect(found).toEqual({ externalPostId: linkedin.posts[0]?.id, url: `https://www.linkedin.com/feed/update/${linkedin.posts[0]?.id}` });
+    expect(linkedin.posts).toHaveLength(1);
+    const listing = linkedin.requests.find((request) => request.method === 'GET' && request.path === '/rest/posts');
+    expect(Object.fromEntries(listing?.query ?? [])).toEqual({ author: organization, q: 'author', count: '50', sortBy: 'CREATED' });
+  });
+
+  it('when a post of the same text but without the image exists, then it is not taken for the lost one', async () => {
+    const credentials = credentialsFor('organization');
+    const sessions = memoryStore();
+    await connector.publish(credentials, postWith({ image: undefined }), sessions);
+    linkedin.script('createPost', [{ status: 500 }]);
+    const lost = postWith();
+    await failureOf(connector.publish(credentials, lost, sessions), SocialUnavailableError);
+
+    // Same text, but the earlier post has no image and this one was never created.
+    expect(await connector.findPublished(credentials, lost.idempotencyKey, sessions)).toBeNull();
+  });
+
+  it('when no post of the publication was ever sent, then findPublished answers null without asking LinkedIn', async () => {
+    const credentials = credentialsFor('organization');
+    linkedin.script('initializeUpload', [{ status: 503 }]);
+    const sessions = memoryStore();
+    const post = postWith();
+    await failureOf(connector.publish(credentials, post, sessions), SocialUnavailableError);
+    linkedin.requests.length = 0;
+    expect(await connector.findPublished(credentials, post.idempotencyKey, sessions)).toBeNull();
+    expect(linkedin.requests).toHaveLength(0);
+  });
+
+  it("when the author is a member and the app may not list members' posts, then findPublished refuses rather than guess", async () => {
+    linkedin.silentAfterCreate = 1;
+    const impatient = createLinkedInConnector({ ...options(), timeoutMs: 500 });
+    const credentials = credentialsFor('member', memberScopes);
+    const sessions = memoryStore();
+    const post = postWith();
+    await failureOf(impatient.publish(credentials, post, sessions), SocialUnavailableError);
+
+    const error = await failureOf(connector.findPublished(credentials, post.idempotencyKey, sessions), SocialRejectedError);
+    expect(error.reason).toMatch(/^LinkedIn did not allow listing the author's posts \(403 ACCESS_DENIED\)/);
+  });
+});
