@@ -22,7 +22,7 @@ import {
   type SocialPlatform,
   type SocialPost,
 } from '../src/adapters/social/social-connector.ts';
-import { imageLinkKindOf } from '../src/adapters/social/linked-images.ts';
+import { imageLinkKindOf } from '../src/adapters/social/platform-registry.ts';
 import type { Deps } from '../src/domain/deps.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PublishTargetPart } from '../src/adapters/database/entities/publish-target-part.ts';
@@ -222,7 +222,7 @@ async function earliestUnknownAttempt(deps: Deps, { targetId, attempt, attempted
 }
 
 /**
- * The link to the stored image a platform that takes no upload is given (linked-images.ts): a lasting one for a post
+ * The link to the stored image a platform that takes no upload is given (its platform module's `imageLink`): a lasting one for a post
  * kept with its link (Nostr), the same on every attempt; else a signed one made when the connector needs it
  * (Threads, as it posts), so its expiry runs from then.
  */

@@ -8,9 +8,7 @@ import type { Clients, Deps } from './domain/deps.ts';
 import { createImageProvider } from './adapters/image-providers/create-image-provider.ts';
 import { createLogger } from './logger.ts';
 import { logRefusedAddresses } from './adapters/net/public-address-policy.ts';
-import { platformConfigured } from './adapters/social/platform-configured.ts';
-import { socialPlatforms, type SocialPlatform } from './adapters/social/social-connector.ts';
-import { createOAuthPlatforms, createSocialConnectors } from './adapters/social/create-social-connectors.ts';
+import { configuredPlatforms, createOAuthPlatforms, createSocialConnectors } from './adapters/social/platform-registry.ts';
 import { createStorage } from './adapters/object-storage/create-storage.ts';
 import { connectTemporalClient, lazyTemporalClient } from './adapters/temporal/connect.ts';
 
@@ -75,11 +73,7 @@ export function assembleDeps(config: Config, clients: Clients, publicUrl: () => 
     secrets: createSecretBox(config.secrets.encryptionKeys, 'secrets'),
     idempotentAnswers: createSecretBox(config.secrets.encryptionKeys, 'idempotent-answers'),
     social: createSocialConnectors(config.social),
-    socialConfigured: Object.fromEntries(socialPlatforms.map((platform) => [platform, platformConfigured(config, platform)])) as Record<
-      SocialPlatform,
-      boolean
-    >,
-    oauth: createOAuthPlatforms(config.social),
+    ...oauthOf(config.social),
     publicUrl,
     imageLinksProblem: imageLinkProblems(config),
     imageLinks: createLastingImageLinks(config.storage.urlSigningSecret, publicUrl),
@@ -88,4 +82,10 @@ export function assembleDeps(config: Config, clients: Clients, publicUrl: () => 
     logoFetch: config.generation.logoFetch,
     video: config.video,
   };
+}
+
+/** The OAuth platforms with the operator's apps, and which platforms the operator's configuration lets publish. */
+function oauthOf(config: Config['social']): Pick<Deps, 'oauth' | 'socialConfigured'> {
+  const oauth = createOAuthPlatforms(config);
+  return { oauth, socialConfigured: configuredPlatforms(oauth) };
 }

@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { SecretBox } from '../adapters/crypto/secret-box.ts';
 import type { ImageProvider } from '../adapters/image-providers/image-provider.ts';
-import type { OAuthPlatforms } from '../adapters/social/create-social-connectors.ts';
+import type { OAuthPlatforms } from '../adapters/social/platform-registry.ts';
 import type { SocialConnector, SocialPlatform } from '../adapters/social/social-connector.ts';
 import type { ImageLinkProblems } from '../adapters/social/image-links-public-url.ts';
 import type { LastingImageLinks } from '../adapters/object-storage/lasting-image-links.ts';
@@ -31,7 +31,7 @@ export type Deps = Clients & {
   /** Seals stored idempotent answers, with a key of its own (they may carry new secrets: API keys, webhook secrets). */
   idempotentAnswers: SecretBox;
   social: Record<SocialPlatform, SocialConnector>;
-  /** Whether the operator's configuration lets the service publish to each platform (see platformConfigured). */
+  /** Whether the operator's configuration lets the service publish to each platform (see configuredPlatforms). */
   socialConfigured: Record<SocialPlatform, boolean>;
   /** The platforms that connect through OAuth 2, with the operator's app where one is configured. */
   oauth: OAuthPlatforms;

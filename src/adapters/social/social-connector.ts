@@ -17,7 +17,7 @@ export type BlueskyCredentials = { platform: 'bluesky'; serviceUrl: string; hand
  * credentials): `expiresAt` is when the access token expires (ISO); `refreshToken` is absent where the platform
  * issues none.
  */
-type OAuthTokenFields = { accessToken: string; refreshToken?: string | undefined; expiresAt: string; refreshTokenExpiresAt?: string | undefined };
+export type OAuthTokenFields = { accessToken: string; refreshToken?: string | undefined; expiresAt: string; refreshTokenExpiresAt?: string | undefined };
 /** X: `userId` is the account's id, whose recent posts a retry looks in (see x-connector.ts). */
 export type XCredentials = OAuthTokenFields & { platform: 'x'; userId: string };
 /** LinkedIn: the tokens and who posts (see linkedin-author.ts). */
@@ -77,7 +77,7 @@ export type SocialPost = {
   /**
    * A URL anyone on the internet can GET `image` at, exactly as given, for platforms that take no upload, which call
    * it only when they post an image: a signed, expiring one for Threads, which fetches it while posting; the image's
-   * lasting link for Nostr, whose note keeps it (linked-images.ts).
+   * lasting link for Nostr, whose note keeps it (its platform module's `imageLink`).
    */
   imageUrl?: (() => Promise<string>) | undefined;
   /**

@@ -1,6 +1,6 @@
 import type { PlatformDeclaration } from '../../adapters/social/platform-declaration.ts';
 import type { SocialPlatform, SocialPostDraft, SocialPostPreview } from '../../adapters/social/social-connector.ts';
-import { imageLinkKindOf } from '../../adapters/social/linked-images.ts';
+import { imageLinkKindOf } from '../../adapters/social/platform-registry.ts';
 import { countText } from '../../adapters/social/text-count.ts';
 import { maxThreadParts, postPartsOf } from '../../adapters/social/thread-parts.ts';
 import type { Caller } from '../caller.ts';

@@ -1,6 +1,7 @@
 import { SocialConnection } from '../../adapters/database/entities/social-connection.ts';
 import type { OAuthTokens } from '../../adapters/social/oauth-platform.ts';
-import type { OAuthCredentials, SocialPlatform, VerifiedAccount } from '../../adapters/social/social-connector.ts';
+import { oauthCredentialsOf } from '../../adapters/social/platform-registry.ts';
+import type { SocialPlatform, VerifiedAccount } from '../../adapters/social/social-connector.ts';
 import { inTemporal } from '../../adapters/temporal/workflow-gateway.ts';
 import { AppError } from '../../common/errors/app-error.ts';
 import { isStorableText } from '../../common/validation/storable-text.ts';
@@ -23,26 +24,6 @@ type CallbackError = 'access_denied' | 'expired' | 'exchange_failed' | 'quota_ex
 const accountFieldChars = 300;
 
 type Consumed = { workspace_id: string; code_verifier_sealed: string; redirect_uri: string; author: string | null; expires_at: Date };
-
-/** The credentials a platform's connection keeps (each OAuth platform adds its own). */
-function credentialsOf(platform: SocialPlatform, tokens: OAuthTokens, account: VerifiedAccount): OAuthCredentials {
-  const base = {
-    accessToken: tokens.accessToken,
-    refreshToken: tokens.refreshToken,
-    expiresAt: new Date(tokens.expiresAt).toISOString(),
-    refreshTokenExpiresAt: tokens.refreshTokenExpiresAt ? new Date(tokens.refreshTokenExpiresAt).toISOString() : undefined,
-  };
-  switch (platform) {
-    case 'x':
-    case 'threads':
-      return { ...base, platform, userId: account.accountId };
-    case 'linkedin':
-      // The member's URN, or the organisation's they may post for (linkedin-author.ts).
-      return { ...base, platform, author: account.accountId };
-    default:
-      throw new Error(`no OAuth credentials for ${platform}`);
-  }
-}
 
 /**
  * Our public callback (`GET /oauth/{platform}/callback`), where the platform sends the person after they answered
@@ -97,7 +78,7 @@ export async function completeAuthorization(deps: Deps, input: CallbackInput): P
         serverUrl: setup.serverUrl,
         accountName: account.accountName,
         accountId: account.accountId,
-        credentialsSealed: deps.secrets.seal(JSON.stringify(credentialsOf(input.platform, tokens, account))),
+        credentialsSealed: deps.secrets.seal(JSON.stringify(oauthCredentialsOf(input.platform, tokens, account))),
         sessionSealed: null,
         postLanguage: null,
         expiresAt: new Date(tokens.expiresAt),

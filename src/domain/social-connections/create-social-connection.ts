@@ -4,26 +4,14 @@ import { createOnce, madeBefore } from '../idempotency/request-effects.ts';
 import { platformUnreachable } from './platform-unreachable.ts';
 import { AppError, type FieldError } from '../../common/errors/app-error.ts';
 import { SocialRejectedError, type SocialCredentials } from '../../adapters/social/social-connector.ts';
+import type { CredentialsConnection, CredentialsOf, RejectedFields } from '../../adapters/social/platform-module.ts';
 import type { Caller } from '../caller.ts';
 import { isStorableText } from '../../common/validation/storable-text.ts';
 import type { Deps } from '../deps.ts';
 import { lockWorkspace } from '../workspaces/lock-workspace.ts';
 import { requireQuota } from '../workspaces/plans.ts';
-import { nostrCredentialsOf, type NostrConnectionInput } from '../../adapters/social/nostr/nostr-connection-input.ts';
-import { discordCredentialsOf, discordRejectedFields, type DiscordConnectionInput } from '../../adapters/social/discord/discord-connection-input.ts';
-import { slackCredentialsOf, slackRejectedFields, type SlackConnectionInput } from '../../adapters/social/slack/slack-connection-input.ts';
-import { telegramCredentialsOf, telegramRejectedFields, type TelegramConnectionInput } from '../../adapters/social/telegram/telegram-connection-input.ts';
+import { credentialsConnectionOf, type CreateSocialConnectionInput, type CredentialsPlatform } from '../../adapters/social/platform-registry.ts';
 
-/** One shape per platform; openapi.yaml holds the same union, so the validator has refused anything else. */
-export type CreateSocialConnectionInput =
-  | { platform: 'mastodon'; instanceUrl: string; accessToken: string }
-  | { platform: 'bluesky'; serviceUrl?: string; handle: string; appPassword: string; postLanguage?: string }
-  | NostrConnectionInput
-  | TelegramConnectionInput
-  | DiscordConnectionInput
-  | SlackConnectionInput;
-
-const blueskyDefaultService = 'https://bsky.social';
 // social_connections.account_name and account_id.
 const accountFieldChars = 300;
 
@@ -33,7 +21,8 @@ const accountFieldChars = 300;
  * A retry of a keyed request that connected before answers that connection, without asking the platform again.
  */
 export async function createSocialConnection(deps: Deps, caller: Caller, input: CreateSocialConnectionInput, requestKey?: string): Promise<SocialConnection> {
-  const credentials = credentialsOf(input);
+  const platform = credentialsConnectionOf(input.platform);
+  const credentials = platform.credentialsOf(input);
   const connection = (em: EntityManager) => ({
     type: 'social-connection',
     find: (id: string) => em.findOne(SocialConnection, { id, workspaceId: caller.workspaceId }),
@@ -47,8 +36,8 @@ export async function createSocialConnection(deps: Deps, caller: Caller, input: 
     account = await deps.social[credentials.platform].verify(credentials);
   } catch (error) {
     // A refusal of a server the operator set (Telegram's, Slack's API) is ours to fix, not the client's: a 503 below.
-    if (error instanceof SocialRejectedError && (error.about !== 'server' || rejectedFields[input.platform].server !== undefined)) {
-      throw new AppError('validation-failed', error.reason, { errors: [rejectedField(input.platform, error)] });
+    if (error instanceof SocialRejectedError && (error.about !== 'server' || platform.rejectedFields.server !== undefined)) {
+      throw new AppError('validation-failed', error.reason, { errors: [rejectedField(platform.rejectedFields, error)] });
     }
     throw platformUnreachable(credentials.platform, 'the credentials', error);
   }
@@ -58,7 +47,7 @@ export async function createSocialConnection(deps: Deps, caller: Caller, input: 
       `The server answered an unusable account name or id (not text, or over ${accountFieldChars} characters).`,
       'server',
     );
-    throw new AppError('validation-failed', refusal.reason, { errors: [rejectedField(input.platform, refusal)] });
+    throw new AppError('validation-failed', refusal.reason, { errors: [rejectedField(platform.rejectedFields, refusal)] });
   }
   return deps.orm.em.fork().transactional((em) =>
     createOnce(em, caller.workspaceId, requestKey, connection(em), async () => {
@@ -68,58 +57,24 @@ export async function createSocialConnection(deps: Deps, caller: Caller, input: 
       return em.create(SocialConnection, {
         workspaceId: caller.workspaceId,
         platform: credentials.platform,
-        serverUrl: account.serverUrl ?? serverUrlOf(credentials),
+        serverUrl: account.serverUrl ?? serverUrlOf(platform, credentials),
         accountName: account.accountName,
         accountId: account.accountId,
         credentialsSealed: deps.secrets.seal(JSON.stringify(credentials)),
         // The check's session (Bluesky) is the connection's first: publishing reuses it.
         sessionSealed: account.session ? deps.secrets.seal(account.session) : null,
-        postLanguage: input.platform === 'bluesky' ? (input.postLanguage ?? null) : null,
+        postLanguage: ('postLanguage' in input ? input.postLanguage : undefined) ?? null,
       });
     }),
   );
 }
 
-function credentialsOf(input: CreateSocialConnectionInput): SocialCredentials {
-  switch (input.platform) {
-    case 'mastodon':
-      return { platform: 'mastodon', instanceUrl: trimSlash(input.instanceUrl), accessToken: input.accessToken };
-    case 'bluesky':
-      return { platform: 'bluesky', serviceUrl: trimSlash(input.serviceUrl ?? blueskyDefaultService), handle: input.handle, appPassword: input.appPassword };
-    case 'nostr':
-      return nostrCredentialsOf(input);
-    case 'telegram':
-      return telegramCredentialsOf(input);
-    case 'discord':
-      return discordCredentialsOf(input);
-    case 'slack':
-      return slackCredentialsOf(input);
-  }
-}
-
 /** The server a connection made with these credentials talks to, where the platform's check did not say. */
-function serverUrlOf(credentials: SocialCredentials): string {
-  if (credentials.platform === 'mastodon') return credentials.instanceUrl;
-  if (credentials.platform === 'bluesky') return credentials.serviceUrl;
-  if (credentials.platform === 'nostr') return credentials.relays[0]!;
+function serverUrlOf(connection: CredentialsConnection<CredentialsPlatform, CreateSocialConnectionInput>, credentials: SocialCredentials): string {
+  if (connection.serverUrlOf) return connection.serverUrlOf(credentials as CredentialsOf<CredentialsPlatform>);
   throw new Error(`the ${credentials.platform} connector did not say which server the connection talks to`);
 }
 
-type RejectedFields = Partial<Record<SocialRejectedError['about'], string>> & { credentials: string };
-const rejectedFields: Record<CreateSocialConnectionInput['platform'], RejectedFields> = {
-  mastodon: { server: '/instanceUrl', credentials: '/accessToken' },
-  bluesky: { server: '/serviceUrl', credentials: '/appPassword' },
-  nostr: { server: '/relays', credentials: '/secretKey' },
-  telegram: telegramRejectedFields,
-  discord: discordRejectedFields,
-  slack: slackRejectedFields,
-};
-
-function rejectedField(platform: CreateSocialConnectionInput['platform'], error: SocialRejectedError): FieldError {
-  const fields = rejectedFields[platform];
+function rejectedField(fields: RejectedFields, error: SocialRejectedError): FieldError {
   return { location: 'body', path: fields[error.about] ?? fields.credentials, message: error.reason };
-}
-
-function trimSlash(url: string): string {
-  return url.replace(/\/+$/, '');
 }

@@ -2,7 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { OAuthAuthorization } from '../../adapters/database/entities/oauth-authorization.ts';
 import { Workspace } from '../../adapters/database/entities/workspace.ts';
 import { issueOnce } from '../idempotency/request-effects.ts';
-import type { OAuthSetup } from '../../adapters/social/create-social-connectors.ts';
+import type { OAuthSetup } from '../../adapters/social/platform-module.ts';
+import { oauthConnectionOf } from '../../adapters/social/platform-registry.ts';
 import type { OAuthClient } from '../../adapters/social/oauth-platform.ts';
 import type { SocialPlatform } from '../../adapters/social/social-connector.ts';
 import { AppError } from '../../common/errors/app-error.ts';
@@ -45,7 +46,7 @@ export function configuredOAuth(deps: Pick<Deps, 'oauth'>, platform: SocialPlatf
  * Management API for (LINKEDIN_ORGANIZATION_AUTHORS, which asks for its scopes).
  */
 export function requireOrganizationAuthors(platform: SocialPlatform, scopes: readonly string[]): void {
-  if (platform !== 'linkedin') {
+  if (!oauthConnectionOf(platform)?.takesAuthor) {
     throw new AppError('validation-failed', `author is for LinkedIn organisations; ${platform} connections post as the person.`, {
       errors: [{ location: 'body', path: '/author', message: `${platform} takes no author` }],
     });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../../src/adapters/crypto/secret-box.ts';
 import { SocialConnection } from '../../../src/adapters/database/entities/social-connection.ts';
 import { WorkspaceEvent } from '../../../src/adapters/database/entities/workspace-event.ts';
-import { createOAuthPlatforms } from '../../../src/adapters/social/create-social-connectors.ts';
+import { createOAuthPlatforms } from '../../../src/adapters/social/platform-registry.ts';
 import { SocialUnavailableError } from '../../../src/adapters/social/social-connector.ts';
 import { refreshConnection } from '../../../src/domain/social-connections/refresh-connection.ts';
 import { startXServer, type XServer } from '../../fakes/x-server.ts';

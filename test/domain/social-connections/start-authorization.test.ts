@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createOAuthPlatforms } from '../../../src/adapters/social/create-social-connectors.ts';
+import { createOAuthPlatforms } from '../../../src/adapters/social/platform-registry.ts';
 import { AppError } from '../../../src/common/errors/app-error.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { configuredOAuth, requireOrganizationAuthors } from '../../../src/domain/social-connections/start-authorization.ts';

@@ -1,0 +1,72 @@
+import type { Config } from '../../config.ts';
+import type { ImageLinkProblems } from './image-links-public-url.ts';
+import type { OAuthClient, OAuthPlatform, OAuthTokens } from './oauth-platform.ts';
+import type { OAuthTokenFields, SocialConnector, SocialCredentials, SocialRejectedError, VerifiedAccount } from './social-connector.ts';
+import type { SocialPlatform } from './social-platforms.ts';
+
+// Everything the rest of the service needs to know of one platform, in the platform's own folder and registered
+// once in platform-registry.ts. Each fact is a required field, so a platform that forgets one does not compile.
+
+export type SocialConfig = Config['social'];
+
+/** The credentials a connection to platform `P` keeps (sealed). */
+export type CredentialsOf<P extends SocialPlatform> = Extract<SocialCredentials, { platform: P }>;
+
+/** How a post's image reaches a platform that takes no upload: a link of ours, which it or its readers fetch. */
+export type ImageLinkKind = keyof ImageLinkProblems;
+
+/** The request's field each kind of refusal (SocialRejectedError's `about`) is about, for the 400 that names it. */
+export type RejectedFields = Partial<Record<SocialRejectedError['about'], string>> & { credentials: string };
+
+/** A platform connected with the account's own credentials, given to POST /social-connections. */
+export type CredentialsConnection<P extends SocialPlatform, Input extends { platform: P }> = {
+  via: 'credentials';
+  /** The credentials the request's body makes (openapi.yaml has checked its shape): trimmed, defaulted, or a 400. */
+  credentialsOf(input: Input): CredentialsOf<P>;
+  rejectedFields: RejectedFields;
+  /** The server the connection is shown to talk to, where the connector's verify does not say (Telegram's, Discord's and Slack's do). */
+  serverUrlOf?(credentials: CredentialsOf<P>): string;
+};
+
+/**
+ * The operator's OAuth 2 app for a platform (null: not configured), its side of the flow, and the API its
+ * connections are shown to talk to (`serverUrl`).
+ */
+export type OAuthSetup = { platform: OAuthPlatform; client: OAuthClient | null; serverUrl: string };
+
+/** A platform connected through OAuth 2 (POST /social-connections/authorizations). */
+export type OAuthConnection<P extends SocialPlatform> = {
+  via: 'oauth';
+  setupOf(config: SocialConfig): OAuthSetup;
+  /** The credentials a completed authorization keeps: the tokens and what the platform's own calls need of the account. */
+  credentialsOf(tokens: OAuthTokenFields, account: VerifiedAccount): CredentialsOf<P>;
+  /** Whether a connection may post as an author other than the person (LinkedIn organisations they administer). */
+  takesAuthor: boolean;
+};
+
+export type PlatformModule<P extends SocialPlatform, Input extends { platform: P } = { platform: P }> = {
+  platform: P;
+  /**
+   * How a post's image reaches the platform: `null` where it is uploaded; a link of ours where the platform takes no
+   * upload (Threads fetches a signed link once while posting; a Nostr note keeps a lasting link for ever).
+   */
+  imageLink: ImageLinkKind | null;
+  connection: CredentialsConnection<P, Input> | OAuthConnection<P>;
+  /** The connector, guarded like every request to a customer-given address. */
+  createConnector(config: SocialConfig): SocialConnector;
+};
+
+/** What every platform's HTTP client is given: the network policy and the per-request timeout. */
+export function httpOptionsOf(config: SocialConfig): { allowPrivateNetworks: boolean; timeoutMs: number } {
+  return { allowPrivateNetworks: config.allowPrivateNetworks, timeoutMs: config.requestTimeoutMs };
+}
+
+/** The OAuth tokens as a connection keeps them (ISO dates). */
+export function oauthTokenFieldsOf(tokens: OAuthTokens): OAuthTokenFields {
+  return {
+    accessToken: tokens.accessToken,
+    refreshToken: tokens.refreshToken,
+    expiresAt: new Date(tokens.expiresAt).toISOString(),
+    refreshTokenExpiresAt: tokens.refreshTokenExpiresAt ? new Date(tokens.refreshTokenExpiresAt).toISOString() : undefined,
+  };
+}
