@@ -1,3 +1,4 @@
+import { answerFailure } from '../answer-failure.ts';
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import sharp from 'sharp';
@@ -9,7 +10,6 @@ import { facetsOf } from './bluesky-facets.ts';
 import { isUsable, sessionOf, sessionText, type BlueskySession } from './bluesky-session.ts';
 import { graphemeCount, shortenText } from '../shorten-text.ts';
 import {
-  SocialRateLimitedError,
   SocialRejectedError,
   SocialUnavailableError,
   type PublishedSocialPost,
@@ -102,14 +102,15 @@ function detailOf(answer: Answer, secrets: string[]): string {
 }
 
 function failureOf(answer: Answer, refused: string, secrets: string[]): Error {
-  const { status } = answer;
   const detail = detailOf(answer, secrets);
-  if (status === 429) return new SocialRateLimitedError(`Bluesky rate limit reached ${detail}`, rateLimitWaitMs(answer.headers, resetAtOf));
-  if (status === 408 || status >= 500) return new SocialUnavailableError(`Bluesky is unavailable ${detail}`);
-  if (status >= 400) return new SocialRejectedError(`${refused} ${detail}`);
-  // Redirects are not followed: the session token must not go wherever a server points.
-  if (status >= 300) return new SocialRejectedError(`Bluesky redirected the request (${status}): use the service's own address`, 'server');
-  return new SocialUnavailableError(`Bluesky answered with an unexpected ${status}`);
+  return answerFailure(answer, {
+    platform: platformNames.bluesky,
+    what: 'the request',
+    detail,
+    waitMs: () => rateLimitWaitMs(answer.headers, resetAtOf),
+    redirectFix: "use the service's own address",
+    refusal: `${refused} ${detail}`,
+  });
 }
 
 // Lexicons name the error RecordNotFound; PDS versions before that answer InvalidRequest "Could not locate record".

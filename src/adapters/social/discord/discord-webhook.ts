@@ -1,7 +1,9 @@
+import { answerFailure } from '../answer-failure.ts';
+import { platformNames } from '../social-platforms.ts';
 import type { Answer } from '../platform-http.ts';
 import { redactSecrets } from '../platform-http.ts';
 import { rateLimitWaitMs } from '../rate-limit-wait.ts';
-import { SocialRateLimitedError, SocialRejectedError, SocialUnavailableError } from '../social-connector.ts';
+import { SocialRejectedError } from '../social-connector.ts';
 
 // A Discord webhook as a customer gives it (Server Settings → Integrations → Webhooks → Copy Webhook URL):
 // `<DISCORD_API_URL>/webhooks/<id>/<token>`. The token is the webhook's only secret, so the URL is never put in a
@@ -43,11 +45,13 @@ export function discordFailureOf(answer: Answer, what: string, webhook: DiscordW
   const { message, code } = answer.body;
   const words = typeof message === 'string' ? redactSecrets(message, [webhook.token]) : '';
   const detail = `(${status})${words ? `: ${words}${typeof code === 'number' && code > 0 ? ` (code ${code})` : ''}` : ''}`;
-  if (status === 429) return new SocialRateLimitedError(`Discord rate limit reached ${detail}`, waitOf(answer));
-  // 401 Invalid Webhook Token, 404 Unknown Webhook: deleted in Discord, or never was.
-  if (status === 401 || status === 403 || status === 404) return new SocialRejectedError(`Discord refused the webhook ${detail}`);
-  if (status === 408 || status >= 500) return new SocialUnavailableError(`Discord is unavailable ${detail}`);
-  if (status >= 400) return new SocialRejectedError(`Discord refused ${what} ${detail}`);
-  if (status >= 300) return new SocialRejectedError(`Discord redirected ${what} (${status}): DISCORD_API_URL must be the API's own address`, 'server');
-  return new SocialUnavailableError(`Discord answered ${what} with an unexpected ${status}`);
+  return answerFailure(answer, {
+    platform: platformNames.discord,
+    what,
+    detail,
+    waitMs: () => waitOf(answer),
+    redirectFix: "DISCORD_API_URL must be the API's own address",
+    // 401 Invalid Webhook Token, 404 Unknown Webhook: deleted in Discord, or never was.
+    refusal: status === 401 || status === 403 || status === 404 ? `Discord refused the webhook ${detail}` : undefined,
+  });
 }

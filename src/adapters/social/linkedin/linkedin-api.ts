@@ -1,7 +1,8 @@
+import { answerFailure } from '../answer-failure.ts';
 import type { IncomingHttpHeaders } from 'node:http';
 import { createPlatformHttp, redactSecrets, type Answer, type PlatformHttp, type PlatformHttpOptions } from '../platform-http.ts';
 import { rateLimitWaitMs } from '../rate-limit-wait.ts';
-import { SocialRateLimitedError, SocialRejectedError, SocialUnavailableError } from '../social-connector.ts';
+
 import { platformNames } from '../social-platforms.ts';
 
 // What LinkedIn's connector, OAuth side and author check share: the base URLs (configuration, so the tests' fake
@@ -91,14 +92,14 @@ export function linkedInFailureOf(answer: Answer, what: string, secrets: string[
   const { status } = answer;
   const detail = detailOf(answer, secrets);
   const message = typeof answer.body.message === 'string' ? answer.body.message : '';
-  if (status === 401) return new SocialRejectedError(`LinkedIn rejected the access token ${detail}`);
-  if (status === 403) return new SocialRejectedError(`LinkedIn did not allow ${what} ${detail}`);
-  if (status === 429) return new SocialRateLimitedError(`LinkedIn rate limit reached ${detail}`, rateLimitWaitMs(answer.headers, resetAtOf(message)));
-  if (status === 408 || status >= 500) return new SocialUnavailableError(`LinkedIn is unavailable ${detail}`);
-  if (status >= 400) return new SocialRejectedError(`LinkedIn refused ${what} ${detail}`);
-  // Redirects are not followed: the bearer token must not go wherever a server points.
-  if (status >= 300) return new SocialRejectedError(`LinkedIn redirected ${what} (${status}): check LINKEDIN_API_URL`, 'server');
-  return new SocialUnavailableError(`LinkedIn answered ${what} with an unexpected ${status}`);
+  return answerFailure(answer, {
+    platform: platformNames.linkedin,
+    what,
+    detail,
+    waitMs: () => rateLimitWaitMs(answer.headers, resetAtOf(message)),
+    redirectFix: 'check LINKEDIN_API_URL',
+    refusal: status === 401 ? `LinkedIn rejected the access token ${detail}` : status === 403 ? `LinkedIn did not allow ${what} ${detail}` : undefined,
+  });
 }
 
 /**
@@ -111,9 +112,12 @@ export function linkedInGrantFailureOf(answer: Answer, secrets: string[]): Error
   const { error, error_description: description } = answer.body;
   const text = redactSecrets([error, description].filter((part) => typeof part === 'string' && part).join(': '), secrets);
   const detail = `(${status})${text ? `: ${text}` : ''}`;
-  if (status === 429) return new SocialRateLimitedError(`LinkedIn rate limit reached ${detail}`, rateLimitWaitMs(answer.headers, resetAtOf(text)));
-  if (status === 408 || status >= 500) return new SocialUnavailableError(`LinkedIn is unavailable ${detail}`);
-  if (status >= 400) return new SocialRejectedError(`LinkedIn refused the grant ${detail}`);
-  if (status >= 300) return new SocialRejectedError(`LinkedIn redirected the token request (${status}): check LINKEDIN_AUTHORIZE_URL`, 'server');
-  return new SocialUnavailableError(`LinkedIn answered the token request with an unexpected ${status}`);
+  return answerFailure(answer, {
+    platform: platformNames.linkedin,
+    what: 'the token request',
+    detail,
+    waitMs: () => rateLimitWaitMs(answer.headers, resetAtOf(text)),
+    redirectFix: 'check LINKEDIN_AUTHORIZE_URL',
+    refusal: `LinkedIn refused the grant ${detail}`,
+  });
 }

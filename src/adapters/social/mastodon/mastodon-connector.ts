@@ -1,3 +1,4 @@
+import { answerFailure } from '../answer-failure.ts';
 import type { IncomingHttpHeaders } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
@@ -15,7 +16,6 @@ import { rateLimitWaitMs } from '../rate-limit-wait.ts';
 import { imageDimensions } from '../image-dimensions.ts';
 import { graphemeCount, shortenText } from '../shorten-text.ts';
 import {
-  SocialRateLimitedError,
   SocialRejectedError,
   SocialUnavailableError,
   type SocialConnector,
@@ -85,19 +85,20 @@ function failureOf(answer: Answer, what: string, token: string): Error {
   const { status } = answer;
   const text = errorTextOf(answer, token);
   const detail = `(${status})${text ? `: ${text}` : ''}`;
-  if (status === 401) return new SocialRejectedError(`Mastodon rejected the access token ${detail}`);
-  // Mastodon answers 403 to a token without the scope the call needs (among other refusals): say which it needs.
-  if (status === 403) return new SocialRejectedError(`Mastodon refused ${what} ${detail}; the access token needs the scopes ${neededScopes}`);
-  if (status === 429) return new SocialRateLimitedError(`Mastodon rate limit reached ${detail}`, rateLimitWaitMs(answer.headers, resetAtOf));
-  if (status === 408 || status >= 500) return new SocialUnavailableError(`Mastodon is unavailable ${detail}`);
-  if (status >= 400) return new SocialRejectedError(`Mastodon refused ${what} ${detail}`);
-  if (status >= 300) {
-    // Redirects are not followed: an API client must not carry the bearer token to wherever a server points.
-    const location = answer.headers.location;
-    const target = location && URL.canParse(location) ? ` to ${new URL(location).origin}` : '';
-    return new SocialRejectedError(`Mastodon redirected ${what} (${status})${target}: use the instance's own address`, 'server');
-  }
-  return new SocialUnavailableError(`Mastodon answered ${what} with an unexpected ${status}`);
+  return answerFailure(answer, {
+    platform: platformNames.mastodon,
+    what,
+    detail,
+    waitMs: () => rateLimitWaitMs(answer.headers, resetAtOf),
+    redirectFix: "use the instance's own address",
+    // Mastodon answers 403 to a token without the scope the call needs (among other refusals): say which it needs.
+    refusal:
+      status === 401
+        ? `Mastodon rejected the access token ${detail}`
+        : status === 403
+          ? `Mastodon refused ${what} ${detail}; the access token needs the scopes ${neededScopes}`
+          : undefined,
+  });
 }
 
 /** The connector for Mastodon (and servers speaking its API), on the public internet only unless allowed. */

@@ -1,6 +1,7 @@
+import { answerFailure } from '../answer-failure.ts';
 import { createPlatformHttp, redactSecrets, type Answer, type PlatformHttp, type PlatformHttpOptions } from '../platform-http.ts';
 import { rateLimitWaitMs } from '../rate-limit-wait.ts';
-import { SocialOutcomeUnknownError, SocialRateLimitedError, SocialRejectedError, SocialUnavailableError } from '../social-connector.ts';
+import { SocialOutcomeUnknownError, SocialRejectedError, SocialUnavailableError } from '../social-connector.ts';
 import { platformNames } from '../social-platforms.ts';
 
 // Slack's Web API (https://docs.slack.dev/apis/web-api/): every method is `POST <api>/<method>` with the bot token
@@ -74,15 +75,19 @@ function slackFailureOf(answer: Answer, what: string, token: string, creates = f
   const code = errorCodeOf(answer);
   const text = errorTextOf(answer, token);
   const detail = text ? `${text} (${status})` : `(${status})`;
-  if (status === 429 || code === 'ratelimited')
-    return new SocialRateLimitedError(
-      `Slack rate limit reached ${detail}`,
-      rateLimitWaitMs(answer.headers, () => Number.NaN),
+  // The Web API answers 200 with `ok: false` and an error code; a rate limit may come either way.
+  if (status !== 200 || code === 'ratelimited') {
+    return answerFailure(
+      { status: code === 'ratelimited' ? 429 : status, headers: answer.headers },
+      {
+        platform: platformNames.slack,
+        what,
+        detail,
+        waitMs: () => rateLimitWaitMs(answer.headers, () => Number.NaN),
+        redirectFix: "SLACK_API_URL must be the Web API's own address",
+      },
     );
-  if (status === 408 || status >= 500) return new SocialUnavailableError(`Slack is unavailable ${detail}`);
-  if (status >= 300 && status < 400)
-    return new SocialRejectedError(`Slack redirected ${what} (${status}): SLACK_API_URL must be the Web API's own address`, 'server');
-  if (status !== 200) return new SocialRejectedError(`Slack refused ${what} ${detail}`);
+  }
   if (!code) return new SocialUnavailableError(`Slack answered ${what} (${status}) without ok`);
   if (tokenErrors.has(code)) return new SocialRejectedError(`Slack rejected the bot token: ${text}`);
   if (channelErrors.has(code)) return new SlackChannelRefusedError(`Slack refused ${what}: ${text}`);

@@ -1,6 +1,7 @@
+import { answerFailure } from '../answer-failure.ts';
 import { createPlatformHttp, redactSecrets, type Answer, type Multipart, type PlatformHttpOptions } from '../platform-http.ts';
 import { rateLimitWaitMs } from '../rate-limit-wait.ts';
-import { SocialRateLimitedError, SocialRejectedError, SocialUnavailableError } from '../social-connector.ts';
+import { SocialRejectedError, SocialUnavailableError } from '../social-connector.ts';
 import { platformNames } from '../social-platforms.ts';
 
 // Telegram's Bot API (https://core.telegram.org/bots/api#making-requests): `POST <api>/bot<token>/<method>`, JSON or
@@ -54,15 +55,21 @@ function telegramFailureOf(answer: Answer, call: Pick<TelegramCall, 'what' | 'ab
   const code = typeof given === 'number' ? given : answer.status;
   const description = typeof answer.body.description === 'string' ? redactSecrets(answer.body.description, [token]) : '';
   const detail = `(${code})${description ? `: ${description}` : ''}`;
-  if (code === 429) return new SocialRateLimitedError(`Telegram rate limit reached ${detail}`, waitOf(answer));
   // An unknown or revoked token: 401 Unauthorized, or 404 Not Found for a token Telegram cannot even read.
-  if (code === 401 || code === 404) return new SocialRejectedError(`Telegram rejected the bot token ${detail}`);
-  if (code === 408 || code >= 500) return new SocialUnavailableError(`Telegram is unavailable ${detail}`);
-  if (answer.status >= 300 && answer.status < 400) {
-    return new SocialRejectedError(`Telegram redirected ${call.what} (${answer.status}): TELEGRAM_API_URL must be the Bot API's own address`, 'server');
-  }
-  if (code >= 400) return new SocialRejectedError(`Telegram refused ${call.what} ${detail}`, call.about ?? 'credentials');
-  return new SocialUnavailableError(`Telegram answered ${call.what} with an unexpected ${answer.status}`);
+  const tokenRefused = code === 401 || code === 404;
+  // A redirect carries no error_code of Telegram's: its status is the code.
+  return answerFailure(
+    { status: answer.status >= 300 && answer.status < 400 ? answer.status : code, headers: answer.headers },
+    {
+      platform: platformNames.telegram,
+      what: call.what,
+      detail,
+      waitMs: () => waitOf(answer),
+      redirectFix: "TELEGRAM_API_URL must be the Bot API's own address",
+      refusal: tokenRefused ? `Telegram rejected the bot token ${detail}` : undefined,
+      about: tokenRefused ? 'credentials' : call.about,
+    },
+  );
 }
 
 /** Telegram's Bot API, on the public internet only unless allowed. */

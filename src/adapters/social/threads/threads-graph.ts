@@ -1,6 +1,7 @@
+import { answerFailure } from '../answer-failure.ts';
 import { createPlatformHttp, redactSecrets, type Answer, type PlatformHttpOptions } from '../platform-http.ts';
 import { rateLimitWaitMs } from '../rate-limit-wait.ts';
-import { SocialRateLimitedError, SocialRejectedError, SocialUnavailableError, type VerifiedAccount } from '../social-connector.ts';
+import { type VerifiedAccount } from '../social-connector.ts';
 import { platformNames } from '../social-platforms.ts';
 
 // How our Threads pieces (the OAuth platform and the connector) talk to Meta's Threads Graph API: parameters as
@@ -85,21 +86,24 @@ export function createThreadsGraph(options: ThreadsGraphOptions): ThreadsGraph {
       const code = error?.code;
       const text = redactSecrets(error?.message ?? '', secrets);
       const detail = `(${status}${code === undefined ? '' : `, code ${code}`})${text ? `: ${text}` : ''}`;
-      if (status === 429 || (code !== undefined && rateLimitCodes.has(code))) {
-        // Threads documents no reset header; Retry-After is honoured should one come, else a minute.
-        return new SocialRateLimitedError(
-          `Threads rate limit reached ${detail}`,
-          rateLimitWaitMs(answer.headers, () => Number.NaN),
-        );
-      }
-      if (code === invalidToken || status === 401) return new SocialRejectedError(`Threads rejected the access token ${detail}`);
+      // Graph API error codes say more than the status: a rate limit or an outage may come as a 400.
+      const rateLimited = status === 429 || (code !== undefined && rateLimitCodes.has(code));
+      const outage = (code !== undefined && outageCodes.has(code)) || error?.transient === true;
+      const tokenRefused = code === invalidToken || status === 401;
       // 10 and 200-299: a permission the person did not grant (or took back); connecting again asks for it.
-      if (code === 10 || (code !== undefined && code >= 200 && code <= 299)) return new SocialRejectedError(`Threads refused the permission ${detail}`);
-      if (status >= 500 || (code !== undefined && outageCodes.has(code)) || error?.transient)
-        return new SocialUnavailableError(`Threads is unavailable ${detail}`);
-      if (status >= 400) return new SocialRejectedError(`Threads refused ${what} ${detail}`);
-      if (status >= 300) return new SocialRejectedError(`Threads redirected ${what} (${status}): THREADS_API_URL must be the API's own address`, 'server');
-      return new SocialUnavailableError(`Threads answered ${what} with an unexpected ${status}`);
+      const permissionRefused = code === 10 || (code !== undefined && code >= 200 && code <= 299);
+      return answerFailure(
+        { status: rateLimited ? 429 : tokenRefused || permissionRefused ? 400 : outage && status < 500 ? 503 : status, headers: answer.headers },
+        {
+          platform: platformNames.threads,
+          what,
+          detail,
+          // Threads documents no reset header; Retry-After is honoured should one come, else a minute.
+          waitMs: () => rateLimitWaitMs(answer.headers, () => Number.NaN),
+          redirectFix: "THREADS_API_URL must be the API's own address",
+          refusal: tokenRefused ? `Threads rejected the access token ${detail}` : permissionRefused ? `Threads refused the permission ${detail}` : undefined,
+        },
+      );
     },
   };
 }

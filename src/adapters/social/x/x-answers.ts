@@ -1,7 +1,9 @@
+import { answerFailure } from '../answer-failure.ts';
+import { platformNames } from '../social-platforms.ts';
 import type { IncomingHttpHeaders } from 'node:http';
 import { redactSecrets, type Answer, type PlatformHttp } from '../platform-http.ts';
 import { rateLimitWaitMs } from '../rate-limit-wait.ts';
-import { SocialRateLimitedError, SocialRejectedError, SocialUnavailableError, type VerifiedAccount } from '../social-connector.ts';
+import { SocialUnavailableError, type VerifiedAccount } from '../social-connector.ts';
 
 // How X answers a failed request, read once for the connector and the OAuth side. The API's errors are RFC 7807
 // problems (`title`, `detail`, `type`, sometimes `errors[].message`); the token endpoint's are OAuth 2's `error`
@@ -32,12 +34,14 @@ export function xFailureOf(answer: Answer, what: string, secrets: string[]): Err
   const { status } = answer;
   const text = xErrorText(answer, secrets);
   const detail = `(${status})${text ? `: ${text}` : ''}`;
-  if (status === 401) return new SocialRejectedError(`X rejected the access token ${detail}; connect the account again`);
-  if (status === 429) return new SocialRateLimitedError(`X rate limit reached ${detail}`, rateLimitWaitMs(answer.headers, xResetAtOf));
-  if (status === 408 || status >= 500) return new SocialUnavailableError(`X is unavailable ${detail}`);
-  if (status >= 400) return new SocialRejectedError(`X refused ${what} ${detail}`);
-  if (status >= 300) return new SocialRejectedError(`X redirected ${what} (${status}): the configured X API URL must be the API's own address`, 'server');
-  return new SocialUnavailableError(`X answered ${what} with an unexpected ${status}`);
+  return answerFailure(answer, {
+    platform: platformNames.x,
+    what,
+    detail,
+    waitMs: () => rateLimitWaitMs(answer.headers, xResetAtOf),
+    redirectFix: "the configured X API URL must be the API's own address",
+    refusal: status === 401 ? `X rejected the access token ${detail}; connect the account again` : undefined,
+  });
 }
 
 /** The answer's `data` object (X wraps every result in one), or an outage: a 2xx without it is no answer at all. */

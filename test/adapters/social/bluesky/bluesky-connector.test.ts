@@ -225,7 +225,7 @@ describe('Bluesky connector: service address', () => {
   it('when the service redirects, then it is refused without following', async () => {
     bluesky.script('createSession', [{ status: 302, location: 'https://elsewhere.example/xrpc/com.atproto.server.createSession' }]);
     const error = await failureOf(connector.verify(credentials), SocialRejectedError);
-    expect(error.reason).toBe("Bluesky redirected the request (302): use the service's own address");
+    expect(error.reason).toBe("Bluesky redirected the request (302) to https://elsewhere.example: use the service's own address");
     expect(bluesky.requests).toHaveLength(1);
   });
 
