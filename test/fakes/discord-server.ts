@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { multipartPartsOf, type MultipartPart } from './multipart-parts.ts';
+import { loadOpenApiContract, type OpenApiContract } from './openapi-contract.ts';
 import { jsonOf, startScriptedServer, type Received, type Reply, type Route, type ScriptedResponse, type ScriptedServer } from './scripted-server.ts';
 
 // A local stand-in for Discord's webhooks: https://discord.com/developers/docs/resources/webhook#get-webhook-with-token
@@ -58,6 +59,18 @@ const errors: Record<number, { message: string; code: number }> = {
 function error(status: number, message?: string, code?: number): Reply {
   const known = errors[status] ?? { message: `The fake answered ${status}`, code: 0 };
   return { status, body: { message: message ?? known.message, code: code ?? known.code } };
+}
+
+// Discord's own description of its API (test/fixtures/platform-apis/discord), read once per process. It describes
+// no multipart parts, so a multipart request's `payload_json` is checked as the JSON body would be.
+let contract: OpenApiContract | undefined;
+function contractRefusal(method: string, url: URL, json: unknown): Reply | undefined {
+  contract ??= loadOpenApiContract(new URL('../fixtures/platform-apis/discord/openapi.json', import.meta.url).pathname);
+  const path = url.pathname.replace(/^\/api(?:\/v\d+)?/, '');
+  const problems = contract.problemsOf({ method, path, query: url.searchParams, json });
+  if (problems.length === 0) return undefined;
+  // https://discord.com/developers/docs/reference#error-messages: 50035 Invalid Form Body, the problems under `errors`.
+  return { status: 400, body: { code: 50035, message: 'Invalid Form Body', errors: { _errors: problems.map((message) => ({ code: 'CONTRACT', message })) } } };
 }
 
 function invalidFormBody(field: string, code: string, message: string): Reply {
@@ -157,6 +170,8 @@ export async function startDiscordServer(): Promise<DiscordServer> {
         return error(400, 'Invalid Form Body', 50035);
       }
     } else payload = jsonOf(received);
+    const refused = contractRefusal('POST', received.url, payload);
+    if (refused) return refused;
     const content = typeof payload.content === 'string' ? payload.content : '';
     if (Array.from(content).length > contentMax) return invalidFormBody('content', 'BASE_TYPE_MAX_LENGTH', `Must be ${contentMax} or fewer in length.`);
     const described = Array.isArray(payload.attachments) ? (payload.attachments as Array<{ id?: unknown; filename?: unknown; description?: unknown }>) : [];
@@ -213,7 +228,7 @@ export async function startDiscordServer(): Promise<DiscordServer> {
     const found = server.webhooks.find((candidate) => candidate.id === id);
     if (!found) return error(404);
     if (found.token !== token) return error(401);
-    if (request.method === 'GET') return { endpoint: 'get_webhook', handle: () => getWebhook(found) };
+    if (request.method === 'GET') return { endpoint: 'get_webhook', handle: () => contractRefusal('GET', url, undefined) ?? getWebhook(found) };
     if (request.method === 'POST') return { endpoint: 'execute_webhook', handle: (received) => executeWebhook(received, found) };
     return error(405, '405: Method Not Allowed', 0);
   }

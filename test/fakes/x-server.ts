@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { loadOpenApiContract, type OpenApiContract } from './openapi-contract.ts';
 import { jsonOf, startScriptedServer, type Received, type Reply, type Route, type ScriptedResponse, type ScriptedServer } from './scripted-server.ts';
 
 // A local stand-in for X: its OAuth 2.0 authorization code flow with PKCE and the part of API v2 that publishing
@@ -68,6 +69,24 @@ function failure(status: number): Reply {
   const reply = defaultProblems[status] ?? problem(status, 'Error', `The fake answered ${status}`);
   // https://docs.x.com/x-api/fundamentals/rate-limits: every answer tells the window; a 429 says it is used up.
   return status === 429 ? { ...reply, headers: { 'x-rate-limit-limit': '100', 'x-rate-limit-remaining': '0' } } : reply;
+}
+
+// X's own description of API v2 (test/fixtures/platform-apis/x), read once per process: every /2/ request is checked
+// against it, and one that breaks it is refused as X refuses an invalid request, its problems in `errors`.
+let contract: OpenApiContract | undefined;
+function contractRefusal(received: Received): Reply | undefined {
+  contract ??= loadOpenApiContract(new URL('../fixtures/platform-apis/x/openapi.json', import.meta.url).pathname);
+  const text = received.body.toString('utf8');
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = text;
+  }
+  const problems = contract.problemsOf({ method: received.request.method ?? 'GET', path: received.url.pathname, query: received.url.searchParams, json });
+  if (problems.length === 0) return undefined;
+  const reply = defaultProblems[400]!;
+  return { ...reply, body: { ...(reply.body as object), errors: problems.map((message) => ({ message })) } };
 }
 
 function base64url(bytes: Buffer): string {
@@ -202,7 +221,8 @@ export async function startXServer(): Promise<XServer> {
     const media: XMedia = {
       id: nextId(),
       bytes,
-      mediaType: typeof body.media_type === 'string' ? body.media_type : 'application/octet-stream',
+      // The one-shot upload names no type (X's description allows no `media_type` there): X reads it from the bytes.
+      mediaType: bytes.subarray(0, 4).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47])) ? 'image/png' : bytes[0] === 0xff && bytes[1] === 0xd8 ? 'image/jpeg' : 'application/octet-stream',
       category: body.media_category,
       altText: undefined,
     };
@@ -329,7 +349,10 @@ export async function startXServer(): Promise<XServer> {
                 ? { endpoint: 'user_tweets', handle: (received) => userTweets(received, userTweetsOf) }
                 : undefined;
     if (!found) return failure(404);
-    return { endpoint: found.endpoint, handle: (received) => (authorized(request) ? found.handle(received) : failure(401)) };
+    return {
+      endpoint: found.endpoint,
+      handle: (received) => (authorized(request) ? (contractRefusal(received) ?? found.handle(received)) : failure(401)),
+    };
   }
 
   return server;

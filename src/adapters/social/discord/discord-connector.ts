@@ -43,7 +43,7 @@ function messageForm(content: string, { bytes, contentType, alt }: Image): Promi
   const form = new FormData();
   form.set(
     'payload_json',
-    JSON.stringify({ content, allowed_mentions: noMentions, attachments: [{ id: 0, filename, ...(description ? { description } : {}) }] }),
+    JSON.stringify({ content, allowed_mentions: noMentions, attachments: [{ id: '0', filename, ...(description ? { description } : {}) }] }),
   );
   form.set('files[0]', new Blob([bytes], { type: contentType }), filename);
   return encodeMultipart(form);

@@ -18,7 +18,8 @@ import { weightedLength, xMaxWeightedLength } from '../weighted-text.ts';
 import { platformNames } from '../social-platforms.ts';
 
 // X's API v2 with a user's OAuth 2 access token: the image through the v2 media upload
-// (https://docs.x.com/x-api/media/upload-media: one request, the bytes in base64, `media_category: tweet_image`),
+// (https://docs.x.com/x-api/media/upload-media: one request, the bytes in base64, `media_category: tweet_image`, and no
+// `media_type`, which X's API description no longer allows there: X reads the type from the bytes),
 // its description through https://docs.x.com/x-api/media/create-media-metadata, then the post
 // (https://docs.x.com/x-api/posts/create-post), a part of a thread with `reply.in_reply_to_tweet_id` naming the part
 // before it. One attempt per call, as Temporal's retry policy owns retrying.
@@ -92,7 +93,7 @@ export function createXConnector(options: XConnectorOptions): XConnector {
       method: 'POST',
       url: api('/2/media/upload'),
       headers: headersOf(token),
-      json: { media: image.bytes.toString('base64'), media_category: 'tweet_image', media_type: image.contentType },
+      json: { media: image.bytes.toString('base64'), media_category: 'tweet_image' },
     });
     if (upload.status !== 200 && upload.status !== 201) throw xFailureOf(upload, 'the image', [token]);
     const mediaId = http.textField({ ...upload, body: xDataOf(upload, 'the image') }, 'id', 'the image');

@@ -88,7 +88,7 @@ describe('Discord connector', () => {
     expect(sent.payload).toEqual({
       content: post.text,
       allowed_mentions: { parse: [] },
-      attachments: [{ id: 0, filename: 'image.png', description: 'Boats at dawn, seen from the pier' }],
+      attachments: [{ id: '0', filename: 'image.png', description: 'Boats at dawn, seen from the pier' }],
     });
     expect(sent.attachments).toEqual([
       { id: expect.any(String), filename: 'image.png', description: 'Boats at dawn, seen from the pier', contentType: 'image/png', bytes: png },
