@@ -24,14 +24,20 @@ describe("the fakes' check against a platform's API description", () => {
       "body/media must have required property 'media_ids'",
     ]);
     const tooMany = new URLSearchParams({ max_results: '500' });
-    expect(x.problemsOf({ method: 'GET', path: '/2/users/42/tweets', query: tooMany, json: undefined })).toEqual(['query parameter max_results must be <= 100']);
-    expect(x.problemsOf({ method: 'DELETE', path: '/2/users/me', query: none, json: undefined })).toEqual(['DELETE /2/users/me is no operation of the API description']);
+    expect(x.problemsOf({ method: 'GET', path: '/2/users/42/tweets', query: tooMany, json: undefined })).toEqual([
+      'query parameter max_results must be <= 100',
+    ]);
+    expect(x.problemsOf({ method: 'DELETE', path: '/2/users/me', query: none, json: undefined })).toEqual([
+      'DELETE /2/users/me is no operation of the API description',
+    ]);
   });
 
   it("when a Discord webhook message names an attachment by a number, or its content is over 2,000 characters, then Discord's description refuses it", () => {
     const path = '/webhooks/123/token';
     expect(discord.problemsOf({ method: 'POST', path, query: none, json: { content: 'hi', attachments: [{ id: '0', filename: 'image.png' }] } })).toEqual([]);
-    expect(discord.problemsOf({ method: 'POST', path, query: none, json: { content: 'hi', attachments: [{ id: 0 }] } })).toContain('body/attachments/0/id must be string');
+    expect(discord.problemsOf({ method: 'POST', path, query: none, json: { content: 'hi', attachments: [{ id: 0 }] } })).toContain(
+      'body/attachments/0/id must be string',
+    );
     expect(discord.problemsOf({ method: 'POST', path, query: none, json: { content: 'x'.repeat(2001) } })).toContain(
       'body/content must NOT have more than 2000 characters',
     );

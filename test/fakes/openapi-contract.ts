@@ -73,7 +73,10 @@ export function loadOpenApiContract(file: string): OpenApiContract {
     .map((template) => ({ template, pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`) }))
     .sort((a, b) => (a.template.match(/\{/g)?.length ?? 0) - (b.template.match(/\{/g)?.length ?? 0));
   const errorsOf = (validate: ValidateFunction, where: string) =>
-    (validate.errors ?? []).map((error) => `${where}${error.instancePath} ${error.message ?? 'is invalid'}${error.params && 'additionalProperty' in error.params ? ` (${String(error.params.additionalProperty)})` : ''}`);
+    (validate.errors ?? []).map(
+      (error) =>
+        `${where}${error.instancePath} ${error.message ?? 'is invalid'}${error.params && 'additionalProperty' in error.params ? ` (${String(error.params.additionalProperty)})` : ''}`,
+    );
 
   return {
     problemsOf({ method, path, query, json }) {

@@ -222,7 +222,11 @@ export async function startXServer(): Promise<XServer> {
       id: nextId(),
       bytes,
       // The one-shot upload names no type (X's description allows no `media_type` there): X reads it from the bytes.
-      mediaType: bytes.subarray(0, 4).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47])) ? 'image/png' : bytes[0] === 0xff && bytes[1] === 0xd8 ? 'image/jpeg' : 'application/octet-stream',
+      mediaType: bytes.subarray(0, 4).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47]))
+        ? 'image/png'
+        : bytes[0] === 0xff && bytes[1] === 0xd8
+          ? 'image/jpeg'
+          : 'application/octet-stream',
       category: body.media_category,
       altText: undefined,
     };
