@@ -13,7 +13,7 @@ type Schema = Record<string, unknown>;
 type Parameter = { name: string; in: string; required?: boolean; schema?: Schema; $ref?: string };
 type Operation = { parameters?: Parameter[]; requestBody?: { required?: boolean; content?: Record<string, { schema?: Schema }>; $ref?: string } };
 
-export type ContractRequest = {
+type ContractRequest = {
   method: string;
   path: string;
   query: URLSearchParams;
