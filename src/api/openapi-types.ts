@@ -1775,7 +1775,7 @@ export interface components {
             redirectUri: string;
             /**
              * @description LinkedIn only: the organisation (company page) the connection posts as, instead of the member. The member
-             *     must hold an approved administrator, content administrator or sponsored content poster role in it, else
+             *     must hold an approved administrator or content administrator role in it, else
              *     they are sent back with `error=exchange_failed`. 400 for another platform; 409 when the operator has not
              *     enabled organisation authors.
              */

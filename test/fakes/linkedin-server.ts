@@ -84,7 +84,9 @@ const memberScopes = ['openid', 'profile', 'w_member_social'];
 const organizationScopes = ['w_organization_social', 'r_organization_social', 'r_organization_admin'];
 const maxCommentaryChars = 3_000;
 const codeLifetimeMs = 30 * 60_000;
-const postingRoles = new Set(['ADMINISTRATOR', 'CONTENT_ADMINISTRATOR', 'DIRECT_SPONSORED_CONTENT_POSTER']);
+// Organic posts as the organisation: administrators and content administrators; a sponsored content poster makes ads
+// only (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/organizations/organization-access-control-by-role).
+const postingRoles = new Set(['ADMINISTRATOR', 'CONTENT_ADMINISTRATOR']);
 const defaultMessages: Record<number, { code: string; serviceErrorCode: number; message: string }> = {
   401: { code: 'INVALID_ACCESS_TOKEN', serviceErrorCode: 65600, message: 'Invalid access token' },
   403: { code: 'ACCESS_DENIED', serviceErrorCode: 100, message: 'Not enough permissions to access this resource' },

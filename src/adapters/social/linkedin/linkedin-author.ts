@@ -7,8 +7,12 @@ import { SocialRejectedError, type VerifiedAccount } from '../social-connector.t
 // https://learn.microsoft.com/en-us/linkedin/marketing/community-management/organizations/organization-access-control-by-role)
 // before the connection is created: LinkedIn would refuse every post otherwise, and only after the fact.
 
-/** The company page roles that may post as the organisation (Posts API, w_organization_social). */
-const postingRoles = new Set(['ADMINISTRATOR', 'CONTENT_ADMINISTRATOR', 'DIRECT_SPONSORED_CONTENT_POSTER']);
+/**
+ * The company page roles that may publish the organisation's own posts. DIRECT_SPONSORED_CONTENT_POSTER is not one:
+ * LinkedIn describes it as creating sponsored content (ads) only, while "Post updates" is the administrators'
+ * (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/organizations/organization-access-control-by-role).
+ */
+const postingRoles = new Set(['ADMINISTRATOR', 'CONTENT_ADMINISTRATOR']);
 const organizationUrn = /^urn:li:organization:(\d{1,19})$/;
 // Roles come a page at a time; a member with more than this many approved roles is not a case to page on for.
 const aclPageSize = 100;
@@ -77,7 +81,7 @@ export function createLinkedInAuthors(options: LinkedInOptions): LinkedInAuthors
       if (!id) throw new SocialRejectedError(`a LinkedIn author is the member or an organisation (urn:li:organization:<id>), not ${requested.slice(0, 100)}`);
       if (!(await mayPostFor(accessToken, requested))) {
         throw new SocialRejectedError(
-          `${member.accountName} is not an administrator, content administrator or sponsored content poster of ${requested} on LinkedIn`,
+          `${member.accountName} is not an administrator or content administrator of ${requested} on LinkedIn`,
         );
       }
       return { accountName: await nameOf(accessToken, id, requested), accountId: requested, author: requested };

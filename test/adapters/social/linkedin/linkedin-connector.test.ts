@@ -217,13 +217,14 @@ describe('LinkedIn connector: organisation authors', () => {
     ['holds no role in it', []],
     ['is only an analyst of it', [{ organization, role: 'ANALYST', state: 'APPROVED' as const }]],
     ['has only requested the role', [{ organization, role: 'ADMINISTRATOR', state: 'REQUESTED' as const }]],
+    ['only posts its sponsored content (ads)', [{ organization, role: 'DIRECT_SPONSORED_CONTENT_POSTER', state: 'APPROVED' as const }]],
   ])('when the member %s, then the organisation is refused as the author', async (_case, acls) => {
     linkedin.acls = acls;
     const credentials = credentialsFor('organization');
     const authors = createLinkedInAuthors(options());
     const member = await authors.member(credentials.accessToken);
     const error = await failureOf(authors.authorFor({ accessToken: credentials.accessToken, member, requested: organization }), SocialRejectedError);
-    expect(error.reason).toBe(`Alice Example is not an administrator, content administrator or sponsored content poster of ${organization} on LinkedIn`);
+    expect(error.reason).toBe(`Alice Example is not an administrator or content administrator of ${organization} on LinkedIn`);
     await failureOf(connector.verify(credentials), SocialRejectedError);
   });
 
