@@ -80,9 +80,7 @@ export function createLinkedInAuthors(options: LinkedInOptions): LinkedInAuthors
       const id = organizationUrn.exec(requested)?.[1];
       if (!id) throw new SocialRejectedError(`a LinkedIn author is the member or an organisation (urn:li:organization:<id>), not ${requested.slice(0, 100)}`);
       if (!(await mayPostFor(accessToken, requested))) {
-        throw new SocialRejectedError(
-          `${member.accountName} is not an administrator or content administrator of ${requested} on LinkedIn`,
-        );
+        throw new SocialRejectedError(`${member.accountName} is not an administrator or content administrator of ${requested} on LinkedIn`);
       }
       return { accountName: await nameOf(accessToken, id, requested), accountId: requested, author: requested };
     },
