@@ -256,7 +256,9 @@ export interface paths {
          *     Nostr, with an image: Threads fetches the image from a signed link of ours, a Nostr note carries the image's
          *     lasting link, `GET /images/{token}` outside `/api/v1` with no API key, and the service's public address is not
          *     on the internet), `thread_unsupported` (`thread: true` and a text longer than a platform without threads
-         *     takes: it would be posted as one post, shortened; the message says how much). The same 400 and 404 answers as a real
+         *     takes: it would be posted as one post, shortened; the message says how much), `too_many_links` (a post, or a part
+         *     of a thread, carries more different links than the platform takes, its `text.maxLinks`: publishing would fail).
+         *     The same 400 and 404 answers as a real
          *     publication apply; the platforms are not asked. `parts` lists every post the connection would be sent, in
          *     order, each with its exact text and count (one part for a single post); `text`, `count` and `image` are the
          *     first post's.
@@ -1316,7 +1318,7 @@ export interface components {
         };
         PublishProblem: {
             /** @enum {string} */
-            code: "text_too_long" | "thread_unsupported" | "image_too_large" | "image_type_unsupported" | "connection_needs_reauth" | "platform_not_configured" | "public_url_unreachable";
+            code: "text_too_long" | "thread_unsupported" | "image_too_large" | "image_type_unsupported" | "connection_needs_reauth" | "platform_not_configured" | "public_url_unreachable" | "too_many_links";
             /** @description In words for the user. */
             message: string;
         };
@@ -1747,6 +1749,8 @@ export interface components {
                 unit: "graphemes" | "weighted" | "characters";
                 /** @description What every http(s) link counts for in `unit`, whatever its length, where the platform counts links so (Mastodon). */
                 linkLength?: number;
+                /** @description The most different http(s) links one post may carry, where the platform refuses a post with more (Threads, 5). */
+                maxLinks?: number;
             };
             images: {
                 types: ("image/png" | "image/jpeg")[];

@@ -101,4 +101,24 @@ describe('the dry run for the OAuth platforms', () => {
     expect(linkedin.requests.filter((request) => request.path.startsWith('/rest/posts') || request.path.startsWith('/rest/images'))).toHaveLength(0);
     expect(await app.api.services.orm.em.fork().count(PublishTarget, { postId: id })).toBe(0);
   });
+
+  it('when a text with six different links is previewed for Threads and X, then Threads says too_many_links (it takes five) and X does not', async () => {
+    const [onX, onThreads] = [await connect('x'), await connect('threads')];
+    const id = (await workspace.client.post<{ id: string }>('/posts', { title: 'Links', prompt: 'Six places to visit', projectId })).body.id;
+    const text = `Read more: ${[1, 2, 3, 4, 5, 6].map((n) => `https://harbour.example/${n}`).join(' ')}`;
+
+    const response = await workspace.client.post<Preview[]>(`/posts/${id}/publish-social`, {
+      connectionIds: [onX, onThreads],
+      overrides: { [onX]: { text }, [onThreads]: { text } },
+      dryRun: true,
+    });
+
+    expect(response.status).toBe(200);
+    const [toX, toThreads] = response.body;
+    expect(toX!.problems).toEqual([]);
+    expect(toThreads!.problems).toEqual([
+      { code: 'too_many_links', message: 'The post would carry 6 different links; the platform takes at most 5: publishing would fail.' },
+    ]);
+    expect(threads.containers).toHaveLength(0);
+  });
 });

@@ -68,10 +68,16 @@ const lifetimeMs = { short: hourMs, long: 60 * 24 * hourMs };
 const codeLifetimeMs = hourMs;
 const maxTextCount = 500;
 const maxAltText = 1_000;
+const maxLinks = 5;
 const maxImageBytes = 8_000_000;
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 // https://developers.facebook.com/docs/threads/posts#limitations: 500 characters, an emoji counting its UTF-8 bytes.
+/** The unique URLs Threads finds in a text, as the fake finds them: http(s) up to a space, closing punctuation aside. */
+function uniqueLinks(text: string): number {
+  return new Set((text.match(/https?:\/\/[^\s]+/gi) ?? []).map((url) => url.replace(/[.,;:!?)]+$/, '').toLowerCase())).size;
+}
+
 function textCount(text: string): number {
   let count = 0;
   for (const { segment } of graphemes.segment(text))
@@ -257,6 +263,8 @@ export async function startThreadsServer(): Promise<ThreadsServer> {
     const text = params.get('text') ?? '';
     if (mediaType === 'TEXT' && !text) return invalidParameter('Param text is required for media_type TEXT');
     if (textCount(text) > maxTextCount) return invalidParameter(`Param text must be at most ${maxTextCount} characters long`);
+    // https://developers.facebook.com/docs/threads/posts/text-attachments: more than 5 unique links fail here.
+    if (uniqueLinks(text) > maxLinks) return invalidParameter('THREADS_API__LINK_LIMIT_EXCEEDED: a post may contain at most 5 links');
     const altText = params.get('alt_text') ?? undefined;
     if (altText !== undefined && Array.from(altText).length > maxAltText)
       return invalidParameter(`Param alt_text must be at most ${maxAltText} characters long`);

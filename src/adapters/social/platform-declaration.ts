@@ -18,6 +18,8 @@ export type PlatformDeclaration = {
     unit: TextUnit;
     /** What every http(s) link counts for in `unit`, whatever its length, on a platform that counts links so (Mastodon: 23). */
     linkLength?: number;
+    /** The most different links one post may carry, where the platform refuses more (Threads: 5). */
+    maxLinks?: number;
   };
   images: {
     types: Array<'image/png' | 'image/jpeg'>;

@@ -6,7 +6,12 @@ export function presentSocialPlatform(entry: SocialPlatformEntry): Schemas['Soci
     platform: entry.platform,
     auth: entry.auth,
     configured: entry.configured,
-    text: { max: entry.text.max, unit: entry.text.unit, ...(entry.text.linkLength === undefined ? {} : { linkLength: entry.text.linkLength }) },
+    text: {
+      max: entry.text.max,
+      unit: entry.text.unit,
+      ...(entry.text.linkLength === undefined ? {} : { linkLength: entry.text.linkLength }),
+      ...(entry.text.maxLinks === undefined ? {} : { maxLinks: entry.text.maxLinks }),
+    },
     images: { types: [...entry.images.types], maxBytes: entry.images.maxBytes, maxCount: entry.images.maxCount, altText: entry.images.altText },
     threads: entry.threads,
     retriesNeverDuplicate: { ...entry.retriesNeverDuplicate },

@@ -1,6 +1,7 @@
 import type { PlatformDeclaration } from '../../adapters/social/platform-declaration.ts';
 import type { SocialPlatform, SocialPostDraft, SocialPostPreview } from '../../adapters/social/social-connector.ts';
 import { imageLinkKindOf } from '../../adapters/social/platform-registry.ts';
+import { uniqueLinkCount } from '../../adapters/social/link-count.ts';
 import { countText } from '../../adapters/social/text-count.ts';
 import { maxThreadParts, postPartsOf } from '../../adapters/social/thread-parts.ts';
 import type { Caller } from '../caller.ts';
@@ -16,7 +17,8 @@ type PublicationProblemCode =
   | 'image_type_unsupported'
   | 'connection_needs_reauth'
   | 'platform_not_configured'
-  | 'public_url_unreachable';
+  | 'public_url_unreachable'
+  | 'too_many_links';
 type PublicationProblem = { code: PublicationProblemCode; message: string };
 /** One post of what a connection would be sent: its exact text and that text's count in the platform's unit. */
 type PartPreview = { text: string; count: number };
@@ -84,6 +86,17 @@ function textProblemOf(declaration: PlatformDeclaration, { draft, parts, cut, pr
   return { code: 'text_too_long', message: `Part ${index + 1} would be shortened to ${previews[index]!.count} ${unit} (the platform's other limits).` };
 }
 
+/** A post (or part of a thread) with more different links than the platform takes: the platform refuses it whole. */
+function linksProblemOf(declaration: PlatformDeclaration, previews: SocialPostPreview[]): PublicationProblem | null {
+  const { maxLinks } = declaration.text;
+  if (maxLinks === undefined) return null;
+  const index = previews.findIndex(({ text }) => uniqueLinkCount(text) > maxLinks);
+  if (index < 0) return null;
+  const which = previews.length > 1 ? `Part ${index + 1}` : 'The post';
+  const count = uniqueLinkCount(previews[index]!.text);
+  return { code: 'too_many_links', message: `${which} would carry ${count} different links; the platform takes at most ${maxLinks}: publishing would fail.` };
+}
+
 function problemsOf(
   declaration: PlatformDeclaration,
   text: TextSent,
@@ -93,6 +106,8 @@ function problemsOf(
   const problems: PublicationProblem[] = [];
   const textProblem = textProblemOf(declaration, text);
   if (textProblem) problems.push(textProblem);
+  const linksProblem = linksProblemOf(declaration, text.previews);
+  if (linksProblem) problems.push(linksProblem);
   const sent = preview.image;
   if (sent && sent.bytes > declaration.images.maxBytes) {
     const message = `The image would be ${sent.bytes} bytes as sent, more than the platform's ${declaration.images.maxBytes}: publishing would fail.`;

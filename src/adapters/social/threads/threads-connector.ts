@@ -13,7 +13,8 @@ import {
 } from '../social-connector.ts';
 import { containerLedger, textHashOf, type ContainerLedger, type LedgerEntry } from './threads-container-ledger.ts';
 import { createThreadsGraph, graphErrorOf, threadsAccountOf, type ThreadsGraphOptions } from './threads-graph.ts';
-import { threadsText, threadsTextCount, threadsTextMax } from './threads-text.ts';
+import { threadsMaxLinks, threadsText, threadsTextCount, threadsTextMax } from './threads-text.ts';
+import { uniqueLinkCount } from '../link-count.ts';
 
 // Threads' publishing API (https://developers.facebook.com/docs/threads/posts): a media container
 // (POST /{user-id}/threads, TEXT or IMAGE, the image fetched by Threads from a public URL of ours), its status polled
@@ -149,7 +150,7 @@ export function createThreadsConnector(options: ThreadsConnectorOptions): Thread
     declaration: {
       platform: 'threads',
       auth: 'oauth2',
-      text: { max: threadsTextMax, unit: 'weighted' },
+      text: { max: threadsTextMax, unit: 'weighted', maxLinks: threadsMaxLinks },
       images: { types: ['image/png', 'image/jpeg'], maxBytes: maxImageBytes, maxCount: 1, altText: true },
       threads: true,
       retriesNeverDuplicate: {
@@ -178,6 +179,8 @@ export function createThreadsConnector(options: ThreadsConnectorOptions): Thread
         await imageFacts(post.image);
         if (post.image.bytes.length > maxImageBytes) throw new SocialRejectedError(`the image is larger than Threads' ${maxImageBytes} bytes`);
       } else if (!text.trim()) throw new SocialRejectedError('Threads needs text for a post without an image');
+      const links = uniqueLinkCount(text);
+      if (links > threadsMaxLinks) throw new SocialRejectedError(`Threads takes at most ${threadsMaxLinks} different links in a post; this one has ${links}`);
 
       const ledger = containerLedger(sessions);
       let entry = await ledger.find(post.idempotencyKey);

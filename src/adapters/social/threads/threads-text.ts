@@ -6,6 +6,10 @@ import { shortenText } from '../shorten-text.ts';
 
 export const threadsTextMax = 500;
 
+// https://developers.facebook.com/docs/threads/posts/text-attachments: "The number of links is restricted to 5 or
+// less"; since December 22, 2025 a post with more fails at container creation (THREADS_API__LINK_LIMIT_EXCEEDED).
+export const threadsMaxLinks = 5;
+
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 // An emoji cluster: a pictograph, a flag (regional indicators) or a keycap (1️⃣).
 const emoji = /\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20e3/u;

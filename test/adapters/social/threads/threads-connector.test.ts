@@ -156,6 +156,28 @@ describe('Threads connector: publish', () => {
     expect(threads.requests).toHaveLength(0);
   });
 
+  it('when the post carries six different links, then it is refused before Threads is asked; one link six times is one link', async () => {
+    const links = [1, 2, 3, 4, 5, 6].map((n) => `https://harbour.example/${n}`);
+    const error = await failureOf(connector.publish(credentials, textPost({ text: `See ${links.join(', ')}.` })), SocialRejectedError);
+    expect(error.reason).toBe('Threads takes at most 5 different links in a post; this one has 6');
+    expect(threads.requests).toHaveLength(0);
+
+    await connector.publish(credentials, textPost({ text: `See ${links[0]} `.repeat(6) }));
+    expect(threads.containers).toHaveLength(1);
+  });
+
+  it('when a container with six different links reaches Threads anyway, then Threads refuses it at creation (THREADS_API__LINK_LIMIT_EXCEEDED)', async () => {
+    const text = [1, 2, 3, 4, 5, 6].map((n) => `https://harbour.example/${n}`).join(' ');
+    const url = new URL(`/v1.0/${threads.account.id}/threads`, threads.url);
+    const answer = await fetch(url, {
+      method: 'POST',
+      body: new URLSearchParams({ media_type: 'TEXT', text, access_token: credentials.accessToken }),
+    });
+    expect(answer.status).toBe(400);
+    expect(JSON.stringify(await answer.json())).toContain('THREADS_API__LINK_LIMIT_EXCEEDED');
+    expect(threads.containers).toHaveLength(0);
+  });
+
   it('when the text is over 500 as Threads counts it (an emoji counts its UTF-8 bytes), then it is cut to fit, as the preview said', async () => {
     const text = `${'word '.repeat(90)}🌸🌸🌸 ${'more '.repeat(20)}`;
     const post = textPost({ text });
