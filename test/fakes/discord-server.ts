@@ -20,7 +20,11 @@ type DiscordScriptedResponse = ScriptedResponse & { retryAfterSeconds?: number; 
 
 type DiscordRequest = { method: string; path: string; query: URLSearchParams; receivedAt: Date };
 
-type DiscordWebhook = { id: string; token: string; name: string; channelId: string; guildId: string };
+/**
+ * `channelType` is the webhook's channel's (https://discord.com/developers/docs/resources/channel#channel-object-channel-types):
+ * 0 a text channel, 15 a forum, 16 a media channel, where every message starts a thread (a post of the forum).
+ */
+type DiscordWebhook = { id: string; token: string; name: string; channelId: string; guildId: string; channelType: 0 | 15 | 16 };
 
 /** A message a webhook made: its content and attachments as described in `payload_json`, and every part received. */
 type DiscordMessage = {
@@ -115,6 +119,7 @@ export async function startDiscordServer(): Promise<DiscordServer> {
     name: 'Harbour news',
     channelId: snowflake(),
     guildId: snowflake(),
+    channelType: 0,
   };
   const apiUrl = `${scripted.url}/api`;
   const server: DiscordServer = {
@@ -190,6 +195,14 @@ export async function startDiscordServer(): Promise<DiscordServer> {
       });
     }
     if (!content && attachments.length === 0) return error(400, 'Cannot send an empty message', 50006);
+    // https://discord.com/developers/docs/resources/webhook#execute-webhook: a forum or media channel's webhook needs
+    // `thread_id` or `thread_name` (a new thread of that name), never both; a text channel's makes no thread.
+    const threadName = typeof payload.thread_name === 'string' ? payload.thread_name : undefined;
+    const threadId = received.url.searchParams.get('thread_id');
+    if (threadName !== undefined && threadId !== null) return error(400, 'Webhooks cannot have both a thread_name and thread_id', 220002);
+    if (found.channelType !== 0 && threadName === undefined && threadId === null)
+      return error(400, 'Webhooks posted to forum channels must have a thread_name or thread_id', 220001);
+    if (found.channelType === 0 && threadName !== undefined) return error(400, 'Webhooks can only create threads in forum channels', 220003);
     const message: DiscordMessage = { id: snowflake(), webhookId: found.id, content, payload, attachments, parts };
     server.messages.push(message);
     // Without wait=true Discord answers 204 and no message.

@@ -37,14 +37,28 @@ function discordContentOf(post: SocialPostDraft): string {
   return shortenText(post.text, { codePoints: discordContentMax, utf16Units: discordContentMax });
 }
 
-function messageForm(content: string, { bytes, contentType, alt }: Image): Promise<Multipart> {
+// https://discord.com/developers/docs/resources/webhook#execute-webhook: a forum or media channel's webhook must name
+// the thread a message starts (`thread_name`, at most 100 characters), and a text channel's must not. A webhook
+// URL does not say which its channel is, so a message goes without one first: a forum refuses it (220001) having
+// made nothing, and it goes again as a new thread named after the post's first line.
+const forumNeedsThread = 220001;
+const threadNameMax = 100;
+
+/** The thread a message starts in a forum: the post's first line, shortened, or a plain name for a post without text. */
+function threadNameOf(content: string): string {
+  const firstLine =
+    content
+      .split('\n')
+      .find((line) => line.trim())
+      ?.trim() ?? '';
+  return firstLine ? shortenText(firstLine, { codePoints: threadNameMax, utf16Units: threadNameMax }) : 'New post';
+}
+
+function messageForm(payload: Record<string, unknown>, { bytes, contentType, alt }: Image): Promise<Multipart> {
   const filename = imageFileName(contentType);
   const description = alt ? shortenText(alt, { codePoints: maxDescriptionChars, utf16Units: maxDescriptionChars }) : undefined;
   const form = new FormData();
-  form.set(
-    'payload_json',
-    JSON.stringify({ content, allowed_mentions: noMentions, attachments: [{ id: '0', filename, ...(description ? { description } : {}) }] }),
-  );
+  form.set('payload_json', JSON.stringify({ ...payload, attachments: [{ id: '0', filename, ...(description ? { description } : {}) }] }));
   form.set('files[0]', new Blob([bytes], { type: contentType }), filename);
   return encodeMultipart(form);
 }
@@ -89,14 +103,19 @@ export function createDiscordConnector(options: DiscordConnectorOptions): Social
       const content = discordContentOf(post);
       const url = new URL(webhook.url);
       url.searchParams.set('wait', 'true');
-      const form = post.image ? await messageForm(content, post.image) : undefined;
-      const answer = await http.request({
-        method: 'POST',
-        url,
-        headers: { accept: 'application/json', ...(form ? { 'content-type': form.contentType } : {}) },
-        ...(form ? { body: form.body } : { json: { content, allowed_mentions: noMentions } }),
-        creates: true,
-      });
+      const send = async (payload: Record<string, unknown>) => {
+        const form = post.image ? await messageForm(payload, post.image) : undefined;
+        return http.request({
+          method: 'POST',
+          url,
+          headers: { accept: 'application/json', ...(form ? { 'content-type': form.contentType } : {}) },
+          ...(form ? { body: form.body } : { json: payload }),
+          creates: true,
+        });
+      };
+      const message = { content, allowed_mentions: noMentions };
+      let answer = await send(message);
+      if (answer.status === 400 && answer.body.code === forumNeedsThread) answer = await send({ ...message, thread_name: threadNameOf(content) });
       if (answer.status !== 200) throw discordFailureOf(answer, 'the message', webhook);
       return { externalPostId: http.textField(answer, 'id', 'the message') };
     },

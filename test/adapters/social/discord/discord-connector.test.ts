@@ -95,6 +95,34 @@ describe('Discord connector', () => {
     ]);
   });
 
+  it.each([
+    ['a forum', 15 as const],
+    ['a media channel', 16 as const],
+  ])(
+    "when the webhook is %s's, then the message starts a thread named after the post's first line, once Discord refused it without one",
+    async (_kind, channelType) => {
+      discord.webhook.channelType = channelType;
+      try {
+        const before = discord.messages.length;
+        const post = postWith({
+          text: `${'Harbour lights tonight '.repeat(6)}\nThe boats come in at dusk.`,
+          image: { bytes: png, contentType: 'image/png', alt: 'Boats at dusk' },
+        });
+        const published = await connector.publish(credentials(), post);
+        expect(discord.messages).toHaveLength(before + 1);
+        const sent = discord.messages.at(-1)!;
+        expect(published).toEqual({ externalPostId: sent.id });
+        expect(sent.payload.thread_name).toBe(`${'Harbour lights tonight '.repeat(6).slice(0, 99).trimEnd()}…`);
+        expect(Array.from(sent.payload.thread_name as string).length).toBeLessThanOrEqual(100);
+        expect(sent.attachments).toHaveLength(1);
+        // The first request, without a thread name, was refused and made nothing.
+        expect(discord.requests.filter((request) => request.method === 'POST')).toHaveLength(2);
+      } finally {
+        discord.webhook.channelType = 0;
+      }
+    },
+  );
+
   it('when the text is long, then the content is cut to 2,000, as the preview shows', async () => {
     const text = 'The harbour wakes. '.repeat(150);
     const preview = await connector.preview({ text });
