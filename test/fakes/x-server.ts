@@ -26,7 +26,7 @@ type XTweet = {
 type XMedia = { id: string; bytes: Buffer; mediaType: string; category: string; altText: string | undefined };
 
 type Grant = { clientId: string; redirectUri: string; challenge: string; scopes: string[] };
-type AccessToken = { expiresAt: number; userId: string };
+type AccessToken = { expiresAt: number; userId: string; scopes: Set<string> };
 
 /** `url` is the API's base (X_API_URL); `authorizeUrl` its authorization page (X_AUTHORIZE_URL). */
 export type XServer = ScriptedServer<XEndpoint, ScriptedResponse, XRequest> & {
@@ -45,11 +45,22 @@ export type XServer = ScriptedServer<XEndpoint, ScriptedResponse, XRequest> & {
   currentRefreshToken(): string | undefined;
   /** Every refresh token that was rotated away and is refused from now on. */
   retiredRefreshTokens: string[];
-  /** Grants an access token without the flow (adapter tests). */
-  issueAccessToken(lifetimeSeconds?: number): string;
+  /** Grants an access token without the flow (adapter tests), with every scope we ask for unless told which. */
+  issueAccessToken(lifetimeSeconds?: number, scopes?: string[]): string;
 };
 
 const maxWeighted = 280;
+const allScopes = ['tweet.read', 'tweet.write', 'users.read', 'offline.access', 'media.write'];
+// Each endpoint's "OAuth 2.0 scopes required", from its page: https://docs.x.com/x-api/users/get-my-user,
+// https://docs.x.com/x-api/media/upload-media, https://docs.x.com/x-api/media/create-media-metadata,
+// https://docs.x.com/x-api/posts/create-post, https://docs.x.com/x-api/users/get-posts.
+const scopesNeeded: Record<string, string[]> = {
+  users_me: ['tweet.read', 'users.read'],
+  media_upload: ['media.write'],
+  media_metadata: ['media.write'],
+  tweets: ['tweet.read', 'tweet.write', 'users.read'],
+  user_tweets: ['tweet.read', 'users.read'],
+};
 const linkLength = 23;
 const problem = (status: number, title: string, detail: string, type = 'about:blank'): Reply => ({ status, body: { title, detail, type, status } });
 const defaultProblems: Record<number, Reply> = {
@@ -139,9 +150,9 @@ export async function startXServer(): Promise<XServer> {
     media: [],
     currentRefreshToken: () => refreshToken,
     retiredRefreshTokens: [],
-    issueAccessToken: (lifetimeSeconds = server.accessTokenLifetimeSeconds) => {
+    issueAccessToken: (lifetimeSeconds = server.accessTokenLifetimeSeconds, scopes = allScopes) => {
       const token = base64url(randomBytes(32));
-      accessTokens.set(token, { expiresAt: Date.now() + lifetimeSeconds * 1000, userId: server.account.id });
+      accessTokens.set(token, { expiresAt: Date.now() + lifetimeSeconds * 1000, userId: server.account.id, scopes: new Set(scopes) });
       return token;
     },
   };
@@ -168,8 +179,11 @@ export async function startXServer(): Promise<XServer> {
     return { status: 302, body: {}, headers: { location: back.toString() } };
   }
 
-  function tokens(): Reply {
-    const accessToken = server.issueAccessToken();
+  // The scopes the person granted stay with the refresh token: a refreshed access token has the same.
+  let grantedScopes = allScopes;
+  function tokens(scopes = grantedScopes): Reply {
+    grantedScopes = scopes;
+    const accessToken = server.issueAccessToken(server.accessTokenLifetimeSeconds, scopes);
     if (refreshToken) server.retiredRefreshTokens.push(refreshToken);
     refreshToken = base64url(randomBytes(32));
     return {
@@ -178,7 +192,7 @@ export async function startXServer(): Promise<XServer> {
         token_type: 'bearer',
         expires_in: server.accessTokenLifetimeSeconds,
         access_token: accessToken,
-        scope: 'tweet.read tweet.write users.read offline.access media.write',
+        scope: scopes.join(' '),
         refresh_token: refreshToken,
       },
     };
@@ -197,7 +211,7 @@ export async function startXServer(): Promise<XServer> {
       const verifier = form.get('code_verifier') ?? '';
       if (!grant || grant.redirectUri !== form.get('redirect_uri')) return invalidGrant;
       if (base64url(createHash('sha256').update(verifier).digest()) !== grant.challenge) return invalidGrant;
-      return tokens();
+      return tokens(grant.scopes);
     }
     if (form.get('grant_type') === 'refresh_token') {
       if (!refreshToken || form.get('refresh_token') !== refreshToken) return invalidGrant;
@@ -355,7 +369,13 @@ export async function startXServer(): Promise<XServer> {
     if (!found) return failure(404);
     return {
       endpoint: found.endpoint,
-      handle: (received) => (authorized(request) ? (contractRefusal(received) ?? found.handle(received)) : failure(401)),
+      handle: (received) => {
+        const token = authorized(request);
+        if (!token) return failure(401);
+        const missing = (scopesNeeded[found.endpoint] ?? []).filter((scope) => !token.scopes.has(scope));
+        if (missing.length > 0) return problem(403, 'Forbidden', `Missing required OAuth2 scopes: ${missing.join(', ')}`);
+        return contractRefusal(received) ?? found.handle(received);
+      },
     };
   }
 

@@ -156,6 +156,19 @@ describe('X connector', () => {
     expect(published.url).toBe(`https://x.com/i/web/status/${published.externalPostId}`);
   });
 
+  it('when the token was granted without media.write, then an image post is refused naming the scope and nothing is posted; a text post goes', async () => {
+    const withoutMedia = { ...credentials(), accessToken: x.issueAccessToken(7200, ['tweet.read', 'tweet.write', 'users.read', 'offline.access']) };
+    const before = x.tweets.length;
+    const error = await failureOf(
+      connector.publish(withoutMedia, postWith({ image: { bytes: png, contentType: 'image/png', alt: 'Three jackets' } })),
+      SocialRejectedError,
+    );
+    expect(error.reason).toBe('X refused the image (403): Missing required OAuth2 scopes: media.write');
+    expect(x.tweets).toHaveLength(before);
+    await connector.publish(withoutMedia, postWith());
+    expect(x.tweets).toHaveLength(before + 1);
+  });
+
   it('when the text weighs over 280, then it is cut to 280 with an ellipsis, links whole', async () => {
     const text = `${'日本語'.repeat(60)} https://example.com/a-long-link`;
     const published = await connector.publish(credentials(), postWith({ text }));
