@@ -86,7 +86,7 @@ describe('GET /social-platforms with the LinkedIn and Threads apps set', () => {
     const response = await workspace.client.get<Schemas['SocialPlatformEntry'][]>('/social-platforms');
     expect(response.body.filter((entry) => entry.platform === 'linkedin' || entry.platform === 'threads')).toEqual([
       expect.objectContaining({ platform: 'linkedin', auth: 'oauth2', configured: true, text: { max: 3000, unit: 'characters' } }),
-      expect.objectContaining({ platform: 'threads', auth: 'oauth2', configured: true, text: { max: 500, unit: 'weighted' } }),
+      expect.objectContaining({ platform: 'threads', auth: 'oauth2', configured: true, text: { max: 500, unit: 'weighted', maxLinks: 5 } }),
     ]);
     expect(response.body.find((entry) => entry.platform === 'x')?.configured).toBe(false);
   });

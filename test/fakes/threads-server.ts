@@ -42,8 +42,8 @@ type ThreadsThread = {
   replyToId: string | undefined;
 };
 
-type Token = { kind: 'short' | 'long'; userId: string; issuedAt: number; expiresAt: number };
-type Code = { redirectUri: string; expiresAt: number; used: boolean };
+type Token = { kind: 'short' | 'long'; userId: string; issuedAt: number; expiresAt: number; scopes: Set<string> };
+type Code = { redirectUri: string; expiresAt: number; used: boolean; scopes: string[] };
 
 /** `url` is both the API's base URL and, with /oauth/authorize, the Authorization Window's. */
 export type ThreadsServer = ScriptedServer<ThreadsEndpoint, ThreadsScriptedResponse, ThreadsRequest> & {
@@ -58,7 +58,8 @@ export type ThreadsServer = ScriptedServer<ThreadsEndpoint, ThreadsScriptedRespo
   containers: ThreadsContainer[];
   threads: ThreadsThread[];
   /** A token as Threads would have issued it `ageMs` ago (a long-lived one lasts 60 days, a short-lived one an hour). */
-  issueToken(kind: 'short' | 'long', ageMs?: number): string;
+  /** A token of the account, with every permission we ask for unless told which. */
+  issueToken(kind: 'short' | 'long', ageMs?: number, scopes?: readonly string[]): string;
   /** Makes the token expired. */
   expire(token: string): void;
 };
@@ -69,6 +70,19 @@ const codeLifetimeMs = hourMs;
 const maxTextCount = 500;
 const maxAltText = 1_000;
 const maxLinks = 5;
+const allPermissions = ['threads_basic', 'threads_content_publish', 'threads_read_replies'];
+// The permissions each endpoint requires, from its page: profiles (https://developers.facebook.com/docs/threads/threads-profiles),
+// publishing (https://developers.facebook.com/docs/threads/posts), media and status
+// (https://developers.facebook.com/docs/threads/threads-media), and a user's replies, a GET of the reply endpoints
+// (https://developers.facebook.com/docs/threads/retrieve-and-manage-replies: threads_read_replies).
+const permissionsNeeded: Partial<Record<string, string[]>> = {
+  me: ['threads_basic'],
+  create: ['threads_basic', 'threads_content_publish'],
+  publish: ['threads_basic', 'threads_content_publish'],
+  list: ['threads_basic'],
+  object: ['threads_basic'],
+  replies: ['threads_basic', 'threads_read_replies'],
+};
 const maxImageBytes = 8_000_000;
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
@@ -148,10 +162,10 @@ export async function startThreadsServer(): Promise<ThreadsServer> {
     timeOutAfterPublishing: 0,
     containers: [],
     threads: [],
-    issueToken(kind, ageMs = 0) {
+    issueToken(kind, ageMs = 0, scopes = allPermissions) {
       const token = `TH${kind === 'long' ? 'L' : 'S'}${randomBytes(24).toString('base64url')}`;
       const issuedAt = Date.now() - ageMs;
-      tokens.set(token, { kind, userId: server.account.id, issuedAt, expiresAt: issuedAt + lifetimeMs[kind] });
+      tokens.set(token, { kind, userId: server.account.id, issuedAt, expiresAt: issuedAt + lifetimeMs[kind], scopes: new Set(scopes) });
       return token;
     },
     expire(token) {
@@ -186,7 +200,7 @@ export async function startThreadsServer(): Promise<ThreadsServer> {
     const scopes = (params.get('scope') ?? '').split(/[ ,]/);
     if (!scopes.includes('threads_basic')) return invalidParameter('The threads_basic permission is required');
     const code = `AQB${randomBytes(24).toString('base64url')}`;
-    codes.set(code, { redirectUri, expiresAt: Date.now() + codeLifetimeMs, used: false });
+    codes.set(code, { redirectUri, expiresAt: Date.now() + codeLifetimeMs, used: false, scopes: scopes.filter(Boolean) });
     const target = new URL(redirectUri);
     target.searchParams.set('code', code);
     const state = params.get('state');
@@ -206,11 +220,12 @@ export async function startThreadsServer(): Promise<ThreadsServer> {
     if (!code || code.used || code.expiresAt <= Date.now()) return refuse('Invalid authorization code');
     if (params.get('redirect_uri') !== code.redirectUri) return refuse('Error validating verification code. Please make sure your redirect_uri is identical');
     code.used = true;
-    return { status: 200, body: { access_token: server.issueToken('short'), user_id: Number(server.account.id) } };
+    return { status: 200, body: { access_token: server.issueToken('short', 0, code.scopes), user_id: Number(server.account.id) } };
   }
 
-  function longLivedAnswer(): Reply {
-    const token = server.issueToken('long');
+  // A long-lived token keeps the permissions of the token it was made from.
+  function longLivedAnswer(from: Token): Reply {
+    const token = server.issueToken('long', 0, [...from.scopes]);
     return { status: 200, body: { access_token: token, token_type: 'bearer', expires_in: lifetimeMs.long / 1000 } };
   }
 
@@ -220,7 +235,7 @@ export async function startThreadsServer(): Promise<ThreadsServer> {
     if (params.get('grant_type') !== 'th_exchange_token') return invalidParameter('grant_type must be th_exchange_token');
     if (params.get('client_secret') !== server.app.clientSecret) return invalidParameter('Error validating client secret.');
     const holder = tokenOf(params, received.request, 'short');
-    return 'status' in holder ? holder : longLivedAnswer();
+    return 'status' in holder ? holder : longLivedAnswer(holder);
   }
 
   // https://developers.facebook.com/docs/threads/get-started/long-lived-tokens#refresh-a-long-lived-token: an
@@ -231,7 +246,7 @@ export async function startThreadsServer(): Promise<ThreadsServer> {
     const params = paramsOf(received);
     if (params.get('grant_type') !== 'th_refresh_token') return invalidParameter('grant_type must be th_refresh_token');
     const holder = tokenOf(params, received.request, 'long');
-    return 'status' in holder ? holder : longLivedAnswer();
+    return 'status' in holder ? holder : longLivedAnswer(holder);
   }
 
   // https://developers.facebook.com/docs/threads/threads-profiles
@@ -383,7 +398,10 @@ export async function startThreadsServer(): Promise<ThreadsServer> {
       endpoint,
       handle: (received: Received) => {
         const holder = tokenOf(paramsOf(received), received.request);
-        return 'status' in holder ? holder : handle(received, holder);
+        if ('status' in holder) return holder;
+        if ((permissionsNeeded[endpoint] ?? []).some((permission) => !holder.scopes.has(permission)))
+          return graphError(403, { code: 10, message: '(#10) Application does not have permission for this action' });
+        return handle(received, holder);
       },
     });
     if (method === 'GET' && path === '/v1.0/me') return withToken('me', me);

@@ -19,7 +19,11 @@ export type ThreadsOAuthOptions = ThreadsGraphOptions & {
   authorizeUrl?: string | undefined;
 };
 
-const scopes = ['threads_basic', 'threads_content_publish'] as const;
+// threads_read_replies: a part of a thread whose answer was lost is looked up among the account's replies
+// (GET /{user-id}/replies), a GET of the reply endpoints, which need it
+// (https://developers.facebook.com/docs/threads/retrieve-and-manage-replies). Posting a reply needs no more than
+// owning the thread's first post (https://developers.facebook.com/docs/threads/retrieve-and-manage-replies/create-replies).
+const scopes = ['threads_basic', 'threads_content_publish', 'threads_read_replies'] as const;
 const longLivedMs = 60 * 24 * 60 * 60 * 1000;
 // Threads refreshes a long-lived token only once it is a day old: one with more than 59 of its 60 days left is kept.
 const refreshableAfterMs = 24 * 60 * 60 * 1000;

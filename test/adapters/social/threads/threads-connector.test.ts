@@ -338,4 +338,18 @@ describe('Threads connector: replies in a thread', () => {
     expect(await connector.publish(credentials, reply, sessions)).toEqual(found);
     expect(threads.threads.filter((thread) => thread.text === 'Thread reply')).toHaveLength(1);
   });
+
+  it('when the token lacks threads_read_replies, then the look-up of a reply whose answer was lost is refused naming the permission, and nothing is posted again', async () => {
+    const withoutReplies = { ...credentials, accessToken: threads.issueToken('long', 0, ['threads_basic', 'threads_content_publish']) };
+    const impatient = createThreadsConnector({ apiUrl: threads.url, allowPrivateNetworks: true, timeoutMs: 500 });
+    const root = await connector.publish(withoutReplies, textPost({ text: 'Permissions start' }));
+    const sessions = memorySessions();
+    const reply = textPost({ text: 'Permissions reply', replyTo: { root, parent: root } });
+    threads.timeOutAfterPublishing = 1;
+    await failureOf(impatient.publish(withoutReplies, reply, sessions), SocialOutcomeUnknownError);
+
+    const error = await failureOf(connector.findPublished(withoutReplies, reply.idempotencyKey, sessions), SocialRejectedError);
+    expect(error.reason).toBe('Threads refused the permission (403, code 10): (#10) Application does not have permission for this action');
+    expect(threads.threads.filter((thread) => thread.text === 'Permissions reply')).toHaveLength(1);
+  });
 });

@@ -37,7 +37,7 @@ describe('Threads OAuth platform: connecting', () => {
     expect(Object.fromEntries(url.searchParams)).toEqual({
       client_id: threads.app.clientId,
       redirect_uri: callbackUrl,
-      scope: 'threads_basic,threads_content_publish',
+      scope: 'threads_basic,threads_content_publish,threads_read_replies',
       response_type: 'code',
       state: 'state-123',
     });
