@@ -6,8 +6,8 @@ import { jsonOf, startScriptedServer, type Received, type Reply, type Route, typ
 // method is `POST /api/<method>` with the bot token as a bearer token, its arguments as a form or JSON, and answers
 // HTTP 200 with `{ ok: true, … }` or `{ ok: false, error }`; a rate limit is HTTP 429 with Retry-After and
 // `{ ok: false, error: 'ratelimited' }` (https://docs.slack.dev/apis/web-api/rate-limits). The upload URL that
-// files.getUploadURLExternal gives points back at the fake. What it cannot show of the real Slack: scopes (every
-// token has them all), the real rate-limit tiers (a test scripts a 429), message formatting, file scanning and
+// files.getUploadURLExternal gives points back at the fake. Each method requires the bot token scopes its page lists
+// (`missing_scope`, with `needed` and `provided`, otherwise). What it cannot show of the real Slack: the real rate-limit tiers (a test scripts a 429), message formatting, file scanning and
 // thumbnails, and how long Slack takes to share a file (here: at once, or after `sharePolls` polls of files.info).
 
 type SlackMethod =
@@ -40,6 +40,8 @@ type SlackMessage = { ts: string; channel: string; text: string; files: SlackFil
 /** `url` is the Web API's base (SLACK_API_URL). */
 export type SlackServer = ScriptedServer<SlackMethod, SlackScriptedResponse, SlackRequest> & {
   botToken: string;
+  /** The bot token's scopes; every scope we ask for unless a test takes one away. */
+  botScopes: Set<string>;
   team: { id: string; name: string; url: string };
   bot: { userId: string; botId: string };
   channels: SlackChannel[];
@@ -93,6 +95,7 @@ export async function startSlackServer(): Promise<SlackServer> {
     ...scripted,
     url: `${scripted.url}/api`,
     botToken: `xoxb-${randomBytes(12).toString('hex')}`,
+    botScopes: new Set(['chat:write', 'files:write', 'files:read', 'channels:read', 'groups:read']),
     team: { id: 'T0FAKE0001', name: 'Acme', url: 'https://acme.slack.com/' },
     bot: { userId: 'U0FAKEBOT1', botId: 'B0FAKEBOT1' },
     channels: [
@@ -266,6 +269,26 @@ export async function startSlackServer(): Promise<SlackServer> {
     'files.info': filesInfo,
   };
 
+  // Each method's "Required scopes" (bot token), from its page: https://docs.slack.dev/reference/methods/conversations.info
+  // (channels:read, groups:read for a private channel), https://docs.slack.dev/reference/methods/chat.postMessage,
+  // https://docs.slack.dev/reference/methods/files.getUploadURLExternal,
+  // https://docs.slack.dev/reference/methods/files.completeUploadExternal, https://docs.slack.dev/reference/methods/files.info.
+  function scopeNeeded(method: SlackMethod, args: Record<string, unknown>): string | undefined {
+    switch (method) {
+      case 'conversations.info':
+        return channelOf(String(args.channel ?? ''))?.isPrivate ? 'groups:read' : 'channels:read';
+      case 'chat.postMessage':
+        return 'chat:write';
+      case 'files.getUploadURLExternal':
+      case 'files.completeUploadExternal':
+        return 'files:write';
+      case 'files.info':
+        return 'files:read';
+      default:
+        return undefined;
+    }
+  }
+
   function route(request: IncomingMessage, url: URL): Route<SlackMethod> | Reply {
     const uploading = request.method === 'POST' ? server.files.find((file) => file.uploadPath === url.pathname) : undefined;
     if (uploading) return { endpoint: 'upload', handle: (received) => upload(uploading, received) };
@@ -279,6 +302,9 @@ export async function startSlackServer(): Promise<SlackServer> {
         if (!header) return refusal('not_authed');
         if (header !== `Bearer ${server.botToken}`) return refusal('invalid_auth');
         const args = argsOf(received);
+        const needed = scopeNeeded(name as SlackMethod, args);
+        if (needed && !server.botScopes.has(needed))
+          return { status: 200, body: { ok: false, error: 'missing_scope', needed, provided: [...server.botScopes].join(',') } };
         server.calls.push({ method: name as SlackMethod, args });
         return handler(args);
       },

@@ -63,6 +63,21 @@ describe('the Slack connector, verifying', () => {
 });
 
 describe('the Slack connector, publishing', () => {
+  it('when the bot token lacks a scope the post needs, then Slack refuses it naming the scope, and nothing is posted', async () => {
+    const before = slack.messages.length;
+    slack.botScopes.delete('files:write');
+    try {
+      const error = await failureOf(
+        connector.publish(credentials(), postWith({ image: { bytes: png, contentType: 'image/png', alt: 'Three boats' } })),
+        SocialRejectedError,
+      );
+      expect(error.reason).toBe('Slack rejected the bot token: missing_scope: needs the scope files:write');
+      expect(slack.messages).toHaveLength(before);
+    } finally {
+      slack.botScopes.add('files:write');
+    }
+  });
+
   it('when the post is text, then chat.postMessage posts it, escaped as Slack asks, and its ts is the post id', async () => {
     const published = await connector.publish(credentials(), postWith({ text: 'Fish & chips <today>' }));
     expect(messageWith(published.externalPostId)).toMatchObject({ channel: 'C0NEWS0001', text: 'Fish &amp; chips &lt;today&gt;', files: [] });
