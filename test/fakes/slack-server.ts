@@ -276,7 +276,7 @@ export async function startSlackServer(): Promise<SlackServer> {
   function scopeNeeded(method: SlackMethod, args: Record<string, unknown>): string | undefined {
     switch (method) {
       case 'conversations.info':
-        return channelOf(String(args.channel ?? ''))?.isPrivate ? 'groups:read' : 'channels:read';
+        return channelOf(args.channel)?.isPrivate ? 'groups:read' : 'channels:read';
       case 'chat.postMessage':
         return 'chat:write';
       case 'files.getUploadURLExternal':
