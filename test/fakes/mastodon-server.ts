@@ -40,6 +40,8 @@ export type MastodonServer = ScriptedServer<MastodonEndpoint, MastodonScriptedRe
   statusUrlOf: (id: string) => string;
 };
 
+const imageSizeLimit = 16 * 1024 * 1024;
+const descriptionLimit = 1_500;
 const maxStatusGraphemes = 500;
 // What each endpoint's OAuth line in Mastodon's reference asks of the token, any one of (a parent scope such as
 // `read` or `write` grants its children): https://docs.joinmastodon.org/methods/accounts/#verify_credentials
@@ -140,7 +142,13 @@ export async function startMastodonServer(options: { token?: string; scopes?: st
     const file = form.get('file');
     if (!(file instanceof File)) return failure(422, "Validation failed: File can't be blank");
     if (!file.type.startsWith('image/')) return failure(422, 'Validation failed: File content type is invalid');
+    // https://docs.joinmastodon.org/methods/media/#v2 and a default instance's configuration.media_attachments
+    // (https://docs.joinmastodon.org/entities/Instance/#image_size_limit): images up to 16 MB, descriptions up to
+    // 1,500 characters.
+    if (file.size > imageSizeLimit) return failure(422, `Validation failed: File file size must be less than ${imageSizeLimit / 1024 / 1024} MB`);
     const description = form.get('description');
+    if (typeof description === 'string' && Array.from(description).length > descriptionLimit)
+      return failure(422, `Validation failed: Description is too long (maximum is ${descriptionLimit} characters)`);
     const media: MastodonMedia = {
       id: nextId(),
       bytes: Buffer.from(await file.arrayBuffer()),

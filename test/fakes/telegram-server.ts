@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { multipartPartsOf, type MultipartPart } from './multipart-parts.ts';
@@ -170,6 +171,12 @@ export async function startTelegramServer(): Promise<TelegramServer> {
     const photo = field('photo')?.file;
     if (!photo || photo.bytes.length === 0) return error(400, 'Bad Request: there is no photo in the request');
     if (photo.bytes.length > photoMaxBytes) return error(400, 'Bad Request: file is too big');
+    // "The photo's width and height must not exceed 10000 in total. Width and height ratio must be at most 20."
+    const { width = 0, height = 0 } = await sharp(photo.bytes)
+      .metadata()
+      .catch(() => ({ width: 0, height: 0 }));
+    if (width === 0 || height === 0) return error(400, 'Bad Request: IMAGE_PROCESS_FAILED');
+    if (width + height > 10_000 || Math.max(width, height) / Math.min(width, height) > 20) return error(400, 'Bad Request: PHOTO_INVALID_DIMENSIONS');
     const caption = field('caption')?.value;
     if (caption !== undefined && caption.length > captionMax) return error(400, 'Bad Request: message caption is too long');
     const message: TelegramMessage = { messageId: ++lastMessageId, chat, ...(caption !== undefined ? { caption } : {}), photo, parts };

@@ -142,6 +142,16 @@ describe('Mastodon connector: publish', () => {
     expect(published).toEqual({ externalPostId: mastodon.statuses[0]?.id, url: undefined });
   });
 
+  it('when the image is over 16 MB, then Mastodon refuses it (422) and no status is posted', async () => {
+    const large = Buffer.concat([png, Buffer.alloc(16 * 1024 * 1024)]);
+    const error = await failureOf(
+      connector.publish(credentials, postWith({ image: { bytes: large, contentType: 'image/png', alt: 'Too large' } })),
+      SocialRejectedError,
+    );
+    expect(error.reason).toBe('Mastodon refused the image (422): Validation failed: File file size must be less than 16 MB');
+    expect(mastodon.statuses).toHaveLength(0);
+  });
+
   it('when the post has no image, then it posts the text alone', async () => {
     await connector.publish(credentials, postWith({ image: undefined }));
     expect(mastodon.media).toHaveLength(0);

@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -117,6 +118,17 @@ describe('Telegram connector', () => {
       SocialRejectedError,
     );
     expect(error.reason).toBe('Telegram refused the photo (403): Forbidden: bot is not a member of the channel chat');
+  });
+
+  it('when the photo is 21 times as wide as it is high, then Telegram refuses its dimensions, for good', async () => {
+    const strip = await sharp({ create: { width: 2100, height: 100, channels: 3, background: '#336699' } })
+      .png()
+      .toBuffer();
+    const error = await failureOf(
+      connector.publish(credentials(), postWith({ image: { bytes: strip, contentType: 'image/png', alt: '' } })),
+      SocialRejectedError,
+    );
+    expect(error.reason).toBe('Telegram refused the photo (400): Bad Request: PHOTO_INVALID_DIMENSIONS');
   });
 
   it('when Telegram fails or its answer to a message is lost, then it is an outage, or an unknown outcome', async () => {
