@@ -84,6 +84,16 @@ async function newPost(options: { generated?: boolean } = {}): Promise<string> {
   return id;
 }
 
+/** A Mastodon connection of the workspace, on the fake. */
+async function newMastodonConnection(): Promise<string> {
+  const response = await workspace.client.post<{ id: string }>('/social-connections', {
+    platform: 'mastodon',
+    instanceUrl: mastodon.url,
+    accessToken: mastodon.token,
+  });
+  return response.body.id;
+}
+
 /** How many updates (plan, cancel) the post's publication workflow has accepted: each publish or schedule sends one. */
 async function publicationUpdates(postId: string): Promise<number> {
   const history = await app.api.services.temporal.workflow.getHandle(workflowIds.postPublication(postId)).fetchHistory();
@@ -175,9 +185,7 @@ const scenarios: Record<string, () => Scenario | Promise<Scenario>> = {
   },
   'POST /posts/{id}/publish-social': async () => {
     const id = await newPost({ generated: true });
-    const connectionId = (
-      await workspace.client.post<{ id: string }>('/social-connections', { platform: 'mastodon', instanceUrl: mastodon.url, accessToken: mastodon.token })
-    ).body.id;
+    const connectionId = await newMastodonConnection();
     return {
       path: `/posts/${id}/publish-social`,
       body: { connectionIds: [connectionId] },
@@ -450,9 +458,7 @@ describe('Idempotency-Key: a retry after the answer was lost and the scheduled t
 
   it('when a scheduled publish-social is sent again after its time, then the retry answers the targets the first send planned, not 400', async () => {
     const id = await newPost({ generated: true });
-    const connectionId = (
-      await workspace.client.post<{ id: string }>('/social-connections', { platform: 'mastodon', instanceUrl: mastodon.url, accessToken: mastodon.token })
-    ).body.id;
+    const connectionId = await newMastodonConnection();
     const key = newKey();
     const body = { connectionIds: [connectionId], scheduledAt: new Date(Date.now() + 2_000).toISOString() };
     const statuses = mastodon.statuses.length;
@@ -712,9 +718,7 @@ describe('Idempotency-Key: a retry after the answer was lost', () => {
 
   it('when a publish-social is sent again with its key after its run ended, then the retry answers the same targets and the platform gets one status', async () => {
     const id = await newPost({ generated: true });
-    const connectionId = (
-      await workspace.client.post<{ id: string }>('/social-connections', { platform: 'mastodon', instanceUrl: mastodon.url, accessToken: mastodon.token })
-    ).body.id;
+    const connectionId = await newMastodonConnection();
     const key = newKey();
     const statuses = mastodon.statuses.length;
     const first = await send(`/posts/${id}/publish-social`, { connectionIds: [connectionId] }, key);

@@ -99,14 +99,7 @@ export async function recordEffect(em: EntityManager, workspaceId: string, reque
  * another id. A retry finds it and does, or finds done, that same thing.
  */
 export async function recordIntent(em: EntityManager, workspaceId: string, requestKey: string, type: string, effect: Effect): Promise<void> {
-  await em.execute(
-    `insert into request_effects (id, workspace_id, key, resource_type, resource_id, secret_sealed, created_at, expires_at)
-     values (?, ?, ?, ?, ?, null, now(), ?)
-     on conflict (workspace_id, key) do update
-        set resource_type = excluded.resource_type, resource_id = excluded.resource_id, expires_at = excluded.expires_at`,
-    [newId(), workspaceId, requestKey, type, effect.resourceId, keyExpiresAt()],
-    'run',
-  );
+  await upsertEffect(em, { workspaceId, requestKey, type, resourceId: effect.resourceId }, 'always');
 }
 
 /**
@@ -117,18 +110,27 @@ export async function recordIntent(em: EntityManager, workspaceId: string, reque
 export async function intendedWorkId(em: EntityManager, workspaceId: string, requestKey: string | undefined, type: string): Promise<string> {
   if (requestKey === undefined) return newId();
   // Two executions of one key at once (one taking over from the other) both end with the id the first recorded.
+  await upsertEffect(em, { workspaceId, requestKey, type, resourceId: newId() }, 'when-expired');
+  const recorded = await effectOf(em, workspaceId, requestKey, type);
+  if (!recorded) throw new Error(`the ${type} recorded for a request key was not found just after`);
+  return recorded.resourceId;
+}
+
+/** Records an effect under a key, committed at once: over what the key recorded before `always`, or only once that expired. */
+async function upsertEffect(
+  em: EntityManager,
+  effect: { workspaceId: string; requestKey: string; type: string; resourceId: string },
+  replace: 'always' | 'when-expired',
+): Promise<void> {
   await em.execute(
     `insert into request_effects (id, workspace_id, key, resource_type, resource_id, secret_sealed, created_at, expires_at)
      values (?, ?, ?, ?, ?, null, now(), ?)
      on conflict (workspace_id, key) do update
         set resource_type = excluded.resource_type, resource_id = excluded.resource_id, expires_at = excluded.expires_at
-      where request_effects.expires_at <= now()`,
-    [newId(), workspaceId, requestKey, type, newId(), keyExpiresAt()],
+      ${replace === 'when-expired' ? 'where request_effects.expires_at <= now()' : ''}`,
+    [newId(), effect.workspaceId, effect.requestKey, effect.type, effect.resourceId, keyExpiresAt()],
     'run',
   );
-  const recorded = await effectOf(em, workspaceId, requestKey, type);
-  if (!recorded) throw new Error(`the ${type} recorded for a request key was not found just after`);
-  return recorded.resourceId;
 }
 
 async function findAgain<T>(resource: Resource<T>, id: string): Promise<T> {
