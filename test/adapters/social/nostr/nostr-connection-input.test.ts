@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { nsecEncode } from 'nostr-tools/nip19';
 import { bytesToHex, hexToBytes } from 'nostr-tools/utils';
-import { nostrCredentialsOf } from '../../../src/adapters/social/nostr/nostr-connection-input.ts';
-import { AppError } from '../../../src/common/errors/app-error.ts';
+import { nostrCredentialsOf } from '../../../../src/adapters/social/nostr/nostr-connection-input.ts';
+import { AppError } from '../../../../src/common/errors/app-error.ts';
 
 // A Nostr connection's key and relays as given to POST /social-connections: what is kept, and what is refused naming
 // its field.
