@@ -745,7 +745,8 @@ export interface paths {
          *     is set up for it (`configured`: an OAuth platform needs the operator's client id and secret), how much text
          *     it takes and how it counts it (`graphemes`: user-perceived characters, as Bluesky and Mastodon count them,
          *     Mastodon counting every link as 23; `weighted`: X's count, where CJK characters and emoji weigh 2 and every
-         *     URL 23; `characters` elsewhere), the images it takes, whether it threads posts, and whether a retry after an
+         *     URL 23; `characters` elsewhere), the most different links one post may carry where the platform refuses more
+         *     (`maxLinks`, Threads), the images it takes, whether it threads posts, and whether a retry after an
          *     attempt whose outcome is unknown can never post twice. Publishing reads the same declarations: longer text
          *     is shortened (never inside a link, tag or mention) and larger images are re-encoded where the platform
          *     needs it; `POST /posts/{id}/publish-social` with `dryRun: true` shows the result per connection.

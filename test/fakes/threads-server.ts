@@ -86,12 +86,14 @@ const permissionsNeeded: Partial<Record<string, string[]>> = {
 const maxImageBytes = 8_000_000;
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
-// https://developers.facebook.com/docs/threads/posts#limitations: 500 characters, an emoji counting its UTF-8 bytes.
 /** The unique URLs Threads finds in a text, as the fake finds them: http(s) up to a space, closing punctuation aside. */
 function uniqueLinks(text: string): number {
-  return new Set((text.match(/https?:\/\/[^\s]+/gi) ?? []).map((url) => url.replace(/[.,;:!?)]+$/, '').toLowerCase())).size;
+  const urls = (text.match(/https?:\/\/[^\s]+/gi) ?? []).map((url) => url.replace(/[.,;:!?)\]}'"]+$/, ''));
+  // Scheme and host in any case are one URL; a path's case makes another.
+  return new Set(urls.map((url) => url.replace(/^[a-z]+:\/\/[^/]+/i, (origin) => origin.toLowerCase()))).size;
 }
 
+// https://developers.facebook.com/docs/threads/posts#limitations: 500 characters, an emoji counting its UTF-8 bytes.
 function textCount(text: string): number {
   let count = 0;
   for (const { segment } of graphemes.segment(text))

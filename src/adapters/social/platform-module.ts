@@ -5,7 +5,8 @@ import type { OAuthTokenFields, SocialConnector, SocialCredentials, SocialReject
 import type { SocialPlatform } from './social-platforms.ts';
 
 // Everything the rest of the service needs to know of one platform, in the platform's own folder and registered
-// once in platform-registry.ts. Each fact is a required field, so a platform that forgets one does not compile.
+// once in platform-registry.ts. Each fact is a required field (but `serverUrlOf`, where verify says the server), so
+// a platform that forgets one does not compile.
 
 export type SocialConfig = Config['social'];
 
