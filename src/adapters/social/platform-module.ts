@@ -23,10 +23,10 @@ export type RejectedFields = Partial<Record<SocialRejectedError['about'], string
 export type CredentialsConnection<P extends SocialPlatform, Input extends { platform: P }> = {
   via: 'credentials';
   /** The credentials the request's body makes (openapi.yaml has checked its shape): trimmed, defaulted, or a 400. */
-  credentialsOf(input: Input): CredentialsOf<P>;
+  credentialsOf: (input: Input) => CredentialsOf<P>;
   rejectedFields: RejectedFields;
   /** The server the connection is shown to talk to, where the connector's verify does not say (Telegram's, Discord's and Slack's do). */
-  serverUrlOf?(credentials: CredentialsOf<P>): string;
+  serverUrlOf?: (credentials: CredentialsOf<P>) => string;
 };
 
 /**
@@ -40,7 +40,7 @@ export type OAuthConnection<P extends SocialPlatform> = {
   via: 'oauth';
   setupOf(config: SocialConfig): OAuthSetup;
   /** The credentials a completed authorization keeps: the tokens and what the platform's own calls need of the account. */
-  credentialsOf(tokens: OAuthTokenFields, account: VerifiedAccount): CredentialsOf<P>;
+  credentialsOf: (tokens: OAuthTokenFields, account: VerifiedAccount) => CredentialsOf<P>;
   /** Whether a connection may post as an author other than the person (LinkedIn organisations they administer). */
   takesAuthor: boolean;
 };

@@ -11,9 +11,10 @@ import {
   type OAuthConnection,
   type OAuthSetup,
   type PlatformModule,
+  type RejectedFields,
   type SocialConfig,
 } from './platform-module.ts';
-import type { OAuthCredentials, SocialConnector, VerifiedAccount } from './social-connector.ts';
+import type { OAuthCredentials, SocialConnector, SocialCredentials, VerifiedAccount } from './social-connector.ts';
 import { socialPlatforms, type SocialPlatform } from './social-platforms.ts';
 import { slackPlatform } from './slack/slack-platform.ts';
 import { telegramPlatform } from './telegram/telegram-platform.ts';
@@ -38,14 +39,22 @@ const platformModules = {
 type Modules = typeof platformModules;
 
 /** The platforms connected with the account's own credentials (POST /social-connections). */
-export type CredentialsPlatform = { [P in SocialPlatform]: Modules[P]['connection'] extends { via: 'credentials' } ? P : never }[SocialPlatform];
+type CredentialsPlatform = { [P in SocialPlatform]: Modules[P]['connection'] extends { via: 'credentials' } ? P : never }[SocialPlatform];
 
 /** The body of POST /social-connections, one shape per platform (openapi.yaml holds the same union). */
 export type CreateSocialConnectionInput = {
   [P in CredentialsPlatform]: Modules[P]['connection'] extends CredentialsConnection<P, infer Input> ? Input : never;
 }[CredentialsPlatform];
 
-function platformModuleOf(platform: SocialPlatform): PlatformModule<SocialPlatform, never> {
+/** The OAuth platforms (POST /social-connections/authorizations). */
+type OAuthPlatformName = Exclude<SocialPlatform, CredentialsPlatform>;
+
+/** What every module has whatever its platform: how its images go, whether it connects through OAuth, its connector. */
+type AnyModule = Pick<PlatformModule<SocialPlatform>, 'imageLink' | 'createConnector'> & {
+  connection: { via: 'credentials' } | OAuthConnection<OAuthPlatformName>;
+};
+
+function platformModuleOf(platform: SocialPlatform): AnyModule {
   return platformModules[platform];
 }
 
@@ -53,13 +62,19 @@ function byPlatform<T>(value: (platform: SocialPlatform) => T): Record<SocialPla
   return Object.fromEntries(socialPlatforms.map((platform) => [platform, value(platform)])) as Record<SocialPlatform, T>;
 }
 
-/** The credentials side of a platform connected with them. */
-export function credentialsConnectionOf(platform: CredentialsPlatform): CredentialsConnection<CredentialsPlatform, CreateSocialConnectionInput> {
-  return platformModules[platform].connection;
+/** What POST /social-connections makes of a body: the platform's credentials, which field each refusal is about, and the server it talks to where its module knows. */
+export type CredentialsConnectionOf = { credentials: SocialCredentials; rejectedFields: RejectedFields; serverUrl: string | undefined };
+
+export function credentialsConnectionOf(input: CreateSocialConnectionInput): CredentialsConnectionOf {
+  // The one place a body meets its platform's module: `input.platform` names the module whose input `input` is, a
+  // correlation TypeScript cannot follow through a union, hence the cast.
+  const connection = platformModules[input.platform].connection as unknown as CredentialsConnection<CredentialsPlatform, CreateSocialConnectionInput>;
+  const credentials = connection.credentialsOf(input);
+  return { credentials, rejectedFields: connection.rejectedFields, serverUrl: connection.serverUrlOf?.(credentials) };
 }
 
 /** The OAuth side of a platform, or undefined when it connects with credentials. */
-export function oauthConnectionOf(platform: SocialPlatform): OAuthConnection<SocialPlatform> | undefined {
+export function oauthConnectionOf(platform: SocialPlatform): OAuthConnection<OAuthPlatformName> | undefined {
   const { connection } = platformModuleOf(platform);
   return connection.via === 'oauth' ? connection : undefined;
 }
@@ -68,7 +83,7 @@ export function oauthConnectionOf(platform: SocialPlatform): OAuthConnection<Soc
 export function oauthCredentialsOf(platform: SocialPlatform, tokens: OAuthTokens, account: VerifiedAccount): OAuthCredentials {
   const oauth = oauthConnectionOf(platform);
   if (!oauth) throw new Error(`${platform} does not connect through OAuth`);
-  return oauth.credentialsOf(oauthTokenFieldsOf(tokens), account) as OAuthCredentials;
+  return oauth.credentialsOf(oauthTokenFieldsOf(tokens), account);
 }
 
 /** The kind of link a platform is given for a post's image, or null when the image is uploaded to it. */

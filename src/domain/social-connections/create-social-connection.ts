@@ -3,14 +3,14 @@ import { SocialConnection } from '../../adapters/database/entities/social-connec
 import { createOnce, madeBefore } from '../idempotency/request-effects.ts';
 import { platformUnreachable } from './platform-unreachable.ts';
 import { AppError, type FieldError } from '../../common/errors/app-error.ts';
-import { SocialRejectedError, type SocialCredentials } from '../../adapters/social/social-connector.ts';
-import type { CredentialsConnection, CredentialsOf, RejectedFields } from '../../adapters/social/platform-module.ts';
+import { SocialRejectedError } from '../../adapters/social/social-connector.ts';
+import type { RejectedFields } from '../../adapters/social/platform-module.ts';
 import type { Caller } from '../caller.ts';
 import { isStorableText } from '../../common/validation/storable-text.ts';
 import type { Deps } from '../deps.ts';
 import { lockWorkspace } from '../workspaces/lock-workspace.ts';
 import { requireQuota } from '../workspaces/plans.ts';
-import { credentialsConnectionOf, type CreateSocialConnectionInput, type CredentialsPlatform } from '../../adapters/social/platform-registry.ts';
+import { credentialsConnectionOf, type CreateSocialConnectionInput, type CredentialsConnectionOf } from '../../adapters/social/platform-registry.ts';
 
 // social_connections.account_name and account_id.
 const accountFieldChars = 300;
@@ -21,8 +21,8 @@ const accountFieldChars = 300;
  * A retry of a keyed request that connected before answers that connection, without asking the platform again.
  */
 export async function createSocialConnection(deps: Deps, caller: Caller, input: CreateSocialConnectionInput, requestKey?: string): Promise<SocialConnection> {
-  const platform = credentialsConnectionOf(input.platform);
-  const credentials = platform.credentialsOf(input);
+  const platform = credentialsConnectionOf(input);
+  const { credentials } = platform;
   const connection = (em: EntityManager) => ({
     type: 'social-connection',
     find: (id: string) => em.findOne(SocialConnection, { id, workspaceId: caller.workspaceId }),
@@ -57,7 +57,7 @@ export async function createSocialConnection(deps: Deps, caller: Caller, input: 
       return em.create(SocialConnection, {
         workspaceId: caller.workspaceId,
         platform: credentials.platform,
-        serverUrl: account.serverUrl ?? serverUrlOf(platform, credentials),
+        serverUrl: account.serverUrl ?? serverUrlOf(platform),
         accountName: account.accountName,
         accountId: account.accountId,
         credentialsSealed: deps.secrets.seal(JSON.stringify(credentials)),
@@ -70,8 +70,8 @@ export async function createSocialConnection(deps: Deps, caller: Caller, input: 
 }
 
 /** The server a connection made with these credentials talks to, where the platform's check did not say. */
-function serverUrlOf(connection: CredentialsConnection<CredentialsPlatform, CreateSocialConnectionInput>, credentials: SocialCredentials): string {
-  if (connection.serverUrlOf) return connection.serverUrlOf(credentials as CredentialsOf<CredentialsPlatform>);
+function serverUrlOf({ credentials, serverUrl }: CredentialsConnectionOf): string {
+  if (serverUrl) return serverUrl;
   throw new Error(`the ${credentials.platform} connector did not say which server the connection talks to`);
 }
 
