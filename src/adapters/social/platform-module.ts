@@ -41,8 +41,11 @@ export type OAuthConnection<P extends SocialPlatform> = {
   setupOf(config: SocialConfig): OAuthSetup;
   /** The credentials a completed authorization keeps: the tokens and what the platform's own calls need of the account. */
   credentialsOf: (tokens: OAuthTokenFields, account: VerifiedAccount) => CredentialsOf<P>;
-  /** Whether a connection may post as an author other than the person (LinkedIn organisations they administer). */
-  takesAuthor: boolean;
+  /**
+   * Authors other than the person a connection may post as (LinkedIn organisations they administer), or null: `what`
+   * they are called, the `scope` the operator's app must grant for them, and the setting (`enabledBy`) that asks for it.
+   */
+  authors: { what: string; scope: string; enabledBy: string } | null;
 };
 
 export type PlatformModule<P extends SocialPlatform, Input extends { platform: P } = { platform: P }> = {

@@ -42,19 +42,20 @@ export function configuredOAuth(deps: Pick<Deps, 'oauth'>, platform: SocialPlatf
 }
 
 /**
- * An `author` other than the person is a LinkedIn organisation, which the operator's app must have the Community
- * Management API for (LINKEDIN_ORGANIZATION_AUTHORS, which asks for its scopes).
+ * An `author` other than the person is one the platform's module declares (a LinkedIn organisation), and needs the
+ * scope the operator enables for it (LINKEDIN_ORGANIZATION_AUTHORS asks for the Community Management API's scopes).
  */
 export function requireOrganizationAuthors(platform: SocialPlatform, scopes: readonly string[]): void {
-  if (!oauthConnectionOf(platform)?.takesAuthor) {
-    throw new AppError('validation-failed', `author is for LinkedIn organisations; ${platform} connections post as the person.`, {
+  const authors = oauthConnectionOf(platform)?.authors;
+  if (!authors) {
+    throw new AppError('validation-failed', `${platform} takes no author: its connections post as the person who connects.`, {
       errors: [{ location: 'body', path: '/author', message: `${platform} takes no author` }],
     });
   }
-  if (!scopes.includes('w_organization_social')) {
+  if (!scopes.includes(authors.scope)) {
     throw new AppError(
       'conflict',
-      'LinkedIn organisation authors are not enabled on this service: the operator sets LINKEDIN_ORGANIZATION_AUTHORS (see docs/social-platforms.md).',
+      `${authors.what} authors are not enabled on this service: the operator sets ${authors.enabledBy} (see docs/social-platforms.md).`,
     );
   }
 }

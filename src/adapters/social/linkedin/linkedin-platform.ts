@@ -14,7 +14,8 @@ export const linkedInPlatform = {
     }),
     // The member's URN, or the organisation's they may post for (linkedin-author.ts).
     credentialsOf: (tokens, account) => ({ ...tokens, platform: 'linkedin', author: account.accountId }),
-    takesAuthor: true,
+    // Organisations need the Community Management API's scopes, which the authorization asks for only when enabled.
+    authors: { what: 'LinkedIn organisation', scope: 'w_organization_social', enabledBy: 'LINKEDIN_ORGANIZATION_AUTHORS' },
   },
   createConnector: (config) =>
     createLinkedInConnector({ ...httpOptionsOf(config), apiUrl: config.linkedin.apiUrl, authorizeUrl: config.linkedin.authorizeUrl }),

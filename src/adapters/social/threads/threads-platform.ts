@@ -15,7 +15,7 @@ export const threadsPlatform = {
     }),
     // The user id is whose threads the posts are made under.
     credentialsOf: (tokens, account) => ({ ...tokens, platform: 'threads', userId: account.accountId }),
-    takesAuthor: false,
+    authors: null,
   },
   createConnector: (config) => createThreadsConnector({ ...httpOptionsOf(config), apiUrl: config.threads.apiUrl }),
 } satisfies PlatformModule<'threads'>;

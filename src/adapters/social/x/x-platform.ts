@@ -14,7 +14,7 @@ export const xPlatform = {
     }),
     // The user id is whose recent posts a retry looks in (x-connector.ts).
     credentialsOf: (tokens, account) => ({ ...tokens, platform: 'x', userId: account.accountId }),
-    takesAuthor: false,
+    authors: null,
   },
   createConnector: (config) => createXConnector({ ...httpOptionsOf(config), apiUrl: config.x.apiUrl, authorizeUrl: config.x.authorizeUrl }),
 } satisfies PlatformModule<'x'>;
