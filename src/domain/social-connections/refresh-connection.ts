@@ -1,3 +1,4 @@
+import { oauthTokenFieldsOf } from '../../adapters/social/platform-module.ts';
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { SocialConnection } from '../../adapters/database/entities/social-connection.ts';
 import type { OAuthTokens } from '../../adapters/social/oauth-platform.ts';
@@ -22,12 +23,12 @@ function tokensOf(credentials: OAuthCredentials): OAuthTokens {
 
 /** The credentials with the tokens a platform granted; a platform that rotates no refresh token keeps the old one. */
 function withTokens<C extends OAuthCredentials>(credentials: C, tokens: OAuthTokens): C {
+  const fields = oauthTokenFieldsOf(tokens);
   return {
     ...credentials,
-    accessToken: tokens.accessToken,
-    refreshToken: tokens.refreshToken ?? credentials.refreshToken,
-    expiresAt: new Date(tokens.expiresAt).toISOString(),
-    refreshTokenExpiresAt: tokens.refreshTokenExpiresAt ? new Date(tokens.refreshTokenExpiresAt).toISOString() : credentials.refreshTokenExpiresAt,
+    ...fields,
+    refreshToken: fields.refreshToken ?? credentials.refreshToken,
+    refreshTokenExpiresAt: fields.refreshTokenExpiresAt ?? credentials.refreshTokenExpiresAt,
   };
 }
 

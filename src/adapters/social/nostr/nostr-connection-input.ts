@@ -1,3 +1,4 @@
+import { trimSlash } from '../trim-slash.ts';
 import { newSecretKeyHex, secretKeyHexOf } from './nostr-keys.ts';
 import type { NostrCredentials } from '../social-connector.ts';
 import { AppError } from '../../../common/errors/app-error.ts';
@@ -12,7 +13,7 @@ export type NostrConnectionInput = { platform: 'nostr'; secretKey?: string; rela
 export function nostrCredentialsOf(input: NostrConnectionInput): NostrCredentials {
   const secretKey = input.secretKey === undefined ? newSecretKeyHex() : secretKeyHexOf(input.secretKey);
   if (!secretKey) throw invalid('/secretKey', 'secretKey is not a Nostr secret key (64 hex digits or nsec1…).');
-  const relays = input.relays.map((relay) => relay.replace(/\/+$/, ''));
+  const relays = input.relays.map(trimSlash);
   for (const [index, relay] of relays.entries()) {
     // wss: parses as https: does (both are special schemes), so the rule of openapi.yaml's `uri` format applies.
     if (!relay.startsWith('wss://') || !isWebUrl(relay.replace(/^wss:/, 'https:'))) throw invalid(`/relays/${index}`, 'Each relay must be a wss:// URL.');
