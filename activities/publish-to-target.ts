@@ -1,6 +1,7 @@
 import { Context, log } from '@temporalio/activity';
 import { beginTargetPublication, needsReauth, type TargetPublication } from '../src/domain/publishing/begin-target-publication.ts';
-import { postImageOf, socialDraftOf } from '../src/domain/publishing/social-draft.ts';
+import { altTextOf, postImageOf, socialDraftOf } from '../src/domain/publishing/social-draft.ts';
+import { chooseMedia, postVideoOf, socialVideoOf } from '../src/domain/publishing/post-media.ts';
 import { handOverEvent } from '../src/domain/events/hand-over-event.ts';
 import { freshCredentials } from '../src/domain/social-connections/fresh-credentials.ts';
 import { recordTargetPublished } from '../src/domain/publishing/record-target-published.ts';
@@ -110,9 +111,13 @@ async function publish(deps: Deps, input: PublishToTargetInput, progress: Progre
     throw needsReauth((await em.refresh(connection)) ?? connection);
   }
   const sessions = connectionSessions(deps.orm, deps.secrets, connection.id);
-  // The image goes with the first part: an attempt that resumes a thread past it does not read it.
-  const image = firstPart === 1 ? await postImageOf(deps, post) : null;
-  const draft = socialDraftOf(post, image, { text: target.textOverride, altText: target.altTextOverride });
+  // The image or video goes with the first part: an attempt that resumes a thread past it does not read it.
+  const media = firstPart === 1 ? chooseMedia(target.media ?? null, connector.declaration.video, await postVideoOf(deps, em, post.id)) : null;
+  if (media?.media === 'refused') throw new WorkRefused(failureTypes.noVideo, media.reason);
+  const override = { text: target.textOverride, altText: target.altTextOverride };
+  const image = media?.media === 'image' ? await postImageOf(deps, post) : null;
+  const draft = socialDraftOf(post, image, override);
+  const video = media?.media === 'video' ? socialVideoOf(deps, media.video, altTextOf(post, override), linkOf(deps, connection.platform, media.video.key)) : undefined;
   const { parts } = postPartsOf(draft.text, connector.declaration, target.thread);
   if (firstPart > parts.length) return recordThreadPublished(em, publication, published, input);
 
@@ -135,15 +140,15 @@ async function publish(deps: Deps, input: PublishToTargetInput, progress: Progre
     const [root] = published;
     const parent = published.at(-1);
     const socialPost: SocialPost = {
-      // The image goes with the first part.
-      ...(part === 1 ? draft : { text: draft.text }),
+      // The image or video goes with the first part.
+      ...(part === 1 ? { ...draft, video } : { text: draft.text }),
       text: parts[part - 1]!,
       language: connection.postLanguage ?? undefined,
       idempotencyKey,
       // A second apart, so the parts keep their order where a platform dates posts by this (Nostr).
       datedAt: new Date(Date.parse(input.publishedAt) + (part - 1) * 1000),
       onProgress: () => Context.current().heartbeat(),
-      ...(part === 1 && draft.image && post.imageKey ? { imageUrl: imageUrlOf(deps, connection.platform, post.imageKey) } : {}),
+      ...(part === 1 && draft.image && post.imageKey ? { imageUrl: linkOf(deps, connection.platform, post.imageKey) } : {}),
       ...(root && parent ? { replyTo: { root, parent } } : {}),
     };
     const answer = await countOutcome(connector.publish(credentials, socialPost, sessions), (outcome) =>
@@ -222,13 +227,13 @@ async function earliestUnknownAttempt(deps: Deps, { targetId, attempt, attempted
 }
 
 /**
- * The link to the stored image a platform that takes no upload is given (its platform module's `imageLink`): a lasting one for a post
- * kept with its link (Nostr), the same on every attempt; else a signed one made when the connector needs it
- * (Threads, as it posts), so its expiry runs from then.
+ * The link to the stored image or video a platform that takes no upload is given (its platform module's
+ * `imageLink`): a lasting one for a post kept with its link (Nostr), the same on every attempt; else a signed one
+ * made when the connector needs it (Threads, as it posts), so its expiry runs from then.
  */
-function imageUrlOf(deps: Deps, platform: SocialPlatform, imageKey: string): () => Promise<string> {
-  if (imageLinkKindOf(platform) === 'lasting') return () => Promise.resolve(deps.imageLinks.linkTo(imageKey));
-  return () => deps.storage.signedUrl(imageKey);
+function linkOf(deps: Deps, platform: SocialPlatform, key: string): () => Promise<string> {
+  if (imageLinkKindOf(platform) === 'lasting') return () => Promise.resolve(deps.imageLinks.linkTo(key));
+  return () => deps.storage.signedUrl(key);
 }
 
 /** Records a failed attempt; failing to must not hide the failure itself, which Temporal acts on. */

@@ -1272,8 +1272,9 @@ export interface components {
              * @default false
              */
             thread: boolean;
+            media?: components["schemas"]["PublishMedia"];
             /**
-             * @description What to send instead of the post's own text or alt text, by connection id (one of `connectionIds`).
+             * @description What to send instead of the post's own text, alt text or media choice, by connection id (one of `connectionIds`).
              * @example {
              *       "8c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f": {
              *         "text": "Harbour lights tonight, on the quay from 8 pm.",
@@ -1285,8 +1286,14 @@ export interface components {
                 [key: string]: components["schemas"]["PublishOverride"];
             };
         };
-        /** @description The text and alt text one connection gets instead of the post's title and prompt; shortened to the platform's limits like them. */
+        /**
+         * @description What goes with the text: the post's image, or its video (the newest finished video job's). Absent: the video where the post has a finished video and the platform takes video (`video` in `GET /social-platforms`), else the image; decided when the target is published, so a scheduled publication sends a video finished after it was planned. `video` on a post without a finished video, or to a platform that takes none, fails that target (the dry run says so first: `video_not_ready`, `video_unsupported`). In a thread the media goes with the first part. Kept with the publication, like `overrides`.
+         * @enum {string}
+         */
+        PublishMedia: "image" | "video";
+        /** @description What one connection gets instead of the post's title and prompt (shortened to the platform's limits like them), and instead of the request's `media`. */
         PublishOverride: {
+            media?: components["schemas"]["PublishMedia"];
             text?: string;
             altText?: string;
         };
@@ -1306,7 +1313,21 @@ export interface components {
                 /** @description Its length in the platform's unit. */
                 count: number;
             }[];
-            /** @description The image as it would be sent, after any conversion or resize; null when the post has none. */
+            /**
+             * @description What would go with the text (see `media` on the request).
+             * @enum {string}
+             */
+            media: "image" | "video" | "none";
+            /** @description The video as it would be sent (the file as it is stored); null unless `media` is `video`. */
+            video: {
+                /** @description Its media type. */
+                type: string;
+                bytes: number;
+                durationMs: number;
+                width: number;
+                height: number;
+            } | null;
+            /** @description The image as it would be sent, after any conversion or resize; null unless `media` is `image`. */
             image: {
                 /** @description Its media type. */
                 type: string;
@@ -1319,7 +1340,7 @@ export interface components {
         };
         PublishProblem: {
             /** @enum {string} */
-            code: "text_too_long" | "thread_unsupported" | "image_too_large" | "image_type_unsupported" | "connection_needs_reauth" | "platform_not_configured" | "public_url_unreachable" | "too_many_links";
+            code: "text_too_long" | "thread_unsupported" | "image_too_large" | "image_type_unsupported" | "connection_needs_reauth" | "platform_not_configured" | "public_url_unreachable" | "too_many_links" | "video_not_ready" | "video_unsupported" | "video_too_large" | "video_too_long" | "video_too_short" | "aspect_ratio_unsupported";
             /** @description In words for the user. */
             message: string;
         };
@@ -1761,6 +1782,19 @@ export interface components {
                 /** @description Whether the image's description (alt text) reaches the platform. */
                 altText: boolean;
             };
+            /** @description The videos the platform takes, as its reference documents them (null: none, or not yet sent by this service). A post's video is sent as it is, never re-encoded: one outside these rules is reported by the dry run (`video_too_large`, `video_too_long`, `video_too_short`, `aspect_ratio_unsupported`). A limit the platform does not document is absent. */
+            video: {
+                types: "video/mp4"[];
+                /** @description The largest file, in bytes. */
+                maxBytes: number;
+                minDurationMs?: number;
+                maxDurationMs?: number;
+                /** @description The narrowest and widest shapes taken, as width ÷ height (9:16 is 0.5625). */
+                aspectRatio?: {
+                    min: number;
+                    max: number;
+                };
+            } | null;
             /** @description Whether the platform links posts into a thread. */
             threads: boolean;
             /** @description Whether a retry after an attempt whose outcome is unknown (sent, no answer) can never post twice, and how. */
@@ -3811,6 +3845,12 @@ export interface operations {
                      *           "maxCount": 4,
                      *           "altText": true
                      *         },
+                     *         "video": {
+                     *           "types": [
+                     *             "video/mp4"
+                     *           ],
+                     *           "maxBytes": 103809024
+                     *         },
                      *         "threads": true,
                      *         "retriesNeverDuplicate": {
                      *           "guaranteed": true,
@@ -3834,6 +3874,13 @@ export interface operations {
                      *           "maxBytes": 2000000,
                      *           "maxCount": 4,
                      *           "altText": true
+                     *         },
+                     *         "video": {
+                     *           "types": [
+                     *             "video/mp4"
+                     *           ],
+                     *           "maxBytes": 104857600,
+                     *           "maxDurationMs": 600000
                      *         },
                      *         "threads": true,
                      *         "retriesNeverDuplicate": {

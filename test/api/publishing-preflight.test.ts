@@ -89,6 +89,7 @@ describe('GET /social-platforms', () => {
       configured: true,
       text: { max: 500, unit: 'graphemes', linkLength: 23 },
       images: { types: ['image/png', 'image/jpeg'], maxBytes: 16 * 1024 * 1024, maxCount: 4, altText: true },
+      video: null,
       threads: true,
       retriesNeverDuplicate: { guaranteed: true, how: expect.stringContaining('Idempotency-Key'), withinMs: 50 * 60_000 },
     });
@@ -98,6 +99,7 @@ describe('GET /social-platforms', () => {
       configured: true,
       text: { max: 300, unit: 'graphemes' },
       images: { types: ['image/png', 'image/jpeg'], maxBytes: 2_000_000, maxCount: 4, altText: true },
+      video: null,
       threads: true,
       retriesNeverDuplicate: { guaranteed: true, how: expect.stringContaining('record key') },
     });
@@ -141,7 +143,9 @@ describe('POST /posts/{id}/publish-social with dryRun', () => {
       platform: 'mastodon',
       text,
       count: 400,
+      media: 'image',
       image: { type: 'image/png', bytes: image.length, width: 1420, height: 1420 },
+      video: null,
       parts: [{ text, count: 400 }],
       problems: [],
     });
@@ -258,7 +262,9 @@ describe('POST /posts/{id}/publish-social with dryRun', () => {
         platform: 'bluesky',
         text: 'Harbour lights',
         count: 14,
+        media: 'none',
         image: null,
+        video: null,
         parts: [{ text: 'Harbour lights', count: 14 }],
         problems: [],
       },

@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { multipartPartsOf, type MultipartPart } from './multipart-parts.ts';
+import { isMp4 } from './mp4.ts';
 import { jsonOf, startScriptedServer, type Received, type Reply, type Route, type ScriptedResponse, type ScriptedServer } from './scripted-server.ts';
 
 // A local stand-in for Telegram's Bot API (https://core.telegram.org/bots/api): the four methods a connection uses,
@@ -10,7 +11,7 @@ import { jsonOf, startScriptedServer, type Received, type Reply, type Route, typ
 // of the real Telegram: its real flood limits (a test scripts a 429), a bot's rights in a chat (a test scripts the
 // refusal), photo processing and resizing (the bytes are kept as sent), and delivery to people.
 
-type TelegramMethod = 'getMe' | 'getChat' | 'sendMessage' | 'sendPhoto';
+type TelegramMethod = 'getMe' | 'getChat' | 'sendMessage' | 'sendPhoto' | 'sendVideo';
 
 /** A scripted answer: `retryAfterSeconds` becomes a 429's `parameters.retry_after`; `description` an error's words. */
 type TelegramScriptedResponse = ScriptedResponse & { retryAfterSeconds?: number; description?: string };
@@ -26,6 +27,7 @@ type TelegramMessage = {
   text?: string;
   caption?: string;
   photo?: { filename: string; contentType: string; bytes: Buffer };
+  video?: { filename: string; contentType: string; bytes: Buffer; duration?: number; width?: number; height?: number };
   parts: MultipartPart[];
 };
 
@@ -43,6 +45,8 @@ export type TelegramServer = ScriptedServer<TelegramMethod, TelegramScriptedResp
 const captionMax = 1_024;
 const messageMax = 4_096;
 const photoMaxBytes = 10 * 1024 * 1024;
+// https://core.telegram.org/bots/api#sendvideo: "Bots can currently send video files of up to 50 MB in size".
+const videoMaxBytes = 50 * 1024 * 1024;
 
 // The Bot API's words for its errors, as it sends them.
 const descriptions: Record<number, string> = {
@@ -50,6 +54,7 @@ const descriptions: Record<number, string> = {
   401: 'Unauthorized',
   403: 'Forbidden: bot is not a member of the channel chat',
   404: 'Not Found',
+  413: 'Request Entity Too Large',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
   502: 'Bad Gateway',
@@ -133,6 +138,19 @@ export async function startTelegramServer(): Promise<TelegramServer> {
             ],
           }
         : {}),
+      ...(message.video
+        ? {
+            video: {
+              file_id: `video-${message.messageId}`,
+              file_unique_id: `v${message.messageId}`,
+              width: message.video.width ?? 0,
+              height: message.video.height ?? 0,
+              duration: message.video.duration ?? 0,
+              mime_type: 'video/mp4',
+              file_size: message.video.bytes.length,
+            },
+          }
+        : {}),
       ...(message.caption !== undefined ? { caption: message.caption } : {}),
     };
   }
@@ -184,7 +202,29 @@ export async function startTelegramServer(): Promise<TelegramServer> {
     return { status: 200, body: { ok: true, result: messageJson(message) } };
   }
 
-  const handlers: Record<TelegramMethod, (received: Received) => Reply | Promise<Reply>> = { getMe, getChat, sendMessage, sendPhoto };
+  /**
+   * https://core.telegram.org/bots/api#sendvideo: multipart, the video as a file of its own ("Telegram clients
+   * support MPEG4 videos"); a file past the bots' 50 MB is refused before it is read, as the Bot API server does.
+   */
+  async function sendVideo(received: Received): Promise<Reply> {
+    if (received.body.length > videoMaxBytes) return error(413);
+    const parts = await multipartPartsOf(received);
+    const field = (name: string) => parts.find((part) => part.name === name);
+    const chat = chatOf(field('chat_id')?.value);
+    if (!chat) return error(400, 'Bad Request: chat not found');
+    const file = field('video')?.file;
+    if (!file || file.bytes.length === 0) return error(400, 'Bad Request: there is no video in the request');
+    if (!isMp4(file.bytes)) return error(400, 'Bad Request: wrong file type');
+    const caption = field('caption')?.value;
+    if (caption !== undefined && caption.length > captionMax) return error(400, 'Bad Request: message caption is too long');
+    const numberOf = (name: string) => (field(name)?.value === undefined ? undefined : Number(field(name)?.value));
+    const video = { ...file, duration: numberOf('duration'), width: numberOf('width'), height: numberOf('height') };
+    const message: TelegramMessage = { messageId: ++lastMessageId, chat, ...(caption !== undefined ? { caption } : {}), video, parts };
+    server.messages.push(message);
+    return { status: 200, body: { ok: true, result: messageJson(message) } };
+  }
+
+  const handlers: Record<TelegramMethod, (received: Received) => Reply | Promise<Reply>> = { getMe, getChat, sendMessage, sendPhoto, sendVideo };
 
   function route(request: IncomingMessage, url: URL): Route<TelegramMethod> | Reply {
     const [, tokenPart = '', method = ''] = /^\/bot([^/]*)\/([A-Za-z]+)$/.exec(url.pathname) ?? [];

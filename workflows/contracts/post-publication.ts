@@ -19,11 +19,15 @@ export type PublicationRequest = {
 };
 
 /**
- * By connection id: what it is sent instead of the post's title (`text`) and prompt (`altText`), and whether a text
- * longer than its platform takes is posted as a thread (`thread`; absent: shortened into one post). The workflow
+ * By connection id: what it is sent instead of the post's title (`text`) and prompt (`altText`), whether a text
+ * longer than its platform takes is posted as a thread (`thread`; absent: shortened into one post), and whether the
+ * image or the video goes with it (`media`; absent: decided when it is published). The workflow
  * passes these on to the plan as they are.
  */
-export type PublicationOverrides = Record<string, { text?: string | undefined; altText?: string | undefined; thread?: boolean | undefined }>;
+export type PublicationOverrides = Record<
+  string,
+  { text?: string | undefined; altText?: string | undefined; thread?: boolean | undefined; media?: 'image' | 'video' | undefined }
+>;
 
 /**
  * What a plan recorded: when, the publish targets, and whether the post became `scheduled`; and the publication's

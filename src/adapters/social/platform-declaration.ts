@@ -29,6 +29,8 @@ export type PlatformDeclaration = {
     /** Whether the image carries a description (alt text) to the platform. */
     altText: boolean;
   };
+  /** What video the platform takes (a post's video goes instead of its image), or null where it takes none. */
+  video: VideoRules | null;
   /** Whether the platform links posts into a thread (replies to one's own post). */
   threads: boolean;
   /**
@@ -44,4 +46,18 @@ export type PlatformDeclaration = {
      */
     withinMs?: number;
   };
+};
+
+/**
+ * The videos a platform takes, as its reference documents them: a post's video outside these is caught by the dry
+ * run (the connector sends the file as it is, never re-encoded). A limit the platform does not document is absent.
+ */
+export type VideoRules = {
+  types: Array<'video/mp4'>;
+  /** The largest file, in bytes. */
+  maxBytes: number;
+  minDurationMs?: number;
+  maxDurationMs?: number;
+  /** The narrowest and widest shapes taken, as width ÷ height (9:16 is 0.5625). */
+  aspectRatio?: { min: number; max: number };
 };

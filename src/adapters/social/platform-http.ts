@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { Readable } from 'node:stream';
 import got, { RequestError } from 'got';
 import { addressPolicy, NonPublicAddressError } from '../net/public-address-policy.ts';
 import { toPublicFetchError } from '../net/public-fetch.ts';
@@ -16,10 +18,35 @@ const fieldMaxChars = 8_192;
 // is cut off and counts as the platform being unavailable.
 
 /**
- * A multipart body, encoded up front: got streams a FormData body lazily, and a request refused before it reads the
- * body (a private address) leaves that stream failing unhandled.
+ * A body too large to hold (a video): its length, and `open` for a new stream of it, opened only once the request
+ * is under way and destroyed when it ends, so a request refused before it reads the body leaves nothing open.
  */
-export type Multipart = { body: Buffer; contentType: string };
+export type StreamedBody = { bytes: number; open(): Readable };
+
+/**
+ * A multipart body: encoded up front (got streams a FormData body lazily, and a request refused before it reads the
+ * body, a private address, leaves that stream failing unhandled), or streamed around a file (streamedMultipart).
+ */
+export type Multipart = { body: Buffer | StreamedBody; contentType: string };
+
+/** One file, streamed, and its form fields: the file goes last, under `file.field`. */
+export function streamedMultipart(
+  fields: Array<[string, string]>,
+  file: { field: string; fileName: string; contentType: string; body: StreamedBody },
+): Multipart {
+  // A random boundary: no text of a post can contain it, so its fields need no escaping.
+  const boundary = `content-service-${randomUUID()}`;
+  const part = (disposition: string, extra = '') => `--${boundary}\r\nContent-Disposition: form-data; ${disposition}\r\n${extra}\r\n`;
+  const texts = fields.map(([name, value]) => `${part(`name="${name}"`)}${value}\r\n`).join('');
+  const head = Buffer.from(`${texts}${part(`name="${file.field}"; filename="${file.fileName}"`, `Content-Type: ${file.contentType}\r\n`)}`);
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  async function* parts(): AsyncGenerator<Buffer> {
+    yield head;
+    yield* file.body.open() as AsyncIterable<Buffer>;
+    yield tail;
+  }
+  return { contentType: `multipart/form-data; boundary=${boundary}`, body: { bytes: head.length + file.body.bytes + tail.length, open: () => Readable.from(parts()) } };
+}
 
 export async function encodeMultipart(form: FormData): Promise<Multipart> {
   const encoded = new Response(form);
@@ -46,7 +73,7 @@ export type PlatformRequest = {
   url: URL;
   headers: Record<string, string>;
   json?: object;
-  body?: Buffer;
+  body?: Buffer | StreamedBody;
   /**
    * The request makes something the customer's audience sees (a post): once it is sent, a missing answer means the
    * outcome is unknown (SocialOutcomeUnknownError), not an outage.
@@ -126,22 +153,27 @@ export function createPlatformHttp(platform: string, options: PlatformHttpOption
 
   return {
     async request({ method, url, headers, json, body, creates }) {
+      let stream: Readable | undefined;
       try {
-        const response = await withResponseSizeLimit(maxAnswerBytes, (signal) =>
-          got(url, {
+        const response = await withResponseSizeLimit(maxAnswerBytes, (signal) => {
+          const streamed = body && !Buffer.isBuffer(body) ? body : undefined;
+          stream = streamed?.open();
+          return got(url, {
             ...policy,
             method,
-            headers,
+            headers: streamed ? { ...headers, 'content-length': String(streamed.bytes) } : headers,
             ...(json ? { json } : {}),
-            ...(body ? { body } : {}),
+            ...(stream ? { body: stream } : Buffer.isBuffer(body) ? { body } : {}),
             responseType: 'text',
             throwHttpErrors: false,
             followRedirect: false,
             retry: { limit: 0 },
-            timeout: { request: timeoutMs },
+            // A streamed upload takes as long as its bytes need: it is given up when the server stops reading or
+            // stops answering for a timeout's length, not after one timeout in all.
+            timeout: stream ? { socket: timeoutMs, response: timeoutMs } : { request: timeoutMs },
             signal,
-          }),
-        );
+          });
+        });
         return { status: response.statusCode, headers: response.headers, body: parseJson(response.body) };
       } catch (error) {
         // got's error carries the request options, tokens and passwords included: keep only the reason.
@@ -149,6 +181,8 @@ export function createPlatformHttp(platform: string, options: PlatformHttpOption
         if (isUnreachableForGood(error)) throw new SocialRejectedError(reason, 'server');
         if (creates && wasSent(error)) throw new SocialOutcomeUnknownError(`${reason} after the request was sent`);
         throw new SocialUnavailableError(reason);
+      } finally {
+        stream?.destroy();
       }
     },
 

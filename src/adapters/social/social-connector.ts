@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { RemoteRateLimitedError, RemoteRejectedError, RemoteUnavailableError } from '../net/remote-errors.ts';
 import { failureTypes, type FailureType } from '../temporal/failure-types.ts';
 import type { PlatformDeclaration } from './platform-declaration.ts';
@@ -80,6 +81,8 @@ export type SocialPost = {
    * lasting link for Nostr, whose note keeps it (its platform module's `imageLink`).
    */
   imageUrl?: (() => Promise<string>) | undefined;
+  /** The post's video, sent instead of its image (never both): only to a platform whose declaration has `video`. */
+  video?: SocialVideo | undefined;
   /**
    * The same for every attempt of one publication, so a retried attempt never creates a second post: Mastodon's
    * `Idempotency-Key`, Bluesky's record key.
@@ -111,8 +114,22 @@ export type PublishedSocialPost = {
 /** The posts of a thread a later part replies to: the thread's first post and the one just before the part. */
 export type ThreadReply = { root: PublishedSocialPost; parent: PublishedSocialPost };
 
-/** What a preview is given: the text and image a publish would be given. */
-export type SocialPostDraft = { text: string; image?: { bytes: Buffer; contentType: 'image/png' | 'image/jpeg'; alt: string } };
+/** What a preview is given: the text and image (or video) a publish would be given. */
+export type SocialPostDraft = {
+  text: string;
+  image?: { bytes: Buffer; contentType: 'image/png' | 'image/jpeg'; alt: string } | undefined;
+  video?: OutgoingVideo | undefined;
+};
+
+/** A video as it is sent: the stored file, as it is (never re-encoded). */
+export type OutgoingVideo = { type: 'video/mp4'; bytes: number; durationMs: number; width: number; height: number };
+
+/**
+ * A post's video as a connector gets it: its facts, `open` for its bytes (a new stream each call, read from storage
+ * as the request sends them, so a video is never held whole in memory), and `url` for a platform that fetches it or
+ * whose post keeps a link (as `imageUrl`), called only by those.
+ */
+export type SocialVideo = OutgoingVideo & { alt: string; open(): Readable; url(): Promise<string> };
 
 /** An image as the connector would send it. */
 export type OutgoingImage = { type: string; bytes: number; width: number; height: number };

@@ -37,6 +37,7 @@ const sentences: Record<FailureType, string | typeof asWritten> = {
   [failureTypes.connectionNeedsReauth]: asWritten,
   [failureTypes.noArtwork]: asWritten,
   [failureTypes.noImage]: asWritten,
+  [failureTypes.noVideo]: asWritten,
   [failureTypes.planUpgradeRequired]: asWritten,
   [failureTypes.videoEncodingFailed]: "The video could not be encoded from the post's image; generate or render the image again, then start a new video.",
   [failureTypes.artworkExpired]: asWritten,

@@ -28,6 +28,8 @@ export const failureTypes = {
   connectionNeedsReauth: 'ConnectionNeedsReauth',
   noArtwork: 'NoArtwork',
   noImage: 'NoImage',
+  // A publication asked for the post's video where it has none, or of a platform that takes none.
+  noVideo: 'NoVideo',
   planUpgradeRequired: 'PlanUpgradeRequired',
   videoEncodingFailed: 'VideoEncodingFailed',
   // Stored bytes were swept before the row that claims them committed (see claimObjectKey).

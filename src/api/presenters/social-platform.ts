@@ -13,6 +13,13 @@ export function presentSocialPlatform(entry: SocialPlatformEntry): Schemas['Soci
       ...(entry.text.maxLinks === undefined ? {} : { maxLinks: entry.text.maxLinks }),
     },
     images: { types: [...entry.images.types], maxBytes: entry.images.maxBytes, maxCount: entry.images.maxCount, altText: entry.images.altText },
+    video: entry.video && {
+      types: [...entry.video.types],
+      maxBytes: entry.video.maxBytes,
+      ...(entry.video.minDurationMs === undefined ? {} : { minDurationMs: entry.video.minDurationMs }),
+      ...(entry.video.maxDurationMs === undefined ? {} : { maxDurationMs: entry.video.maxDurationMs }),
+      ...(entry.video.aspectRatio ? { aspectRatio: { ...entry.video.aspectRatio } } : {}),
+    },
     threads: entry.threads,
     retriesNeverDuplicate: { ...entry.retriesNeverDuplicate },
   };

@@ -1,5 +1,5 @@
 import type { PlatformDeclaration } from '../../adapters/social/platform-declaration.ts';
-import type { SocialPlatform, SocialPostDraft, SocialPostPreview } from '../../adapters/social/social-connector.ts';
+import type { OutgoingVideo, SocialPlatform, SocialPostDraft, SocialPostPreview } from '../../adapters/social/social-connector.ts';
 import { imageLinkKindOf } from '../../adapters/social/platform-registry.ts';
 import { uniqueLinkCount } from '../../adapters/social/link-count.ts';
 import { countText } from '../../adapters/social/text-count.ts';
@@ -8,7 +8,8 @@ import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { connectionNeedsReauth } from '../social-connections/connection-needs-reauth.ts';
 import { postImageOf, socialDraftOf } from './social-draft.ts';
-import { readSocialPublication, type SocialPublicationRequest } from './social-publication-request.ts';
+import { chooseMedia, postVideoOf, videoInTheMaking, videoProblemsOf, type MediaChoice } from './post-media.ts';
+import { readSocialPublication, requestedMediaOf, type SocialPublicationRequest } from './social-publication-request.ts';
 
 type PublicationProblemCode =
   | 'text_too_long'
@@ -18,33 +19,54 @@ type PublicationProblemCode =
   | 'connection_needs_reauth'
   | 'platform_not_configured'
   | 'public_url_unreachable'
-  | 'too_many_links';
+  | 'too_many_links'
+  | 'video_not_ready'
+  | 'video_unsupported'
+  | 'video_too_large'
+  | 'video_too_long'
+  | 'video_too_short'
+  | 'aspect_ratio_unsupported';
 type PublicationProblem = { code: PublicationProblemCode; message: string };
 /** One post of what a connection would be sent: its exact text and that text's count in the platform's unit. */
 type PartPreview = { text: string; count: number };
-/** `text`, `count` and `image` are the first post's; `parts` every post's, in order (one for a single post). */
-export type ConnectionPreview = SocialPostPreview & { connectionId: string; platform: SocialPlatform; parts: PartPreview[]; problems: PublicationProblem[] };
+/**
+ * `text`, `count`, `image` and `video` are the first post's (`media` says which of the two goes); `parts` every
+ * post's, in order (one for a single post).
+ */
+export type ConnectionPreview = SocialPostPreview & {
+  connectionId: string;
+  platform: SocialPlatform;
+  media: 'image' | 'video' | 'none';
+  video: OutgoingVideo | null;
+  parts: PartPreview[];
+  problems: PublicationProblem[];
+};
 
 /**
  * The dry run of a publication: what each connection would be sent, worked out by its connector as publishing does,
  * and the problems it would meet. Asks no platform and records nothing.
  */
 export async function previewSocialPublication(deps: Deps, caller: Caller, postId: string, request: SocialPublicationRequest): Promise<ConnectionPreview[]> {
-  const { post, connections } = await readSocialPublication(deps.orm.em.fork(), caller, postId, request);
+  const em = deps.orm.em.fork();
+  const { post, connections } = await readSocialPublication(em, caller, postId, request);
   const image = await postImageOf(deps, post);
+  const video = await postVideoOf(deps, em, post.id);
+  const videoComing = !video && (await videoInTheMaking(em, post.id));
   // Connections of one platform given the same draft get the same preview: a large image is resized once.
   const previews = new Map<string, Promise<SocialPostPreview>>();
   const previewOf = (platform: SocialPlatform, draft: SocialPostDraft) => {
-    const key = JSON.stringify([platform, draft.text, draft.image?.alt]);
+    const key = JSON.stringify([platform, draft.text, draft.image?.alt, draft.image === undefined, draft.video?.bytes]);
     const preview = previews.get(key) ?? deps.social[platform].preview(draft);
     previews.set(key, preview);
     return preview;
   };
   const results: ConnectionPreview[] = [];
   for (const connection of connections) {
-    const draft = socialDraftOf(post, image, request.overrides?.[connection.id]);
     const { declaration } = deps.social[connection.platform];
-    // The image goes with the first part only, as publishing sends it.
+    const choice = chooseMedia(requestedMediaOf(request, connection.id), declaration.video, video);
+    const sent = choice.media === 'video' ? outgoingVideoOf(choice.video) : undefined;
+    const draft = socialDraftOf(post, choice.media === 'image' ? image : null, request.overrides?.[connection.id], sent);
+    // The media goes with the first part only, as publishing sends it.
     const { parts, cut } = postPartsOf(draft.text, declaration, request.thread ?? false);
     const previews = await Promise.all(parts.map((text, index) => previewOf(connection.platform, index === 0 ? { ...draft, text } : { text })));
     const [preview] = previews as [SocialPostPreview, ...SocialPostPreview[]];
@@ -53,16 +75,36 @@ export async function previewSocialPublication(deps: Deps, caller: Caller, postI
       configured: deps.socialConfigured[connection.platform],
       imageLinksProblem: imageLinksProblemOf(deps, connection.platform, draft),
     });
+    problems.push(...mediaProblemsOf(declaration, choice, videoComing));
     const partPreviews = previews.map(({ text, count }) => ({ text, count }));
-    results.push({ connectionId: connection.id, platform: connection.platform, ...preview, parts: partPreviews, problems });
+    const media = sent ? 'video' : preview.image ? 'image' : 'none';
+    results.push({ connectionId: connection.id, platform: connection.platform, ...preview, media, video: sent ?? null, parts: partPreviews, problems });
   }
   return results;
+}
+
+/** The video as the dry run shows it: its facts, not where it is stored. */
+function outgoingVideoOf({ type, bytes, durationMs, width, height }: OutgoingVideo): OutgoingVideo {
+  return { type, bytes, durationMs, width, height };
+}
+
+/**
+ * What would stop the video (asked for and missing, or outside the platform's rules), or, where the image would go
+ * to a platform that takes video because the post's video is still being made, that it would not wait for it.
+ */
+function mediaProblemsOf(declaration: PlatformDeclaration, choice: MediaChoice, videoComing: boolean): PublicationProblem[] {
+  if (choice.media === 'refused') return [{ code: choice.code, message: `${choice.reason} Publishing would fail.` }];
+  if (choice.media === 'video' && declaration.video) return videoProblemsOf(declaration.video, choice.video);
+  if (choice.media === 'image' && videoComing && declaration.video) {
+    return [{ code: 'video_not_ready', message: "The post's video is still being made: publishing now would send its image instead." }];
+  }
+  return [];
 }
 
 /** Why the platform (Threads) or its readers (Nostr) could not fetch the image from the link of ours it is given. */
 function imageLinksProblemOf(deps: Deps, platform: SocialPlatform, draft: SocialPostDraft): PublicationProblem | null {
   const kind = imageLinkKindOf(platform);
-  return kind && draft.image ? deps.imageLinksProblem[kind] : null;
+  return kind && (draft.image || draft.video) ? deps.imageLinksProblem[kind] : null;
 }
 
 type TextSent = { draft: SocialPostDraft; parts: string[]; cut: boolean; previews: SocialPostPreview[]; thread: boolean };

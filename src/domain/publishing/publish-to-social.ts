@@ -7,9 +7,14 @@ import { readSocialPublication, type SocialPublicationRequest } from './social-p
 import { withAttempts, type TargetWithAttempts } from './target-attempts.ts';
 import type { PublicationOverrides } from '../../../workflows/contracts/post-publication.ts';
 
-/** `thread` goes to every connection with its overrides, which the workflow hands to the plan as they are. */
-function threadOverrides(connectionIds: string[], overrides: PublicationOverrides = {}): PublicationOverrides {
-  return Object.fromEntries(connectionIds.map((id) => [id, { ...overrides[id], thread: true }]));
+/**
+ * `thread` and `media` go to every connection with its overrides (an override's own `media` wins), which the
+ * workflow hands to the plan as they are.
+ */
+function connectionOverrides(connectionIds: string[], request: SocialPublicationRequest): PublicationOverrides | undefined {
+  if (!request.thread && !request.media) return request.overrides;
+  const shared = { ...(request.thread ? { thread: true } : {}), ...(request.media ? { media: request.media } : {}) };
+  return Object.fromEntries(connectionIds.map((id) => [id, { ...shared, ...request.overrides?.[id], ...(request.thread ? { thread: true } : {}) }]));
 }
 
 /**
@@ -29,12 +34,10 @@ export async function publishToSocial(
   const { post, connections } = await readSocialPublication(em, caller, postId, request, {
     planned: await plannedUnderKey(em, caller.workspaceId, requestKey),
   });
-  const overrides = request.thread
-    ? threadOverrides(
-        connections.map((connection) => connection.id),
-        request.overrides,
-      )
-    : request.overrides;
+  const overrides = connectionOverrides(
+    connections.map((connection) => connection.id),
+    request,
+  );
   const planned = await planPublication(deps, post, {
     publishAt: request.scheduledAt ?? null,
     connectionIds: connections.map((connection) => connection.id),

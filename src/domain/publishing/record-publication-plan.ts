@@ -44,7 +44,12 @@ export async function recordPublicationPlan(em: EntityManager, input: Publicatio
     const connection = await em.findOne(SocialConnection, { id: connectionId, workspaceId: post.workspaceId });
     if (!connection) throw new WorkRefused(failureTypes.connectionNotFound, `Social connection ${connectionId} no longer exists.`);
     const override = input.overrides?.[connectionId];
-    const overrides = { textOverride: override?.text ?? null, altTextOverride: override?.altText ?? null, thread: override?.thread ?? false };
+    const overrides = {
+      textOverride: override?.text ?? null,
+      altTextOverride: override?.altText ?? null,
+      thread: override?.thread ?? false,
+      media: override?.media ?? null,
+    };
     const existing = await em.findOne(PublishTarget, { publicationId: input.publicationId, connectionId });
     if (existing) Object.assign(existing, overrides);
     else {

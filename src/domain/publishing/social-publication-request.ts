@@ -12,7 +12,14 @@ export type SocialPublicationRequest = {
   overrides?: PublicationOverrides | undefined;
   /** A text longer than a platform takes is posted as a thread of parts where the platform has threads. */
   thread?: boolean | undefined;
+  /** The image or the video, for every connection without its own in `overrides` (post-media.ts); absent: decided per platform. */
+  media?: 'image' | 'video' | undefined;
 };
+
+/** What the request asks connection `connectionId` to be sent with its text: its override's, the request's, or null to decide per platform. */
+export function requestedMediaOf(request: SocialPublicationRequest, connectionId: string): 'image' | 'video' | null {
+  return request.overrides?.[connectionId]?.media ?? request.media ?? null;
+}
 
 /**
  * The post and its connections (in the order asked, each once), after the checks a publication and its dry run

@@ -24,6 +24,9 @@ export const VideoJob = defineEntity({
     format: p.enum(allPostFormats),
     /** Set when the video is saved; the post's latest video is its newest job with one. */
     videoKey: p.text().nullable(),
+    /** The saved video's size and length (absent from jobs saved before they were kept: read from storage, and 6 s). */
+    videoBytes: p.integer().nullable(),
+    durationMs: p.integer().nullable(),
     status: p.enum([...videoJobStatuses]).default('queued'),
     /** 0 to 100, recorded by the encoding in 10% steps and 100 once done (live progress is the heartbeat). */
     progress: p.integer().default(0),

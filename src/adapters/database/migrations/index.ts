@@ -23,6 +23,7 @@ import { Migration20261128090000_event_hand_over } from './Migration202611280900
 import { Migration20261129075918_publication_requests } from './Migration20261129075918_publication_requests.ts';
 import { Migration20261129083103_request_effects } from './Migration20261129083103_request_effects.ts';
 import { Migration20261129103521_request_effect_secrets } from './Migration20261129103521_request_effect_secrets.ts';
+import { Migration20261129170000_video_publishing } from './Migration20261129170000_video_publishing.ts';
 
 export const migrationsList = [
   Migration20261122091116_initial,
@@ -48,4 +49,5 @@ export const migrationsList = [
   Migration20261129075918_publication_requests,
   Migration20261129083103_request_effects,
   Migration20261129103521_request_effect_secrets,
+  Migration20261129170000_video_publishing,
 ];

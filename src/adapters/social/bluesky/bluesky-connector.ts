@@ -271,6 +271,7 @@ export function createBlueskyConnector(options: BlueskyConnectorOptions): Social
       auth: 'app-password',
       text: { max: textLimits.graphemes, unit: 'graphemes' },
       images: { types: ['image/png', 'image/jpeg'], maxBytes: maxImageBytes, maxCount: 4, altText: true },
+      video: null,
       threads: true,
       retriesNeverDuplicate: { guaranteed: true, how: 'The record key is derived from the publication, so a second record under it cannot exist.' },
     },

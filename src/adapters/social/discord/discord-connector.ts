@@ -74,6 +74,7 @@ export function createDiscordConnector(options: DiscordConnectorOptions): Social
       auth: 'token',
       text: { max: discordContentMax, unit: 'characters' },
       images: { types: ['image/png', 'image/jpeg'], maxBytes: maxFileBytes, maxCount: 10, altText: true },
+      video: null,
       threads: false,
       retriesNeverDuplicate: {
         guaranteed: false,

@@ -99,6 +99,7 @@ export function createLinkedInConnector(options: LinkedInOptions): LinkedInConne
       text: { max: maxCommentaryChars, unit: 'characters' },
       // One image a post: several make a MultiImage post, another API.
       images: { types: ['image/png', 'image/jpeg'], maxBytes: maxImageBytes, maxCount: 1, altText: true },
+      video: null,
       threads: false,
       retriesNeverDuplicate: {
         guaranteed: false,

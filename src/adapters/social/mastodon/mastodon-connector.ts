@@ -142,6 +142,7 @@ export function createMastodonConnector(options: MastodonConnectorOptions): Soci
       text: { max: statusLimits.graphemes, unit: 'graphemes', linkLength: statusLimits.linkGraphemes },
       // Mastodon's default image limit; an instance may set another (its /api/v2/instance says which).
       images: { types: ['image/png', 'image/jpeg'], maxBytes: 16 * 1024 * 1024, maxCount: 4, altText: true },
+      video: null,
       threads: true,
       retriesNeverDuplicate: {
         guaranteed: true,

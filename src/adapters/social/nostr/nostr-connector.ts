@@ -79,6 +79,7 @@ export function createNostrConnector(options: NostrConnectorOptions): SocialConn
       text: { max: noteGraphemes, unit: 'graphemes' },
       // Not uploaded: the note links the image where this service serves it, so the limit is ours, not the relays'.
       images: { types: ['image/png', 'image/jpeg'], maxBytes: 16 * 1024 * 1024, maxCount: 1, altText: true },
+      video: null,
       threads: true,
       retriesNeverDuplicate: {
         guaranteed: true,

@@ -120,6 +120,7 @@ export function createSlackConnector(options: SlackConnectorOptions): SocialConn
       text: { max: maxTextChars, unit: 'characters' },
       // A message carries up to 10 files; the service sends one image.
       images: { types: ['image/png', 'image/jpeg'], maxBytes: maxImageBytes, maxCount: 10, altText: true },
+      video: null,
       threads: false,
       retriesNeverDuplicate: {
         guaranteed: false,

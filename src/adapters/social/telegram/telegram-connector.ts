@@ -8,14 +8,15 @@ import {
   type SocialCredentials,
   type SocialPost,
   type SocialPostDraft,
+  type SocialVideo,
   type TelegramCredentials,
 } from '../social-connector.ts';
 import { createTelegramApi, type TelegramApiOptions } from './telegram-api.ts';
-import { encodeMultipart, imageFileName, type Multipart } from '../platform-http.ts';
+import { encodeMultipart, imageFileName, streamedMultipart, type Multipart } from '../platform-http.ts';
 import { platformNames } from '../social-platforms.ts';
 
-// Telegram through a bot: https://core.telegram.org/bots/api#sendphoto with the text as the photo's caption when the
-// post has an image, else https://core.telegram.org/bots/api#sendmessage; to a channel the bot administers (its
+// Telegram through a bot: https://core.telegram.org/bots/api#sendphoto (or #sendvideo) with the text as the photo's
+// (or video's) caption when the post has one, else https://core.telegram.org/bots/api#sendmessage; to a channel the bot administers (its
 // `@channelname` or numeric id) or any chat it is in. The text goes as plain text (no parse_mode), so nothing in it
 // is read as markup. One attempt per call, as Temporal's retry policy owns retrying.
 //
@@ -30,6 +31,7 @@ export type TelegramConnectorOptions = TelegramApiOptions;
 const telegramCaptionMax = 1_024;
 const telegramMessageMax = 4_096;
 const maxPhotoBytes = 10 * 1024 * 1024;
+const maxVideoBytes = 50 * 1024 * 1024;
 // https://core.telegram.org/bots/api#chat: a public chat's username, which its t.me links use.
 const usernameShape = /^[A-Za-z0-9_]{4,32}$/;
 
@@ -42,8 +44,21 @@ function accountOf(credentials: SocialCredentials): TelegramCredentials {
 
 /** The text Telegram is sent: a caption's worth beside an image, a message's without. */
 function telegramTextOf(post: SocialPostDraft): string {
-  const max = post.image ? telegramCaptionMax : telegramMessageMax;
+  const max = post.image || post.video ? telegramCaptionMax : telegramMessageMax;
   return shortenText(post.text, { codePoints: max, utf16Units: max });
+}
+
+/** https://core.telegram.org/bots/api#sendvideo: the file streamed, with its size and length so clients show it before loading it. */
+function videoForm(chatId: string, caption: string, video: SocialVideo): Multipart {
+  const fields: Array<[string, string]> = [
+    ['chat_id', chatId],
+    ['duration', String(Math.round(video.durationMs / 1000))],
+    ['width', String(video.width)],
+    ['height', String(video.height)],
+    ['supports_streaming', 'true'],
+  ];
+  if (caption) fields.push(['caption', caption]);
+  return streamedMultipart(fields, { field: 'video', fileName: 'video.mp4', contentType: video.type, body: { bytes: video.bytes, open: video.open } });
 }
 
 function photoForm(chatId: string, caption: string, { bytes, contentType }: Image): Promise<Multipart> {
@@ -75,6 +90,8 @@ export function createTelegramConnector(options: TelegramConnectorOptions): Soci
       text: { max: telegramCaptionMax, unit: 'characters' },
       // sendPhoto's limit; an album (sendMediaGroup) takes 10. Telegram keeps no description of a photo.
       images: { types: ['image/png', 'image/jpeg'], maxBytes: maxPhotoBytes, maxCount: 10, altText: false },
+      // sendVideo's limit for a file a bot uploads ("up to 50 MB"); Telegram documents no length or shape limits.
+      video: { types: ['video/mp4'], maxBytes: maxVideoBytes },
       threads: false,
       retriesNeverDuplicate: {
         guaranteed: false,
@@ -103,9 +120,11 @@ export function createTelegramConnector(options: TelegramConnectorOptions): Soci
     async publish(credentials, post) {
       const { botToken, chatId } = accountOf(credentials);
       const text = telegramTextOf(post);
-      const message = post.image
-        ? await api.call(botToken, { method: 'sendPhoto', form: await photoForm(chatId, text, post.image), creates: true, what: 'the photo' })
-        : await api.call(botToken, { method: 'sendMessage', json: { chat_id: chatId, text }, creates: true, what: 'the message' });
+      const message = post.video
+        ? await api.call(botToken, { method: 'sendVideo', form: videoForm(chatId, text, post.video), creates: true, what: 'the video' })
+        : post.image
+          ? await api.call(botToken, { method: 'sendPhoto', form: await photoForm(chatId, text, post.image), creates: true, what: 'the photo' })
+          : await api.call(botToken, { method: 'sendMessage', json: { chat_id: chatId, text }, creates: true, what: 'the message' });
       return publishedOf(message);
     },
   };

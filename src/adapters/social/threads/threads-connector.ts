@@ -152,6 +152,7 @@ export function createThreadsConnector(options: ThreadsConnectorOptions): Thread
       auth: 'oauth2',
       text: { max: threadsTextMax, unit: 'weighted', maxLinks: threadsMaxLinks },
       images: { types: ['image/png', 'image/jpeg'], maxBytes: maxImageBytes, maxCount: 1, altText: true },
+      video: null,
       threads: true,
       retriesNeverDuplicate: {
         guaranteed: false,

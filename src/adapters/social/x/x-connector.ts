@@ -165,6 +165,7 @@ export function createXConnector(options: XConnectorOptions): XConnector {
       auth: 'oauth2',
       text: { max: xMaxWeightedLength, unit: 'weighted' },
       images: { types: ['image/png', 'image/jpeg'], maxBytes: maxImageBytes, maxCount: 4, altText: true },
+      video: null,
       threads: true,
       retriesNeverDuplicate: {
         guaranteed: false,

@@ -15,6 +15,7 @@ import { closedPort } from '../../../fakes/closed-port.ts';
 import { startTelegramServer, type TelegramServer } from '../../../fakes/telegram-server.ts';
 import { failureOf } from '../../../support/failure-of.ts';
 import { makeImage } from '../../../support/images.ts';
+import { makeVideo, socialVideoOf } from '../../../support/video-files.ts';
 
 let telegram: TelegramServer;
 let connector: SocialConnector;
@@ -83,6 +84,29 @@ describe('Telegram connector', () => {
     expect(sent.parts.map((part) => part.name)).toEqual(['chat_id', 'caption', 'photo']);
     expect(sent).toMatchObject({ caption: post.text, photo: { filename: 'image.png', contentType: 'image/png' } });
     expect(sent.photo!.bytes.equals(png)).toBe(true);
+  });
+
+  it('when a post has a video, then it goes with sendVideo, streamed as multipart: the chat, its length and size, streaming on, the caption, the file', async () => {
+    const mp4 = makeVideo();
+    const post = postWith({ text: `${'Tide '.repeat(300)}end`, video: socialVideoOf(mp4, { durationMs: 1_000, width: 108, height: 192 }) });
+    const preview = await connector.preview({ text: post.text, video: post.video });
+    await expect(connector.publish(credentials(), post)).resolves.toMatchObject({ externalPostId: expect.any(String) });
+    const sent = telegram.messages.at(-1)!;
+    expect(sent.parts.map((part) => part.name)).toEqual(['chat_id', 'duration', 'width', 'height', 'supports_streaming', 'caption', 'video']);
+    expect(sent).toMatchObject({ caption: preview.text, video: { filename: 'video.mp4', contentType: 'video/mp4', duration: 1, width: 108, height: 192 } });
+    // A video's caption is cut as a photo's is.
+    expect(preview.text.length).toBeLessThanOrEqual(1_024);
+    expect(preview.image).toBeNull();
+    expect(sent.video!.bytes.equals(mp4)).toBe(true);
+  });
+
+  it('when the video is over the bots\' 50 MB, then Telegram refuses it for good, in its words', async () => {
+    const mp4 = makeVideo();
+    const huge = Buffer.concat([mp4, Buffer.alloc(50 * 1024 * 1024 - mp4.length + 1)]);
+    expect(connector.declaration.video?.maxBytes).toBe(50 * 1024 * 1024);
+    const error = await failureOf(connector.publish(credentials(), postWith({ video: socialVideoOf(huge) })), SocialRejectedError);
+    expect(error.reason).toBe('Telegram refused the video (413): Request Entity Too Large');
+    expect(telegram.messages.some((message) => message.video?.bytes.length === huge.length)).toBe(false);
   });
 
   it('when the text is long, then a caption is cut to 1,024 and a message to 4,096, as the preview shows, emoji counted as Telegram counts them', async () => {

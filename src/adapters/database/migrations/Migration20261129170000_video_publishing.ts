@@ -1,0 +1,17 @@
+import { Migration } from '@mikro-orm/migrations';
+
+export class Migration20261129170000_video_publishing extends Migration {
+  override name = 'Migration20261129170000_video_publishing';
+
+  override up(): void | Promise<void> {
+    this.addSql(`alter table "video_jobs" add "video_bytes" int null, add "duration_ms" int null;`);
+    this.addSql(`alter table "publish_targets" add "media" text null;`);
+    this.addSql(`alter table "publish_targets" add constraint "publish_targets_media_check" check ("media" in ('image', 'video'));`);
+  }
+
+  override down(): void | Promise<void> {
+    this.addSql(`alter table "publish_targets" drop constraint "publish_targets_media_check";`);
+    this.addSql(`alter table "publish_targets" drop column "media";`);
+    this.addSql(`alter table "video_jobs" drop column "video_bytes", drop column "duration_ms";`);
+  }
+}
