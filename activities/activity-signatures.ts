@@ -18,7 +18,7 @@ import type { RenderResult } from '../workflows/contracts/render-post.ts';
 import type { DeliverToWebhooksInput, RoundResult } from './deliver-to-webhooks.ts';
 export type { DeferredWebhook, RoundResult } from './deliver-to-webhooks.ts';
 import type { GeneratedArtwork, GeneratePostImageInput } from './generate-post-image.ts';
-import type { PublishToTargetInput } from './publish-to-target.ts';
+import type { MediaWait, PublishToTargetInput } from './publish-to-target.ts';
 import type { RenderedImage, RenderPostImageInput } from './render-post-image.ts';
 import type { RenderedVideo, RenderPostVideoInput } from './render-post-video.ts';
 
@@ -40,7 +40,7 @@ export type Activities = {
   recordVideoJobEnd: (input: VideoJobEnd) => Promise<void>;
   planPublication: (input: PublicationPlanInput) => Promise<PublicationPlan>;
   cancelPublication: (input: PublicationRef) => Promise<void>;
-  publishToTarget: (input: PublishToTargetInput) => Promise<void>;
+  publishToTarget: (input: PublishToTargetInput) => Promise<MediaWait | undefined>;
   markTargetFailed: (input: { targetId: string; reason: string }) => Promise<void>;
   settlePublication: (input: SettlePublicationInput) => Promise<SettledPublication>;
   /** Hands an event to its delivery workflow; whether one was started (not when no active webhook takes it). */

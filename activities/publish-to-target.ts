@@ -17,6 +17,7 @@ import { heartbeatingOnAClock } from './heartbeat-on-a-clock.ts';
 import { nextAttemptAt } from './next-attempt-at.ts';
 import { socialPublish } from '../workflows/contracts/activity-options.ts';
 import {
+  MediaStillProcessing,
   SocialOutcomeUnknownError,
   type PublishedSocialPost,
   type SocialConnector,
@@ -34,7 +35,18 @@ export type PublishToTargetInput = {
   publishedAt: string;
   /** Planned for later: publish only if the post is still `scheduled` (absent from activities scheduled before it existed). */
   onlyIfStillScheduled?: boolean;
+  /**
+   * The attempts earlier runs of this activity made for the target (they stopped while the platform processed its
+   * media): this run's attempts are numbered after them in the target's history. Absent: none.
+   */
+  attemptsBefore?: number;
 };
+
+/**
+ * The platform is processing the post's media (MediaStillProcessing): the workflow waits `waitMs` on a durable timer
+ * and runs the activity again, which goes on from there; `attempts` is how many this run made.
+ */
+export type MediaWait = { waitMs: number; attempts: number };
 
 /**
  * Publishes the post's title and image (or the target's overrides) to one connection: one post, or with `thread`
@@ -45,9 +57,9 @@ export type PublishToTargetInput = {
  * the first part not recorded, and one that follows an attempt whose outcome is unknown (the part was sent, no
  * answer came) first looks the part up on the platform.
  */
-export function publishToTarget(deps: Deps, input: PublishToTargetInput): Promise<void> {
+export function publishToTarget(deps: Deps, input: PublishToTargetInput): Promise<MediaWait | undefined> {
   // A publish is several platform requests in a row (session, upload, post), each allowed as long as the heartbeat
-  // timeout; only Mastodon's media processing reports progress.
+  // timeout, and an upload streams for as long as its bytes take.
   return heartbeatingOnAClock(() => attemptToPublish(deps, input));
 }
 
@@ -56,18 +68,25 @@ type Attempt = Pick<PublishAttempt, 'targetId' | 'attempt' | 'attemptedAt'> & { 
 /** Where the attempt got to: the connector, once known, and the part under way (the one a failure is recorded for). */
 type Progress = { connector?: SocialConnector; current: Attempt };
 
-async function attemptToPublish(deps: Deps, input: PublishToTargetInput): Promise<void> {
-  const number = Context.current().info.attempt;
+async function attemptToPublish(deps: Deps, input: PublishToTargetInput): Promise<MediaWait | undefined> {
+  const { attempt: retry } = Context.current().info;
+  const number = (input.attemptsBefore ?? 0) + retry;
   const progress: Progress = { current: { targetId: input.targetId, attempt: number, attemptedAt: new Date(), part: 1 } };
   try {
     await publish(deps, input, progress);
+    return undefined;
   } catch (error) {
     const { connector, current } = progress;
+    if (error instanceof MediaStillProcessing) {
+      const nextAttemptAt = new Date(Date.now() + error.checkAfterMs);
+      await recordPublishAttempt(deps.orm.em.fork(), { ...current, outcome: 'processing', detail: error.detail, nextAttemptAt });
+      return { waitMs: error.checkAfterMs, attempts: retry };
+    }
     // Retried only when the next attempt can look the part up or send it again harmlessly (see mayResend).
     const failure =
       error instanceof SocialOutcomeUnknownError && connector && !connector.findPublished && !mayResend(connector, current.attemptedAt) ? notRetried() : error;
     const failedAt = new Date();
-    await recordOrLog(deps, { ...current, ...attemptOutcomeOf(failure), nextAttemptAt: nextAttemptAt(failure, number, socialPublish.retry, failedAt) });
+    await recordOrLog(deps, { ...current, ...attemptOutcomeOf(failure), nextAttemptAt: nextAttemptAt(failure, retry, socialPublish.retry, failedAt) });
     throw failure;
   }
 }
@@ -117,7 +136,8 @@ async function publish(deps: Deps, input: PublishToTargetInput, progress: Progre
   const override = { text: target.textOverride, altText: target.altTextOverride };
   const image = media?.media === 'image' ? await postImageOf(deps, post) : null;
   const draft = socialDraftOf(post, image, override);
-  const video = media?.media === 'video' ? socialVideoOf(deps, media.video, altTextOf(post, override), linkOf(deps, connection.platform, media.video.key)) : undefined;
+  const video =
+    media?.media === 'video' ? socialVideoOf(deps, media.video, altTextOf(post, override), linkOf(deps, connection.platform, media.video.key)) : undefined;
   const { parts } = postPartsOf(draft.text, connector.declaration, target.thread);
   if (firstPart > parts.length) return recordThreadPublished(em, publication, published, input);
 

@@ -6,6 +6,7 @@ import {
   proxyLocalActivities,
   setCurrentDetails,
   setHandler,
+  sleep,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/activity-signatures.ts';
@@ -167,12 +168,28 @@ export async function postPublication({ postId, publicationId, carried }: PostPu
     return { outcome: settled.outcome, publishedAt: settled.outcome === 'published' ? publishedAt : null };
   }
 
-  /** Publishes to every planned connection side by side; a target that fails for good is marked so. */
+  /**
+   * Publishes to every planned connection side by side; a target that fails for good is marked so. While a platform
+   * processes the post's media the activity stops, and runs again after a durable timer: nothing sleeps in a worker,
+   * and a worker that dies meanwhile loses nothing. (A history recorded before this loop has activities that
+   * answered no wait, which leave it at once: it replays as it ran.)
+   */
   async function publishToTargets(publishedAt: string): Promise<void> {
     await Promise.all(
       targetIds.map(async (targetId) => {
         try {
-          await publishToTarget({ targetId, publishedAt, onlyIfStillScheduled: scheduledPlan });
+          let attemptsBefore = 0;
+          for (;;) {
+            const wait = await publishToTarget({
+              targetId,
+              publishedAt,
+              onlyIfStillScheduled: scheduledPlan,
+              ...(attemptsBefore > 0 ? { attemptsBefore } : {}),
+            });
+            if (typeof wait?.waitMs !== 'number') break;
+            attemptsBefore += wait.attempts;
+            await sleep(wait.waitMs);
+          }
         } catch (error) {
           await markTargetFailed({ targetId, reason: failureReasonFor(error, 'Publishing to a connection') });
         }

@@ -1426,10 +1426,10 @@ export interface components {
             message: string;
         };
         /**
-         * @description `published`: the platform has the post (sent now, or found there after an attempt whose answer was lost); `refused`: the platform (or we) refused it for good, `detail` says why; `rate_limited`: the platform asked us to wait; `unavailable`: it could not be reached or failed on its side (retried); `unknown`: the post was sent and no answer came, so it may or may not exist (looked up before any retry).
+         * @description `published`: the platform has the post (sent now, or found there after an attempt whose answer was lost); `refused`: the platform (or we) refused it for good, `detail` says why; `rate_limited`: the platform asked us to wait; `unavailable`: it could not be reached or failed on its side (retried); `unknown`: the post was sent and no answer came, so it may or may not exist (looked up before any retry); `processing`: the platform has the image or video (`detail` says what was uploaded) and is processing it, and the next attempt, at `nextAttemptAt`, checks on it and posts once it is done (not a failure).
          * @enum {string}
          */
-        PublishAttemptOutcome: "published" | "refused" | "rate_limited" | "unavailable" | "unknown";
+        PublishAttemptOutcome: "published" | "refused" | "rate_limited" | "unavailable" | "unknown" | "processing";
         PostVersion: {
             /** Format: uuid */
             id: string;

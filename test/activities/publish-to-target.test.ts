@@ -7,6 +7,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { DefaultLogger } from '@temporalio/worker';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { MediaWait } from '../../activities/publish-to-target.ts';
 import { createActivities } from '../../activities/index.ts';
 import { Post } from '../../src/adapters/database/entities/post.ts';
 import { PublishTarget } from '../../src/adapters/database/entities/publish-target.ts';
@@ -95,7 +96,7 @@ async function pendingTarget(thread?: { text: string }): Promise<string> {
 }
 
 /** Runs attempt number `attempt` of the activity for the target, with `connector` for Mastodon. */
-function runAttempt(targetId: string, attempt: number, connector: SocialConnector = mastodonConnector): Promise<void> {
+function runAttempt(targetId: string, attempt: number, connector: SocialConnector = mastodonConnector): Promise<MediaWait | undefined> {
   const activities = createActivities({ ...deps, social: { ...deps.social, mastodon: connector } });
   // The failures are what the tests expect: not logged.
   return new MockActivityEnvironment({ attempt }, { logger: new DefaultLogger('ERROR') }).run(activities.publishToTarget, {

@@ -89,7 +89,7 @@ describe('GET /social-platforms', () => {
       configured: true,
       text: { max: 500, unit: 'graphemes', linkLength: 23 },
       images: { types: ['image/png', 'image/jpeg'], maxBytes: 16 * 1024 * 1024, maxCount: 4, altText: true },
-      video: null,
+      video: { types: ['video/mp4'], maxBytes: 103_809_024 },
       threads: true,
       retriesNeverDuplicate: { guaranteed: true, how: expect.stringContaining('Idempotency-Key'), withinMs: 50 * 60_000 },
     });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { isMp4 } from './mp4.ts';
 import { jsonOf, startScriptedServer, type Received, type Reply, type Route, type ScriptedResponse, type ScriptedServer } from './scripted-server.ts';
 
 // A local stand-in for a Mastodon instance, speaking the part of its REST API that publishing uses: bearer tokens,
@@ -32,7 +33,10 @@ export type MastodonServer = ScriptedServer<MastodonEndpoint, MastodonScriptedRe
   /** The scopes the token was granted; each endpoint answers 403 without one of its own (endpointScopes). */
   scopes: string[];
   account: { id: string; username: string };
-  /** How many polls of a new upload answer 206 before 200; 0 answers the upload with 200 at once, else with 202. */
+  /**
+   * How many polls of a new upload answer 206 before 200; 0 answers the upload with 200 at once, else with 202. A
+   * video is always processed afterwards: at least one poll answers 206.
+   */
   processingPolls: number;
   statuses: MastodonStatus[];
   media: MastodonMedia[];
@@ -41,6 +45,7 @@ export type MastodonServer = ScriptedServer<MastodonEndpoint, MastodonScriptedRe
 };
 
 const imageSizeLimit = 16 * 1024 * 1024;
+const videoSizeLimit = 103_809_024;
 const descriptionLimit = 1_500;
 const maxStatusGraphemes = 500;
 // What each endpoint's OAuth line in Mastodon's reference asks of the token, any one of (a parent scope such as
@@ -107,12 +112,13 @@ export async function startMastodonServer(options: { token?: string; scopes?: st
 
   function mediaJson(media: MastodonMedia) {
     const ready = media.pollsLeft === 0;
-    const extension = media.contentType === 'image/png' ? 'png' : 'jpg';
+    const video = media.contentType === 'video/mp4';
+    const extension = video ? 'mp4' : media.contentType === 'image/png' ? 'png' : 'jpg';
     return {
       id: media.id,
-      type: 'image',
+      type: video ? 'video' : 'image',
       url: ready ? `${server.url}/system/media_attachments/${media.id}/original.${extension}` : null,
-      preview_url: `${server.url}/system/media_attachments/${media.id}/small.${extension}`,
+      preview_url: `${server.url}/system/media_attachments/${media.id}/small.${video ? 'png' : extension}`,
       description: media.description || null,
     };
   }
@@ -141,24 +147,29 @@ export async function startMastodonServer(options: { token?: string; scopes?: st
     const form = await new Response(received.body, { headers: { 'content-type': contentType } }).formData();
     const file = form.get('file');
     if (!(file instanceof File)) return failure(422, "Validation failed: File can't be blank");
-    if (!file.type.startsWith('image/')) return failure(422, 'Validation failed: File content type is invalid');
+    const video = file.type === 'video/mp4';
+    if (!file.type.startsWith('image/') && !video) return failure(422, 'Validation failed: File content type is invalid');
     // https://docs.joinmastodon.org/methods/media/#v2 and a default instance's configuration.media_attachments
-    // (https://docs.joinmastodon.org/entities/Instance/#image_size_limit): images up to 16 MB, descriptions up to
-    // 1,500 characters.
-    if (file.size > imageSizeLimit) return failure(422, `Validation failed: File file size must be less than ${imageSizeLimit / 1024 / 1024} MB`);
+    // (https://docs.joinmastodon.org/entities/Instance/#image_size_limit, #video_size_limit): images up to 16 MB,
+    // videos up to 99 MB (103,809,024 bytes), descriptions up to 1,500 characters.
+    const sizeLimit = video ? videoSizeLimit : imageSizeLimit;
+    if (file.size > sizeLimit) return failure(422, `Validation failed: File file size must be less than ${Math.round(sizeLimit / 1024 / 1024)} MB`);
+    const bytes = Buffer.from(await file.arrayBuffer());
+    if (video && !isMp4(bytes)) return failure(422, 'Validation failed: File content type is invalid');
     const description = form.get('description');
     if (typeof description === 'string' && Array.from(description).length > descriptionLimit)
       return failure(422, `Validation failed: Description is too long (maximum is ${descriptionLimit} characters)`);
     const media: MastodonMedia = {
       id: nextId(),
-      bytes: Buffer.from(await file.arrayBuffer()),
+      bytes,
       contentType: file.type,
       fileName: file.name,
       description: typeof description === 'string' ? description : '',
-      pollsLeft: server.processingPolls,
+      // "Larger media formats (video, gifv, audio) will continue to be processed asynchronously and return 202."
+      pollsLeft: video ? Math.max(1, server.processingPolls) : server.processingPolls,
     };
     server.media.push(media);
-    // Like Mastodon, small images are processed during the upload and larger ones afterwards.
+    // Like Mastodon, small images are processed during the upload, larger ones and videos afterwards.
     return { status: media.pollsLeft > 0 ? 202 : 200, body: mediaJson(media) };
   }
 

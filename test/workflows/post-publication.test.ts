@@ -281,7 +281,7 @@ describe('postPublication branches, with stub activities', () => {
       publishToTarget: ({ targetId }) => {
         if (targetId === 'refused')
           return Promise.reject(ApplicationFailure.nonRetryable('Mastodon rejected the post (422): Text too long', failureTypes.socialRejected));
-        if (targetId !== 'unreachable') return Promise.resolve();
+        if (targetId !== 'unreachable') return Promise.resolve(undefined);
         unreachableAttempts += 1;
         return Promise.reject(ApplicationFailure.retryable('Bluesky could not be reached (ECONNREFUSED)', failureTypes.socialUnavailable));
       },

@@ -29,6 +29,7 @@ const histories: Record<string, string> = {
   'post-publication-first-plan-failed.json': 'a publication whose first plan failed, ended as cancelled',
   'post-publication-one-connection-failed.json': 'a publication to two connections, one of which failed for good',
   'post-publication-continued-as-new.json': 'a publication re-planned past the plans of one run, continued as new',
+  'post-publication-video-processed.json': 'a publication that waited on a durable timer while the platform processed its video',
   'deliver-event-delivered.json': "an event's delivery to a webhook on its first attempt",
   'deliver-event-delivered-on-second-attempt.json': "an event's delivery that succeeded on its second attempt",
   'deliver-event-exhausted.json': "an event's delivery still failing after the whole ladder",

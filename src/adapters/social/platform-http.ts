@@ -6,7 +6,7 @@ import { addressPolicy, NonPublicAddressError } from '../net/public-address-poli
 import { toPublicFetchError } from '../net/public-fetch.ts';
 import { withResponseSizeLimit } from '../net/response-size-limit.ts';
 import { isStorableText } from '../../common/validation/storable-text.ts';
-import { SocialOutcomeUnknownError, SocialRejectedError, SocialUnavailableError } from './social-connector.ts';
+import { SocialOutcomeUnknownError, SocialRejectedError, SocialUnavailableError, type SocialVideo } from './social-connector.ts';
 import { causesOf } from '../../common/errors/caught.ts';
 
 // Room for a session token (a JWT of a few hundred characters) many times over.
@@ -21,7 +21,7 @@ const fieldMaxChars = 8_192;
  * A body too large to hold (a video): its length, and `open` for a new stream of it, opened only once the request
  * is under way and destroyed when it ends, so a request refused before it reads the body leaves nothing open.
  */
-export type StreamedBody = { bytes: number; open(): Readable };
+type StreamedBody = { bytes: number; open: () => Readable };
 
 /**
  * A multipart body: encoded up front (got streams a FormData body lazily, and a request refused before it reads the
@@ -29,11 +29,16 @@ export type StreamedBody = { bytes: number; open(): Readable };
  */
 export type Multipart = { body: Buffer | StreamedBody; contentType: string };
 
+/** A streamed multipart's file. */
+type StreamedFile = { field: string; fileName: string; contentType: string; body: StreamedBody };
+
+/** The post's video as a form's file `field`, streamed from storage. */
+export function videoFile(field: string, video: SocialVideo): StreamedFile {
+  return { field, fileName: 'video.mp4', contentType: video.type, body: video };
+}
+
 /** One file, streamed, and its form fields: the file goes last, under `file.field`. */
-export function streamedMultipart(
-  fields: Array<[string, string]>,
-  file: { field: string; fileName: string; contentType: string; body: StreamedBody },
-): Multipart {
+export function streamedMultipart(fields: Array<[string, string]>, file: StreamedFile): Multipart {
   // A random boundary: no text of a post can contain it, so its fields need no escaping.
   const boundary = `content-service-${randomUUID()}`;
   const part = (disposition: string, extra = '') => `--${boundary}\r\nContent-Disposition: form-data; ${disposition}\r\n${extra}\r\n`;
@@ -45,7 +50,10 @@ export function streamedMultipart(
     yield* file.body.open() as AsyncIterable<Buffer>;
     yield tail;
   }
-  return { contentType: `multipart/form-data; boundary=${boundary}`, body: { bytes: head.length + file.body.bytes + tail.length, open: () => Readable.from(parts()) } };
+  return {
+    contentType: `multipart/form-data; boundary=${boundary}`,
+    body: { bytes: head.length + file.body.bytes + tail.length, open: () => Readable.from(parts()) },
+  };
 }
 
 export async function encodeMultipart(form: FormData): Promise<Multipart> {

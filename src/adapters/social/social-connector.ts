@@ -129,7 +129,7 @@ export type OutgoingVideo = { type: 'video/mp4'; bytes: number; durationMs: numb
  * as the request sends them, so a video is never held whole in memory), and `url` for a platform that fetches it or
  * whose post keeps a link (as `imageUrl`), called only by those.
  */
-export type SocialVideo = OutgoingVideo & { alt: string; open(): Readable; url(): Promise<string> };
+export type SocialVideo = OutgoingVideo & { alt: string; open: () => Readable; url: () => Promise<string> };
 
 /** An image as the connector would send it. */
 export type OutgoingImage = { type: string; bytes: number; width: number; height: number };
@@ -194,4 +194,21 @@ export class SocialUnavailableError extends RemoteUnavailableError {
 export class SocialOutcomeUnknownError extends SocialUnavailableError {
   override readonly failureType: FailureType = failureTypes.socialOutcomeUnknown;
   override readonly outcomeUnknown = true;
+}
+
+/**
+ * Not a failure: the platform has the post's media and is processing it before it can be posted. The attempt stops
+ * here and the publication goes on after `checkAfterMs` (a durable timer in its workflow, not a sleeping activity),
+ * from the media the connector noted (media-ledger.ts), so nothing is uploaded or posted twice. `detail` says, for
+ * the attempt's history, what the platform has and what it is doing.
+ */
+export class MediaStillProcessing extends Error {
+  readonly detail: string;
+  readonly checkAfterMs: number;
+  constructor(detail: string, checkAfterMs: number) {
+    super(detail);
+    this.name = 'MediaStillProcessing';
+    this.detail = detail;
+    this.checkAfterMs = checkAfterMs;
+  }
 }

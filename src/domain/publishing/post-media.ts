@@ -6,6 +6,7 @@ import type { VideoRules } from '../../adapters/social/platform-declaration.ts';
 import type { OutgoingVideo, SocialVideo } from '../../adapters/social/social-connector.ts';
 import { videoSeconds } from '../../adapters/video-encoding/encode-post-video.ts';
 import type { Deps } from '../deps.ts';
+import { latestVideoJob } from '../video/latest-video-job.ts';
 
 // What goes with a post's text to one connection: its image or its video. The publish and its dry run decide it
 // with the same function, from what the client asked (`media`, null: let the post and the platform decide), what
@@ -21,11 +22,6 @@ export type MediaChoice =
   | { media: 'video'; video: PostVideo }
   /** The client asked for the video and it cannot go: why, in a sentence, and the dry run's code for it. */
   | { media: 'refused'; code: 'video_not_ready' | 'video_unsupported'; reason: string };
-
-/** The post's newest finished video job, or null. */
-export function latestVideoJob(em: EntityManager, postId: string): Promise<VideoJob | null> {
-  return em.findOne(VideoJob, { postId, videoKey: { $ne: null } }, { orderBy: { completedAt: 'desc' } });
-}
 
 /** Whether a video of the post is being made (queued or running): the dry run says a publication now would not send it. */
 export async function videoInTheMaking(em: EntityManager, postId: string): Promise<boolean> {
@@ -54,14 +50,17 @@ export function chooseMedia(requested: RequestedMedia, rules: VideoRules | null,
   if (rules && video) return { media: 'video', video };
   if (requested === null) return { media: 'image' };
   if (!rules) return { media: 'refused', code: 'video_unsupported', reason: 'The platform takes no video (or this service does not send it there yet).' };
-  return { media: 'refused', code: 'video_not_ready', reason: 'The post has no finished video: make one (POST /video/jobs) and publish again.' };
+  return { media: 'refused', code: 'video_not_ready', reason: 'The post has no finished video: make one (Video, in the dashboard) and publish again.' };
 }
 
 /** Why the platform would refuse the video as it is (each a dry-run problem), or none. */
 export function videoProblemsOf(rules: VideoRules, video: OutgoingVideo): Array<{ code: VideoProblemCode; message: string }> {
   const problems: Array<{ code: VideoProblemCode; message: string }> = [];
   if (video.bytes > rules.maxBytes) {
-    problems.push({ code: 'video_too_large', message: `The video is ${video.bytes} bytes, more than the platform's ${rules.maxBytes}: publishing would fail.` });
+    problems.push({
+      code: 'video_too_large',
+      message: `The video is ${video.bytes} bytes, more than the platform's ${rules.maxBytes}: publishing would fail.`,
+    });
   }
   if (rules.maxDurationMs !== undefined && video.durationMs > rules.maxDurationMs) {
     const message = `The video lasts ${seconds(video.durationMs)}, longer than the platform's ${seconds(rules.maxDurationMs)}: publishing would fail.`;

@@ -22,7 +22,12 @@ export function altTextOf(post: Pick<Post, 'prompt'>, override: DraftOverride = 
  * prompt as the description), or what the client set for that connection instead; or, where the video goes
  * (post-media.ts), the video instead of the image.
  */
-export function socialDraftOf(post: Pick<Post, 'title' | 'prompt'>, image: Buffer | null, override: DraftOverride = {}, video?: OutgoingVideo): SocialPostDraft {
+export function socialDraftOf(
+  post: Pick<Post, 'title' | 'prompt'>,
+  image: Buffer | null,
+  override: DraftOverride = {},
+  video?: OutgoingVideo,
+): SocialPostDraft {
   const text = override.text ?? post.title;
   if (video) return { text, video };
   return { text, ...(image ? { image: { bytes: image, contentType: 'image/png', alt: altTextOf(post, override) } } : {}) };

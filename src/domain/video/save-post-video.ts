@@ -23,7 +23,15 @@ export async function savePostVideo(em: EntityManager, input: SavePostVideoInput
     throw new WorkRefused(failureTypes.videoExpired, 'The video expired before it could be saved; start it again.');
   }
   // Done wins over an end recorded meanwhile (a cancel that came after the video was stored): the video exists.
-  Object.assign(job, { videoKey: input.videoKey, videoBytes: input.bytes, durationMs: videoSeconds * 1000, status: 'done', progress: 100, error: null, completedAt: new Date() });
+  Object.assign(job, {
+    videoKey: input.videoKey,
+    videoBytes: input.bytes,
+    durationMs: videoSeconds * 1000,
+    status: 'done',
+    progress: 100,
+    error: null,
+    completedAt: new Date(),
+  });
   Object.assign(post, { hasVideo: true, updatedAt: new Date() });
   const size = (input.bytes / (1024 * 1024)).toFixed(1);
   recordUsage(em, {

@@ -305,6 +305,24 @@ describe('postPublication and deliverEvent branches, with stub activities', () =
     });
   });
 
+  it('records a publication that waited while the platform processed its video, then published', async () => {
+    let checks = 0;
+    const stubs: Partial<Activities> = {
+      planPublication: plan(['target-video']),
+      // The first run uploads and answers a wait; the second, after the durable timer, posts.
+      publishToTarget: () => Promise.resolve((checks += 1) === 1 ? { waitMs: 60_000, attempts: 1 } : undefined),
+      settlePublication: () => Promise.resolve({ outcome: 'published', eventId: randomUUID(), subscribed: true }),
+      startEventDelivery: () => Promise.resolve({ started: true }),
+    };
+    await bed.runWith(stubs, async (taskQueue) => {
+      const handle = await startMadeUpPublication(bed, taskQueue);
+      await handle.executeUpdate(planUpdate, { args: [{ publishAt: null, connectionIds: ['video'] }] });
+      await handle.result();
+      expect(checks).toBe(2);
+      await record('post-publication-video-processed', handle);
+    });
+  });
+
   it('records a publication re-planned past the plans of one run, continued as new', async () => {
     await bed.runWith({ planPublication: plan([]) }, async (taskQueue) => {
       const handle = await startMadeUpPublication(bed, taskQueue);

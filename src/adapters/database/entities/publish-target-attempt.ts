@@ -5,9 +5,10 @@ import type { ServerAnswer } from '../../social/social-connector.ts';
 
 /**
  * How one attempt to publish to a platform ended, as the client reads it on the target: `unknown` when the post was
- * sent and no answer came (the next attempt looks it up before sending again).
+ * sent and no answer came (the next attempt looks it up before sending again); `processing` when the platform has
+ * the media and is processing it (the next attempt goes on from there once it has).
  */
-const publishAttemptOutcomes = ['published', 'refused', 'rate_limited', 'unavailable', 'unknown'] as const;
+const publishAttemptOutcomes = ['published', 'refused', 'rate_limited', 'unavailable', 'unknown', 'processing'] as const;
 export type PublishAttemptOutcome = (typeof publishAttemptOutcomes)[number];
 
 /** One attempt (one Temporal activity attempt) to publish one target, or one part of a thread: the log a client reads to see what happened. */

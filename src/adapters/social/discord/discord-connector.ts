@@ -1,14 +1,29 @@
 import { imageDimensions } from '../image-dimensions.ts';
-import { createPlatformHttp, encodeMultipart, imageFileName, type Multipart, type PlatformHttpOptions } from '../platform-http.ts';
+import {
+  createPlatformHttp,
+  encodeMultipart,
+  imageFileName,
+  streamedMultipart,
+  videoFile,
+  type Multipart,
+  type PlatformHttpOptions,
+} from '../platform-http.ts';
 import { shortenText } from '../shorten-text.ts';
-import { SocialRejectedError, type SocialConnector, type SocialCredentials, type SocialPost, type SocialPostDraft } from '../social-connector.ts';
+import {
+  SocialRejectedError,
+  type SocialConnector,
+  type SocialCredentials,
+  type SocialPost,
+  type SocialPostDraft,
+  type SocialVideo,
+} from '../social-connector.ts';
 import { discordFailureOf, discordWebhookOf, type DiscordWebhook } from './discord-webhook.ts';
 import { platformNames } from '../social-platforms.ts';
 
 // Discord through a channel's webhook: https://discord.com/developers/docs/resources/webhook#execute-webhook with
-// `?wait=true`, so the answer is the message made (its id kept). With an image the request is multipart: the
-// message as `payload_json` (https://discord.com/developers/docs/reference#uploading-files), its attachment described
-// by the image's alt text, then the file as `files[0]`. Mentions in the text are not acted on (`allowed_mentions`
+// `?wait=true`, so the answer is the message made (its id kept). With an image or a video the request is multipart:
+// the message as `payload_json` (https://discord.com/developers/docs/reference#uploading-files), its attachment
+// described by the alt text, then the file as `files[0]`. Mentions in the text are not acted on (`allowed_mentions`
 // empty): a post's generated text must not ping @everyone. One attempt per call, as Temporal's retry policy owns
 // retrying. The check of a connection reads the webhook (https://discord.com/developers/docs/resources/webhook#get-webhook-with-token).
 
@@ -54,13 +69,24 @@ function threadNameOf(content: string): string {
   return firstLine ? shortenText(firstLine, { codePoints: threadNameMax, utf16Units: threadNameMax }) : 'New post';
 }
 
-function messageForm(payload: Record<string, unknown>, { bytes, contentType, alt }: Image): Promise<Multipart> {
-  const filename = imageFileName(contentType);
+/** The message with its one attachment described (by the alt text), as `payload_json`. */
+function payloadWith(payload: Record<string, unknown>, filename: string, alt: string): string {
   const description = alt ? shortenText(alt, { codePoints: maxDescriptionChars, utf16Units: maxDescriptionChars }) : undefined;
+  return JSON.stringify({ ...payload, attachments: [{ id: '0', filename, ...(description ? { description } : {}) }] });
+}
+
+function imageForm(payload: Record<string, unknown>, { bytes, contentType, alt }: Image): Promise<Multipart> {
+  const filename = imageFileName(contentType);
   const form = new FormData();
-  form.set('payload_json', JSON.stringify({ ...payload, attachments: [{ id: '0', filename, ...(description ? { description } : {}) }] }));
+  form.set('payload_json', payloadWith(payload, filename, alt));
   form.set('files[0]', new Blob([bytes], { type: contentType }), filename);
   return encodeMultipart(form);
+}
+
+/** The video as the message's attachment, streamed: Discord plays an MP4 attachment inline. */
+function videoForm(payload: Record<string, unknown>, video: SocialVideo): Multipart {
+  const file = videoFile('files[0]', video);
+  return streamedMultipart([['payload_json', payloadWith(payload, file.fileName, video.alt)]], file);
 }
 
 /** The connector for Discord webhooks. */
@@ -74,7 +100,8 @@ export function createDiscordConnector(options: DiscordConnectorOptions): Social
       auth: 'token',
       text: { max: discordContentMax, unit: 'characters' },
       images: { types: ['image/png', 'image/jpeg'], maxBytes: maxFileBytes, maxCount: 10, altText: true },
-      video: null,
+      // An attachment's limit, as for an image; Discord documents no length or shape limits.
+      video: { types: ['video/mp4'], maxBytes: maxFileBytes },
       threads: false,
       retriesNeverDuplicate: {
         guaranteed: false,
@@ -105,7 +132,7 @@ export function createDiscordConnector(options: DiscordConnectorOptions): Social
       const url = new URL(webhook.url);
       url.searchParams.set('wait', 'true');
       const send = async (payload: Record<string, unknown>) => {
-        const form = post.image ? await messageForm(payload, post.image) : undefined;
+        const form = post.video ? videoForm(payload, post.video) : post.image ? await imageForm(payload, post.image) : undefined;
         return http.request({
           method: 'POST',
           url,

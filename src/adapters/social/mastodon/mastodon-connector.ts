@@ -1,6 +1,5 @@
 import { answerFailure } from '../answer-failure.ts';
 import type { IncomingHttpHeaders } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   createPlatformHttp,
   encodeMultipart,
@@ -8,6 +7,8 @@ import {
   httpsOriginOf,
   imageFileName,
   redactSecrets,
+  streamedMultipart,
+  videoFile,
   type Answer,
   type Multipart,
   type PlatformHttpOptions,
@@ -15,9 +16,11 @@ import {
 import { rateLimitWaitMs } from '../rate-limit-wait.ts';
 import { imageDimensions } from '../image-dimensions.ts';
 import { graphemeCount, shortenText } from '../shorten-text.ts';
+import { callSessionStore } from '../call-session-store.ts';
+import { mediaLedger, nextCheckAfterMs, type MediaLedger, type MediaNote } from '../media-ledger.ts';
 import {
+  MediaStillProcessing,
   SocialRejectedError,
-  SocialUnavailableError,
   type SocialConnector,
   type SocialCredentials,
   type SocialPost,
@@ -27,7 +30,10 @@ import { platformNames } from '../social-platforms.ts';
 
 // Mastodon's REST API (docs.joinmastodon.org): bearer token, media upload, then a status. One attempt per call, as
 // Temporal's retry policy owns retrying; the status carries an Idempotency-Key, so a retried attempt gets the status
-// the first one created instead of a second one.
+// the first one created instead of a second one. Media the server processes after the upload (a video, a large
+// image: 202, https://docs.joinmastodon.org/methods/media/#v2) is noted in the connection's media ledger and the
+// attempt stops (MediaStillProcessing); the next one checks it (GET /api/v1/media/:id: 206 while processing) and
+// posts once it is ready.
 
 /** `allowPrivateNetworks` lets the instance URL point at loopback and private networks. */
 export type MastodonConnectorOptions = PlatformHttpOptions;
@@ -35,8 +41,10 @@ export type MastodonConnectorOptions = PlatformHttpOptions;
 // Mastodon counts grapheme clusters in a status, every link as 23 of them, but code points in a media description.
 const statusLimits = { graphemes: 500, linkGraphemes: 23 };
 const maxDescriptionCodePoints = 1_500;
-const mediaPollIntervalMs = 1_000;
-const mediaProcessingLimitMs = 60_000;
+// How long a server may take to process media before the publication gives up on it.
+const mediaProcessingLimitMs = 30 * 60_000;
+// A default instance's configuration.media_attachments.video_size_limit (https://docs.joinmastodon.org/entities/Instance/).
+const videoSizeLimit = 103_809_024;
 // Mastodon keeps an Idempotency-Key for an hour; a retry 10 minutes short of it leaves room for the image upload and
 // processing that come before the status is sent.
 const idempotencyKeyCoverMs = 50 * 60_000;
@@ -57,11 +65,41 @@ function instanceOf(credentials: SocialCredentials): { origin: URL; token: strin
   return { origin: httpsOriginOf(credentials.instanceUrl, 'Mastodon instance URL'), token: credentials.accessToken };
 }
 
-function multipartOf({ bytes, contentType, alt }: Image): Promise<Multipart> {
+/** The upload of the post's video or image (`form` made only when it is sent), or none. */
+function uploadOf(post: SocialPost): { what: string; bytes: number; form(): Promise<Multipart> } | undefined {
+  const { video, image } = post;
+  if (video) {
+    return {
+      what: 'the video',
+      bytes: video.bytes,
+      form: () => Promise.resolve(streamedMultipart([['description', descriptionOf(video.alt)]], videoFile('file', video))),
+    };
+  }
+  if (image) return { what: 'the image', bytes: image.bytes.length, form: () => imageForm(image) };
+  return undefined;
+}
+
+function descriptionOf(alt: string): string {
+  return shortenText(alt, { codePoints: maxDescriptionCodePoints });
+}
+
+function imageForm({ bytes, contentType, alt }: Image): Promise<Multipart> {
   const form = new FormData();
   form.set('file', new Blob([bytes], { type: contentType }), imageFileName(contentType));
-  form.set('description', shortenText(alt, { codePoints: maxDescriptionCodePoints }));
+  form.set('description', descriptionOf(alt));
   return encodeMultipart(form);
+}
+
+/** Media the server is still processing: the attempt stops for a while, or, past the limit, the publication fails. */
+function stillProcessing(note: MediaNote, what: string): never {
+  if (Date.now() - note.madeAt > mediaProcessingLimitMs) {
+    throw new SocialRejectedError(`Mastodon was still processing ${what} ${mediaProcessingLimitMs / 60_000} minutes after it was uploaded`);
+  }
+  throw new MediaStillProcessing(`Mastodon is still processing ${what}.`, nextCheckAfterMs(note.madeAt));
+}
+
+function megabytesOf(bytes: number): string {
+  return `${(bytes / 1_000_000).toFixed(1)} MB`;
 }
 
 /** Mastodon's X-RateLimit-Reset is an ISO time. */
@@ -112,26 +150,31 @@ export function createMastodonConnector(options: MastodonConnectorOptions): Soci
     return http.request({ method: call.method, url: new URL(call.path, origin), headers, json: call.json, body: call.form?.body, creates: call.creates });
   }
 
-  async function waitUntilProcessed(origin: URL, token: string, mediaId: string, onProgress: (() => void) | undefined): Promise<void> {
-    const deadline = Date.now() + mediaProcessingLimitMs;
-    while (Date.now() < deadline) {
-      await sleep(mediaPollIntervalMs);
-      onProgress?.();
-      const answer = await send(origin, token, { method: 'GET', path: `/api/v1/media/${encodeURIComponent(mediaId)}` });
-      if (answer.status === 200) return;
+  /**
+   * The id of the post's media on the server, uploaded now or by an earlier attempt (its note in the ledger), once
+   * the server has processed it; while it is processing, MediaStillProcessing stops the attempt.
+   */
+  async function processedMediaOf(origin: URL, token: string, post: SocialPost, ledger: MediaLedger): Promise<string | undefined> {
+    const upload = uploadOf(post);
+    if (!upload) return undefined;
+    const noted = await ledger.find(post.idempotencyKey);
+    if (noted) {
+      const answer = await send(origin, token, { method: 'GET', path: `/api/v1/media/${encodeURIComponent(noted.id)}` });
+      if (answer.status === 200) return noted.id;
       // 206 Partial Content: still processing.
-      if (answer.status !== 206) throw failureOf(answer, 'the image', token);
+      if (answer.status === 206) stillProcessing(noted, upload.what);
+      // Gone (the server drops media no status took): uploaded again.
+      if (answer.status !== 404) throw failureOf(answer, upload.what, token);
+      await ledger.forget(post.idempotencyKey);
     }
-    throw new SocialUnavailableError(`Mastodon was still processing the image after ${mediaProcessingLimitMs / 1000} s`);
-  }
-
-  async function uploadImage(origin: URL, token: string, image: Image, onProgress: (() => void) | undefined): Promise<string> {
-    const answer = await send(origin, token, { method: 'POST', path: '/api/v2/media', form: await multipartOf(image) });
-    // 200: ready; 202: accepted, still processing (larger files).
-    if (answer.status !== 200 && answer.status !== 202) throw failureOf(answer, 'the image', token);
-    const mediaId = http.textField(answer, 'id', 'the image');
-    if (answer.status === 202) await waitUntilProcessed(origin, token, mediaId, onProgress);
-    return mediaId;
+    const answer = await send(origin, token, { method: 'POST', path: '/api/v2/media', form: await upload.form() });
+    // 200: processed during the upload (small images); 202: accepted, processed afterwards (video, larger images).
+    if (answer.status !== 200 && answer.status !== 202) throw failureOf(answer, upload.what, token);
+    const id = http.textField(answer, 'id', upload.what);
+    if (answer.status === 200) return id;
+    const note = { id, madeAt: Date.now() };
+    await ledger.note(post.idempotencyKey, note);
+    throw new MediaStillProcessing(`Uploaded ${upload.what} (${megabytesOf(upload.bytes)}); Mastodon is processing it.`, nextCheckAfterMs(note.madeAt));
   }
 
   return {
@@ -142,7 +185,8 @@ export function createMastodonConnector(options: MastodonConnectorOptions): Soci
       text: { max: statusLimits.graphemes, unit: 'graphemes', linkLength: statusLimits.linkGraphemes },
       // Mastodon's default image limit; an instance may set another (its /api/v2/instance says which).
       images: { types: ['image/png', 'image/jpeg'], maxBytes: 16 * 1024 * 1024, maxCount: 4, altText: true },
-      video: null,
+      // The default instance's limit (an instance may set another); Mastodon documents no length or shape limits.
+      video: { types: ['video/mp4'], maxBytes: videoSizeLimit },
       threads: true,
       retriesNeverDuplicate: {
         guaranteed: true,
@@ -175,9 +219,11 @@ export function createMastodonConnector(options: MastodonConnectorOptions): Soci
       return Promise.resolve(null);
     },
 
-    async publish(credentials, post) {
+    async publish(credentials, post, sessions = callSessionStore()) {
       const { origin, token } = instanceOf(credentials);
-      const mediaIds = post.image ? [await uploadImage(origin, token, post.image, post.onProgress)] : [];
+      const ledger = mediaLedger(sessions);
+      const mediaId = await processedMediaOf(origin, token, post, ledger);
+      const mediaIds = mediaId === undefined ? [] : [mediaId];
       const status = statusTextOf(post);
       const answer = await send(origin, token, {
         method: 'POST',
@@ -193,7 +239,9 @@ export function createMastodonConnector(options: MastodonConnectorOptions): Soci
         creates: true,
       });
       if (answer.status !== 200) throw failureOf(answer, 'the post', token);
-      return { externalPostId: http.textField(answer, 'id', 'the post'), url: httpsLinkOf(answer.body.url, urlMaxChars) };
+      const published = { externalPostId: http.textField(answer, 'id', 'the post'), url: httpsLinkOf(answer.body.url, urlMaxChars) };
+      if (mediaId !== undefined) await ledger.forget(post.idempotencyKey);
+      return published;
     },
   };
 }

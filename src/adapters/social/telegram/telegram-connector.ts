@@ -12,7 +12,7 @@ import {
   type TelegramCredentials,
 } from '../social-connector.ts';
 import { createTelegramApi, type TelegramApiOptions } from './telegram-api.ts';
-import { encodeMultipart, imageFileName, streamedMultipart, type Multipart } from '../platform-http.ts';
+import { encodeMultipart, imageFileName, streamedMultipart, videoFile, type Multipart } from '../platform-http.ts';
 import { platformNames } from '../social-platforms.ts';
 
 // Telegram through a bot: https://core.telegram.org/bots/api#sendphoto (or #sendvideo) with the text as the photo's
@@ -58,7 +58,7 @@ function videoForm(chatId: string, caption: string, video: SocialVideo): Multipa
     ['supports_streaming', 'true'],
   ];
   if (caption) fields.push(['caption', caption]);
-  return streamedMultipart(fields, { field: 'video', fileName: 'video.mp4', contentType: video.type, body: { bytes: video.bytes, open: video.open } });
+  return streamedMultipart(fields, videoFile('video', video));
 }
 
 function photoForm(chatId: string, caption: string, { bytes, contentType }: Image): Promise<Multipart> {

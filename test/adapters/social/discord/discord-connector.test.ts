@@ -13,6 +13,7 @@ import {
 import { startDiscordServer, type DiscordServer } from '../../../fakes/discord-server.ts';
 import { failureOf } from '../../../support/failure-of.ts';
 import { makeImage } from '../../../support/images.ts';
+import { makeVideo, socialVideoOf } from '../../../support/video-files.ts';
 
 let discord: DiscordServer;
 let connector: SocialConnector;
@@ -93,6 +94,32 @@ describe('Discord connector', () => {
     expect(sent.attachments).toEqual([
       { id: expect.any(String), filename: 'image.png', description: 'Boats at dawn, seen from the pier', contentType: 'image/png', bytes: png },
     ]);
+  });
+
+  it('when a post has a video, then the file is streamed as the attachment, described by the alt text; in a forum it is sent whole again with the thread name', async () => {
+    const mp4 = makeVideo();
+    const post = postWith({ video: socialVideoOf(mp4, { alt: 'Lights over the quay' }) });
+    await connector.publish(credentials(), post);
+    const sent = discord.messages.at(-1)!;
+    expect(sent.payload.attachments).toEqual([{ id: '0', filename: 'video.mp4', description: 'Lights over the quay' }]);
+    expect(sent.attachments).toEqual([
+      { id: expect.any(String), filename: 'video.mp4', description: 'Lights over the quay', contentType: 'video/mp4', bytes: mp4 },
+    ]);
+
+    discord.webhook.channelType = 15;
+    try {
+      await connector.publish(credentials(), postWith({ video: socialVideoOf(mp4) }));
+      expect(discord.messages.at(-1)!.attachments[0]!.bytes.equals(mp4)).toBe(true);
+    } finally {
+      discord.webhook.channelType = 0;
+    }
+  });
+
+  it('when the video is over 10 MiB, then Discord refuses it for good (40005), in its words', async () => {
+    const mp4 = makeVideo();
+    const large = Buffer.concat([mp4, Buffer.alloc(10 * 1024 * 1024 - mp4.length + 1)]);
+    const error = await failureOf(connector.publish(credentials(), postWith({ video: socialVideoOf(large) })), SocialRejectedError);
+    expect(error.reason).toBe('Discord refused the message (413): Request entity too large (code 40005)');
   });
 
   it.each([

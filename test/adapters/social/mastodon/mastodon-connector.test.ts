@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMastodonConnector } from '../../../../src/adapters/social/mastodon/mastodon-connector.ts';
+import { callSessionStore } from '../../../../src/adapters/social/call-session-store.ts';
 import {
+  MediaStillProcessing,
   SocialOutcomeUnknownError,
   SocialRateLimitedError,
   SocialRejectedError,
@@ -13,6 +15,7 @@ import {
 import { startMastodonServer, type MastodonServer } from '../../../fakes/mastodon-server.ts';
 import { failureOf, failuresOneAtATime } from '../../../support/failure-of.ts';
 import { makeImage } from '../../../support/images.ts';
+import { makeVideo, socialVideoOf } from '../../../support/video-files.ts';
 
 let mastodon: MastodonServer;
 let connector: SocialConnector;
@@ -158,29 +161,70 @@ describe('Mastodon connector: publish', () => {
     expect(mastodon.statuses).toMatchObject([{ text: 'Spring collection is here', media: [] }]);
   });
 
-  it('when Mastodon processes the image in the background (202, then 206), then it polls until 200 and only then posts', async () => {
-    mastodon.processingPolls = 2;
-    const onProgress = vi.fn();
-    const published = await connector.publish(credentials, postWith({ onProgress }));
+  it('when Mastodon processes the image in the background (202, then 206), then each attempt stops until it is ready, and the last posts it, uploaded once', async () => {
+    mastodon.processingPolls = 1;
+    const sessions = callSessionStore();
+    const post = postWith();
+    const first = await failureOf(connector.publish(credentials, post, sessions), MediaStillProcessing);
+    expect(first.detail).toBe(`Uploaded the image (${(png.length / 1_000_000).toFixed(1)} MB); Mastodon is processing it.`);
+    expect(first.checkAfterMs).toBe(2_000);
+    expect(await failureOf(connector.publish(credentials, post, sessions), MediaStillProcessing)).toMatchObject({
+      detail: 'Mastodon is still processing the image.',
+    });
+    const published = await connector.publish(credentials, post, sessions);
 
-    expect(polls()).toHaveLength(3);
-    expect(onProgress).toHaveBeenCalledTimes(3);
+    expect(mastodon.media).toHaveLength(1);
+    expect(polls()).toHaveLength(2);
     const paths = mastodon.requests.map((request) => `${request.method} ${request.path}`);
     expect(paths.at(-1)).toBe('POST /api/v1/statuses');
     expect(mastodon.statuses).toMatchObject([{ id: published.externalPostId, media: [{ id: mastodon.media[0]?.id }] }]);
+    // The note of the upload went with the post.
+    expect(JSON.parse((await sessions.read())!)).toEqual({ media: {} });
   });
 
-  it('when the image is still processing after a minute, then it reports Mastodon unavailable and posts nothing', async () => {
+  it('when the media is still processing half an hour after its upload, then the publication fails for good and posts nothing', async () => {
     mastodon.processingPolls = 1_000;
-    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
-    // Each poll waits a second of real time; the clock jumps instead of the test waiting a minute.
-    const aMinutePassesPerPoll = () => vi.setSystemTime(Date.now() + 61_000);
-
-    const error = await failureOf(connector.publish(credentials, postWith({ onProgress: aMinutePassesPerPoll })));
-    expect(error).toBeInstanceOf(SocialUnavailableError);
-    expect(error.message).toBe('Mastodon was still processing the image after 60 s');
-    expect(polls()).toHaveLength(1);
+    const sessions = callSessionStore();
+    const post = postWith();
+    await failureOf(connector.publish(credentials, post, sessions), MediaStillProcessing);
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 31 * 60_000 });
+    const error = await failureOf(connector.publish(credentials, post, sessions), SocialRejectedError);
+    expect(error.reason).toBe('Mastodon was still processing the image 30 minutes after it was uploaded');
     expect(mastodon.statuses).toHaveLength(0);
+  });
+
+  it('when the server dropped the noted media, then it is uploaded again', async () => {
+    mastodon.processingPolls = 1;
+    const sessions = callSessionStore();
+    const post = postWith();
+    await failureOf(connector.publish(credentials, post, sessions), MediaStillProcessing);
+    mastodon.media.length = 0;
+    await failureOf(connector.publish(credentials, post, sessions), MediaStillProcessing);
+    await failureOf(connector.publish(credentials, post, sessions), MediaStillProcessing);
+    await connector.publish(credentials, post, sessions);
+    expect(mastodon.requests.filter((request) => request.path === '/api/v2/media')).toHaveLength(2);
+    expect(mastodon.statuses).toHaveLength(1);
+  });
+
+  it('when a post has a video, then it is streamed with its description, processed in the background, and the status carries it', async () => {
+    const mp4 = makeVideo();
+    const sessions = callSessionStore();
+    const post = postWith({ image: undefined, video: socialVideoOf(mp4, { alt: 'Lights on the quay' }) });
+    await failureOf(connector.publish(credentials, post, sessions), MediaStillProcessing);
+    await failureOf(connector.publish(credentials, post, sessions), MediaStillProcessing);
+    const published = await connector.publish(credentials, post, sessions);
+    expect(mastodon.media).toMatchObject([{ contentType: 'video/mp4', fileName: 'video.mp4', description: 'Lights on the quay' }]);
+    expect(mastodon.media[0]!.bytes.equals(mp4)).toBe(true);
+    expect(mastodon.statuses).toMatchObject([{ id: published.externalPostId, media: [{ id: mastodon.media[0]!.id }] }]);
+  });
+
+  it("when the video is over the instance's 99 MB, then Mastodon refuses it for good, in its words", async () => {
+    const mp4 = makeVideo();
+    const large = Buffer.concat([mp4, Buffer.alloc(103_809_024 - mp4.length + 1)]);
+    expect(connector.declaration.video?.maxBytes).toBe(103_809_024);
+    const error = await failureOf(connector.publish(credentials, postWith({ image: undefined, video: socialVideoOf(large) })), SocialRejectedError);
+    expect(error.reason).toBe('Mastodon refused the video (422): Validation failed: File file size must be less than 99 MB');
+    expect(mastodon.media).toHaveLength(0);
   });
 
   it.each([

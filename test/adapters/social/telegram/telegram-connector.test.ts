@@ -100,7 +100,7 @@ describe('Telegram connector', () => {
     expect(sent.video!.bytes.equals(mp4)).toBe(true);
   });
 
-  it('when the video is over the bots\' 50 MB, then Telegram refuses it for good, in its words', async () => {
+  it("when the video is over the bots' 50 MB, then Telegram refuses it for good, in its words", async () => {
     const mp4 = makeVideo();
     const huge = Buffer.concat([mp4, Buffer.alloc(50 * 1024 * 1024 - mp4.length + 1)]);
     expect(connector.declaration.video?.maxBytes).toBe(50 * 1024 * 1024);

@@ -1,0 +1,75 @@
+import type { SessionStore } from './social-connector.ts';
+
+// A platform that processes uploaded media before a post can carry it (Mastodon's 202, X's processing_info,
+// LinkedIn's video status): the connector notes the media it uploaded for a publication (by its idempotency key) in
+// the connection's session, then stops the attempt while the platform works (MediaStillProcessing). The next attempt
+// finds the note and asks the platform about that media instead of uploading it again; the note goes once the post
+// is made. Notes of publications abandoned half-way go after a day (a platform drops unattached media by then), so
+// the session stays small. The ledger keeps the session's other fields as they are.
+
+export type MediaNote = {
+  /** The platform's id of the media. */
+  id: string;
+  /** When it was uploaded, epoch ms: how long the platform has been processing it. */
+  madeAt: number;
+};
+
+export type MediaLedger = {
+  find(idempotencyKey: string): Promise<MediaNote | undefined>;
+  note(idempotencyKey: string, note: MediaNote): Promise<void>;
+  forget(idempotencyKey: string): Promise<void>;
+};
+
+type Session = { media: Record<string, MediaNote>; [field: string]: unknown };
+
+const keptMs = 24 * 60 * 60 * 1000;
+
+function isNote(value: unknown): value is MediaNote {
+  const note = value as Partial<MediaNote> | null;
+  return typeof note?.id === 'string' && typeof note.madeAt === 'number';
+}
+
+function sessionOf(text: string | undefined): Session {
+  try {
+    const parsed = JSON.parse(text ?? '{}') as Record<string, unknown>;
+    const media = typeof parsed.media === 'object' && parsed.media !== null ? (parsed.media as Record<string, unknown>) : {};
+    return { ...parsed, media: Object.fromEntries(Object.entries(media).filter((pair): pair is [string, MediaNote] => isNote(pair[1]))) };
+  } catch {
+    return { media: {} };
+  }
+}
+
+/** The ledger kept in a connection's session store. */
+export function mediaLedger(sessions: SessionStore): MediaLedger {
+  async function change(edit: (media: Record<string, MediaNote>) => void): Promise<void> {
+    await sessions.renew((stored) => {
+      const session = sessionOf(stored);
+      edit(session.media);
+      const now = Date.now();
+      for (const [key, note] of Object.entries(session.media)) if (now - note.madeAt > keptMs) delete session.media[key];
+      return Promise.resolve(JSON.stringify(session));
+    });
+  }
+
+  return {
+    async find(idempotencyKey) {
+      return sessionOf(await sessions.read()).media[idempotencyKey];
+    },
+    note: (idempotencyKey, note) =>
+      change((media) => {
+        media[idempotencyKey] = note;
+      }),
+    forget: (idempotencyKey) =>
+      change((media) => {
+        delete media[idempotencyKey];
+      }),
+  };
+}
+
+/**
+ * When to look again at media the platform has been processing since `madeAt`: a quarter of the time it has taken so
+ * far, between 2 and 30 seconds, so a short clip is posted soon after it is ready and a long wait costs few checks.
+ */
+export function nextCheckAfterMs(madeAt: number, now = Date.now()): number {
+  return Math.min(30_000, Math.max(2_000, Math.round((now - madeAt) / 4)));
+}
