@@ -12,7 +12,9 @@ import { rmSync } from 'node:fs';
 const { ATPROTO_PDS_DATA_DIR: dataDir = '' } = process.env;
 if (!dataDir) throw new Error('ATPROTO_PDS_DATA_DIR is not set: start this process with startAtprotoPds');
 process.env.TMPDIR = dataDir;
-const network = await TestNetworkNoAppView.create({});
+// A deployed PDS takes blobs up to 100 MB (PDS_BLOB_UPLOAD_LIMIT in the official distribution,
+// https://github.com/bluesky-social/pds), room for a post's video; the package's own default is 5 MB.
+const network = await TestNetworkNoAppView.create({ pds: { blobUploadLimit: 100 * 1024 * 1024 } });
 
 async function stop(): Promise<void> {
   await network.close().catch(() => undefined);

@@ -4,7 +4,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import sharp from 'sharp';
 import { imageDimensions } from '../image-dimensions.ts';
 import { callSessionStore } from '../call-session-store.ts';
-import { createPlatformHttp, httpsOriginOf, redactSecrets, type Answer, type PlatformHttpOptions } from '../platform-http.ts';
+import { createPlatformHttp, httpsOriginOf, redactSecrets, type Answer, type PlatformHttpOptions, type PlatformRequest } from '../platform-http.ts';
 import { rateLimitWaitMs } from '../rate-limit-wait.ts';
 import { facetsOf } from './bluesky-facets.ts';
 import { isUsable, sessionOf, sessionText, type BlueskySession } from './bluesky-session.ts';
@@ -17,6 +17,7 @@ import {
   type SocialConnector,
   type SocialCredentials,
   type SocialPostDraft,
+  type SocialVideo,
 } from '../social-connector.ts';
 import { platformNames } from '../social-platforms.ts';
 
@@ -46,7 +47,7 @@ type Call = {
   token?: string;
   query?: Record<string, string>;
   json?: object;
-  bytes?: { body: Buffer; contentType: string };
+  bytes?: { body: NonNullable<PlatformRequest['body']>; contentType: string };
   /** Makes the post (see PlatformRequest.creates). */
   creates?: boolean;
 };
@@ -264,6 +265,24 @@ export function createBlueskyConnector(options: BlueskyConnectorOptions): Social
     return { image: blob, alt: image.alt, aspectRatio: { width, height } };
   }
 
+  /**
+   * The post's video as an `app.bsky.embed.video`: uploaded to the account's PDS (com.atproto.repo.uploadBlob, the
+   * file streamed as it is, https://docs.bsky.app/docs/tutorials/video), its shape given so clients lay the post out
+   * before it loads. Bluesky processes the video once the post is made, so there is nothing to wait for here.
+   */
+  async function uploadVideo(authorized: (call: (token: string) => Call) => Promise<Answer>, video: SocialVideo, secrets: () => string[]) {
+    const answer = await authorized((token) => ({
+      method: 'POST',
+      nsid: 'com.atproto.repo.uploadBlob',
+      token,
+      bytes: { body: video, contentType: video.type },
+    }));
+    if (answer.status !== 200) throw failureOf(answer, 'Bluesky refused the video', secrets());
+    const blob = answer.body.blob;
+    if (typeof blob !== 'object' || blob === null) throw new SocialUnavailableError(`Bluesky answered the video (${answer.status}) without blob`);
+    return { $type: 'app.bsky.embed.video', video: blob, ...(video.alt ? { alt: video.alt } : {}), aspectRatio: { width: video.width, height: video.height } };
+  }
+
   return {
     platform: 'bluesky',
     declaration: {
@@ -271,7 +290,10 @@ export function createBlueskyConnector(options: BlueskyConnectorOptions): Social
       auth: 'app-password',
       text: { max: textLimits.graphemes, unit: 'graphemes' },
       images: { types: ['image/png', 'image/jpeg'], maxBytes: maxImageBytes, maxCount: 4, altText: true },
-      video: null,
+      // A deployed PDS takes blobs up to 100 MB (PDS_BLOB_UPLOAD_LIMIT in https://github.com/bluesky-social/pds; a
+      // self-hosted one may set less); the official app takes videos up to 10 minutes (VIDEO_MAX_DURATION_MS in
+      // bluesky-social/social-app). No shape limits are documented.
+      video: { types: ['video/mp4'], maxBytes: 100 * 1024 * 1024, maxDurationMs: 10 * 60_000 },
       threads: true,
       retriesNeverDuplicate: { guaranteed: true, how: 'The record key is derived from the publication, so a second record under it cannot exist.' },
     },
@@ -316,7 +338,8 @@ export function createBlueskyConnector(options: BlueskyConnectorOptions): Social
 
       const text = recordTextOf(post);
       const facets = await facetsOf(text, (handle) => resolveHandle(origin, handle));
-      const image = post.image ? await uploadBlob(authorized, post.image, secrets) : undefined;
+      const image = post.image && !post.video ? await uploadBlob(authorized, post.image, secrets) : undefined;
+      const video = post.video ? await uploadVideo(authorized, post.video, secrets) : undefined;
       const record = {
         $type: postCollection,
         text,
@@ -325,6 +348,7 @@ export function createBlueskyConnector(options: BlueskyConnectorOptions): Social
         ...(post.replyTo ? { reply: { root: strongRefOf(post.replyTo.root), parent: strongRefOf(post.replyTo.parent) } } : {}),
         createdAt: new Date().toISOString(),
         ...(image ? { embed: { $type: 'app.bsky.embed.images', images: [image] } } : {}),
+        ...(video ? { embed: video } : {}),
       };
       const answer = await authorized((token) => ({
         method: 'POST',

@@ -2,7 +2,7 @@ import { finalizeEvent } from 'nostr-tools/pure';
 import { hexToBytes } from 'nostr-tools/utils';
 import { imageDimensions } from '../image-dimensions.ts';
 import { publicKeyOf } from './nostr-keys.ts';
-import { noteTemplate, type NoteImage } from './nostr-note.ts';
+import { noteTemplate, type NoteMedia } from './nostr-note.ts';
 import { reachRelay, sendEvent, type OkAnswer, type RelayOptions, type RelayOutcome } from './nostr-relay-socket.ts';
 import { ServersRefusedError, ServersUnansweredError, ServersUnavailableError } from '../server-answers.ts';
 import { graphemeCount, shortenText } from '../shorten-text.ts';
@@ -46,11 +46,13 @@ function noteTextOf(post: SocialPostDraft): string {
   return shortenText(post.text, { graphemes: noteGraphemes });
 }
 
-async function imageOf(post: SocialPost): Promise<NoteImage | undefined> {
-  // The relays take no file: the note carries the image's lasting link (only a post with an image has one).
-  if (!post.image || !post.imageUrl) return undefined;
-  const { width, height } = await imageDimensions(post.image.bytes, platformNames.nostr);
-  return { type: post.image.contentType, bytes: post.image.bytes.length, width, height, url: await post.imageUrl(), alt: post.image.alt };
+async function mediaOf(post: SocialPost): Promise<NoteMedia | undefined> {
+  // The relays take no file: the note carries the video's or image's lasting link.
+  const { video, image } = post;
+  if (video) return { type: video.type, width: video.width, height: video.height, url: await video.url(), alt: video.alt };
+  if (!image || !post.imageUrl) return undefined;
+  const { width, height } = await imageDimensions(image.bytes, platformNames.nostr);
+  return { type: image.contentType, width, height, url: await post.imageUrl(), alt: image.alt };
 }
 
 function answerOf(server: string, outcome: RelayOutcome<OkAnswer>): ServerAnswer {
@@ -79,11 +81,12 @@ export function createNostrConnector(options: NostrConnectorOptions): SocialConn
       text: { max: noteGraphemes, unit: 'graphemes' },
       // Not uploaded: the note links the image where this service serves it, so the limit is ours, not the relays'.
       images: { types: ['image/png', 'image/jpeg'], maxBytes: 16 * 1024 * 1024, maxCount: 1, altText: true },
-      video: null,
+      // Not uploaded either: the note links the video where this service serves it, so the limit is ours.
+      video: { types: ['video/mp4'], maxBytes: 100 * 1024 * 1024 },
       threads: true,
       retriesNeverDuplicate: {
         guaranteed: true,
-        how: "The event's id is the hash of its content and date, the same for every attempt, and a relay keeps one event per id (an image is linked by a URL that never changes).",
+        how: "The event's id is the hash of its content and date, the same for every attempt, and a relay keeps one event per id (an image or video is linked by a URL that never changes).",
       },
     },
 
@@ -111,9 +114,9 @@ export function createNostrConnector(options: NostrConnectorOptions): SocialConn
     async publish(credentials, post) {
       const { secretKey, relays } = keysOf(credentials);
       const author = publicKeyOf(secretKey).hex;
-      const image = await imageOf(post);
+      const media = await mediaOf(post);
       const createdAt = Math.floor((post.datedAt ?? new Date()).getTime() / 1000);
-      const template = noteTemplate({ text: noteTextOf(post), image, replyTo: post.replyTo, author, relayHint: relays[0] ?? '', createdAt });
+      const template = noteTemplate({ text: noteTextOf(post), media, replyTo: post.replyTo, author, relayHint: relays[0] ?? '', createdAt });
       const event = finalizeEvent(template, hexToBytes(secretKey));
 
       const outcomes = await Promise.all(relays.map((relay) => sendEvent(relay, event, relayOptions)));

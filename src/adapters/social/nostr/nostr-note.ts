@@ -1,15 +1,16 @@
 import type { EventTemplate } from 'nostr-tools/core';
 import type { OutgoingImage, ThreadReply } from '../social-connector.ts';
 
-// A post as a Nostr note: a kind-1 event (NIP-01) whose content is the text, then the image's URL on a line of its
-// own, described by a NIP-92 `imeta` tag; a reply names the thread's first note and the one it answers with NIP-10
+// A post as a Nostr note: a kind-1 event (NIP-01) whose content is the text, then the image's (or video's) URL on a
+// line of its own, described by a NIP-92 `imeta` tag (https://github.com/nostr-protocol/nips/blob/master/92.md); a reply names the thread's first note and the one it answers with NIP-10
 // marked `e` tags, and their author with a `p` tag.
 
-export type NoteImage = OutgoingImage & { url: string; alt: string };
+/** The image or video a note links: its type, shape, lasting URL and description. */
+export type NoteMedia = Pick<OutgoingImage, 'type' | 'width' | 'height'> & { url: string; alt: string };
 
 export type NoteInput = {
   text: string;
-  image?: NoteImage | undefined;
+  media?: NoteMedia | undefined;
   replyTo?: ThreadReply | undefined;
   /** Our public key (hex): a thread's notes are all ours. */
   author: string;
@@ -19,7 +20,7 @@ export type NoteInput = {
   createdAt: number;
 };
 
-export function noteTemplate({ text, image, replyTo, author, relayHint, createdAt }: NoteInput): EventTemplate {
+export function noteTemplate({ text, media, replyTo, author, relayHint, createdAt }: NoteInput): EventTemplate {
   const tags: string[][] = [];
   if (replyTo) {
     const { root, parent } = replyTo;
@@ -28,10 +29,10 @@ export function noteTemplate({ text, image, replyTo, author, relayHint, createdA
     if (parent.externalPostId !== root.externalPostId) tags.push(['e', parent.externalPostId, relayHint, 'reply', author]);
     tags.push(['p', author]);
   }
-  if (image) {
-    const imeta = ['imeta', `url ${image.url}`, `m ${image.type}`, `dim ${image.width}x${image.height}`];
-    if (image.alt) imeta.push(`alt ${image.alt}`);
+  if (media) {
+    const imeta = ['imeta', `url ${media.url}`, `m ${media.type}`, `dim ${media.width}x${media.height}`];
+    if (media.alt) imeta.push(`alt ${media.alt}`);
     tags.push(imeta);
   }
-  return { kind: 1, created_at: createdAt, tags, content: image ? `${text}\n\n${image.url}` : text };
+  return { kind: 1, created_at: createdAt, tags, content: media ? `${text}\n\n${media.url}` : text };
 }

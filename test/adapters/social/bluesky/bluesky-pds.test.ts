@@ -12,6 +12,7 @@ import { startAtprotoPds, type AtprotoPds, type PdsAccount } from '../../../infr
 import { eventually } from '../../../support/eventually.ts';
 import { failureOf } from '../../../support/failure-of.ts';
 import { makeImage } from '../../../support/images.ts';
+import { makeVideo, socialVideoOf } from '../../../support/video-files.ts';
 import { createTestDatabase } from '../../../support/test-database.ts';
 
 // The Bluesky connector against the reference atproto PDS (@atproto/dev-env) behind an HTTPS proxy that counts the
@@ -27,6 +28,8 @@ type PostRecord = {
   facets?: { index: { byteStart: number; byteEnd: number }; features: Record<string, string>[] }[];
   embed?: { images: { alt: string; aspectRatio: { width: number; height: number }; image: { ref: { $link: string }; mimeType: string; size: number } }[] };
 };
+
+type VideoEmbed = { $type: string; alt?: string; aspectRatio: object; video: { ref: { $link: string }; mimeType: string; size: number } };
 
 let pds: AtprotoPds;
 let maker: PdsAccount;
@@ -179,6 +182,20 @@ describe('Bluesky connector on a real PDS: the record', () => {
     expect(image!.image.mimeType).toBe('image/jpeg');
     expect(image!.image.size).toBeLessThanOrEqual(2_000_000);
     expect(image!.aspectRatio).toEqual({ width: 1800, height: 1800 });
+  });
+
+  it('when a post has a video, then its record embeds app.bsky.embed.video: the blob the PDS took, the alt text and the shape', async () => {
+    const mp4 = makeVideo({ width: 108, height: 192 });
+    const published = await connector.publish(credentials, postWith({ video: socialVideoOf(mp4, { alt: 'A test pattern', width: 1080, height: 1920 }) }));
+    const { embed } = (await recordOf(published.externalPostId)) as unknown as { embed: VideoEmbed };
+    expect(embed).toMatchObject({
+      $type: 'app.bsky.embed.video',
+      alt: 'A test pattern',
+      aspectRatio: { width: 1080, height: 1920 },
+      video: { mimeType: 'video/mp4', size: mp4.length },
+    });
+    const blob = await pds.query('com.atproto.sync.getBlob', { did: maker.did, cid: embed.video.ref.$link });
+    expect(Buffer.from(await blob.arrayBuffer()).equals(mp4)).toBe(true);
   });
 
   it('when one publication is published twice, then the second finds the first record', async () => {

@@ -7,6 +7,7 @@ import { SocialRejectedError, type NostrCredentials } from '../../../../src/adap
 import { startNostrRelay, type NostrRelay } from '../../../infra/nostr-relay.ts';
 import { failureOf } from '../../../support/failure-of.ts';
 import { makeBlankPng } from '../../../support/images.ts';
+import { socialVideoOf } from '../../../support/video-files.ts';
 
 // The Nostr connector against two real relays (nostr-relay, test/infra/nostr-relay.ts), one of which refuses every
 // note: what a note holds when read back (signature, NIP-92 imeta, NIP-10 reply tags), each relay's answer, and that
@@ -92,6 +93,22 @@ describe('the Nostr connector on real relays', () => {
     expect(retried.externalPostId).toBe(third.externalPostId);
     expect(retried.answers?.[0]).toMatchObject({ accepted: true, message: expect.stringMatching(/^duplicate:/) });
     expect(await accepting.query({ authors: [author] })).toHaveLength(3);
+  });
+
+  it('when a note carries a video, then it links the video by its lasting URL with an imeta tag of its type, shape and description', async () => {
+    const keys = credentials([accepting.url]);
+    const url = 'https://content.example.com/images/abc.def.mp4';
+    const video = socialVideoOf(Buffer.from('not read: the relays take no file'), {
+      width: 1080,
+      height: 1920,
+      alt: 'Lights',
+      url: () => Promise.resolve(url),
+    });
+    const published = await connector.publish(keys, { text: 'Harbour lights, moving', idempotencyKey: 'k5', datedAt: new Date(), video });
+    const [event] = await accepting.query({ ids: [published.externalPostId] });
+    expect(verifyEvent(event!)).toBe(true);
+    expect(event!.content).toBe(`Harbour lights, moving\n\n${url}`);
+    expect(event!.tags).toEqual([['imeta', `url ${url}`, 'm video/mp4', 'dim 1080x1920', 'alt Lights']]);
   });
 
   it('when a relay is on a private address and private networks are not allowed, then checking the connection refuses it', async () => {

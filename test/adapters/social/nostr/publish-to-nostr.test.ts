@@ -144,6 +144,7 @@ describe('publish-social to Nostr on real relays', () => {
       configured: true,
       text: { max: 500, unit: 'graphemes' },
       images: { types: ['image/png', 'image/jpeg'], maxBytes: 16 * 1024 * 1024, maxCount: 1, altText: true },
+      video: { types: ['video/mp4'], maxBytes: 100 * 1024 * 1024 },
       threads: true,
       retriesNeverDuplicate: { guaranteed: true, how: expect.stringContaining("event's id") },
     });
