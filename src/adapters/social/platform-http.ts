@@ -23,11 +23,14 @@ const fieldMaxChars = 8_192;
  */
 type StreamedBody = { bytes: number; open: () => Readable };
 
+/** What a request sends: bytes in hand, or a stream of them. */
+export type RequestBody = Buffer | StreamedBody;
+
 /**
  * A multipart body: encoded up front (got streams a FormData body lazily, and a request refused before it reads the
  * body, a private address, leaves that stream failing unhandled), or streamed around a file (streamedMultipart).
  */
-export type Multipart = { body: Buffer | StreamedBody; contentType: string };
+export type Multipart = { body: RequestBody; contentType: string };
 
 /** A streamed multipart's file. */
 type StreamedFile = { field: string; fileName: string; contentType: string; body: StreamedBody };
@@ -81,7 +84,7 @@ export type PlatformRequest = {
   url: URL;
   headers: Record<string, string>;
   json?: object;
-  body?: Buffer | StreamedBody;
+  body?: RequestBody;
   /**
    * The request makes something the customer's audience sees (a post): once it is sent, a missing answer means the
    * outcome is unknown (SocialOutcomeUnknownError), not an outage.

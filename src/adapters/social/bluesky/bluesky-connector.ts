@@ -4,7 +4,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import sharp from 'sharp';
 import { imageDimensions } from '../image-dimensions.ts';
 import { callSessionStore } from '../call-session-store.ts';
-import { createPlatformHttp, httpsOriginOf, redactSecrets, type Answer, type PlatformHttpOptions, type PlatformRequest } from '../platform-http.ts';
+import { createPlatformHttp, httpsOriginOf, redactSecrets, type Answer, type PlatformHttpOptions, type RequestBody } from '../platform-http.ts';
 import { rateLimitWaitMs } from '../rate-limit-wait.ts';
 import { facetsOf } from './bluesky-facets.ts';
 import { isUsable, sessionOf, sessionText, type BlueskySession } from './bluesky-session.ts';
@@ -47,7 +47,7 @@ type Call = {
   token?: string;
   query?: Record<string, string>;
   json?: object;
-  bytes?: { body: NonNullable<PlatformRequest['body']>; contentType: string };
+  bytes?: { body: RequestBody; contentType: string };
   /** Makes the post (see PlatformRequest.creates). */
   creates?: boolean;
 };

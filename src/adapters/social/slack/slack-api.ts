@@ -1,5 +1,5 @@
 import { answerFailure } from '../answer-failure.ts';
-import { createPlatformHttp, redactSecrets, type Answer, type PlatformHttp, type PlatformHttpOptions } from '../platform-http.ts';
+import { createPlatformHttp, redactSecrets, type Answer, type PlatformHttp, type PlatformHttpOptions, type RequestBody } from '../platform-http.ts';
 import { rateLimitWaitMs } from '../rate-limit-wait.ts';
 import { SocialOutcomeUnknownError, SocialRejectedError, SocialUnavailableError } from '../social-connector.ts';
 import { platformNames } from '../social-platforms.ts';
@@ -53,7 +53,8 @@ export type SlackApi = {
   /** Calls `method` with the bot token; its `{ ok: true }` answer, or the error Slack's answer means. */
   call(token: string, method: string, call: Call): Promise<Answer>;
   /** Sends a file's bytes to the upload URL files.getUploadURLExternal gave (which takes no token: the URL is the grant). */
-  upload(uploadUrl: string, bytes: Buffer, contentType: string): Promise<void>;
+  /** Sends a file's bytes (a video streamed from storage) to the `upload_url` files.getUploadURLExternal gave. */
+  upload(uploadUrl: string, body: RequestBody, contentType: string): Promise<void>;
   http: PlatformHttp;
 };
 
@@ -120,13 +121,13 @@ export function createSlackApi(options: SlackApiOptions): SlackApi {
       throw slackFailureOf(answer, `the ${method} request`, token, creates);
     },
 
-    async upload(uploadUrl, bytes, contentType) {
+    async upload(uploadUrl, body, contentType) {
       if (!URL.canParse(uploadUrl) || new URL(uploadUrl).protocol !== 'https:') {
         throw new SocialUnavailableError('Slack answered files.getUploadURLExternal with an upload_url that is not an https URL');
       }
-      const answer = await http.request({ method: 'POST', url: new URL(uploadUrl), headers: { 'content-type': contentType }, body: bytes });
+      const answer = await http.request({ method: 'POST', url: new URL(uploadUrl), headers: { 'content-type': contentType }, body });
       // The upload URL answers 200 with plain text ("OK - <bytes>"), not Slack's JSON.
-      if (answer.status !== 200) throw slackFailureOf(answer, 'the image upload', '');
+      if (answer.status !== 200) throw slackFailureOf(answer, 'the file upload', '');
     },
   };
 }

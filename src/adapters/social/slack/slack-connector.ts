@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { httpsLinkOf, imageFileName, type Answer } from '../platform-http.ts';
+import { httpsLinkOf, imageFileName, type Answer, type RequestBody } from '../platform-http.ts';
 import { imageDimensions } from '../image-dimensions.ts';
 import { shortenText } from '../shorten-text.ts';
 import { createSlackApi, SlackChannelRefusedError, type SlackApiOptions } from './slack-api.ts';
@@ -17,10 +17,10 @@ import { platformNames } from '../social-platforms.ts';
 
 // Slack through its Web API with the bot token of the customer's own Slack app, posting in one channel:
 // - text: chat.postMessage (https://docs.slack.dev/reference/methods/chat.postMessage);
-// - with an image: files.getUploadURLExternal (https://docs.slack.dev/reference/methods/files.getUploadURLExternal,
-//   with the image's description as `alt_txt`), the bytes sent to the `upload_url` it gives, then
+// - with an image or a video: files.getUploadURLExternal (https://docs.slack.dev/reference/methods/files.getUploadURLExternal,
+//   with the description as `alt_txt`), the bytes sent (a video streamed) to the `upload_url` it gives, then
 //   files.completeUploadExternal (https://docs.slack.dev/reference/methods/files.completeUploadExternal) with the
-//   channel and the text as `initial_comment`, which posts one message: the text with the image.
+//   channel and the text as `initial_comment`, which posts one message: the text with the file.
 // The message's `ts` is its id. chat.postMessage answers it. completeUploadExternal answers the file, whose `shares`
 // name the message once Slack has shared the file, which it does asynchronously (its SDK maintainers advise polling
 // files.info, https://docs.slack.dev/reference/methods/files.info, when the answer has none yet); so the ts is read
@@ -40,12 +40,19 @@ const maxTextChars = 4_000;
 // files.getUploadURLExternal refuses a longer `alt_txt` (its error `alt_txt_too_large`).
 const maxAltChars = 1_000;
 // Slack's limit on one file.
-const maxImageBytes = 1024 * 1024 * 1024;
+const maxFileBytes = 1024 * 1024 * 1024;
 // How long the image's message is looked for in files.info after completeUploadExternal answered without it.
 const sharePollIntervalMs = 1_000;
 const sharePollLimitMs = 20_000;
 
-type Image = NonNullable<SocialPost['image']>;
+/** The post's one file: its video (streamed) or its image. */
+type SlackUpload = { filename: string; contentType: string; bytes: number; body: RequestBody; alt: string };
+
+function uploadOf({ video, image }: SocialPost): SlackUpload | undefined {
+  if (video) return { filename: 'video.mp4', contentType: video.type, bytes: video.bytes, body: video, alt: video.alt };
+  if (image) return { filename: imageFileName(image.contentType), contentType: image.contentType, bytes: image.bytes.length, body: image.bytes, alt: image.alt };
+  return undefined;
+}
 
 function accountOf(credentials: SocialCredentials): SlackCredentials {
   if (credentials.platform !== 'slack') throw new SocialRejectedError(`the Slack connector cannot use ${credentials.platform} credentials`);
@@ -80,13 +87,12 @@ export function createSlackConnector(options: SlackConnectorOptions): SocialConn
   const api = createSlackApi(options);
   const { http } = api;
 
-  async function uploadImage(token: string, image: Image): Promise<string> {
-    const filename = imageFileName(image.contentType);
+  async function uploadFile(token: string, file: SlackUpload): Promise<string> {
     const slot = await api.call(token, 'files.getUploadURLExternal', {
-      form: { filename, length: String(image.bytes.length), ...(image.alt ? { alt_txt: shortenText(image.alt, { codePoints: maxAltChars }) } : {}) },
+      form: { filename: file.filename, length: String(file.bytes), ...(file.alt ? { alt_txt: shortenText(file.alt, { codePoints: maxAltChars }) } : {}) },
     });
     const fileId = http.textField(slot, 'file_id', 'files.getUploadURLExternal');
-    await api.upload(http.textField(slot, 'upload_url', 'files.getUploadURLExternal'), image.bytes, image.contentType);
+    await api.upload(http.textField(slot, 'upload_url', 'files.getUploadURLExternal'), file.body, file.contentType);
     return fileId;
   }
 
@@ -119,8 +125,9 @@ export function createSlackConnector(options: SlackConnectorOptions): SocialConn
       auth: 'token',
       text: { max: maxTextChars, unit: 'characters' },
       // A message carries up to 10 files; the service sends one image.
-      images: { types: ['image/png', 'image/jpeg'], maxBytes: maxImageBytes, maxCount: 10, altText: true },
-      video: null,
+      images: { types: ['image/png', 'image/jpeg'], maxBytes: maxFileBytes, maxCount: 10, altText: true },
+      // Slack's limit on one file; it plays an MP4 in the channel. No length or shape limits are documented.
+      video: { types: ['video/mp4'], maxBytes: maxFileBytes },
       threads: false,
       retriesNeverDuplicate: {
         guaranteed: false,
@@ -156,14 +163,15 @@ export function createSlackConnector(options: SlackConnectorOptions): SocialConn
     async publish(credentials, post) {
       const { botToken, channelId } = accountOf(credentials);
       const text = escapeText(messageTextOf(post));
-      if (!post.image) {
+      const upload = uploadOf(post);
+      if (!upload) {
         const posted = await api.call(botToken, 'chat.postMessage', { json: { channel: channelId, text }, creates: true });
         return { externalPostId: http.textField(posted, 'ts', 'chat.postMessage') };
       }
-      const fileId = await uploadImage(botToken, post.image);
+      const fileId = await uploadFile(botToken, upload);
       const completed = await api.call(botToken, 'files.completeUploadExternal', {
         json: {
-          files: [{ id: fileId, title: imageFileName(post.image.contentType) }],
+          files: [{ id: fileId, title: upload.filename }],
           channel_id: channelId,
           initial_comment: text,
         },

@@ -14,6 +14,7 @@ import {
 import { startSlackServer, type SlackServer } from '../../../fakes/slack-server.ts';
 import { failureOf } from '../../../support/failure-of.ts';
 import { makeImage } from '../../../support/images.ts';
+import { makeVideo, socialVideoOf } from '../../../support/video-files.ts';
 
 let slack: SlackServer;
 let connector: SocialConnector;
@@ -81,6 +82,16 @@ describe('the Slack connector, publishing', () => {
   it('when the post is text, then chat.postMessage posts it, escaped as Slack asks, and its ts is the post id', async () => {
     const published = await connector.publish(credentials(), postWith({ text: 'Fish & chips <today>' }));
     expect(messageWith(published.externalPostId)).toMatchObject({ channel: 'C0NEWS0001', text: 'Fish &amp; chips &lt;today&gt;', files: [] });
+  });
+
+  it('when the post has a video, then the file is streamed to the upload URL with its length and description, and shared with the text', async () => {
+    const mp4 = makeVideo();
+    const text = `Boats moving ${randomUUID()}`;
+    const published = await connector.publish(credentials(), postWith({ text, video: socialVideoOf(mp4, { alt: 'Boats leaving' }) }));
+    const message = messageWith(published.externalPostId);
+    expect(message).toMatchObject({ channel: 'C0NEWS0001', text });
+    expect(message!.files[0]).toMatchObject({ filename: 'video.mp4', title: 'video.mp4', altText: 'Boats leaving', contentType: 'video/mp4', length: mp4.length });
+    expect(message!.files[0]!.bytes!.equals(mp4)).toBe(true);
   });
 
   it('when the post has an image, then it is uploaded with its description and shared in the channel with the text, in one message', async () => {
