@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { isMp4, videoFactsOf } from './mp4.ts';
+import { multipartPartsOf } from './multipart-parts.ts';
 import { loadOpenApiContract, type OpenApiContract } from './openapi-contract.ts';
 import { jsonOf, startScriptedServer, type Received, type Reply, type Route, type ScriptedResponse, type ScriptedServer } from './scripted-server.ts';
 
@@ -10,7 +12,18 @@ import { jsonOf, startScriptedServer, type Received, type Reply, type Route, typ
 // (a test scripts a 429), t.co's real link lengths, media processing (images are ready at once), and how long X
 // remembers a text as "duplicate content" (here: for ever).
 
-type XEndpoint = 'authorize' | 'token' | 'users_me' | 'media_upload' | 'media_metadata' | 'tweets' | 'user_tweets';
+type XEndpoint =
+  | 'authorize'
+  | 'token'
+  | 'users_me'
+  | 'media_upload'
+  | 'media_initialize'
+  | 'media_append'
+  | 'media_finalize'
+  | 'media_status'
+  | 'media_metadata'
+  | 'tweets'
+  | 'user_tweets';
 
 type XRequest = { method: string; path: string; headers: IncomingHttpHeaders; query: URLSearchParams };
 
@@ -24,6 +37,8 @@ type XTweet = {
   inReplyToTweetId: string | undefined;
 };
 type XMedia = { id: string; bytes: Buffer; mediaType: string; category: string; altText: string | undefined };
+/** A video uploaded in parts: its segments by index, and the status checks left before X has processed it. */
+type XUpload = { id: string; totalBytes: number; segments: Map<number, Buffer>; finalized: boolean; checksLeft: number; failure?: string };
 
 type Grant = { clientId: string; redirectUri: string; challenge: string; scopes: string[] };
 type AccessToken = { expiresAt: number; userId: string; scopes: Set<string> };
@@ -37,6 +52,10 @@ export type XServer = ScriptedServer<XEndpoint, ScriptedResponse, XRequest> & {
   decision: 'consent' | 'deny';
   /** How long the access tokens issued from now on last. */
   accessTokenLifetimeSeconds: number;
+  /** Videos being uploaded in parts, by media id. */
+  uploads: Map<string, XUpload>;
+  /** How many status checks of a finalized video answer `in_progress` before `succeeded` (0: succeeded at finalize). */
+  videoProcessingChecks: number;
   /** The next post is created, then its answer never comes (the client times out). */
   timeOutAfterNextTweet: boolean;
   tweets: XTweet[];
@@ -52,16 +71,24 @@ export type XServer = ScriptedServer<XEndpoint, ScriptedResponse, XRequest> & {
 const maxWeighted = 280;
 const allScopes = ['tweet.read', 'tweet.write', 'users.read', 'offline.access', 'media.write'];
 // Each endpoint's "OAuth 2.0 scopes required", from its page: https://docs.x.com/x-api/users/get-my-user,
-// https://docs.x.com/x-api/media/upload-media, https://docs.x.com/x-api/media/create-media-metadata,
+// https://docs.x.com/x-api/media/upload-media (and its chunked steps: initialize, append, finalize, get status),
+// https://docs.x.com/x-api/media/create-media-metadata,
 // https://docs.x.com/x-api/posts/create-post, https://docs.x.com/x-api/users/get-posts.
 const scopesNeeded: Record<string, string[]> = {
   users_me: ['tweet.read', 'users.read'],
   media_upload: ['media.write'],
+  media_initialize: ['media.write'],
+  media_append: ['media.write'],
+  media_finalize: ['media.write'],
+  media_status: ['media.write'],
   media_metadata: ['media.write'],
   tweets: ['tweet.read', 'tweet.write', 'users.read'],
   user_tweets: ['tweet.read', 'users.read'],
 };
 const linkLength = 23;
+const videoMaxBytes = 512 * 1024 * 1024;
+const segmentMaxBytes = 5 * 1024 * 1024;
+const invalidRequestType = 'https://api.twitter.com/2/problems/invalid-request';
 const problem = (status: number, title: string, detail: string, type = 'about:blank'): Reply => ({ status, body: { title, detail, type, status } });
 const defaultProblems: Record<number, Reply> = {
   400: problem(400, 'Invalid Request', 'One or more parameters to your request was invalid.', 'https://api.twitter.com/2/problems/invalid-request'),
@@ -85,19 +112,37 @@ function failure(status: number): Reply {
 // X's own description of API v2 (test/fixtures/platform-apis/x), read once per process: every /2/ request is checked
 // against it, and one that breaks it is refused as X refuses an invalid request, its problems in `errors`.
 let contract: OpenApiContract | undefined;
-function contractRefusal(received: Received): Reply | undefined {
+async function contractRefusal(received: Received): Promise<Reply | undefined> {
   contract ??= loadOpenApiContract(new URL('../fixtures/platform-apis/x/openapi.json', import.meta.url).pathname);
-  const text = received.body.toString('utf8');
-  let json: unknown;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = text;
-  }
+  const json = await bodyOf(received);
   const problems = contract.problemsOf({ method: received.request.method ?? 'GET', path: received.url.pathname, query: received.url.searchParams, json });
   if (problems.length === 0) return undefined;
   const reply = defaultProblems[400]!;
   return { ...reply, body: { ...(reply.body as object), errors: problems.map((message) => ({ message })) } };
+}
+
+/** The body as the description's schema reads it: JSON parsed, or a multipart form's fields (a file as `binary`). */
+async function bodyOf(received: Received): Promise<unknown> {
+  if ((received.request.headers['content-type'] ?? '').startsWith('multipart/form-data')) {
+    const parts = await multipartPartsOf(received);
+    return Object.fromEntries(parts.map(({ name, value, file }) => [name, file ? 'binary' : /^\d+$/.test(value ?? '') ? Number(value) : value]));
+  }
+  const text = received.body.toString('utf8');
+  try {
+    return text ? (JSON.parse(text) as unknown) : undefined;
+  } catch {
+    return text;
+  }
+}
+
+/** Why X would fail a video at processing (https://docs.x.com/x-api/media/quickstart/best-practices), or undefined. */
+function videoRefusal(bytes: Buffer): string | undefined {
+  const facts = isMp4(bytes) ? videoFactsOf(bytes) : undefined;
+  if (!facts) return 'Invalid or Unsupported media, Reason: UnsupportedMedia.';
+  const { seconds, width, height } = facts;
+  if (seconds < 0.5 || seconds > 140) return `Invalid or Unsupported media, Reason: Duration ${seconds} s is not between 0.5 and 140 seconds.`;
+  if (width / height < 1 / 3 || width / height > 3) return `Invalid or Unsupported media, Reason: Aspect ratio ${width}:${height} is not between 1:3 and 3:1.`;
+  return undefined;
 }
 
 function base64url(bytes: Buffer): string {
@@ -148,6 +193,8 @@ export async function startXServer(): Promise<XServer> {
     timeOutAfterNextTweet: false,
     tweets: [],
     media: [],
+    uploads: new Map(),
+    videoProcessingChecks: 1,
     currentRefreshToken: () => refreshToken,
     retiredRefreshTokens: [],
     issueAccessToken: (lifetimeSeconds = server.accessTokenLifetimeSeconds, scopes = allScopes) => {
@@ -280,7 +327,14 @@ export async function startXServer(): Promise<XServer> {
     if (!text && mediaIds.length === 0) return failure(400);
     if (weighted(text) > maxWeighted)
       return problem(400, 'Invalid Request', 'Text exceeds 280 weighted characters.', 'https://api.twitter.com/2/problems/invalid-request');
-    if (mediaIds.some((id) => !server.media.some((media) => media.id === id))) return problem(400, 'Invalid Request', 'Your media IDs are invalid.');
+    // A video X has not finished processing (or failed) is no media a post can carry yet.
+    const unready = (id: unknown) => {
+      const upload = server.uploads.get(String(id));
+      return upload !== undefined && (upload.checksLeft > 0 || upload.failure !== undefined);
+    };
+    if (mediaIds.some((id) => !server.media.some((media) => media.id === id) || unready(id))) {
+      return problem(400, 'Invalid Request', 'Your media IDs are invalid.');
+    }
     const inReplyTo = (body.reply as { in_reply_to_tweet_id?: unknown } | undefined)?.in_reply_to_tweet_id;
     if (inReplyTo !== undefined && !server.tweets.some((tweet) => tweet.id === inReplyTo)) {
       return problem(403, 'Forbidden', 'You attempted to reply to a Tweet that is deleted or not visible to you.');
@@ -328,6 +382,74 @@ export async function startXServer(): Promise<XServer> {
     };
   }
 
+  /**
+   * https://docs.x.com/x-api/media/initialize-media-upload. The limits X's media best practices give for a
+   * `tweet_video` (https://docs.x.com/x-api/media/quickstart/best-practices): up to 512 MB here, 0.5 to 140
+   * seconds and 1:3 to 3:1 at finalize.
+   */
+  function mediaInitialize(received: Received): Reply {
+    const body = jsonOf(received);
+    if (body.media_category !== 'tweet_video' || body.media_type !== 'video/mp4' || typeof body.total_bytes !== 'number') return failure(400);
+    if (body.total_bytes > videoMaxBytes) return problem(400, 'Invalid Request', `File size exceeds ${videoMaxBytes} bytes.`, invalidRequestType);
+    const upload: XUpload = { id: nextId(), totalBytes: body.total_bytes, segments: new Map(), finalized: false, checksLeft: 0 };
+    server.uploads.set(upload.id, upload);
+    return { status: 200, body: { data: { id: upload.id, media_key: `7_${upload.id}`, expires_after_secs: 86_400 } } };
+  }
+
+  /** https://docs.x.com/x-api/media/append-media-upload: multipart, `media` and `segment_index`; a segment sent again replaces itself. */
+  async function mediaAppend(received: Received, id: string): Promise<Reply> {
+    const upload = server.uploads.get(id);
+    if (!upload || upload.finalized) return failure(404);
+    const parts = await multipartPartsOf(received);
+    const media = parts.find((part) => part.name === 'media')?.file?.bytes;
+    const index = Number(parts.find((part) => part.name === 'segment_index')?.value);
+    if (!media || !Number.isInteger(index)) return failure(400);
+    if (media.length > segmentMaxBytes) return problem(400, 'Invalid Request', `Segment size exceeds ${segmentMaxBytes} bytes.`, invalidRequestType);
+    upload.segments.set(index, media);
+    return { status: 200, body: { data: { expires_at: Math.floor(Date.now() / 1000) + 86_400 } } };
+  }
+
+  /** https://docs.x.com/x-api/media/finalize-media-upload: the segments must make the size announced, a video X takes. */
+  function mediaFinalize(id: string): Reply {
+    const upload = server.uploads.get(id);
+    if (!upload) return failure(404);
+    const indexes = [...upload.segments.keys()].sort((a, b) => a - b);
+    const bytes = Buffer.concat(indexes.map((index) => upload.segments.get(index)!));
+    if (indexes.some((index, at) => index !== at) || bytes.length !== upload.totalBytes) {
+      return problem(400, 'Invalid Request', 'Segments do not add up to provided total file size.', invalidRequestType);
+    }
+    upload.failure = videoRefusal(bytes);
+    upload.finalized = true;
+    upload.checksLeft = upload.failure ? 0 : server.videoProcessingChecks;
+    if (!upload.failure && !server.media.some((media) => media.id === id)) {
+      server.media.push({ id, bytes, mediaType: 'video/mp4', category: 'tweet_video', altText: undefined });
+    }
+    return { status: 200, body: { data: uploadJson(upload) } };
+  }
+
+  /** https://docs.x.com/x-api/media/get-media-upload-status */
+  function mediaStatus({ url }: Received): Reply {
+    const upload = server.uploads.get(url.searchParams.get('media_id') ?? '');
+    if (!upload?.finalized) return failure(404);
+    const answer = { status: 200, body: { data: uploadJson(upload) } };
+    if (upload.checksLeft > 0) upload.checksLeft -= 1;
+    return answer;
+  }
+
+  function uploadJson(upload: XUpload) {
+    const state = upload.failure ? 'failed' : upload.checksLeft > 0 ? 'in_progress' : 'succeeded';
+    return {
+      id: upload.id,
+      media_key: `7_${upload.id}`,
+      size: upload.totalBytes,
+      processing_info: {
+        state,
+        ...(state === 'in_progress' ? { check_after_secs: 1, progress_percent: 50 } : { progress_percent: 100 }),
+        ...(upload.failure ? { error: { code: 1, name: 'InvalidMedia', message: upload.failure } } : {}),
+      },
+    };
+  }
+
   /** https://docs.x.com/x-api/users/get-posts: newest first, from `start_time`, at most `max_results`, without `exclude`d replies. */
   function userTweets({ url }: Received, userId: string): Reply {
     const startTime = url.searchParams.get('start_time');
@@ -354,27 +476,37 @@ export async function startXServer(): Promise<XServer> {
     if (method === 'GET' && path === '/i/oauth2/authorize') return { endpoint: 'authorize', handle: authorize };
     if (method === 'POST' && path === '/2/oauth2/token') return { endpoint: 'token', handle: token };
     const userTweetsOf = method === 'GET' ? /^\/2\/users\/([0-9]+)\/tweets$/.exec(path)?.[1] : undefined;
+    const appending = method === 'POST' ? /^\/2\/media\/upload\/([0-9]+)\/append$/.exec(path)?.[1] : undefined;
+    const finalizing = method === 'POST' ? /^\/2\/media\/upload\/([0-9]+)\/finalize$/.exec(path)?.[1] : undefined;
     const found: Route<XEndpoint> | undefined =
       method === 'GET' && path === '/2/users/me'
         ? { endpoint: 'users_me', handle: usersMe }
         : method === 'POST' && path === '/2/media/upload'
           ? { endpoint: 'media_upload', handle: mediaUpload }
-          : method === 'POST' && path === '/2/media/metadata'
-            ? { endpoint: 'media_metadata', handle: mediaMetadata }
-            : method === 'POST' && path === '/2/tweets'
-              ? { endpoint: 'tweets', handle: (received) => createTweet(received, authorized(received.request)?.userId ?? '') }
-              : userTweetsOf
-                ? { endpoint: 'user_tweets', handle: (received) => userTweets(received, userTweetsOf) }
-                : undefined;
+          : method === 'POST' && path === '/2/media/upload/initialize'
+            ? { endpoint: 'media_initialize', handle: mediaInitialize }
+            : appending
+              ? { endpoint: 'media_append', handle: (received) => mediaAppend(received, appending) }
+              : finalizing
+                ? { endpoint: 'media_finalize', handle: () => mediaFinalize(finalizing) }
+                : method === 'GET' && path === '/2/media/upload'
+                  ? { endpoint: 'media_status', handle: mediaStatus }
+                  : method === 'POST' && path === '/2/media/metadata'
+                    ? { endpoint: 'media_metadata', handle: mediaMetadata }
+                    : method === 'POST' && path === '/2/tweets'
+                      ? { endpoint: 'tweets', handle: (received) => createTweet(received, authorized(received.request)?.userId ?? '') }
+                      : userTweetsOf
+                        ? { endpoint: 'user_tweets', handle: (received) => userTweets(received, userTweetsOf) }
+                        : undefined;
     if (!found) return failure(404);
     return {
       endpoint: found.endpoint,
-      handle: (received) => {
+      handle: async (received) => {
         const token = authorized(request);
         if (!token) return failure(401);
         const missing = (scopesNeeded[found.endpoint] ?? []).filter((scope) => !token.scopes.has(scope));
         if (missing.length > 0) return problem(403, 'Forbidden', `Missing required OAuth2 scopes: ${missing.join(', ')}`);
-        return contractRefusal(received) ?? found.handle(received);
+        return (await contractRefusal(received)) ?? found.handle(received);
       },
     };
   }

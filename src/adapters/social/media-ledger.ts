@@ -8,10 +8,16 @@ import type { SessionStore } from './social-connector.ts';
 // the session stays small. The ledger keeps the session's other fields as they are.
 
 export type MediaNote = {
-  /** The platform's id of the media. */
+  /** The platform's id of the media (or of its upload, for a platform that uploads in parts). */
   id: string;
-  /** When it was uploaded, epoch ms: how long the platform has been processing it. */
+  /** When it was uploaded (or its upload begun), epoch ms: how long the platform has been processing it. */
   madeAt: number;
+  /** An upload in parts: how many parts the platform has acknowledged, so a later attempt sends the rest. */
+  parts?: number;
+  /** An upload in parts: every part sent and the upload finished, so the platform is processing it. */
+  finalized?: boolean;
+  /** When the platform forgets an unfinished upload, epoch ms: past it, the upload starts again. */
+  expiresAt?: number;
 };
 
 export type MediaLedger = {

@@ -50,7 +50,8 @@ type SlackUpload = { filename: string; contentType: string; bytes: number; body:
 
 function uploadOf({ video, image }: SocialPost): SlackUpload | undefined {
   if (video) return { filename: 'video.mp4', contentType: video.type, bytes: video.bytes, body: video, alt: video.alt };
-  if (image) return { filename: imageFileName(image.contentType), contentType: image.contentType, bytes: image.bytes.length, body: image.bytes, alt: image.alt };
+  if (image)
+    return { filename: imageFileName(image.contentType), contentType: image.contentType, bytes: image.bytes.length, body: image.bytes, alt: image.alt };
   return undefined;
 }
 

@@ -1,3 +1,5 @@
+import { callSessionStore } from '../call-session-store.ts';
+import { mediaLedger } from '../media-ledger.ts';
 import { createPlatformHttp, type Answer, type PlatformHttpOptions } from '../platform-http.ts';
 import { imageDimensions } from '../image-dimensions.ts';
 import { shortenText } from '../shorten-text.ts';
@@ -14,6 +16,7 @@ import {
 } from '../social-connector.ts';
 import { xAccountOf, xDataOf, xFailureOf } from './x-answers.ts';
 import type { XEndpoints } from './x-oauth-platform.ts';
+import { uploadedXVideo } from './x-video-upload.ts';
 import { weightedLength, xMaxWeightedLength } from '../weighted-text.ts';
 import { platformNames } from '../social-platforms.ts';
 
@@ -22,7 +25,8 @@ import { platformNames } from '../social-platforms.ts';
 // `media_type`, which X's API description no longer allows there: X reads the type from the bytes),
 // its description through https://docs.x.com/x-api/media/create-media-metadata, then the post
 // (https://docs.x.com/x-api/posts/create-post), a part of a thread with `reply.in_reply_to_tweet_id` naming the part
-// before it. One attempt per call, as Temporal's retry policy owns retrying.
+// before it; a video in parts, waiting out X's processing between attempts (x-video-upload.ts). One attempt per
+// call, as Temporal's retry policy owns retrying.
 //
 // X takes no idempotency key. What stands in for one: before the post is sent, its text and the time are written in
 // the connection's session under the attempt's idempotency key (a small ledger, a day long), so `findPublished` can
@@ -57,14 +61,18 @@ function accountOf(credentials: SocialCredentials): XCredentials {
   return credentials;
 }
 
-function ledgerOf(stored: string | undefined): Ledger {
+function sessionOf(stored: string | undefined): Record<string, unknown> {
   if (!stored) return {};
   try {
-    const parsed = JSON.parse(stored) as { sent?: Ledger };
-    return parsed.sent ?? {};
+    const parsed: unknown = JSON.parse(stored);
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
   } catch {
     return {};
   }
+}
+
+function ledgerOf(stored: string | undefined): Ledger {
+  return (sessionOf(stored).sent as Ledger | undefined) ?? {};
 }
 
 /** A post's text as X gives it back: entities unescaped, t.co links expanded, the media link left out. */
@@ -130,15 +138,15 @@ export function createXConnector(options: XConnectorOptions): XConnector {
     return { externalPostId: id, url: `https://x.com/i/web/status/${encodeURIComponent(id)}` };
   }
 
-  async function remember(sessions: SessionStore | undefined, idempotencyKey: string, text: string): Promise<void> {
-    if (!sessions) return;
+  async function remember(sessions: SessionStore, idempotencyKey: string, text: string): Promise<void> {
     await sessions.renew((stored) => {
       const now = Date.now();
       const ledger = ledgerOf(stored);
       const kept = Object.entries(ledger).filter(([, entry]) => now - entry.at < ledgerKeepMs);
       // An entry of an earlier attempt stays: the post may be from then.
       const earlier = ledger[idempotencyKey];
-      return Promise.resolve(JSON.stringify({ sent: Object.fromEntries([...kept, [idempotencyKey, earlier ?? { text, at: now }]]) }));
+      // The session's other fields (the media ledger's) stay as they are.
+      return Promise.resolve(JSON.stringify({ ...sessionOf(stored), sent: Object.fromEntries([...kept, [idempotencyKey, earlier ?? { text, at: now }]]) }));
     });
   }
 
@@ -165,7 +173,8 @@ export function createXConnector(options: XConnectorOptions): XConnector {
       auth: 'oauth2',
       text: { max: xMaxWeightedLength, unit: 'weighted' },
       images: { types: ['image/png', 'image/jpeg'], maxBytes: maxImageBytes, maxCount: 4, altText: true },
-      video: null,
+      // https://docs.x.com/x-api/media/quickstart/best-practices: up to 512 MB, 0.5 to 140 seconds, 1:3 to 3:1.
+      video: { types: ['video/mp4'], maxBytes: 512 * 1024 * 1024, minDurationMs: 500, maxDurationMs: 140_000, aspectRatio: { min: 1 / 3, max: 3 } },
       threads: true,
       retriesNeverDuplicate: {
         guaranteed: false,
@@ -184,15 +193,19 @@ export function createXConnector(options: XConnectorOptions): XConnector {
       return { text, count: weightedLength(text), image: post.image ? await imageDetails(post.image) : null };
     },
 
-    async publish(credentials, post, sessions) {
+    async publish(credentials, post, sessions = callSessionStore()) {
       const account = accountOf(credentials);
       const text = shortenText(post.text, { weighted: xMaxWeightedLength });
-      const mediaIds = post.image ? [await uploadImage(account.accessToken, post.image)] : [];
+      const ledger = mediaLedger(sessions);
+      const upload = { http, apiUrl: options.apiUrl, token: account.accessToken, ledger, idempotencyKey: post.idempotencyKey };
+      const mediaIds = post.video ? [await uploadedXVideo(upload, post.video)] : post.image ? [await uploadImage(account.accessToken, post.image)] : [];
       await remember(sessions, post.idempotencyKey, text);
       const startedAt = Date.now();
       const answer = await createPost(account, text, mediaIds, post.replyTo);
       if (answer.status === 201 || answer.status === 200) {
-        return publishedOf(http.textField({ ...answer, body: xDataOf(answer, 'the post') }, 'id', 'the post'));
+        const published = publishedOf(http.textField({ ...answer, body: xDataOf(answer, 'the post') }, 'id', 'the post'));
+        if (post.video) await ledger.forget(post.idempotencyKey);
+        return published;
       }
       const failure = xFailureOf(answer, 'the post', [account.accessToken]);
       // The same text as a recent post: most likely ours, from an attempt whose answer was lost.

@@ -90,7 +90,13 @@ describe('the Slack connector, publishing', () => {
     const published = await connector.publish(credentials(), postWith({ text, video: socialVideoOf(mp4, { alt: 'Boats leaving' }) }));
     const message = messageWith(published.externalPostId);
     expect(message).toMatchObject({ channel: 'C0NEWS0001', text });
-    expect(message!.files[0]).toMatchObject({ filename: 'video.mp4', title: 'video.mp4', altText: 'Boats leaving', contentType: 'video/mp4', length: mp4.length });
+    expect(message!.files[0]).toMatchObject({
+      filename: 'video.mp4',
+      title: 'video.mp4',
+      altText: 'Boats leaving',
+      contentType: 'video/mp4',
+      length: mp4.length,
+    });
     expect(message!.files[0]!.bytes!.equals(mp4)).toBe(true);
   });
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import got from 'got';
 import type { OAuthPlatform } from '../../../../src/adapters/social/oauth-platform.ts';
 import {
+  MediaStillProcessing,
   SocialRateLimitedError,
   SocialRejectedError,
   SocialUnavailableError,
@@ -17,6 +18,7 @@ import { weightedLength, xMaxWeightedLength } from '../../../../src/adapters/soc
 import { startXServer, type XServer } from '../../../fakes/x-server.ts';
 import { failureOf } from '../../../support/failure-of.ts';
 import { makeImage } from '../../../support/images.ts';
+import { makeVideo, socialVideoOf } from '../../../support/video-files.ts';
 
 let x: XServer;
 let oauth: OAuthPlatform;
@@ -205,6 +207,61 @@ describe('X connector', () => {
     const retried = await connector.publish(account, post, sessions);
     expect(retried.externalPostId).toBe(found?.externalPostId);
     expect(x.tweets.filter((tweet) => tweet.text === post.text)).toHaveLength(1);
+  });
+});
+
+describe('X connector, video', () => {
+  let large: Buffer;
+  beforeAll(() => {
+    large = makeVideo({ width: 480, height: 854, seconds: 1.5, noise: true });
+  });
+  const appendsOf = () => x.requests.filter((request) => request.path.endsWith('/append'));
+
+  it('when a post has a video, then it goes up in 4 MiB segments, X processes it between attempts, and the post carries it', async () => {
+    x.videoProcessingChecks = 1;
+    const sessions = memorySessions();
+    const post = postWith({ video: socialVideoOf(large, { width: 480, height: 854, durationMs: 1_500 }) });
+    const uploading = await failureOf(connector.publish(credentials(), post, sessions), MediaStillProcessing);
+    expect(uploading.detail).toBe('Uploaded the video (3 parts); X is processing it.');
+    expect(uploading.checkAfterMs).toBe(1_000);
+    await failureOf(connector.publish(credentials(), post, sessions), MediaStillProcessing);
+    const published = await connector.publish(credentials(), post, sessions);
+
+    const tweet = x.tweets.find((candidate) => candidate.id === published.externalPostId)!;
+    const media = x.media.find((candidate) => candidate.id === tweet.mediaIds[0]);
+    expect(media).toMatchObject({ mediaType: 'video/mp4', category: 'tweet_video' });
+    expect(media!.bytes.equals(large)).toBe(true);
+    expect(x.requests.filter((request) => request.path === '/2/media/upload/initialize')).toHaveLength(1);
+    expect(appendsOf()).toHaveLength(3);
+    // The upload's note went with the post; the post's own note stays for a lookup.
+    expect(JSON.parse(sessions.stored!)).toMatchObject({ media: {}, sent: { [post.idempotencyKey]: { text: post.text } } });
+  });
+
+  it('when an attempt stops after the first segment, then the next appends from the second into the same upload, and one video is posted', async () => {
+    x.videoProcessingChecks = 0;
+    x.script('media_append', [{}, { status: 503 }]);
+    const sessions = memorySessions();
+    const post = postWith({ video: socialVideoOf(large, { width: 480, height: 854, durationMs: 1_500 }) });
+    await failureOf(connector.publish(credentials(), post, sessions), SocialUnavailableError);
+    const published = await connector.publish(credentials(), post, sessions);
+
+    expect(x.requests.filter((request) => request.path === '/2/media/upload/initialize')).toHaveLength(1);
+    const uploadIds = new Set(appendsOf().map((request) => request.path.split('/')[4]));
+    expect(uploadIds.size).toBe(1);
+    // Segment 0 once, segment 1 refused then sent again, segment 2: four appends, not six.
+    expect(appendsOf()).toHaveLength(4);
+    const tweet = x.tweets.find((candidate) => candidate.id === published.externalPostId)!;
+    expect(x.media.find((candidate) => candidate.id === tweet.mediaIds[0])!.bytes.equals(large)).toBe(true);
+    expect(x.tweets.filter((candidate) => candidate.text === post.text)).toHaveLength(1);
+  });
+
+  it('when X fails the video at processing (a 1:5 video), then the publication is refused for good in its words, and nothing is posted', async () => {
+    x.videoProcessingChecks = 0;
+    const narrow = makeVideo({ width: 40, height: 200 });
+    const post = postWith({ video: socialVideoOf(narrow, { width: 40, height: 200 }) });
+    const error = await failureOf(connector.publish(credentials(), post, memorySessions()), SocialRejectedError);
+    expect(error.reason).toBe('X could not process the video: Invalid or Unsupported media, Reason: Aspect ratio 40:200 is not between 1:3 and 3:1.');
+    expect(x.tweets.some((candidate) => candidate.text === post.text)).toBe(false);
   });
 });
 
