@@ -18,6 +18,7 @@ import { nextAttemptAt } from './next-attempt-at.ts';
 import { socialPublish } from '../workflows/contracts/activity-options.ts';
 import {
   MediaStillProcessing,
+  notSent,
   SocialOutcomeUnknownError,
   type PublishedSocialPost,
   type SocialConnector,
@@ -149,13 +150,13 @@ async function publish(deps: Deps, input: PublishToTargetInput, progress: Progre
     const unansweredSince = part === firstPart && attempt.attempt > 1 ? await earliestUnknownAttempt(deps, attempt) : undefined;
     if (unansweredSince) {
       const found = await connector.findPublished?.(credentials, idempotencyKey, sessions);
-      if (found) {
+      if (found && found !== notSent) {
         published.push(
           await recordPart(em, publication, found, input, { ...attempt, detail: foundDetail, answers: found.answers }, last ? published : undefined),
         );
         continue;
       }
-      if (!mayResend(connector, unansweredSince)) throw notRetried();
+      if (found !== notSent && !mayResend(connector, unansweredSince)) throw notRetried();
     }
     const [root] = published;
     const parent = published.at(-1);

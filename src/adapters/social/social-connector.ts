@@ -157,10 +157,16 @@ export type SocialConnector = {
    * The post an earlier attempt with this idempotency key created, looked up on the platform (by a marker the
    * connector put in the post, or the platform's own idempotency), or null when there is none. Called before a
    * retry that follows an attempt whose outcome is unknown (SocialOutcomeUnknownError). A connector without it
-   * relies on its declaration: `retriesNeverDuplicate.guaranteed` says whether sending again is safe.
+   * relies on its declaration: `retriesNeverDuplicate.guaranteed` says whether sending again is safe. `notSent`
+   * where the connector knows no post was sent under the key (it notes each post before sending it, and found no
+   * note: the attempt stopped before, during an upload say), so sending it is safe whatever the declaration says.
    */
-  findPublished?(credentials: SocialCredentials, idempotencyKey: string, sessions?: SessionStore): Promise<PublishedSocialPost | null>;
+  findPublished?(credentials: SocialCredentials, idempotencyKey: string, sessions?: SessionStore): Promise<PublishedSocialPost | null | NotSent>;
 };
+
+/** What findPublished answers when no post was ever sent under the key. */
+export const notSent = 'not-sent';
+export type NotSent = typeof notSent;
 
 /** The platform refused and will refuse again (bad credentials, invalid content...); `reason` is shown to the user. */
 export class SocialRejectedError extends RemoteRejectedError {

@@ -11,6 +11,7 @@ import {
   type SocialConnector,
   type SocialCredentials,
   type LinkedInCredentials,
+  notSent,
 } from '../social-connector.ts';
 
 // LinkedIn's Posts API (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/posts-api)
@@ -154,7 +155,8 @@ export function createLinkedInConnector(options: LinkedInOptions): LinkedInConne
     async findPublished(credentials, idempotencyKey, sessions) {
       const { accessToken, author } = credentialsOf(credentials);
       const sent = await sentPostOf(sessions, idempotencyKey);
-      if (!sent) return null;
+      // No note of a post about to be sent under this key: the attempt stopped before it.
+      if (!sent) return sessions ? notSent : null;
       // https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/posts-api#find-posts-by-authors
       const answer = await api.call({
         method: 'GET',

@@ -10,6 +10,7 @@ import {
   type SocialConnector,
   type SocialCredentials,
   type SocialPost,
+  notSent,
 } from '../social-connector.ts';
 import { containerLedger, textHashOf, type ContainerLedger, type LedgerEntry } from './threads-container-ledger.ts';
 import { createThreadsGraph, graphErrorOf, threadsAccountOf, type ThreadsGraphOptions } from './threads-graph.ts';
@@ -217,7 +218,8 @@ export function createThreadsConnector(options: ThreadsConnectorOptions): Thread
       if (!sessions) return null;
       const account = accountOf(credentials);
       const entry = await containerLedger(sessions).find(idempotencyKey);
-      if (!entry) return null;
+      // No container was made under this key: nothing can have been published.
+      if (!entry) return notSent;
       const { status } = await statusOf(account, entry.container);
       return status === 'PUBLISHED' ? threadOf(account, entry) : null;
     },

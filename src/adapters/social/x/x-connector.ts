@@ -4,7 +4,9 @@ import { createPlatformHttp, type Answer, type PlatformHttpOptions } from '../pl
 import { imageDimensions } from '../image-dimensions.ts';
 import { shortenText } from '../shorten-text.ts';
 import {
+  notSent,
   SocialRejectedError,
+  type NotSent,
   type PublishedSocialPost,
   type SessionStore,
   type SocialConnector,
@@ -40,7 +42,7 @@ export type XConnectorOptions = PlatformHttpOptions & XEndpoints;
 type Image = NonNullable<SocialPost['image']>;
 export type XConnector = SocialConnector & {
   /** The post an earlier attempt with this key created, found among the account's recent posts; null when none is. */
-  findPublished(credentials: SocialCredentials, idempotencyKey: string, sessions?: SessionStore): Promise<PublishedSocialPost | null>;
+  findPublished(credentials: SocialCredentials, idempotencyKey: string, sessions?: SessionStore): Promise<PublishedSocialPost | null | NotSent>;
 };
 
 const maxImageBytes = 5 * 1024 * 1024;
@@ -218,9 +220,11 @@ export function createXConnector(options: XConnectorOptions): XConnector {
 
     async findPublished(credentials, idempotencyKey, sessions) {
       const account = accountOf(credentials);
-      const entry = ledgerOf(await sessions?.read())[idempotencyKey];
-      // Nothing was about to be sent under this key (or no ledger to say so): nothing to find.
-      if (!entry) return null;
+      // No ledger to say what was sent: nothing can be found.
+      if (!sessions) return null;
+      const entry = ledgerOf(await sessions.read())[idempotencyKey];
+      // Nothing was about to be sent under this key: the attempt stopped before the post (an upload, say).
+      if (!entry) return notSent;
       return lookUp(account, entry.text, entry.at);
     },
   };

@@ -10,6 +10,7 @@ import { connectionSessions } from '../../../../src/adapters/social/connection-s
 import { SocialOutcomeUnknownError, SocialRejectedError, type BlueskyCredentials, type SocialPost } from '../../../../src/adapters/social/social-connector.ts';
 import { startAtprotoPds, type AtprotoPds, type PdsAccount } from '../../../infra/atproto-pds.ts';
 import { eventually } from '../../../support/eventually.ts';
+import { foundPost } from '../../../support/found-post.ts';
 import { failureOf } from '../../../support/failure-of.ts';
 import { makeImage } from '../../../support/images.ts';
 import { makeVideo, socialVideoOf } from '../../../support/video-files.ts';
@@ -212,8 +213,8 @@ describe('Bluesky connector on a real PDS: the record', () => {
     const error = await failureOf(impatient.publish(credentials, post), SocialOutcomeUnknownError);
     expect(error.message).toBe('Bluesky server did not answer within 1 s after the request was sent');
 
-    const found = await connector.findPublished!(credentials, post.idempotencyKey);
-    expect((await recordOf(found!.externalPostId)).text).toBe('Answer lost in the fog');
+    const found = foundPost(await connector.findPublished!(credentials, post.idempotencyKey));
+    expect((await recordOf(found.externalPostId)).text).toBe('Answer lost in the fog');
     expect(pds.count('com.atproto.repo.createRecord')).toBe(1);
   });
 

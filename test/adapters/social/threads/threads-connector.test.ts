@@ -7,11 +7,13 @@ import {
   SocialUnavailableError,
   type SessionStore,
   type SocialPost,
+  notSent,
 } from '../../../../src/adapters/social/social-connector.ts';
 import { createThreadsConnector, type ThreadsConnector } from '../../../../src/adapters/social/threads/threads-connector.ts';
 import type { ThreadsCredentials } from '../../../../src/adapters/social/social-connector.ts';
 import { startHttpsServer, type HttpsServer } from '../../../fakes/https-server.ts';
 import { startThreadsServer, type ThreadsServer } from '../../../fakes/threads-server.ts';
+import { foundPost } from '../../../support/found-post.ts';
 import { failureOf } from '../../../support/failure-of.ts';
 import { makeImage } from '../../../support/images.ts';
 
@@ -300,9 +302,9 @@ describe('Threads connector: retries never post twice', () => {
     expect(threads.threads).toHaveLength(2);
   });
 
-  it('when no attempt with the key made a container, or there is no session store, then findPublished answers null', async () => {
+  it('when no attempt with the key made a container, then findPublished says nothing was sent; without a session store it answers null', async () => {
     await connector.publish(credentials, textPost(), memorySessions());
-    expect(await connector.findPublished(credentials, randomUUID(), memorySessions())).toBeNull();
+    expect(await connector.findPublished(credentials, randomUUID(), memorySessions())).toBe(notSent);
     expect(await connector.findPublished(credentials, randomUUID())).toBeNull();
   });
 });
@@ -333,9 +335,9 @@ describe('Threads connector: replies in a thread', () => {
     threads.timeOutAfterPublishing = 1;
     await failureOf(impatient.publish(credentials, reply, sessions), SocialOutcomeUnknownError);
 
-    const found = await connector.findPublished(credentials, reply.idempotencyKey, sessions);
+    const found = foundPost(await connector.findPublished(credentials, reply.idempotencyKey, sessions));
     const published = threads.threads.find((thread) => thread.text === 'Thread reply');
-    expect(found?.externalPostId).toBe(published?.id);
+    expect(found.externalPostId).toBe(published?.id);
     expect(await connector.publish(credentials, reply, sessions)).toEqual(found);
     expect(threads.threads.filter((thread) => thread.text === 'Thread reply')).toHaveLength(1);
   });

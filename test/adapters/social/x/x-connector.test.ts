@@ -4,6 +4,7 @@ import got from 'got';
 import type { OAuthPlatform } from '../../../../src/adapters/social/oauth-platform.ts';
 import {
   MediaStillProcessing,
+  notSent,
   SocialRateLimitedError,
   SocialRejectedError,
   SocialUnavailableError,
@@ -16,6 +17,7 @@ import { createXOAuthPlatform } from '../../../../src/adapters/social/x/x-oauth-
 import { shortenText } from '../../../../src/adapters/social/shorten-text.ts';
 import { weightedLength, xMaxWeightedLength } from '../../../../src/adapters/social/weighted-text.ts';
 import { startXServer, type XServer } from '../../../fakes/x-server.ts';
+import { foundPost } from '../../../support/found-post.ts';
 import { failureOf } from '../../../support/failure-of.ts';
 import { makeImage } from '../../../support/images.ts';
 import { makeVideo, socialVideoOf } from '../../../support/video-files.ts';
@@ -200,12 +202,13 @@ describe('X connector', () => {
     await failureOf(connector.publish(account, post, sessions), SocialUnavailableError);
     expect(x.tweets.filter((tweet) => tweet.text === post.text)).toHaveLength(1);
 
-    const found = await connector.findPublished(account, post.idempotencyKey, sessions);
-    expect(found?.externalPostId).toBe(x.tweets.find((tweet) => tweet.text === post.text)?.id);
-    expect(await connector.findPublished(account, randomUUID(), sessions)).toBeNull();
+    const found = foundPost(await connector.findPublished(account, post.idempotencyKey, sessions));
+    expect(found.externalPostId).toBe(x.tweets.find((tweet) => tweet.text === post.text)?.id);
+    // Nothing was ever about to be sent under another key.
+    expect(await connector.findPublished(account, randomUUID(), sessions)).toBe(notSent);
 
     const retried = await connector.publish(account, post, sessions);
-    expect(retried.externalPostId).toBe(found?.externalPostId);
+    expect(retried.externalPostId).toBe(found.externalPostId);
     expect(x.tweets.filter((tweet) => tweet.text === post.text)).toHaveLength(1);
   });
 });
@@ -290,8 +293,8 @@ describe('X connector, replies in a thread', () => {
     const reply = postWith({ text: `Thread reply ${randomUUID()}`, replyTo: { root, parent: root } });
     x.timeOutAfterNextTweet = true;
     await failureOf(connector.publish(account, reply, sessions), SocialUnavailableError);
-    const found = await connector.findPublished(account, reply.idempotencyKey, sessions);
-    expect(found?.externalPostId).toBe(x.tweets.find((tweet) => tweet.text === reply.text)?.id);
+    const found = foundPost(await connector.findPublished(account, reply.idempotencyKey, sessions));
+    expect(found.externalPostId).toBe(x.tweets.find((tweet) => tweet.text === reply.text)?.id);
     expect(x.tweets.filter((tweet) => tweet.text === reply.text)).toHaveLength(1);
   });
 });
