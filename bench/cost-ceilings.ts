@@ -28,6 +28,19 @@ export const costCeilings = {
    * tasks, 24 to 27 events. The ceiling is the larger.
    */
   'publish to 3 social targets': { workflowExecutions: 1, workflowTasks: 4, activityTasks: 3, localActivities: 2, historyEvents: 27, billableActions: 7 },
+  /**
+   * POST /posts/{id}/publish-social of a post with a finished video to one Mastodon connection, whose server
+   * processes the video after the upload (202, then 206 once): three runs of the publish activity (upload; check;
+   * check and post) with a durable timer between each.
+   */
+  'publish a video to 1 social target': {
+    workflowExecutions: 1,
+    workflowTasks: 6,
+    activityTasks: 3,
+    localActivities: 2,
+    historyEvents: 37,
+    billableActions: 9,
+  },
   /** POST /posts/{id}/schedule a few seconds ahead, until it has published. */
   'scheduled publication': { workflowExecutions: 1, workflowTasks: 2, activityTasks: 0, localActivities: 2, historyEvents: 14, billableActions: 5 },
   /**

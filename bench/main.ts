@@ -13,6 +13,7 @@ import { benchArguments, runSections, summarizeRuns } from './runs.ts';
 import { benchSchedules } from './schedules.ts';
 import { printTable, type Row } from './table.ts';
 import { benchVideo } from './video.ts';
+import { benchVideoUpload } from './video-upload.ts';
 import { benchWebhooks } from './webhook-throughput.ts';
 
 // `npm run bench [-- [--runs N] section ...]`: every benchmark (or the sections named) on ONE stack, then one table;
@@ -25,6 +26,7 @@ const sections = {
   cost: benchCosts,
   generate: benchGenerate,
   video: benchVideo,
+  upload: benchVideoUpload,
   webhooks: benchWebhooks,
   receivers: benchFailingReceivers,
   burst: benchBurst,

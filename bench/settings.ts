@@ -28,6 +28,9 @@ export const settings = {
   /** Rows in the posts table for GET /posts. */
   posts: count('BENCH_POSTS', 1_000_000),
   videoRuns: count('BENCH_VIDEO_RUNS', 3),
+  /** The size of the video the `upload` section uploads (decimal MB), and its rounds of each upload. */
+  uploadMegabytes: count('BENCH_UPLOAD_MB', 200),
+  uploadRounds: count('BENCH_UPLOAD_ROUNDS', 3),
   /** Seconds of generate at concurrency 16 in the memory section (its check compares the last third with the second). */
   memorySeconds: count('BENCH_MEMORY_SECONDS', 180),
   /** Posts published to one Bluesky connection on the reference PDS. */

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { overCeilings } from '../../bench/cost-ceilings.ts';
 import { costOf } from '../../bench/history-cost.ts';
 import { costOfOperation, serviceScope, type CostScope } from '../../bench/temporal-cost.ts';
+import { startMastodonServer, type MastodonServer } from '../fakes/mastodon-server.ts';
 import { startStabilityServer, type StabilityServer } from '../fakes/stability-server.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';
 import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
@@ -23,11 +24,16 @@ let scope: CostScope;
 let stability: StabilityServer;
 let providerApp: TestApp | undefined;
 let receiver: WebhookReceiver;
+let mastodon: MastodonServer;
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver({ secret });
   stability = await startStabilityServer();
-  ({ app, workspace, projectId } = await startAppWithWorkspace({ env: { WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true' }, project: 'Costs' }));
+  mastodon = await startMastodonServer();
+  ({ app, workspace, projectId } = await startAppWithWorkspace({
+    env: { WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true', SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true' },
+    project: 'Costs',
+  }));
   scope = serviceScope(app.api.services.temporal, app.config);
 }, waitMs);
 afterAll(async () => {
@@ -35,6 +41,7 @@ afterAll(async () => {
   await app?.stop();
   await stability?.close();
   await receiver?.close();
+  await mastodon?.close();
 });
 
 async function newPost(client = workspace.client, project = projectId): Promise<string> {
@@ -85,6 +92,31 @@ describe('Temporal cost ceilings', () => {
       const { cost } = await costOfOperation(scope, () => succeeds(workspace.client.post(`/posts/${postId}/publish`)), waitMs);
       expect(cost.workflowExecutions).toBeGreaterThan(0);
       expect(overCeilings('publish now', cost)).toEqual([]);
+    },
+    waitMs,
+  );
+
+  it(
+    "when a post's video is published to Mastodon, which processes it while the publication waits twice on its timer, then its cost stays within its ceiling",
+    async () => {
+      const postId = await newPost();
+      await succeeds(workspace.client.post(`/posts/${postId}/generate`, { format: '9:16' }));
+      const started = await fetch(`${app.url}/dashboard/api/posts/${postId}/video`, { method: 'POST', headers: { authorization: `Bearer ${workspace.key}` } });
+      const { jobId } = (await started.json()) as { jobId: string };
+      await expect.poll(async () => (await workspace.client.get<{ status: string }>(`/video/jobs/${jobId}`)).body.status, { timeout: waitMs }).toBe('done');
+      const connection = await workspace.client.post<{ id: string }>('/social-connections', {
+        platform: 'mastodon',
+        instanceUrl: mastodon.url,
+        accessToken: mastodon.token,
+      });
+      const { cost } = await costOfOperation(
+        scope,
+        async () =>
+          expect([200, 202]).toContain((await workspace.client.post(`/posts/${postId}/publish-social`, { connectionIds: [connection.body.id] })).status),
+        waitMs,
+      );
+      expect(mastodon.statuses.at(-1)?.media.map((media) => media.contentType)).toEqual(['video/mp4']);
+      expect(overCeilings('publish a video to 1 social target', cost)).toEqual([]);
     },
     waitMs,
   );

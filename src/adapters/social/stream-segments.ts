@@ -2,27 +2,32 @@ import type { Readable } from 'node:stream';
 
 /**
  * The stream's bytes in segments of `size` (the last one shorter), after skipping the first `skip` segments: the
- * parts of an upload in parts, read as they are sent, so no more than one segment is held at a time. Skipped
+ * parts of an upload in parts, read as they are sent. A segment is the stream's own chunks (the one across a
+ * boundary split without copying), so no more than one segment is held at a time and nothing is copied. Skipped
  * segments are read and dropped (storage is read from its start); the stream is destroyed when the caller stops.
  */
-export async function* streamSegments(stream: Readable, size: number, skip = 0): AsyncGenerator<Buffer> {
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
+export async function* streamSegments(stream: Readable, size: number, skip = 0): AsyncGenerator<Buffer[]> {
+  let segment: Buffer[] = [];
+  let held = 0;
   let index = 0;
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      pending.push(chunk);
-      pendingBytes += chunk.length;
-      while (pendingBytes >= size) {
-        const joined = Buffer.concat(pending);
-        const segment = joined.subarray(0, size);
-        pending = [joined.subarray(size)];
-        pendingBytes -= size;
+    for await (const read of stream as AsyncIterable<Buffer>) {
+      let chunk = read;
+      while (held + chunk.length >= size) {
+        const taken = size - held;
+        segment.push(chunk.subarray(0, taken));
         if (index >= skip) yield segment;
         index += 1;
+        segment = [];
+        held = 0;
+        chunk = chunk.subarray(taken);
+      }
+      if (chunk.length > 0) {
+        segment.push(chunk);
+        held += chunk.length;
       }
     }
-    if (pendingBytes > 0 && index >= skip) yield Buffer.concat(pending);
+    if (held > 0 && index >= skip) yield segment;
   } finally {
     stream.destroy();
   }

@@ -1,4 +1,5 @@
-import { encodeMultipart, type Answer, type PlatformHttp } from '../platform-http.ts';
+import { Readable } from 'node:stream';
+import { streamedMultipart, type Answer, type PlatformHttp } from '../platform-http.ts';
 import { nextCheckAfterMs, type MediaLedger, type MediaNote } from '../media-ledger.ts';
 import { MediaStillProcessing, SocialRejectedError, type SocialVideo } from '../social-connector.ts';
 import { streamSegments } from '../stream-segments.ts';
@@ -56,10 +57,9 @@ async function appendFrom(upload: Upload, video: SocialVideo, note: MediaNote): 
   const { http, apiUrl, token } = upload;
   let parts = note.parts ?? 0;
   for await (const segment of streamSegments(video.open(), segmentBytes, parts)) {
-    const form = new FormData();
-    form.set('segment_index', String(parts));
-    form.set('media', new Blob([segment], { type: 'application/octet-stream' }), 'segment');
-    const { body, contentType } = await encodeMultipart(form);
+    const bytes = segment.reduce((sum, chunk) => sum + chunk.length, 0);
+    const media = { field: 'media', fileName: 'segment', contentType: 'application/octet-stream', body: { bytes, open: () => Readable.from(segment) } };
+    const { body, contentType } = streamedMultipart([['segment_index', String(parts)]], media);
     const answer = await http.request({
       method: 'POST',
       url: new URL(`/2/media/upload/${encodeURIComponent(note.id)}/append`, apiUrl),
