@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { streamedMultipart, type Answer, type PlatformHttp } from '../platform-http.ts';
 import { nextCheckAfterMs, type MediaLedger, type MediaNote } from '../media-ledger.ts';
-import { MediaStillProcessing, SocialRejectedError, type SocialVideo } from '../social-connector.ts';
+import { MediaStillProcessing, SocialRejectedError, SocialUnavailableError, type SocialVideo } from '../social-connector.ts';
 import { streamSegments } from '../stream-segments.ts';
 import { xDataOf, xErrorText, xFailureOf } from './x-answers.ts';
 
@@ -66,6 +66,7 @@ async function appendFrom(upload: Upload, video: SocialVideo, note: MediaNote): 
       headers: { ...headersOf(token), 'content-type': contentType },
       body,
     });
+    if (answer.status === 404) throw await uploadLost(upload);
     if (answer.status < 200 || answer.status > 204) throw xFailureOf(answer, `part ${parts + 1} of the video`, [token]);
     parts += 1;
     await upload.ledger.note(upload.idempotencyKey, { ...note, parts });
@@ -92,8 +93,15 @@ async function processed(upload: Upload, note: MediaNote): Promise<string> {
   const url = new URL('/2/media/upload', apiUrl);
   url.search = new URLSearchParams({ media_id: note.id, command: 'STATUS' }).toString();
   const answer = await http.request({ method: 'GET', url, headers: headersOf(token) });
+  if (answer.status === 404) throw await uploadLost(upload);
   if (answer.status !== 200) throw xFailureOf(answer, 'the video', [token]);
   return whenProcessed(upload, note, answer, 'X is still processing the video.');
+}
+
+/** X no longer knows the upload (it expired, or X dropped it): the note goes, and the next attempt uploads anew. */
+async function uploadLost(upload: Upload): Promise<Error> {
+  await upload.ledger.forget(upload.idempotencyKey);
+  return new SocialUnavailableError('X no longer has the video being uploaded; the next attempt uploads it again');
 }
 
 /** The media id once X says the video is processed; its refusal if X failed it; else the attempt stops a while. */
@@ -103,7 +111,7 @@ async function whenProcessed(upload: Upload, note: MediaNote, answer: Answer, de
   if (info.state === undefined || info.state === 'succeeded') return note.id;
   if (info.state === 'failed') {
     await upload.ledger.forget(upload.idempotencyKey);
-    const words = typeof info.error?.message === 'string' ? info.error.message : xErrorText(answer, [upload.token]);
+    const words = typeof info.error?.message === 'string' ? info.error.message.slice(0, 300) : xErrorText(answer, [upload.token]);
     throw new SocialRejectedError(`X could not process the video${words ? `: ${words}` : ''}`);
   }
   if (Date.now() - note.madeAt > processingLimitMs) {
