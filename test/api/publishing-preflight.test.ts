@@ -99,7 +99,7 @@ describe('GET /social-platforms', () => {
       configured: true,
       text: { max: 300, unit: 'graphemes' },
       images: { types: ['image/png', 'image/jpeg'], maxBytes: 2_000_000, maxCount: 4, altText: true },
-      video: null,
+      video: { types: ['video/mp4'], maxBytes: 100 * 1024 * 1024, maxDurationMs: 600_000 },
       threads: true,
       retriesNeverDuplicate: { guaranteed: true, how: expect.stringContaining('record key') },
     });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { isMp4, videoFactsOf } from './mp4.ts';
 import { startScriptedServer, type Received, type Reply, type Route, type ScriptedResponse, type ScriptedServer } from './scripted-server.ts';
 
 // A local stand-in for Threads, speaking the part of its API our OAuth platform and connector use, each endpoint
@@ -18,9 +19,12 @@ type ThreadsRequest = { method: string; path: string; query: URLSearchParams };
 type ThreadsContainer = {
   id: string;
   userId: string;
-  mediaType: 'TEXT' | 'IMAGE';
+  mediaType: 'TEXT' | 'IMAGE' | 'VIDEO';
   text: string;
   imageUrl: string | undefined;
+  videoUrl: string | undefined;
+  /** The video as the fake fetched it from `videoUrl`. */
+  video: Buffer | undefined;
   altText: string | undefined;
   /** The thread it replies to (`reply_to_id`). */
   replyToId: string | undefined;
@@ -271,12 +275,39 @@ export async function startThreadsServer(): Promise<ThreadsServer> {
     }
   }
 
+  /**
+   * Threads fetches the video from `video_url` and checks it against its video specifications
+   * (https://developers.facebook.com/docs/threads/posts#video-specifications: MP4 or MOV, up to 1 GB and 5 minutes,
+   * aspect ratio 0.01:1 to 10:1); a video it cannot take leaves the container in ERROR with one of the
+   * `error_message` values of https://developers.facebook.com/docs/threads/troubleshooting.
+   */
+  async function fetchVideo(container: ThreadsContainer): Promise<void> {
+    const refuse = (errorMessage: string): void => {
+      container.status = 'ERROR';
+      container.errorMessage = errorMessage;
+    };
+    let bytes: Buffer;
+    try {
+      const response = await fetch(container.videoUrl ?? '', { signal: AbortSignal.timeout(30_000) });
+      if (!response.ok) return refuse('FAILED_DOWNLOADING_VIDEO');
+      bytes = Buffer.from(await response.arrayBuffer());
+    } catch {
+      return refuse('FAILED_DOWNLOADING_VIDEO');
+    }
+    const facts = isMp4(bytes) && bytes.length <= 1_000_000_000 ? videoFactsOf(bytes) : undefined;
+    if (!facts) return refuse('FAILED_PROCESSING_VIDEO');
+    if (facts.seconds > 300) return refuse('INVALID_DURATION');
+    if (facts.width / facts.height < 0.01 || facts.width / facts.height > 10) return refuse('INVALID_ASPEC_RATIO');
+    container.video = bytes;
+  }
+
   // https://developers.facebook.com/docs/threads/posts#step-1--create-a-threads-media-container and
   // https://developers.facebook.com/docs/threads/posts/accessibility (alt_text, at most 1,000 characters).
   async function createContainer(received: Received, userId: string): Promise<Reply> {
     const params = paramsOf(received);
     const mediaType = params.get('media_type');
-    if (mediaType !== 'TEXT' && mediaType !== 'IMAGE') return invalidParameter('Param media_type must be one of {TEXT, IMAGE, VIDEO, CAROUSEL}');
+    if (mediaType !== 'TEXT' && mediaType !== 'IMAGE' && mediaType !== 'VIDEO')
+      return invalidParameter('Param media_type must be one of {TEXT, IMAGE, VIDEO, CAROUSEL}');
     const text = params.get('text') ?? '';
     if (mediaType === 'TEXT' && !text) return invalidParameter('Param text is required for media_type TEXT');
     if (textCount(text) > maxTextCount) return invalidParameter(`Param text must be at most ${maxTextCount} characters long`);
@@ -287,6 +318,8 @@ export async function startThreadsServer(): Promise<ThreadsServer> {
       return invalidParameter(`Param alt_text must be at most ${maxAltText} characters long`);
     const imageUrl = params.get('image_url') ?? undefined;
     if (mediaType === 'IMAGE' && !imageUrl) return invalidParameter('Param image_url is required for media_type IMAGE');
+    const videoUrl = params.get('video_url') ?? undefined;
+    if (mediaType === 'VIDEO' && !videoUrl) return invalidParameter('Param video_url is required for media_type VIDEO');
     // https://developers.facebook.com/docs/threads/retrieve-and-manage-replies/create-replies: `reply_to_id` names
     // the thread replied to; one Threads does not know is refused as any unknown object is.
     const replyToId = params.get('reply_to_id') ?? undefined;
@@ -297,14 +330,18 @@ export async function startThreadsServer(): Promise<ThreadsServer> {
       mediaType,
       text,
       imageUrl,
+      videoUrl,
+      video: undefined,
       altText,
       replyToId,
       image: undefined,
       status: 'IN_PROGRESS',
       errorMessage: undefined,
-      pollsLeft: server.processingPolls,
+      // A video takes Threads a while: at least one status check answers IN_PROGRESS.
+      pollsLeft: mediaType === 'VIDEO' ? Math.max(1, server.processingPolls) : server.processingPolls,
     };
     if (mediaType === 'IMAGE') await fetchImage(container);
+    if (mediaType === 'VIDEO') await fetchVideo(container);
     server.containers.push(container);
     return { status: 200, body: { id: container.id } };
   }

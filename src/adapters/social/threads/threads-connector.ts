@@ -1,9 +1,10 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import sharp from 'sharp';
 import { callSessionStore } from '../call-session-store.ts';
 import { httpsLinkOf, type Answer } from '../platform-http.ts';
 import { shortenText } from '../shorten-text.ts';
+import { nextCheckAfterMs } from '../media-ledger.ts';
 import {
+  MediaStillProcessing,
   SocialRejectedError,
   SocialUnavailableError,
   type PublishedSocialPost,
@@ -18,8 +19,8 @@ import { threadsMaxLinks, threadsText, threadsTextCount, threadsTextMax } from '
 import { uniqueLinkCount } from '../link-count.ts';
 
 // Threads' publishing API (https://developers.facebook.com/docs/threads/posts): a media container
-// (POST /{user-id}/threads, TEXT or IMAGE, the image fetched by Threads from a public URL of ours), its status polled
-// until FINISHED (https://developers.facebook.com/docs/threads/troubleshooting#publishing-does-not-return-a-media-id),
+// (POST /{user-id}/threads, TEXT, IMAGE or VIDEO, the image or video fetched by Threads from a public URL of ours),
+// its status checked until FINISHED, the attempts apart on the workflow's timer (https://developers.facebook.com/docs/threads/troubleshooting#publishing-does-not-return-a-media-id),
 // then POST /{user-id}/threads_publish. Each container is noted in the connection's session before it is published
 // (threads-container-ledger.ts), so a retry, and the reconciliation after an attempt whose answer never came, ask
 // Threads what became of it instead of posting again; the post is then found among the account's threads
@@ -37,11 +38,13 @@ export type ThreadsConnector = SocialConnector & { findPublished: NonNullable<So
 // stricter reading.
 const maxImageBytes = 8_000_000;
 const maxAltTextCodePoints = 1_000;
-// Threads suggests polling once a minute for up to five; an image is usually ready within seconds, so the waits
-// start at one second and grow. The limit stays inside the publish activity's five minutes: a container still in
-// progress then is picked up again by the next attempt.
-const pollWaitsMs = [1_000, 2_000, 4_000, 8_000, 15_000];
-const processingLimitMs = 2 * 60 * 1000;
+// Threads asks for a wait before a container is published (about 30 seconds on average for media), and a video may
+// take minutes: a container still IN_PROGRESS stops the attempt (MediaStillProcessing) and the workflow's timer
+// brings the next one, which checks the same container. Half an hour in progress fails the post.
+const processingLimitMs = 30 * 60 * 1000;
+// https://developers.facebook.com/docs/threads/posts#video-specifications: up to 1 GB and 5 minutes, aspect ratios
+// from 0.01:1 to 10:1, at most 1920 pixels wide.
+const videoRules = { types: ['video/mp4' as const], maxBytes: 1_000_000_000, maxDurationMs: 300_000, aspectRatio: { min: 0.01, max: 10 } };
 const permalinkMaxChars = 2_048;
 // Graph API's "object does not exist" (code 100, subcode 33): a container Threads no longer knows.
 const unknownObject = { code: 100, subcode: 33 };
@@ -84,24 +87,33 @@ export function createThreadsConnector(options: ThreadsConnectorOptions): Thread
     return { status, errorMessage };
   }
 
-  /** Waits until Threads has processed the container: FINISHED, or PUBLISHED should an earlier attempt have published it. */
-  async function processed(account: Account, container: string, post: SocialPost, ledger: ContainerLedger): Promise<'FINISHED' | 'PUBLISHED'> {
-    const deadline = Date.now() + processingLimitMs;
-    for (let poll = 0; ; poll += 1) {
-      if (poll > 0) await sleep(pollWaitsMs[Math.min(poll, pollWaitsMs.length) - 1]);
-      post.onProgress?.();
-      const { status, errorMessage } = await statusOf(account, container);
-      if (status === 'FINISHED' || status === 'PUBLISHED') return status;
-      if (status !== 'IN_PROGRESS') {
-        await ledger.forget(post.idempotencyKey);
-        if (status === 'ERROR') {
-          const hint = post.image ? '; Threads fetches the image from our PUBLIC_URL, which must be reachable from the internet' : '';
-          throw new SocialRejectedError(`Threads could not process the post (${errorMessage || 'no reason given'})${hint}`);
-        }
-        throw new SocialUnavailableError(`Threads let the post's container lapse (${status}); the next attempt makes a new one`);
+  /**
+   * Whether Threads has processed the container, by the status it just gave: FINISHED, or PUBLISHED should an
+   * earlier attempt have published it; while it is IN_PROGRESS the attempt stops (MediaStillProcessing) and the
+   * next one asks again.
+   */
+  async function processed(
+    { status, errorMessage }: { status: ContainerStatus; errorMessage: string },
+    entry: LedgerEntry,
+    post: SocialPost,
+    ledger: ContainerLedger,
+  ): Promise<'FINISHED' | 'PUBLISHED'> {
+    if (status === 'FINISHED' || status === 'PUBLISHED') return status;
+    if (status === 'IN_PROGRESS') {
+      if (Date.now() - entry.madeAt > processingLimitMs) {
+        throw new SocialRejectedError(`Threads was still processing the post ${processingLimitMs / 60_000} minutes after it was sent`);
       }
-      if (Date.now() >= deadline) throw new SocialUnavailableError(`Threads was still processing the post after ${processingLimitMs / 1000} s`);
+      throw new MediaStillProcessing(`Threads is processing the ${post.video ? 'video' : 'post'}.`, nextCheckAfterMs(entry.madeAt));
     }
+    await ledger.forget(post.idempotencyKey);
+    if (status === 'ERROR') {
+      const hint =
+        post.image || post.video
+          ? `; Threads fetches the ${post.video ? 'video' : 'image'} from our PUBLIC_URL, which must be reachable from the internet`
+          : '';
+      throw new SocialRejectedError(`Threads could not process the post (${errorMessage || 'no reason given'})${hint}`);
+    }
+    throw new SocialUnavailableError(`Threads let the post's container lapse (${status}); the next attempt makes a new one`);
   }
 
   async function createContainer(account: Account, post: SocialPost, text: string): Promise<string> {
@@ -109,12 +121,15 @@ export function createThreadsConnector(options: ThreadsConnectorOptions): Thread
     // A part of a thread replies to the part before it
     // (https://developers.facebook.com/docs/threads/retrieve-and-manage-replies/create-replies).
     if (post.replyTo) params.reply_to_id = post.replyTo.parent.externalPostId;
-    if (post.image && post.imageUrl) {
+    if (post.video) {
+      params.media_type = 'VIDEO';
+      params.video_url = await post.video.url();
+    } else if (post.image && post.imageUrl) {
       params.media_type = 'IMAGE';
       params.image_url = await post.imageUrl();
-      const alt = shortenText(post.image.alt, { codePoints: maxAltTextCodePoints });
-      if (alt) params.alt_text = alt;
     }
+    const alt = shortenText((post.video ?? post.image)?.alt ?? '', { codePoints: maxAltTextCodePoints });
+    if (params.media_type !== 'TEXT' && alt) params.alt_text = alt;
     const answer = await graph.post(`/v1.0/${account.userId}/threads`, params);
     if (answer.status !== 200) throw graph.failureOf(answer, 'the post', [account.token]);
     return graph.textField(answer, 'id', 'the post');
@@ -153,7 +168,7 @@ export function createThreadsConnector(options: ThreadsConnectorOptions): Thread
       auth: 'oauth2',
       text: { max: threadsTextMax, unit: 'weighted', maxLinks: threadsMaxLinks },
       images: { types: ['image/png', 'image/jpeg'], maxBytes: maxImageBytes, maxCount: 1, altText: true },
-      video: null,
+      video: videoRules,
       threads: true,
       retriesNeverDuplicate: {
         guaranteed: false,
@@ -176,21 +191,21 @@ export function createThreadsConnector(options: ThreadsConnectorOptions): Thread
     async publish(credentials, post, sessions = callSessionStore()) {
       const account = accountOf(credentials);
       const text = threadsText(post.text);
-      if (post.image) {
+      // A video is fetched by Threads from the signed link of ours it is given (`url`), as an image is.
+      if (post.image && !post.video) {
         if (!post.imageUrl) throw new SocialRejectedError('Threads fetches the image from a public URL of ours, and none was given');
         await imageFacts(post.image);
         if (post.image.bytes.length > maxImageBytes) throw new SocialRejectedError(`the image is larger than Threads' ${maxImageBytes} bytes`);
-      } else if (!text.trim()) throw new SocialRejectedError('Threads needs text for a post without an image');
+      } else if (!post.video && !text.trim()) throw new SocialRejectedError('Threads needs text for a post without an image');
       const links = uniqueLinkCount(text);
       if (links > threadsMaxLinks) throw new SocialRejectedError(`Threads takes at most ${threadsMaxLinks} different links in a post; this one has ${links}`);
 
       const ledger = containerLedger(sessions);
       let entry = await ledger.find(post.idempotencyKey);
-      if (entry) {
-        const { status } = await statusOf(account, entry.container);
-        if (status === 'PUBLISHED') return threadOf(account, entry);
-        if (status !== 'FINISHED' && status !== 'IN_PROGRESS') entry = undefined;
-      }
+      // The container an earlier attempt made, if Threads still has it usable; else a new one.
+      let checked = entry ? await statusOf(account, entry.container) : undefined;
+      if (entry && checked?.status === 'PUBLISHED') return threadOf(account, entry);
+      if (checked && checked.status !== 'FINISHED' && checked.status !== 'IN_PROGRESS') [entry, checked] = [undefined, undefined];
       if (!entry) {
         entry = {
           container: await createContainer(account, post, text),
@@ -200,7 +215,7 @@ export function createThreadsConnector(options: ThreadsConnectorOptions): Thread
         };
         await ledger.note(post.idempotencyKey, entry);
       }
-      if ((await processed(account, entry.container, post, ledger)) === 'PUBLISHED') return threadOf(account, entry);
+      if ((await processed(checked ?? (await statusOf(account, entry.container)), entry, post, ledger)) === 'PUBLISHED') return threadOf(account, entry);
 
       const answer = await graph.post(
         `/v1.0/${account.userId}/threads_publish`,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  MediaStillProcessing,
   SocialRateLimitedError,
   SocialRejectedError,
   SocialOutcomeUnknownError,
@@ -16,11 +17,14 @@ import { startThreadsServer, type ThreadsServer } from '../../../fakes/threads-s
 import { foundPost } from '../../../support/found-post.ts';
 import { failureOf } from '../../../support/failure-of.ts';
 import { makeImage } from '../../../support/images.ts';
+import { makeVideo, socialVideoOf } from '../../../support/video-files.ts';
 
 let threads: ThreadsServer;
 let connector: ThreadsConnector;
 let credentials: ThreadsCredentials;
 let png: Buffer;
+let clip: Buffer;
+let strip: Buffer;
 // Stands in for our api's signed file links: an HTTPS server on loopback that Threads (the fake) fetches from.
 let files: HttpsServer;
 const fileRequests: string[] = [];
@@ -56,8 +60,15 @@ beforeAll(async () => {
   threads = await startThreadsServer();
   connector = createThreadsConnector({ apiUrl: threads.url, allowPrivateNetworks: true });
   png = await makeImage('png');
+  clip = makeVideo();
+  strip = makeVideo({ width: 1100, height: 100 });
   files = await startHttpsServer((request, response) => {
     fileRequests.push(request.url ?? '');
+    const video = request.url === '/files/posts/clip.mp4' ? clip : request.url === '/files/posts/strip.mp4' ? strip : undefined;
+    if (video) {
+      response.writeHead(200, { 'content-type': 'video/mp4', 'content-length': String(video.length) }).end(video);
+      return;
+    }
     if (!request.url?.startsWith('/files/posts/spring.png?')) {
       response.writeHead(404).end();
       return;
@@ -131,15 +142,39 @@ describe('Threads connector: publish', () => {
     expect(threads.threads).toHaveLength(0);
   });
 
-  it('when the container is IN_PROGRESS for a while, then it polls, heartbeating each time, and publishes once FINISHED', async () => {
+  it('when the container is IN_PROGRESS for a while, then each attempt stops until it is FINISHED, the same container checked, and the last publishes it', async () => {
     threads.processingPolls = 2;
-    const onProgress = vi.fn();
-    await connector.publish(credentials, postWith({ onProgress }));
+    const sessions = memorySessions();
+    const post = postWith();
+    const waiting = await failureOf(connector.publish(credentials, post, sessions), MediaStillProcessing);
+    expect(waiting).toMatchObject({ detail: 'Threads is processing the post.', checkAfterMs: 2_000 });
+    await failureOf(connector.publish(credentials, post, sessions), MediaStillProcessing);
+    await connector.publish(credentials, post, sessions);
 
+    expect(threads.containers).toHaveLength(1);
     const polls = paths().filter((path) => path === `GET /v1.0/${threads.containers[0]?.id}`);
     expect(polls).toHaveLength(3);
-    expect(onProgress).toHaveBeenCalledTimes(3);
     expect(threads.threads).toHaveLength(1);
+  });
+
+  it('when a post has a video, then its container is a VIDEO Threads fetches from our link, processed between attempts, then published', async () => {
+    const sessions = memorySessions();
+    const video = socialVideoOf(clip, { alt: 'Boats leaving', url: () => Promise.resolve(`${files.url}/files/posts/clip.mp4`) });
+    const post = postWith({ image: undefined, imageUrl: undefined, video });
+    await failureOf(connector.publish(credentials, post, sessions), MediaStillProcessing);
+    const published = await connector.publish(credentials, post, sessions);
+    expect(threads.containers).toMatchObject([{ mediaType: 'VIDEO', altText: 'Boats leaving', status: 'PUBLISHED' }]);
+    expect(threads.containers[0]!.video!.equals(clip)).toBe(true);
+    expect(threads.threads).toMatchObject([{ id: published.externalPostId }]);
+  });
+
+  it('when Threads cannot take the video (11:1), then the post is refused for good with its error message', async () => {
+    const video = socialVideoOf(strip, { width: 1100, height: 100, url: () => Promise.resolve(`${files.url}/files/posts/strip.mp4`) });
+    const error = await failureOf(connector.publish(credentials, postWith({ image: undefined, imageUrl: undefined, video })), SocialRejectedError);
+    expect(error.reason).toBe(
+      'Threads could not process the post (INVALID_ASPEC_RATIO); Threads fetches the video from our PUBLIC_URL, which must be reachable from the internet',
+    );
+    expect(threads.threads).toHaveLength(0);
   });
 
   it('when the post has an image but no URL Threads could fetch it from, then it is refused before Threads is asked anything', async () => {
@@ -272,23 +307,20 @@ describe('Threads connector: retries never post twice', () => {
     expect(threads.threads).toMatchObject([{ id: published.externalPostId, containerId: threads.containers[0]?.id }]);
   });
 
-  it('when the container is still IN_PROGRESS after two minutes, then the attempt gives up and the next one picks it up', async () => {
+  it('when the container is still IN_PROGRESS half an hour after it was made, then the post fails for good and nothing is published', async () => {
     const sessions = memorySessions();
-    const post = postWith({ onProgress: () => vi.setSystemTime(Date.now() + 121_000) });
+    const post = postWith();
     threads.processingPolls = 1_000;
-    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    await failureOf(connector.publish(credentials, post, sessions), MediaStillProcessing);
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 31 * 60_000 });
     try {
-      const error = await failureOf(connector.publish(credentials, post, sessions), SocialUnavailableError);
-      expect(error.message).toBe('Threads was still processing the post after 120 s');
+      const error = await failureOf(connector.publish(credentials, post, sessions), SocialRejectedError);
+      expect(error.reason).toBe('Threads was still processing the post 30 minutes after it was sent');
     } finally {
       vi.useRealTimers();
     }
-
-    threads.processingPolls = 0;
-    for (const container of threads.containers) container.pollsLeft = 0;
-    await connector.publish(credentials, { ...post, onProgress: undefined }, sessions);
     expect(threads.containers).toHaveLength(1);
-    expect(threads.threads).toHaveLength(1);
+    expect(threads.threads).toHaveLength(0);
   });
 
   it('when one publication is published twice, then there is one thread, and another publication makes another', async () => {
