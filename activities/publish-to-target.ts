@@ -1,7 +1,7 @@
 import { Context, log } from '@temporalio/activity';
 import { beginTargetPublication, needsReauth, type TargetPublication } from '../src/domain/publishing/begin-target-publication.ts';
 import { altTextOf, postImageOf, socialDraftOf } from '../src/domain/publishing/social-draft.ts';
-import { chooseMedia, postVideoOf, socialVideoOf } from '../src/domain/publishing/post-media.ts';
+import { socialVideoOf, targetMediaOf } from '../src/domain/publishing/post-media.ts';
 import { handOverEvent } from '../src/domain/events/hand-over-event.ts';
 import { freshCredentials } from '../src/domain/social-connections/fresh-credentials.ts';
 import { recordTargetPublished } from '../src/domain/publishing/record-target-published.ts';
@@ -132,7 +132,7 @@ async function publish(deps: Deps, input: PublishToTargetInput, progress: Progre
   }
   const sessions = connectionSessions(deps.orm, deps.secrets, connection.id);
   // The image or video goes with the first part: an attempt that resumes a thread past it does not read it.
-  const media = firstPart === 1 ? chooseMedia(target.media ?? null, connector.declaration.video, await postVideoOf(deps, em, post.id)) : null;
+  const media = firstPart === 1 ? await targetMediaOf(deps, em, target, connector.declaration.video) : null;
   if (media?.media === 'refused') throw new WorkRefused(failureTypes.noVideo, media.reason);
   const override = { text: target.textOverride, altText: target.altTextOverride };
   const image = media?.media === 'image' ? await postImageOf(deps, post) : null;

@@ -32,6 +32,8 @@ const { cancelPublication, markTargetFailed } = proxyActivities<Activities>(data
 const { planPublication, settlePublication } = proxyLocalActivities<Activities>(localDatabaseWork);
 
 // One post to one platform, bounded because the publication waits for it (see socialPublish).
+/** How many times one target waits for its platform to process media before it fails. */
+const maxMediaWaits = 200;
 const { publishToTarget } = proxyActivities<Activities>(socialPublish);
 
 // A publication re-planned again and again grows its history by a few events each time; past this many plans in
@@ -179,7 +181,7 @@ export async function postPublication({ postId, publicationId, carried }: PostPu
       targetIds.map(async (targetId) => {
         try {
           let attemptsBefore = 0;
-          for (;;) {
+          for (let waits = 0; ; waits += 1) {
             const wait = await publishToTarget({
               targetId,
               publishedAt,
@@ -187,6 +189,14 @@ export async function postPublication({ postId, publicationId, carried }: PostPu
               ...(attemptsBefore > 0 ? { attemptsBefore } : {}),
             });
             if (typeof wait?.waitMs !== 'number') break;
+            // The connectors give up on processing after half an hour; this bounds the history whatever they do.
+            if (waits >= maxMediaWaits) {
+              await markTargetFailed({
+                targetId,
+                reason: `The platform was still processing the media after ${maxMediaWaits} checks; publish it again later.`,
+              });
+              break;
+            }
             attemptsBefore += wait.attempts;
             await sleep(wait.waitMs);
           }

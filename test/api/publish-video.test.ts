@@ -75,7 +75,8 @@ async function publish(postId: string, body: object): Promise<Target[]> {
   return targetsOf(postId);
 }
 
-describe('publishing a post with a video', () => {
+// A test that makes a video waits for its job (up to two minutes on a busy machine).
+describe('publishing a post with a video', { timeout: 180_000 }, () => {
   it('when the dry run is asked, then each platform that takes video is shown the video as stored, with its facts, and no problem', async () => {
     const response = await workspace.client.post<Preview[]>(`/posts/${videoPost.id}/publish-social`, {
       connectionIds: [connections.mastodon, connections.telegram, connections.discord],

@@ -45,6 +45,10 @@ async function startedJob(postId: string): Promise<string> {
   return jobId;
 }
 
+// A job is waited for up to 90 s (pollUntilEnded): on a machine busy with the rest of the suite an encode can take
+// longer than the default test timeout, so the tests that wait for one allow as long as their wait.
+const videoTestTimeout = { timeout: 120_000 };
+
 /** Polls the job until it ends, keeping every state seen on the way. */
 async function pollUntilEnded(jobId: string): Promise<{ final: VideoJob; seen: VideoJob[] }> {
   const seen: VideoJob[] = [];
@@ -58,7 +62,7 @@ async function pollUntilEnded(jobId: string): Promise<{ final: VideoJob; seen: V
   return { final, seen };
 }
 
-describe('a video job', () => {
+describe('a video job', videoTestTimeout, () => {
   it('when started for a generated 9:16 post, then progress shows while it runs and a 1080×1920 H.264 faststart MP4 is attached', async () => {
     const postId = await generatedPost('9:16');
     const jobId = await startedJob(postId);
@@ -127,7 +131,7 @@ describe('a video job', () => {
   });
 });
 
-describe('a video job after Temporal no longer keeps its workflow', () => {
+describe('a video job after Temporal no longer keeps its workflow', videoTestTimeout, () => {
   it(
     "when a done job's history is deleted, then it still answers done, progress 100, its completion time and a working videoUrl",
     { timeout: 120_000 },

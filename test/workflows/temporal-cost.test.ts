@@ -118,7 +118,8 @@ describe('Temporal cost ceilings', () => {
       expect(mastodon.statuses.at(-1)?.media.map((media) => media.contentType)).toEqual(['video/mp4']);
       expect(overCeilings('publish a video to 1 social target', cost)).toEqual([]);
     },
-    waitMs,
+    // The video job, then the publication: each may take up to `waitMs`.
+    2 * waitMs,
   );
 
   it(

@@ -24,6 +24,11 @@ export type MediaLedger = {
   find(idempotencyKey: string): Promise<MediaNote | undefined>;
   note(idempotencyKey: string, note: MediaNote): Promise<void>;
   forget(idempotencyKey: string): Promise<void>;
+  /**
+   * Forgets the note once the post is made, if it can: failing to must not turn a post made into a failed attempt
+   * (notes go after a day anyway).
+   */
+  forgetAfterPost(idempotencyKey: string): Promise<void>;
 };
 
 type Session = { media: Record<string, MediaNote>; [field: string]: unknown };
@@ -57,6 +62,11 @@ export function mediaLedger(sessions: SessionStore): MediaLedger {
     });
   }
 
+  const forget = (idempotencyKey: string) =>
+    change((media) => {
+      delete media[idempotencyKey];
+    });
+
   return {
     async find(idempotencyKey) {
       return sessionOf(await sessions.read()).media[idempotencyKey];
@@ -65,10 +75,8 @@ export function mediaLedger(sessions: SessionStore): MediaLedger {
       change((media) => {
         media[idempotencyKey] = note;
       }),
-    forget: (idempotencyKey) =>
-      change((media) => {
-        delete media[idempotencyKey];
-      }),
+    forget,
+    forgetAfterPost: (idempotencyKey) => forget(idempotencyKey).catch(() => undefined),
   };
 }
 

@@ -103,6 +103,7 @@ export type PlatformHttp = {
 };
 
 const defaultTimeoutMs = 30_000;
+const streamedAnswerMs = 120_000;
 const maxAnswerBytes = 1024 * 1024;
 
 /** The origin of a server URL the user gave, which must be https; `name` says whose URL, e.g. "Mastodon instance URL". */
@@ -179,9 +180,10 @@ export function createPlatformHttp(platform: string, options: PlatformHttpOption
             throwHttpErrors: false,
             followRedirect: false,
             retry: { limit: 0 },
-            // A streamed upload takes as long as its bytes need: it is given up when the server stops reading or
-            // stops answering for a timeout's length, not after one timeout in all.
-            timeout: stream ? { socket: timeoutMs, response: timeoutMs } : { request: timeoutMs },
+            // A streamed upload takes as long as its bytes need: it is given up when the server stops reading for a
+            // timeout's length, or has not answered two minutes after the last byte (a platform may answer a large
+            // file only once it has handled it: Telegram's sendVideo), not after one timeout in all.
+            timeout: stream ? { socket: timeoutMs, response: Math.max(timeoutMs, streamedAnswerMs) } : { request: timeoutMs },
             signal,
           });
         });

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { PublishTarget } from '../../adapters/database/entities/publish-target.ts';
 import { VideoJob } from '../../adapters/database/entities/video-job.ts';
 import { postFormats } from '../../adapters/artwork/post-formats.ts';
 import type { VideoRules } from '../../adapters/social/platform-declaration.ts';
@@ -28,9 +29,33 @@ export async function videoInTheMaking(em: EntityManager, postId: string): Promi
   return (await em.count(VideoJob, { postId, status: { $in: ['queued', 'running'] } })) > 0;
 }
 
-/** The post's newest finished video with its facts, or null. A job saved before its size was kept is measured in storage. */
+/** The post's newest finished video with its facts, or null. */
 export async function postVideoOf(deps: Pick<Deps, 'storage'>, em: EntityManager, postId: string): Promise<PostVideo | null> {
-  const job = await latestVideoJob(em, postId);
+  return videoOfJob(deps, await latestVideoJob(em, postId));
+}
+
+/**
+ * What one target sends with its text, decided at its first attempt and kept on the target (`media`, `videoKey`),
+ * so every later attempt (after a retry, or a wait while the platform processes the video) sends the same: a video
+ * finished meanwhile does not replace the one being uploaded, nor the image one sent before.
+ */
+export async function targetMediaOf(deps: Pick<Deps, 'storage'>, em: EntityManager, target: PublishTarget, rules: VideoRules | null): Promise<MediaChoice> {
+  if (target.videoKey) {
+    const video = await videoOfJob(deps, await em.findOne(VideoJob, { videoKey: target.videoKey }));
+    return video ? { media: 'video', video } : { media: 'refused', code: 'video_not_ready', reason: "The post's video was deleted before it was sent." };
+  }
+  // Only a choice that could be the video reads the post's video (and, for an old job, storage).
+  const requested = target.media ?? null;
+  const couldBeVideo = requested !== 'image' && rules !== null;
+  const choice = chooseMedia(requested, rules, couldBeVideo ? await postVideoOf(deps, em, target.postId) : null);
+  if (choice.media === 'refused') return choice;
+  target.media = choice.media;
+  target.videoKey = choice.media === 'video' ? choice.video.key : null;
+  await em.flush();
+  return choice;
+}
+
+async function videoOfJob(deps: Pick<Deps, 'storage'>, job: VideoJob | null): Promise<PostVideo | null> {
   if (!job?.videoKey) return null;
   const { width, height } = postFormats[job.format];
   const bytes = job.videoBytes ?? (await storedSize(deps, job.videoKey));

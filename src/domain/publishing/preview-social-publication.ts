@@ -21,6 +21,7 @@ type PublicationProblemCode =
   | 'public_url_unreachable'
   | 'too_many_links'
   | 'video_not_ready'
+  | 'video_in_progress'
   | 'video_unsupported'
   | 'video_too_large'
   | 'video_too_long'
@@ -96,7 +97,7 @@ function mediaProblemsOf(declaration: PlatformDeclaration, choice: MediaChoice, 
   if (choice.media === 'refused') return [{ code: choice.code, message: `${choice.reason} Publishing would fail.` }];
   if (choice.media === 'video' && declaration.video) return videoProblemsOf(declaration.video, choice.video);
   if (choice.media === 'image' && videoComing && declaration.video) {
-    return [{ code: 'video_not_ready', message: "The post's video is still being made: publishing now would send its image instead." }];
+    return [{ code: 'video_in_progress', message: "The post's video is still being made: publishing now would send its image instead." }];
   }
   return [];
 }

@@ -26,8 +26,14 @@ export const PublishTarget = defineEntity({
     /** What the client asked this connection to be sent instead of the post's title and prompt (`overrides`). */
     textOverride: p.text().nullable(),
     altTextOverride: p.text().nullable(),
-    /** What goes with the text, as the client asked (`media`); null: the video where the post has one and the platform takes video, else the image. */
+    /**
+     * What goes with the text: as the client asked (`media`; null: the video where the post has one and the platform
+     * takes video, else the image), then, from the target's first attempt, what was chosen, so every later attempt
+     * sends the same.
+     */
     media: p.enum(['image', 'video'] as const).nullable(),
+    /** The video chosen at the first attempt (its storage key): a video finished meanwhile does not replace it. */
+    videoKey: p.text().nullable(),
     /** Whether a text longer than the platform takes is posted as a thread of parts (`thread: true`) instead of shortened. */
     thread: p.boolean().default(false),
     scheduledAt: p.datetime().nullable(),

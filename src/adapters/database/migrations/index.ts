@@ -24,6 +24,7 @@ import { Migration20261129075918_publication_requests } from './Migration2026112
 import { Migration20261129083103_request_effects } from './Migration20261129083103_request_effects.ts';
 import { Migration20261129103521_request_effect_secrets } from './Migration20261129103521_request_effect_secrets.ts';
 import { Migration20261129170000_video_publishing } from './Migration20261129170000_video_publishing.ts';
+import { Migration20261129181500_publish_target_video } from './Migration20261129181500_publish_target_video.ts';
 
 export const migrationsList = [
   Migration20261122091116_initial,
@@ -50,4 +51,5 @@ export const migrationsList = [
   Migration20261129083103_request_effects,
   Migration20261129103521_request_effect_secrets,
   Migration20261129170000_video_publishing,
+  Migration20261129181500_publish_target_video,
 ];

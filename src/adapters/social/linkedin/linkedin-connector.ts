@@ -11,7 +11,6 @@ import {
   type SocialConnector,
   type SocialCredentials,
   type LinkedInCredentials,
-  notSent,
 } from '../social-connector.ts';
 
 // LinkedIn's Posts API (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/posts-api)
@@ -155,8 +154,9 @@ export function createLinkedInConnector(options: LinkedInOptions): LinkedInConne
     async findPublished(credentials, idempotencyKey, sessions) {
       const { accessToken, author } = credentialsOf(credentials);
       const sent = await sentPostOf(sessions, idempotencyKey);
-      // No note of a post about to be sent under this key: the attempt stopped before it.
-      if (!sent) return sessions ? notSent : null;
+      // No note of a post about to be sent under this key. Not `notSent`: only the last notes are kept, so an old
+      // one may have gone.
+      if (!sent) return null;
       // https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/posts-api#find-posts-by-authors
       const answer = await api.call({
         method: 'GET',

@@ -240,7 +240,7 @@ export function createMastodonConnector(options: MastodonConnectorOptions): Soci
       });
       if (answer.status !== 200) throw failureOf(answer, 'the post', token);
       const published = { externalPostId: http.textField(answer, 'id', 'the post'), url: httpsLinkOf(answer.body.url, urlMaxChars) };
-      if (mediaId !== undefined) await ledger.forget(post.idempotencyKey);
+      if (mediaId !== undefined) await ledger.forgetAfterPost(post.idempotencyKey);
       return published;
     },
   };

@@ -206,7 +206,7 @@ export function createXConnector(options: XConnectorOptions): XConnector {
       const answer = await createPost(account, text, mediaIds, post.replyTo);
       if (answer.status === 201 || answer.status === 200) {
         const published = publishedOf(http.textField({ ...answer, body: xDataOf(answer, 'the post') }, 'id', 'the post'));
-        if (post.video) await ledger.forget(post.idempotencyKey);
+        if (post.video) await ledger.forgetAfterPost(post.idempotencyKey);
         return published;
       }
       const failure = xFailureOf(answer, 'the post', [account.accessToken]);

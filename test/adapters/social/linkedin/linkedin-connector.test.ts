@@ -13,7 +13,6 @@ import {
   SocialUnavailableError,
   type SessionStore,
   type SocialPost,
-  notSent,
 } from '../../../../src/adapters/social/social-connector.ts';
 import { startLinkedInServer, type LinkedInServer } from '../../../fakes/linkedin-server.ts';
 import { failureOf } from '../../../support/failure-of.ts';
@@ -281,14 +280,14 @@ describe('LinkedIn connector: findPublished', () => {
     expect(await connector.findPublished(credentials, lost.idempotencyKey, sessions)).toBeNull();
   });
 
-  it('when no post of the publication was ever sent, then findPublished says so without asking LinkedIn', async () => {
+  it('when no post of the publication was ever sent, then findPublished answers null without asking LinkedIn', async () => {
     const credentials = credentialsFor('organization');
     linkedin.script('initializeUpload', [{ status: 503 }]);
     const sessions = memoryStore();
     const post = postWith();
     await failureOf(connector.publish(credentials, post, sessions), SocialUnavailableError);
     linkedin.requests.length = 0;
-    expect(await connector.findPublished(credentials, post.idempotencyKey, sessions)).toBe(notSent);
+    expect(await connector.findPublished(credentials, post.idempotencyKey, sessions)).toBeNull();
     expect(linkedin.requests).toHaveLength(0);
   });
 
