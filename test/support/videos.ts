@@ -1,9 +1,8 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
+import { ffmpegReportOf } from '../fakes/mp4.ts';
 import { defaultFfmpegPath } from '../../src/config/ffmpeg-path.ts';
 import { eventually } from './eventually.ts';
 
@@ -23,27 +22,20 @@ export type VideoFacts = {
  * whether its index (`moov`) comes before the media (`mdat`), which is what `faststart` means.
  */
 export function probeVideo(bytes: Buffer): VideoFacts {
-  const dir = mkdtempSync(join(tmpdir(), 'probe-'));
-  try {
-    const file = join(dir, 'video.mp4');
-    writeFileSync(file, bytes);
-    const { stderr } = spawnSync(defaultFfmpegPath(), ['-hide_banner', '-i', file], { encoding: 'utf8' });
-    const stream = /Video: (\w+) \((\w+)\)[^,]*, (\w+)[^,]*(?:\([^)]*\))?, (\d+)x(\d+)[^\n]*?, ([\d.]+) fps/.exec(stderr);
-    const duration = /Duration: (\d+):(\d+):([\d.]+)/.exec(stderr);
-    if (!stream || !duration) throw new Error(`not a video ffmpeg can read:\n${stderr}`);
-    return {
-      codec: stream[1]!,
-      profile: stream[2]!,
-      pixelFormat: stream[3]!,
-      width: Number(stream[4]),
-      height: Number(stream[5]),
-      fps: Number(stream[6]),
-      seconds: Number(duration[1]) * 3600 + Number(duration[2]) * 60 + Number(duration[3]),
-      faststart: bytes.indexOf('moov') < bytes.indexOf('mdat'),
-    };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const stderr = ffmpegReportOf(bytes);
+  const stream = /Video: (\w+) \((\w+)\)[^,]*, (\w+)[^,]*(?:\([^)]*\))?, (\d+)x(\d+)[^\n]*?, ([\d.]+) fps/.exec(stderr);
+  const duration = /Duration: (\d+):(\d+):([\d.]+)/.exec(stderr);
+  if (!stream || !duration) throw new Error(`not a video ffmpeg can read:\n${stderr}`);
+  return {
+    codec: stream[1]!,
+    profile: stream[2]!,
+    pixelFormat: stream[3]!,
+    width: Number(stream[4]),
+    height: Number(stream[5]),
+    fps: Number(stream[6]),
+    seconds: Number(duration[1]) * 3600 + Number(duration[2]) * 60 + Number(duration[3]),
+    faststart: bytes.indexOf('moov') < bytes.indexOf('mdat'),
+  };
 }
 
 /**
