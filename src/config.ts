@@ -39,6 +39,8 @@ const schema = z
     TEMPORAL_ADDRESS: z.string().min(1).default('localhost:7233'),
     TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
     TEMPORAL_TASK_QUEUE: z.string().min(1).default(defaultTaskQueue),
+    // A Temporal that does not answer within it is down for the request (503); tests shorten it to see that soon.
+    TEMPORAL_CALL_TIMEOUT_SECONDS: seconds.max(60).default(10),
     TEMPORAL_WORKFLOW_BUNDLE: z.string().min(1).optional(),
     TEMPORAL_TLS: booleanString.optional(),
     TEMPORAL_TLS_CA_PATH: z.string().min(1).optional(),
@@ -109,6 +111,8 @@ const schema = z
     TELEGRAM_API_URL: z.url({ protocol: /^https$/ }).default('https://api.telegram.org'),
     DISCORD_API_URL: z.url({ protocol: /^https$/ }).default('https://discord.com/api'),
     API_WAIT_SECONDS: seconds.default(25),
+    // A retry of a request whose api died waits this long for its key; tests shorten it to see the takeover soon.
+    IDEMPOTENCY_LOCK_SECONDS: seconds.max(60).default(10),
 
     RATE_LIMIT_REQUESTS: z.coerce.number().int().positive().default(600),
     RATE_LIMIT_WORKSPACE_REQUESTS: z.coerce.number().int().positive().optional(),
@@ -229,6 +233,8 @@ function toConfig(env: z.infer<typeof schema>) {
             }
           : null,
       apiKey: env.TEMPORAL_API_KEY,
+      /** How long connecting, and a request's calls to Temporal in all, may take before it answers 503. */
+      callTimeoutSeconds: env.TEMPORAL_CALL_TIMEOUT_SECONDS,
       /** How long running activities may finish after SIGTERM before they are cancelled (and retried elsewhere). */
       shutdownGraceSeconds: env.WORKER_SHUTDOWN_GRACE_SECONDS,
     },
@@ -305,6 +311,8 @@ function toConfig(env: z.infer<typeof schema>) {
     },
     /** How long an action (generate, render) waits for its workflow before answering 202. */
     apiWaitSeconds: env.API_WAIT_SECONDS,
+    /** How long a request holds its Idempotency-Key without renewing it before a retry may take the key over. */
+    idempotencyLockSeconds: env.IDEMPOTENCY_LOCK_SECONDS,
     rateLimit: {
       requests: env.RATE_LIMIT_REQUESTS,
       windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS,

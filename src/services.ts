@@ -70,6 +70,7 @@ export function assembleDeps(config: Config, clients: Clients, publicUrl: () => 
     ...clients,
     taskQueue: config.temporal.taskQueue,
     actionWaitMs: config.apiWaitSeconds * 1000,
+    idempotencyLockMs: config.idempotencyLockSeconds * 1000,
     secrets: createSecretBox(config.secrets.encryptionKeys, 'secrets'),
     idempotentAnswers: createSecretBox(config.secrets.encryptionKeys, 'idempotent-answers'),
     social: createSocialConnectors(config.social),

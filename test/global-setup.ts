@@ -6,6 +6,7 @@ import type { TestProject } from 'vitest/node';
 import { migrateDatabase } from '../src/adapters/database/migrate-database.ts';
 import { startPostgresCluster } from '../src/local/embedded/postgres-cluster.ts';
 import { startTemporalDevServer } from '../src/local/embedded/temporal-dev-server.ts';
+import { fileURLToPath } from 'node:url';
 import { workflowInterceptorsPath, workflowsPath } from '../worker/create-worker.ts';
 import { prepareTemporalTestServer } from './infra/temporal-test-server.ts';
 import { ensureChromium } from './infra/chromium.ts';
@@ -39,7 +40,7 @@ const deletedWithinSeconds = { 'history.transferProcessorUpdateAckInterval': '1s
  * Prepares the run. What every test process needs at once is made before any file starts: the dev certificates the
  * processes trust and the scratch directory. The real infrastructure starts in the background, on ports chosen now:
  * a throwaway PostgreSQL cluster (with a migrated template database that each test file clones), a Temporal dev
- * server, the workflow bundle, Temporal's time-skipping test server (fetched, not started: each workflow test starts
+ * server, the workflow bundles (the service's, and the crash tests' with short heartbeat timeouts), Temporal's time-skipping test server (fetched, not started: each workflow test starts
  * its own), and on a first run Chromium, s3proxy and the Nostr relay. It is written to a file when ready, and the
  * files that need it wait for it (test/support/infrastructure.ts) while the others run. Teardown stops all of it.
  */
@@ -88,7 +89,7 @@ export default async function setup(project: TestProject) {
 }
 
 async function startInfrastructure(workDir: string, stops: Array<() => Promise<void>>, log: (message: string) => void): Promise<Infrastructure> {
-  const [cluster, temporal, testServerLauncher, workflowBundlePath] = await allOrNothing([
+  const [cluster, temporal, testServerLauncher, workflowBundlePath, quickFailoverBundlePath] = await allOrNothing([
     startPostgresCluster({ directory: join(workDir, 'postgres'), ephemeral: true, log }).then((value) => {
       stops.push(() => value.stop());
       return value;
@@ -98,18 +99,35 @@ async function startInfrastructure(workDir: string, stops: Array<() => Promise<v
       return value;
     }),
     prepareTemporalTestServer(),
-    bundleWorkflowCode({ workflowsPath, workflowInterceptorModules: [workflowInterceptorsPath], logger: new DefaultLogger('WARN') }).then(({ code }) => {
-      const path = join(workDir, 'workflow-bundle.js');
-      writeFileSync(path, code);
-      return path;
-    }),
+    bundleWorkflows(join(workDir, 'workflow-bundle.js')),
+    bundleWorkflows(join(workDir, 'quick-failover-bundle.js'), [quickFailoverInterceptorsPath]),
     fetchS3ServerJar(),
     ensureChromium(log),
     // Installed here, on a first run, so no test file's timeout pays for it; each test file starts its own relays.
     ensureNostrRelay(log),
   ] as const);
   await migrateDatabase(await cluster.ensureDatabase(templateDatabase));
-  return { postgresAdminUrl: cluster.adminUrl, templateDatabase, temporalAddress: temporal.address, testServerLauncher, workflowBundlePath };
+  return {
+    postgresAdminUrl: cluster.adminUrl,
+    templateDatabase,
+    temporalAddress: temporal.address,
+    testServerLauncher,
+    workflowBundlePath,
+    quickFailoverBundlePath,
+  };
+}
+
+const quickFailoverInterceptorsPath = fileURLToPath(new URL('support/quick-failover-interceptors.ts', import.meta.url));
+
+/** The workflows as a deployed worker runs them, with the service's interceptors and `extraInterceptors`, at `path`. */
+async function bundleWorkflows(path: string, extraInterceptors: string[] = []): Promise<string> {
+  const { code } = await bundleWorkflowCode({
+    workflowsPath,
+    workflowInterceptorModules: [workflowInterceptorsPath, ...extraInterceptors],
+    logger: new DefaultLogger('WARN'),
+  });
+  writeFileSync(path, code);
+  return path;
 }
 
 function writeAtomically(path: string, content: InfrastructureFile): void {

@@ -26,6 +26,11 @@ export type Deps = Clients & {
   taskQueue: string;
   /** How long an action (generate, render, publish) waits for its workflow before answering 202. */
   actionWaitMs: number;
+  /**
+   * How long a request holds its Idempotency-Key without renewing it: a retry of a request whose process died takes
+   * the key over after this long (see src/api/middleware/idempotency.ts).
+   */
+  idempotencyLockMs: number;
   /** Seals webhook secrets and social credentials at rest. */
   secrets: SecretBox;
   /** Seals stored idempotent answers, with a key of its own (they may carry new secrets: API keys, webhook secrets). */

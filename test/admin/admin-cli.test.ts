@@ -41,24 +41,37 @@ describe('npm run admin', () => {
   });
 
   it('when the arguments are wrong, then it exits non-zero naming the problem and prints nothing on stdout', async () => {
-    const failure = await admin('workspace', 'create', '--name', 'X', '--plan', 'platinum', '--json').catch(
-      (error: { code: number; stdout: string; stderr: string }) => error,
-    );
-    expect(failure).toMatchObject({ code: 1, stdout: '' });
-    expect((failure as { stderr: string }).stderr).toContain('--plan must be one of starter, growth');
-
-    const created = JSON.parse((await admin('workspace', 'create', '--name', 'Dates', '--plan', 'growth', '--json')).stdout);
-    const badDate = await admin('api-key', 'create', '--workspace', created.workspaceId, '--name', 'k', '--expires-at', '2030-13-01T00:00:00Z').catch(
-      (error: { code: number; stderr: string }) => error,
-    );
+    type Failure = { code: number; stdout: string; stderr: string };
+    const failureOf = (...args: string[]) =>
+      admin(...args).then(
+        () => expect.fail(`admin ${args.join(' ')} succeeded`),
+        (error: Failure) => error,
+      );
+    // Side by side: each is a process of its own that starts in seconds.
+    const [badPlan, badDate, badId, unknown] = await Promise.all([
+      failureOf('workspace', 'create', '--name', 'X', '--plan', 'platinum', '--json'),
+      admin('workspace', 'create', '--name', 'Dates', '--plan', 'growth', '--json').then(({ stdout }) =>
+        failureOf(
+          'api-key',
+          'create',
+          '--workspace',
+          (JSON.parse(stdout) as { workspaceId: string }).workspaceId,
+          '--name',
+          'k',
+          '--expires-at',
+          '2030-13-01T00:00:00Z',
+        ),
+      ),
+      failureOf('api-key', 'deactivate', '--id', 'not-a-uuid'),
+      failureOf('workspace', 'explode'),
+    ]);
+    expect(badPlan).toMatchObject({ code: 1, stdout: '' });
+    expect(badPlan.stderr).toContain('--plan must be one of starter, growth');
     expect(badDate).toMatchObject({ code: 1 });
-    expect((badDate as { stderr: string }).stderr).toContain('--expires-at must be an RFC 3339 date-time');
-    const badId = await admin('api-key', 'deactivate', '--id', 'not-a-uuid').catch((error: { code: number; stderr: string }) => error);
+    expect(badDate.stderr).toContain('--expires-at must be an RFC 3339 date-time');
     expect(badId).toMatchObject({ code: 1 });
-    expect((badId as { stderr: string }).stderr).toContain('--id must be a UUID');
-
-    const unknown = await admin('workspace', 'explode').catch((error: { code: number; stderr: string }) => error);
+    expect(badId.stderr).toContain('--id must be a UUID');
     expect(unknown).toMatchObject({ code: 2 });
-    expect((unknown as { stderr: string }).stderr).toContain('Usage: npm run --silent admin');
+    expect(unknown.stderr).toContain('Usage: npm run --silent admin');
   });
 });

@@ -53,6 +53,9 @@ export async function startTemporalTlsProxy(options: {
     async close() {
       const closed = once(server, 'close');
       server.close();
+      // server.close() waits for every client's session to end, and a client that has closed its Temporal connection
+      // may still hold one open for a while (a worker's long polls): end them, as a proxy going away does.
+      for (const session of sessions) session.destroy();
       upstream.close();
       await closed;
     },
@@ -89,6 +92,11 @@ export async function startTemporalTlsProxy(options: {
     stream.on('close', () => request.close());
     stream.on('error', () => request.close());
     stream.pipe(request);
+  });
+  const sessions = new Set<http2.ServerHttp2Session>();
+  server.on('session', (session: http2.ServerHttp2Session) => {
+    sessions.add(session);
+    session.on('close', () => sessions.delete(session));
   });
   server.on('sessionError', () => {});
   server.listen(0, '127.0.0.1');

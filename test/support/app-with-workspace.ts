@@ -9,14 +9,18 @@ type Options = {
   plan?: Plan;
   /** The name of a project to create in the workspace, for files whose posts all go in one. */
   project?: string;
+  /** Whether the service checks its own answers against openapi.yaml (startTestApp); true unless given. */
+  validateResponses?: boolean;
 };
 export type AppWithWorkspace = { app: TestApp; workspace: TestWorkspace };
 
 /** What most API test files start with: the real service (startTestApp), a workspace with its key, maybe a project. */
 export async function startAppWithWorkspace(options: Options & { project: string }): Promise<AppWithWorkspace & { projectId: string }>;
 export async function startAppWithWorkspace(options?: Options): Promise<AppWithWorkspace>;
-export async function startAppWithWorkspace({ env, plan = 'growth', project }: Options = {}): Promise<AppWithWorkspace & { projectId?: string }> {
-  const app = await startTestApp(env);
+export async function startAppWithWorkspace({ env, plan = 'growth', project, validateResponses }: Options = {}): Promise<
+  AppWithWorkspace & { projectId?: string }
+> {
+  const app = await startTestApp(env, { ...(validateResponses !== undefined && { validateResponses }) });
   const workspace = await createTestWorkspace(app, plan);
   if (project === undefined) return { app, workspace };
   const created = await workspace.client.post<{ id: string }>('/projects', { name: project });

@@ -11,6 +11,8 @@ export type Infrastructure = {
   /** The time-skipping test server's launcher (test/infra/temporal-test-server.ts). */
   testServerLauncher: string;
   workflowBundlePath: string;
+  /** The same workflows with heartbeat timeouts of at most 5 s, for the tests that kill workers (quick-failover-interceptors.ts). */
+  quickFailoverBundlePath: string;
 };
 
 export type InfrastructureFile = { ready: Infrastructure } | { failed: string };

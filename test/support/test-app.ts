@@ -23,13 +23,17 @@ export type TestApp = {
 
 /**
  * The real service for one test file: the HTTP api (responses validated against openapi.yaml) and a worker on the
- * file's own task queue (and its video queue), against the run's PostgreSQL and Temporal dev server.
+ * file's own task queue (and its video queue), against the run's PostgreSQL and Temporal dev server. Every answer is
+ * checked against openapi.yaml unless `validateResponses` is false (a caller that checks them itself).
  */
-export async function startTestApp(overrides: Record<string, string> = {}, options: { databaseUrl?: string } = {}): Promise<TestApp> {
+export async function startTestApp(
+  overrides: Record<string, string> = {},
+  options: { databaseUrl?: string; validateResponses?: boolean } = {},
+): Promise<TestApp> {
   // A database of its own, unless the test restarts the service on one it keeps.
   const database = options.databaseUrl ? { url: options.databaseUrl, drop: () => Promise.resolve() } : await createTestDatabase();
   const config = testConfig(database.url, overrides);
-  const api = await startApiServer(config, { validateResponses: true });
+  const api = await startApiServer(config, { validateResponses: options.validateResponses ?? true });
   installTemporalRuntime(api.services.logger);
   const connection = await connectWorkerConnection(config.temporal);
   const workers: Worker[] = [

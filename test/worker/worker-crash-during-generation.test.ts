@@ -52,7 +52,7 @@ describe('a worker killed in the middle of a generation', () => {
     async (_path, imageRunsLocally) => {
       stability.requests.length = 0;
       const post = await createPostFixture(orm);
-      const first = await startWorkerProcess(env);
+      const first = await startWorkerProcess(env, { quickFailover: true });
       const held = stability.hold();
       const handle = await client.workflow.start<typeof generatePost>('generatePost', {
         workflowId: workflowIds.postGenerate(post.id),
@@ -64,7 +64,7 @@ describe('a worker killed in the middle of a generation', () => {
       await once(first.process, 'exit');
       held.release();
 
-      const second = await startWorkerProcess(env);
+      const second = await startWorkerProcess(env, { quickFailover: true });
       try {
         const result = await handle.result();
         expect(result.versionNumber).toBe(1);

@@ -73,7 +73,7 @@ describe('a worker killed between part 2 and part 3 of a thread', () => {
       // Parts 1 and 2 are answered; part 3's request is held for longer than the test runs.
       mastodon.script('statuses', [{}, {}, { delayMs: 600_000 }]);
 
-      const first = await startWorkerProcess(env);
+      const first = await startWorkerProcess(env, { quickFailover: true });
       try {
         const deps = assembleDeps(config, {
           orm,
@@ -93,9 +93,9 @@ describe('a worker killed between part 2 and part 3 of a thread', () => {
         await once(first.process, 'exit');
       }
 
-      const second = await startWorkerProcess(env);
+      const second = await startWorkerProcess(env, { quickFailover: true });
       try {
-        // The heartbeat timeout (30 s) shows the dead attempt, then the retry runs on the second worker.
+        // The heartbeat timeout (5 s in this bundle) shows the dead attempt, then the retry runs on the second worker.
         await eventually(
           async () => expect(await orm.em.fork().findOneOrFail(PublishTarget, { connectionId: connection.id })).toMatchObject({ status: 'Published' }),
           120_000,

@@ -92,18 +92,18 @@ describe('a worker killed in the middle of a video upload to X, and again while 
       x.script('media_append', [{}, { delayMs: 600_000 }]);
       x.videoProcessingChecks = 2;
 
-      const first = await startWorkerProcess(env);
+      const first = await startWorkerProcess(env, { quickFailover: true });
       const deps = assembleDeps(config, { orm, temporal: client, storage, logger: createLogger({ level: 'silent', name: 'test' }) });
       await planPublication(deps, post, { publishAt: null, connectionIds: [connection.id] });
       await killWhen(first, () => Promise.resolve(expect(appends()).toHaveLength(2)));
 
-      // The heartbeat timeout (30 s) shows the dead attempt; the next one appends parts 2 and 3 and finalizes.
-      const second = await startWorkerProcess(env);
+      // The heartbeat timeout (5 s in this bundle) shows the dead attempt; the next one appends parts 2 and 3 and finalizes.
+      const second = await startWorkerProcess(env, { quickFailover: true });
       const target = () => orm.em.fork().findOneOrFail(PublishTarget, { connectionId: connection.id });
       const attempts = async () => orm.em.fork().find(PublishTargetAttempt, { targetId: (await target()).id }, { orderBy: { attempt: 'asc' } });
       await killWhen(second, async () => expect((await attempts()).map((attempt) => attempt.outcome)).toContain('processing'));
 
-      const third = await startWorkerProcess(env);
+      const third = await startWorkerProcess(env, { quickFailover: true });
       try {
         await eventually(async () => expect(await target()).toMatchObject({ status: 'Published' }), 120_000);
       } finally {

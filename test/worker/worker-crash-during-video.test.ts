@@ -54,7 +54,7 @@ describe('a worker killed in the middle of a video', () => {
       const job = em.create(VideoJob, { workspaceId: post.workspaceId, postId: post.id, format: '9:16' });
       await em.flush();
 
-      const first = await startWorkerProcess(env);
+      const first = await startWorkerProcess(env, { quickFailover: true });
       const handle = await client.workflow.start<typeof generateVideo>('generateVideo', {
         workflowId: workflowIds.videoJob(job.id),
         taskQueue: env.TEMPORAL_TASK_QUEUE!,
@@ -65,7 +65,7 @@ describe('a worker killed in the middle of a video', () => {
       first.process.kill('SIGKILL');
       await once(first.process, 'exit');
 
-      const second = await startWorkerProcess(env);
+      const second = await startWorkerProcess(env, { quickFailover: true });
       try {
         const retried: VideoJobState = await eventually(async () => {
           const state = await stateNow();

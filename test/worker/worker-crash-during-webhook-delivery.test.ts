@@ -60,7 +60,7 @@ describe('a worker killed while a handed-over webhook request is under way', () 
     const webhook = await createWebhookFixture(orm, config, { workspaceId: post.workspaceId, url: receiver.url, secret });
     const event = await orm.em.fork().transactional((em) => recordPostEvent(em, post, { type: 'post.published', sourceId: `crash-${post.id}` }));
 
-    const first = await startWorkerProcess(env);
+    const first = await startWorkerProcess(env, { quickFailover: true });
     const release = receiver.hold();
     const handle = await client.workflow.start<typeof deliverEvent>('deliverEvent', {
       workflowId: workflowIds.eventDelivery(event.id),
@@ -78,7 +78,7 @@ describe('a worker killed while a handed-over webhook request is under way', () 
     // The held answer goes to a socket whose other end died with the worker.
     release();
 
-    const second = await startWorkerProcess(env);
+    const second = await startWorkerProcess(env, { quickFailover: true });
     try {
       const result = await handle.result();
       expect(result.webhooks.map(({ webhookId, outcome, attempts }) => ({ webhookId, outcome, attempts }))).toEqual([

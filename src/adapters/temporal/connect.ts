@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import type { Config } from '../../config.ts';
 import { messageOf } from '../../common/errors/caught.ts';
 import { workflowClientInterceptors } from './client-interceptors.ts';
+import { setCallTimeout } from './workflow-gateway.ts';
 
 // The one place that connects to Temporal. Every process goes through here (the api's and the admin CLI's client,
 // the worker's native connection and its client), so TLS, mutual TLS and API keys work the same for all of them.
@@ -12,12 +13,12 @@ export type TemporalSettings = Config['temporal'];
 
 /** A client that connects now: a process that cannot reach Temporal stops at start-up, naming the reason. */
 export async function connectTemporalClient(settings: TemporalSettings): Promise<Client> {
-  return clientOn(await Connection.connect(connectionOptions(settings)), settings);
+  return clientOn(await Connection.connect({ ...connectionOptions(settings), connectTimeout: settings.callTimeoutSeconds * 1000 }), settings);
 }
 
 /** A client that connects on its first call: for the admin CLI, whose commands mostly never call Temporal. */
 export function lazyTemporalClient(settings: TemporalSettings): Client {
-  return clientOn(Connection.lazy(connectionOptions(settings)), settings);
+  return clientOn(Connection.lazy({ ...connectionOptions(settings), connectTimeout: settings.callTimeoutSeconds * 1000 }), settings);
 }
 
 /** The worker's connection (the Rust core's own), with the same settings as the clients'. */
@@ -56,7 +57,9 @@ export async function isTemporalServing(address: string): Promise<boolean> {
 }
 
 function clientOn(connection: Connection | NativeConnection, settings: TemporalSettings): Client {
-  return new Client({ connection, namespace: settings.namespace, interceptors: { workflow: workflowClientInterceptors() } });
+  const client = new Client({ connection, namespace: settings.namespace, interceptors: { workflow: workflowClientInterceptors() } });
+  setCallTimeout(client, settings.callTimeoutSeconds * 1000);
+  return client;
 }
 
 /**

@@ -21,19 +21,26 @@ import { isTemporalUnavailable } from './temporal-unavailable.ts';
 /** What a request hears of a workflow it waited for: its result, or that the run goes on without the caller. */
 export type Outcome<T> = { state: 'completed'; result: T } | { state: 'running' };
 
-// Long enough for a busy server (a schedule's describe can stall for seconds while the server's own scheduler
-// worker is backed up), short enough that a caller hears "try again" rather than waiting out the client's own
-// retries, which go on far longer when the server is gone, and for ever when it hangs with connections open.
-const temporalDeadlineMs = 10_000;
+// TEMPORAL_CALL_TIMEOUT_SECONDS, 10 s unless set: long enough for a busy server (a schedule's describe can stall for
+// seconds while the server's own scheduler worker is backed up), short enough that a caller hears "try again" rather
+// than waiting out the client's own retries, which go on far longer when the server is gone, and for ever when it
+// hangs with connections open. Kept per client, as connect.ts made it from the process's settings.
+const defaultCallTimeoutMs = 10_000;
+const callTimeouts = new WeakMap<Client, number>();
 const retryAfterSeconds = 5;
+
+/** How long a request's calls through `client` may take in all (connect.ts sets it when it makes the client). */
+export function setCallTimeout(client: Client, ms: number): void {
+  callTimeouts.set(client, ms);
+}
 
 /**
  * The deadline of a request's calls to Temporal, taken once when the request first needs Temporal: a request that
  * calls several times (a change, then taking it back when the database refused it) passes the same deadline to each,
  * so a Temporal that hangs costs the client one deadline, not one per call.
  */
-export function temporalDeadline(): number {
-  return Date.now() + temporalDeadlineMs;
+export function temporalDeadline(client: Client): number {
+  return Date.now() + (callTimeouts.get(client) ?? defaultCallTimeoutMs);
 }
 
 /**
@@ -46,7 +53,7 @@ export function temporalDeadline(): number {
  * not a "try again"). Temporal's own words stay in the log (`cause`): they name internal addresses. The functions
  * below use it; call it directly only for what they do not cover (schedules, several reads that answer together).
  */
-export async function inTemporal<T>(client: Client, purpose: string, call: () => Promise<T>, deadline = temporalDeadline()): Promise<T> {
+export async function inTemporal<T>(client: Client, purpose: string, call: () => Promise<T>, deadline = temporalDeadline(client)): Promise<T> {
   try {
     return await client.withDeadline(deadline, call);
   } catch (error) {

@@ -11,20 +11,20 @@ import { setRequestKey } from '../request-key-of.ts';
 // The headers of an answer that belong to it (and not to the attempt, like X-Request-Id and RateLimit-*).
 const replayedHeaders = ['content-type', 'location', 'link', 'retry-after'];
 
-// A request holds its key for this long, and renews the lock a few times as often while it runs, however long it
-// waits for its workflow. A lock not renewed for this long belongs to a process that died (or lost its database), and
-// a retry of the same request may take the key over: what the first execution already did is found then, not done
-// again (the publication routes record theirs under the key, see recordPublicationPlan). So a retry of a request
-// whose api died waits this long, and is told so in Retry-After.
-const lockMs = 10_000;
-
 /**
  * `Idempotency-Key` on POST (IETF draft, Stripe's semantics): the first answer to a key is stored for the workspace
  * and replayed to a retry of the same request with `Idempotent-Replayed: true`, without running anything. Runs after
  * authentication, rate limiting and request validation (a request refused there does not use its key), before the
  * routes; a dry run (`dryRun: true`) does not use its key either. Answers below 500 are stored; a 5xx gives the key back, so the client's retry runs the request again.
+ *
+ * A request holds its key for `idempotencyLockMs` (IDEMPOTENCY_LOCK_SECONDS), and renews the lock a few times as
+ * often while it runs, however long it waits for its workflow. A lock not renewed for that long belongs to a process
+ * that died (or lost its database), and a retry of the same request may take the key over: what the first execution
+ * already did is found then, not done again (the publication routes record theirs under the key, see
+ * recordPublicationPlan). So a retry of a request whose api died waits that long, and is told so in Retry-After.
  */
-export function idempotency(deps: Pick<Deps, 'orm' | 'idempotentAnswers'>): RequestHandler {
+export function idempotency(deps: Pick<Deps, 'orm' | 'idempotentAnswers' | 'idempotencyLockMs'>): RequestHandler {
+  const lockMs = deps.idempotencyLockMs;
   return async (req, res, next) => {
     const key = req.get('idempotency-key');
     // A dry run changes nothing, so there is nothing to make idempotent: it is answered afresh, and its key stays

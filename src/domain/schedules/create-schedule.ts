@@ -28,7 +28,7 @@ export async function createSchedule(deps: Deps, caller: Caller, input: CreateSc
   const cronExpression = validateCronExpression(input.cronExpression);
   validatePromptTemplate(input.promptTemplate);
   let sentToTemporal: Schedule | undefined;
-  const deadline = temporalDeadline();
+  const deadline = temporalDeadline(deps.temporal);
   try {
     const schedule = await deps.orm.em.fork().transactional(async (em) => {
       const find = (id: string) => em.findOne(Schedule, { id, workspaceId: caller.workspaceId });

@@ -29,7 +29,7 @@ export async function readJobState(client: Client, job: VideoJob, purpose = 'rep
   if (recorded) return recorded;
   const workflowId = workflowIds.videoJob(job.id);
   // One deadline for both questions to Temporal (see temporalDeadline).
-  const deadline = temporalDeadline();
+  const deadline = temporalDeadline(client);
   const description = await describeWorkflow(client, workflowId, purpose, deadline);
   if (!description) {
     const never = job.status === 'queued' ? 'was never started, or ' : '';

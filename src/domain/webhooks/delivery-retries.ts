@@ -11,7 +11,7 @@ const purpose = "report the delivery's retries";
  */
 export async function isDeliveryRetrying(temporal: Client, eventId: string, webhookId: string): Promise<boolean> {
   // One deadline for both questions (see temporalDeadline).
-  const deadline = temporalDeadline();
+  const deadline = temporalDeadline(temporal);
   if (!(await isRunning(temporal, workflowIds.eventDelivery(eventId), deadline))) return false;
   return inTemporal(
     temporal,

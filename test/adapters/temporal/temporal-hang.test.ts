@@ -23,8 +23,10 @@ import { testConfigEnv } from '../../support/test-config.ts';
 // for a client, since nothing fails fast by itself. Every action that needs Temporal answers 503 with Retry-After
 // within a bound and changes nothing in the database; the same request after the server resumes does the work once.
 
-// Generous: the promise is "about 10 s", this only catches a hang.
-const answerBoundMs = 20_000;
+// Temporal's deadline here (10 s by default), which every action below waits out once.
+const callTimeoutSeconds = 3;
+// Generous: the promise is "about one deadline", this only catches a hang.
+const answerBoundMs = 4 * callTimeoutSeconds * 1000;
 
 let temporal: TemporalDevServer;
 let mastodon: MastodonServer;
@@ -38,7 +40,7 @@ beforeAll(async () => {
   mastodon = await startMastodonServer();
   temporal = await startTemporalDevServer({ headless: true });
   ({ app, workspace, projectId } = await startAppWithWorkspace({
-    env: { TEMPORAL_ADDRESS: temporal.address, SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true' },
+    env: { TEMPORAL_ADDRESS: temporal.address, TEMPORAL_CALL_TIMEOUT_SECONDS: String(callTimeoutSeconds), SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true' },
     project: 'Hung Temporal',
   }));
   connectionId = (
@@ -168,7 +170,11 @@ describe('a schedule created while the Temporal server hangs', () => {
     { timeout: 90_000 },
     async () => {
       // An api process of its own on the same database and Temporal, for its log: the take-back's outcome is only logged.
-      const api = await startApiProcess({ ...testConfigEnv(app.config.database.url), TEMPORAL_ADDRESS: temporal.address });
+      const api = await startApiProcess({
+        ...testConfigEnv(app.config.database.url),
+        TEMPORAL_ADDRESS: temporal.address,
+        TEMPORAL_CALL_TIMEOUT_SECONDS: String(callTimeoutSeconds),
+      });
       const workspaceLock = new pg.Client({ connectionString: app.config.database.url });
       await workspaceLock.connect();
       try {

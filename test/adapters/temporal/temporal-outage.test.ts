@@ -16,7 +16,8 @@ let app: TestApp;
 
 beforeAll(async () => {
   temporal = await startTemporalDevServer({ headless: true });
-  app = await startTestApp({ TEMPORAL_ADDRESS: temporal.address });
+  // The delete below waits out one Temporal deadline (10 s by default) for the cleanup start.
+  app = await startTestApp({ TEMPORAL_ADDRESS: temporal.address, TEMPORAL_CALL_TIMEOUT_SECONDS: '3' });
 });
 afterAll(async () => {
   await app?.stop();
@@ -54,6 +55,6 @@ describe('a project deleted while Temporal is down', () => {
     }, 60_000);
     expect(await app.storage.get(coverKey)).toBeNull();
     expect(await app.api.services.orm.em.fork().count(OrphanedObject, { objectKey: coverKey })).toBe(0);
-    // The delete waits out one Temporal deadline (10 s) for the cleanup start, and a restarted server takes a while.
+    // The delete waits out one Temporal deadline for the cleanup start, and a restarted server takes a while.
   }, 90_000);
 });

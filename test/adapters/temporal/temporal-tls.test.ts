@@ -56,7 +56,9 @@ describe('Temporal over mutual TLS with an API key', () => {
 
   it('when the client certificate is missing, then connecting fails', async () => {
     const { TEMPORAL_TLS_CERT_PATH: _cert, TEMPORAL_TLS_KEY_PATH: _key, ...withoutCertificate } = tlsSettings();
-    await expect(connectTemporalClient(testConfig('postgres://unused/db', withoutCertificate).temporal)).rejects.toThrow();
+    // Refused in the handshake, which the client retries until its connect timeout (10 s by default).
+    const config = testConfig('postgres://unused/db', { ...withoutCertificate, TEMPORAL_CALL_TIMEOUT_SECONDS: '2' });
+    await expect(connectTemporalClient(config.temporal)).rejects.toThrow();
   });
 
   it('when the API key is wrong, then connecting fails as unauthenticated', async () => {

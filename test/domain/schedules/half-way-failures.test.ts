@@ -25,7 +25,7 @@ let workspace: TestWorkspace;
 beforeAll(async () => {
   temporalData = await mkdtemp(join(tmpdir(), 'half-way-'));
   temporal = await startTemporalDevServer({ headless: true, databaseFile: join(temporalData, 'temporal.sqlite') });
-  ({ app, workspace } = await startAppWithWorkspace({ env: { TEMPORAL_ADDRESS: temporal.address } }));
+  ({ app, workspace } = await startAppWithWorkspace({ env: { TEMPORAL_ADDRESS: temporal.address, TEMPORAL_CALL_TIMEOUT_SECONDS: '3' } }));
 });
 afterAll(async () => {
   await app?.stop();

@@ -37,6 +37,8 @@ beforeAll(async () => {
   ({ app, workspace } = await startAppWithWorkspace({
     env: {
       TEMPORAL_ADDRESS: temporal.address,
+      // The hand-over to a stopped Temporal waits out this deadline (10 s by default).
+      TEMPORAL_CALL_TIMEOUT_SECONDS: '3',
       SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true',
       WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true',
       EVENT_SWEEP_AFTER_SECONDS: '0',
@@ -139,7 +141,7 @@ describe('connection.expired from a verify', () => {
       refuseTokenOnce();
       await temporal.stop();
 
-      // The hand-over waits out one Temporal deadline (10 s); the change is committed, so the verify answers it.
+      // The hand-over waits out one Temporal deadline; the change is committed, so the verify answers it.
       const verified = await workspace.client.post<Connection>(`/social-connections/${connectionId}/verify`);
       expect(verified.status).toBe(200);
       expect(verified.body).toMatchObject({ status: 'needs_reauth', lastError: expect.stringContaining('access token is invalid') });
