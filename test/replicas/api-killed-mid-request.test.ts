@@ -234,11 +234,12 @@ describe('an api killed after the effect committed and before it stored its answ
 });
 
 describe('Temporal unreachable after it accepted a publication and before the api heard back', () => {
-  // The api waits out its Temporal deadline (3 s here) before it answers, and then reconnects.
+  // The api waits out its Temporal deadline (10 s) before it answers, and then reconnects: a shorter one may end
+  // before the client's reconnect backoff has brought the line back for the retry.
   it('when the api answers 503, then the retry with the same key joins that publication and the post is published once', { timeout: 120_000 }, async () => {
     const proxy = await startTcpProxy(infrastructure.temporalAddress);
     try {
-      const cutOff = await startApiProcess({ ...env, TEMPORAL_ADDRESS: proxy.address, TEMPORAL_CALL_TIMEOUT_SECONDS: '3' });
+      const cutOff = await startApiProcess({ ...env, TEMPORAL_ADDRESS: proxy.address });
       processes.push(cutOff.process);
       const client = apiClient(cutOff.url, apiKey);
       const post = (await survivor.post<{ id: string }>('/posts', { title: 'Accepted unheard', prompt: 'Boats at night', projectId })).body;
