@@ -1,43 +1,25 @@
-import type { Client } from '@temporalio/client';
-import { connectTemporalClient } from '../../src/adapters/temporal/connect.ts';
-import { loadConfig } from '../../src/config.ts';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Post } from '../../src/adapters/database/entities/post.ts';
 import { PostVersion } from '../../src/adapters/database/entities/post-version.ts';
 import { UsageActivity } from '../../src/adapters/database/entities/usage-activity.ts';
-import { openDatabase, type Database } from '../../src/adapters/database/orm.ts';
 import { newId } from '../../src/adapters/database/new-id.ts';
 import { workflowIds } from '../../src/adapters/temporal/workflow-ids.ts';
 import type { generatePost } from '../../workflows/generate-post.ts';
 import { startStabilityServer, type StabilityServer } from '../fakes/stability-server.ts';
+import { useCrashTestBed } from '../support/crash-test-bed.ts';
 import { createPostFixture } from '../support/post-fixtures.ts';
-import { testConfigEnv } from '../support/test-config.ts';
-import { createTestDatabase } from '../support/test-database.ts';
-import { startWorkerProcess } from '../support/worker-process.ts';
 
 // A worker is killed (SIGKILL, no goodbye) while the image provider is working on a generation; another worker
 // takes over. The generation completes exactly once.
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let orm: Database;
 let stability: StabilityServer;
-let client: Client;
-let env: Record<string, string>;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  orm = await openDatabase(database.url);
   stability = await startStabilityServer();
-  env = { ...testConfigEnv(database.url), STABILITY_API_KEY: stability.apiKey, STABILITY_API_URL: stability.url };
-  client = await connectTemporalClient(loadConfig(env).temporal);
 });
-afterAll(async () => {
-  await client?.connection.close();
-  await stability?.close();
-  await orm?.close();
-  await database?.drop();
-});
+afterAll(() => stability?.close());
+const bed = useCrashTestBed(() => ({ STABILITY_API_KEY: stability.apiKey, STABILITY_API_URL: stability.url }));
 
 describe('a worker killed in the middle of a generation', () => {
   // The image as an activity (Stability AI's path: another worker takes over once its heartbeats stop) and as a local
@@ -51,12 +33,12 @@ describe('a worker killed in the middle of a generation', () => {
     { timeout: 90_000 },
     async (_path, imageRunsLocally) => {
       stability.requests.length = 0;
-      const post = await createPostFixture(orm);
-      const first = await startWorkerProcess(env, { quickFailover: true });
+      const post = await createPostFixture(bed.orm);
+      const first = await bed.startWorker();
       const held = stability.hold();
-      const handle = await client.workflow.start<typeof generatePost>('generatePost', {
+      const handle = await bed.client.workflow.start<typeof generatePost>('generatePost', {
         workflowId: workflowIds.postGenerate(post.id),
-        taskQueue: env.TEMPORAL_TASK_QUEUE!,
+        taskQueue: bed.config.temporal.taskQueue,
         args: [{ postId: post.id, generationId: newId(), prompt: post.prompt, promptWasNew: false, format: '1:1', seed: 3, imageRunsLocally }],
       });
       await held.received;
@@ -64,7 +46,7 @@ describe('a worker killed in the middle of a generation', () => {
       await once(first.process, 'exit');
       held.release();
 
-      const second = await startWorkerProcess(env, { quickFailover: true });
+      const second = await bed.startWorker();
       try {
         const result = await handle.result();
         expect(result.versionNumber).toBe(1);
@@ -74,7 +56,7 @@ describe('a worker killed in the middle of a generation', () => {
       }
 
       expect(stability.requests.length).toBe(2);
-      const em = orm.em.fork();
+      const em = bed.orm.em.fork();
       expect(await em.count(PostVersion, { postId: post.id })).toBe(1);
       expect(await em.count(UsageActivity, { postId: post.id, type: 'PostGeneration' })).toBe(1);
       const saved = await em.findOneOrFail(Post, post.id);

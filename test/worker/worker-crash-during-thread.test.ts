@@ -1,27 +1,21 @@
-import type { Client } from '@temporalio/client';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../src/adapters/crypto/secret-box.ts';
 import { PublishTarget } from '../../src/adapters/database/entities/publish-target.ts';
 import { PublishTargetAttempt } from '../../src/adapters/database/entities/publish-target-attempt.ts';
 import { PublishTargetPart } from '../../src/adapters/database/entities/publish-target-part.ts';
-import { openDatabase, type Database } from '../../src/adapters/database/orm.ts';
 import { createFilesystemStorage } from '../../src/adapters/object-storage/filesystem-storage.ts';
-import { connectTemporalClient } from '../../src/adapters/temporal/connect.ts';
-import { loadConfig, type Config } from '../../src/config.ts';
 import { vanishedDetail } from '../../src/domain/publishing/attempt-outcome.ts';
 import { planPublication } from '../../src/domain/publishing/publication-workflow.ts';
 import { createLogger } from '../../src/logger.ts';
 import { assembleDeps } from '../../src/services.ts';
 import { startMastodonServer, type MastodonServer } from '../fakes/mastodon-server.ts';
+import { useCrashTestBed } from '../support/crash-test-bed.ts';
 import { eventually } from '../support/eventually.ts';
 import { createPostFixture, mastodonConnectionFixture } from '../support/post-fixtures.ts';
-import { testConfigEnv } from '../support/test-config.ts';
-import { createTestDatabase } from '../support/test-database.ts';
-import { startWorkerProcess } from '../support/worker-process.ts';
 import { longThreadText, unnumbered } from '../support/thread-text.ts';
 
 // A thread to Mastodon whose worker is killed (SIGKILL) between part 2 and part 3: the fake holds part 3's request,
@@ -30,34 +24,17 @@ import { longThreadText, unnumbered } from '../support/thread-text.ts';
 // attempt, then sent again under part 3's own idempotency key), replying to part 2, and finishes the thread. Every
 // part is on the instance exactly once.
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let orm: Database;
 let mastodon: MastodonServer;
-let client: Client;
-let env: Record<string, string>;
-let config: Config;
 const directory = mkdtempSync(join(tmpdir(), 'thread-crash-'));
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  orm = await openDatabase(database.url);
   mastodon = await startMastodonServer();
-  env = {
-    ...testConfigEnv(database.url),
-    SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true',
-    // The workers are processes of their own: they trust the fake's certificate the way a deployment would.
-    NODE_EXTRA_CA_CERTS: inject('devCaCertPath'),
-  };
-  config = loadConfig(env);
-  client = await connectTemporalClient(config.temporal);
 });
 afterAll(async () => {
-  await client?.connection.close();
   await mastodon?.close();
-  await orm?.close();
-  await database?.drop();
   rmSync(directory, { recursive: true, force: true });
 });
+const bed = useCrashTestBed(() => ({ SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true' }));
 
 const statusRequests = () => mastodon.requests.filter((request) => request.path === '/api/v1/statuses');
 
@@ -66,6 +43,7 @@ describe('a worker killed between part 2 and part 3 of a thread', () => {
     'when another worker takes over, then the thread goes on at part 3 and every part is posted once, each replying to the one before',
     { timeout: 180_000 },
     async () => {
+      const { orm, config, client } = bed;
       const post = await createPostFixture(orm);
       const em = orm.em.fork();
       const connection = mastodonConnectionFixture(em, post, mastodon, createSecretBox(config.secrets.encryptionKeys, 'secrets'));
@@ -73,7 +51,7 @@ describe('a worker killed between part 2 and part 3 of a thread', () => {
       // Parts 1 and 2 are answered; part 3's request is held for longer than the test runs.
       mastodon.script('statuses', [{}, {}, { delayMs: 600_000 }]);
 
-      const first = await startWorkerProcess(env, { quickFailover: true });
+      const first = await bed.startWorker();
       try {
         const deps = assembleDeps(config, {
           orm,
@@ -93,7 +71,7 @@ describe('a worker killed between part 2 and part 3 of a thread', () => {
         await once(first.process, 'exit');
       }
 
-      const second = await startWorkerProcess(env, { quickFailover: true });
+      const second = await bed.startWorker();
       try {
         // The heartbeat timeout (5 s in this bundle) shows the dead attempt, then the retry runs on the second worker.
         await eventually(

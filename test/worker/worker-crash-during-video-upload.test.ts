@@ -1,26 +1,20 @@
-import type { Client } from '@temporalio/client';
 import { once } from 'node:events';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PublishTarget } from '../../src/adapters/database/entities/publish-target.ts';
 import { PublishTargetAttempt } from '../../src/adapters/database/entities/publish-target-attempt.ts';
 import { VideoJob } from '../../src/adapters/database/entities/video-job.ts';
 import { newId } from '../../src/adapters/database/new-id.ts';
-import { openDatabase, type Database } from '../../src/adapters/database/orm.ts';
 import { createStorage } from '../../src/adapters/object-storage/create-storage.ts';
 import { objectKeys } from '../../src/adapters/object-storage/object-keys.ts';
-import { connectTemporalClient } from '../../src/adapters/temporal/connect.ts';
-import { loadConfig, type Config } from '../../src/config.ts';
 import { vanishedDetail } from '../../src/domain/publishing/attempt-outcome.ts';
 import { planPublication } from '../../src/domain/publishing/publication-workflow.ts';
 import { createLogger } from '../../src/logger.ts';
 import { assembleDeps } from '../../src/services.ts';
 import { startXServer, type XServer } from '../fakes/x-server.ts';
+import { useCrashTestBed, type CrashTestBed } from '../support/crash-test-bed.ts';
 import { eventually } from '../support/eventually.ts';
 import { createPostFixture } from '../support/post-fixtures.ts';
-import { testConfigEnv } from '../support/test-config.ts';
-import { createTestDatabase } from '../support/test-database.ts';
 import { makeVideo } from '../support/video-files.ts';
-import { startWorkerProcess } from '../support/worker-process.ts';
 import { createXConnectionFixture, xEnv, xTokens } from '../support/x-connections.ts';
 
 // A post's video to X (uploaded in 4 MiB parts) whose worker is killed twice with SIGKILL: first while the second
@@ -28,32 +22,18 @@ import { createXConnectionFixture, xEnv, xTokens } from '../support/x-connection
 // waits on its timer. The next worker appends from the second part into the same upload, and the one after it asks
 // X for the status and posts: one upload, one video and one post on X, and the attempt history shows it all.
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let orm: Database;
 let x: XServer;
-let client: Client;
-let env: Record<string, string>;
-let config: Config;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  orm = await openDatabase(database.url);
   x = await startXServer();
-  env = { ...testConfigEnv(database.url), ...xEnv(x), NODE_EXTRA_CA_CERTS: inject('devCaCertPath') };
-  config = loadConfig(env);
-  client = await connectTemporalClient(config.temporal);
 });
-afterAll(async () => {
-  await client?.connection.close();
-  await x?.close();
-  await orm?.close();
-  await database?.drop();
-});
+afterAll(() => x?.close());
+const bed = useCrashTestBed(() => xEnv(x));
 
 const appends = () => x.requests.filter((request) => request.path.endsWith('/append'));
 
 /** Kills the worker the hard way once `until` holds. */
-async function killWhen(worker: Awaited<ReturnType<typeof startWorkerProcess>>, until: () => Promise<void>): Promise<void> {
+async function killWhen(worker: Awaited<ReturnType<CrashTestBed['startWorker']>>, until: () => Promise<void>): Promise<void> {
   try {
     await eventually(until, 90_000);
   } finally {
@@ -67,6 +47,7 @@ describe('a worker killed in the middle of a video upload to X, and again while 
     'when other workers take over, then the upload resumes at the part X had not acknowledged, and one video is posted once',
     { timeout: 240_000 },
     async () => {
+      const { orm, config, client } = bed;
       const post = await createPostFixture(orm);
       const video = makeVideo({ width: 480, height: 854, seconds: 1.5, noise: true });
       const storage = createStorage(config.storage, () => 'http://test');
@@ -92,18 +73,18 @@ describe('a worker killed in the middle of a video upload to X, and again while 
       x.script('media_append', [{}, { delayMs: 600_000 }]);
       x.videoProcessingChecks = 2;
 
-      const first = await startWorkerProcess(env, { quickFailover: true });
+      const first = await bed.startWorker();
       const deps = assembleDeps(config, { orm, temporal: client, storage, logger: createLogger({ level: 'silent', name: 'test' }) });
       await planPublication(deps, post, { publishAt: null, connectionIds: [connection.id] });
       await killWhen(first, () => Promise.resolve(expect(appends()).toHaveLength(2)));
 
       // The heartbeat timeout (5 s in this bundle) shows the dead attempt; the next one appends parts 2 and 3 and finalizes.
-      const second = await startWorkerProcess(env, { quickFailover: true });
+      const second = await bed.startWorker();
       const target = () => orm.em.fork().findOneOrFail(PublishTarget, { connectionId: connection.id });
       const attempts = async () => orm.em.fork().find(PublishTargetAttempt, { targetId: (await target()).id }, { orderBy: { attempt: 'asc' } });
       await killWhen(second, async () => expect((await attempts()).map((attempt) => attempt.outcome)).toContain('processing'));
 
-      const third = await startWorkerProcess(env, { quickFailover: true });
+      const third = await bed.startWorker();
       try {
         await eventually(async () => expect(await target()).toMatchObject({ status: 'Published' }), 120_000);
       } finally {

@@ -1,20 +1,14 @@
-import type { Client } from '@temporalio/client';
 import { once } from 'node:events';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookDelivery } from '../../src/adapters/database/entities/webhook-delivery.ts';
-import { openDatabase, type Database } from '../../src/adapters/database/orm.ts';
-import { connectTemporalClient } from '../../src/adapters/temporal/connect.ts';
 import { workflowIds } from '../../src/adapters/temporal/workflow-ids.ts';
-import { loadConfig, type Config } from '../../src/config.ts';
 import { recordPostEvent } from '../../src/domain/events/post-event.ts';
 import type { deliverEvent } from '../../workflows/deliver-event.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';
 import { eventually } from '../support/eventually.ts';
 import { createPostFixture } from '../support/post-fixtures.ts';
-import { testConfigEnv } from '../support/test-config.ts';
-import { createTestDatabase } from '../support/test-database.ts';
+import { useCrashTestBed } from '../support/crash-test-bed.ts';
 import { createWebhookFixture } from '../support/webhook-fixtures.ts';
-import { startWorkerProcess } from '../support/worker-process.ts';
 
 // An event's first round runs as a local activity and hands over, after a second, the requests its receivers have
 // not answered yet: they stay under way, and the activity after the round waits for their answers in the delivery
@@ -26,41 +20,22 @@ const secret = 'a-webhook-signing-secret';
 // Short, so the wait for a lost request's answer (its timeout and ten seconds) stays short.
 const webhookTimeoutSeconds = 2;
 
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let orm: Database;
 let receiver: WebhookReceiver;
-let client: Client;
-let env: Record<string, string>;
-let config: Config;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  orm = await openDatabase(database.url);
   receiver = await startWebhookReceiver({ secret });
-  env = {
-    ...testConfigEnv(database.url),
-    WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true',
-    WEBHOOK_TIMEOUT_SECONDS: String(webhookTimeoutSeconds),
-    // The workers are processes of their own: they trust the receiver's certificate the way a deployment would.
-    NODE_EXTRA_CA_CERTS: inject('devCaCertPath'),
-  };
-  config = loadConfig(env);
-  client = await connectTemporalClient(config.temporal);
 });
-afterAll(async () => {
-  await client?.connection.close();
-  await receiver?.close();
-  await orm?.close();
-  await database?.drop();
-});
+afterAll(() => receiver?.close());
+const bed = useCrashTestBed(() => ({ WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_TIMEOUT_SECONDS: String(webhookTimeoutSeconds) }));
 
 describe('a worker killed while a handed-over webhook request is under way', () => {
   it('when another worker takes over, then the request is sent again under the same delivery id and logged as one attempt', { timeout: 120_000 }, async () => {
+    const { orm, config, client } = bed;
     const post = await createPostFixture(orm);
     const webhook = await createWebhookFixture(orm, config, { workspaceId: post.workspaceId, url: receiver.url, secret });
     const event = await orm.em.fork().transactional((em) => recordPostEvent(em, post, { type: 'post.published', sourceId: `crash-${post.id}` }));
 
-    const first = await startWorkerProcess(env, { quickFailover: true });
+    const first = await bed.startWorker();
     const release = receiver.hold();
     const handle = await client.workflow.start<typeof deliverEvent>('deliverEvent', {
       workflowId: workflowIds.eventDelivery(event.id),
@@ -78,7 +53,7 @@ describe('a worker killed while a handed-over webhook request is under way', () 
     // The held answer goes to a socket whose other end died with the worker.
     release();
 
-    const second = await startWorkerProcess(env, { quickFailover: true });
+    const second = await bed.startWorker();
     try {
       const result = await handle.result();
       expect(result.webhooks.map(({ webhookId, outcome, attempts }) => ({ webhookId, outcome, attempts }))).toEqual([
