@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { isMp4, videoFactsOf } from './mp4.ts';
 import { jsonOf, startScriptedServer, type Received, type Reply, type Route, type ScriptedResponse, type ScriptedServer } from './scripted-server.ts';
 
 // A local stand-in for LinkedIn, on one origin for both of its hosts (www.linkedin.com's OAuth endpoints and
@@ -14,6 +15,11 @@ import { jsonOf, startScriptedServer, type Received, type Reply, type Route, typ
 // - GET /rest/organizationAcls?q=roleAssignee, https://learn.microsoft.com/en-us/linkedin/marketing/community-management/organizations/organization-access-control-by-role
 // - GET /rest/organizations/{id}, https://learn.microsoft.com/en-us/linkedin/marketing/community-management/organizations/organization-lookup-api
 // - POST /rest/images?action=initializeUpload and the PUT to its upload URL, https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/images-api
+// - POST /rest/videos?action=initializeUpload, the PUT of each part to its pre-signed URL (answered with an ETag),
+//   POST /rest/videos?action=finalizeUpload naming the ETags in order, and GET /rest/videos/{urn} while it processes,
+//   https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/videos-api: 75 KB to 500 MB,
+//   refused at initialize above it; 3 seconds to 30 minutes and 1:2.4 to 2.4:1, failed at processing otherwise
+//   (PROCESSING_FAILED); a post may name a video only once it is AVAILABLE.
 // - POST /rest/posts (the id in x-restli-id) and GET /rest/posts?q=author, https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/posts-api
 // Versioned (/rest) calls need LinkedIn-Version and X-Restli-Protocol-Version
 // (https://learn.microsoft.com/en-us/linkedin/marketing/versioning). API errors are the documented
@@ -22,7 +28,19 @@ import { jsonOf, startScriptedServer, type Received, type Reply, type Route, typ
 // midnight UTC (https://learn.microsoft.com/en-us/linkedin/shared/api-guide/concepts/rate-limits).
 
 type LinkedInEndpoint =
-  'authorization' | 'accessToken' | 'userinfo' | 'organizationAcls' | 'organization' | 'initializeUpload' | 'upload' | 'createPost' | 'listPosts';
+  | 'authorization'
+  | 'accessToken'
+  | 'userinfo'
+  | 'organizationAcls'
+  | 'organization'
+  | 'initializeUpload'
+  | 'upload'
+  | 'initializeVideoUpload'
+  | 'uploadVideoPart'
+  | 'finalizeVideoUpload'
+  | 'getVideo'
+  | 'createPost'
+  | 'listPosts';
 
 /** A scripted answer; `oauthError` makes its body the token endpoint's `{ error, error_description }`. */
 type LinkedInScriptedResponse = ScriptedResponse & { message?: string; oauthError?: string };
@@ -32,6 +50,24 @@ type LinkedInRequest = { method: string; path: string; query: URLSearchParams; h
 type LinkedInAcl = { organization: string; role: string; state: 'APPROVED' | 'REQUESTED' | 'REJECTED' | 'REVOKED' };
 
 type LinkedInImageRecord = { urn: string; owner: string; uploadId: string; bytes?: Buffer; contentType?: string };
+
+/** A video: its parts as uploaded (by index), the ETag answered for each, and where its processing stands. */
+type LinkedInVideoRecord = {
+  urn: string;
+  owner: string;
+  uploadId: string;
+  size: number;
+  partBytes: number;
+  uploadToken: string;
+  parts: Map<number, Buffer>;
+  etags: Map<number, string>;
+  status: 'WAITING_UPLOAD' | 'PROCESSING' | 'AVAILABLE' | 'PROCESSING_FAILED';
+  /** Status checks left answering PROCESSING. */
+  checksLeft: number;
+  failure?: string;
+  /** The whole file, once finalized. */
+  bytes?: Buffer;
+};
 
 type LinkedInPost = {
   id: string;
@@ -69,6 +105,11 @@ export type LinkedInServer = ScriptedServer<LinkedInEndpoint, LinkedInScriptedRe
   /** The form of each token request, as received. */
   tokenRequests: URLSearchParams[];
   images: LinkedInImageRecord[];
+  videos: LinkedInVideoRecord[];
+  /** The size of a video's parts (LinkedIn's is 4 MB; a test may ask for smaller ones to make several of a small file). */
+  videoPartBytes: number;
+  /** How many status checks of a finalized video answer PROCESSING before it is AVAILABLE (or fails). */
+  videoProcessingChecks: number;
   posts: LinkedInPost[];
   /** The upload URL an image upload is given: by default the fake's own (a test may give one off LinkedIn). */
   uploadUrlOf: (uploadId: string) => string;
@@ -83,6 +124,8 @@ export type LinkedInServer = ScriptedServer<LinkedInEndpoint, LinkedInScriptedRe
 const memberScopes = ['openid', 'profile', 'w_member_social'];
 const organizationScopes = ['w_organization_social', 'r_organization_social', 'r_organization_admin'];
 const maxCommentaryChars = 3_000;
+const videoMinBytes = 75 * 1024;
+const videoMaxBytes = 500 * 1024 * 1024;
 const codeLifetimeMs = 30 * 60_000;
 // Organic posts as the organisation: administrators and content administrators; a sponsored content poster makes ads
 // only (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/organizations/organization-access-control-by-role).
@@ -142,6 +185,9 @@ export async function startLinkedInServer(): Promise<LinkedInServer> {
     memberDeclines: false,
     tokenRequests: [],
     images: [],
+    videos: [],
+    videoPartBytes: 4 * 1024 * 1024,
+    videoProcessingChecks: 1,
     posts: [],
     silentAfterCreate: 0,
     uploadUrlOf: (uploadId) => `${server.url}/dms-uploads/${uploadId}`,
@@ -320,6 +366,107 @@ export async function startLinkedInServer(): Promise<LinkedInServer> {
     return { status: 201, body: {} };
   }
 
+  function initializeVideoUpload(grant: Grant, received: Received): Reply {
+    const request = (jsonOf(received).initializeUploadRequest ?? {}) as { owner?: unknown; fileSizeBytes?: unknown };
+    const owner = typeof request.owner === 'string' ? request.owner : '';
+    const size = request.fileSizeBytes;
+    if (!owner || typeof size !== 'number' || !Number.isSafeInteger(size) || size <= 0)
+      return apiError(422, 'initializeUploadRequest.owner and fileSizeBytes are required', 'UNPROCESSABLE_ENTITY');
+    if (size > videoMaxBytes) return apiError(400, `fileSizeBytes ${size} is larger than the ${videoMaxBytes} bytes allowed`, 'BAD_REQUEST');
+    if (!actsFor(grant, owner, 'w_member_social', 'w_organization_social'))
+      return apiError(403, 'Accessing this video resource is forbidden. Please check your permissions for this resource');
+    const video: LinkedInVideoRecord = {
+      urn: `urn:li:video:C5F10AQ${randomBytes(9).toString('base64url')}`,
+      owner,
+      uploadId: randomUUID(),
+      size,
+      partBytes: server.videoPartBytes,
+      uploadToken: randomBytes(12).toString('hex'),
+      parts: new Map(),
+      etags: new Map(),
+      status: 'WAITING_UPLOAD',
+      checksLeft: 0,
+    };
+    server.videos.push(video);
+    const uploadInstructions = [];
+    for (let firstByte = 0, part = 0; firstByte < size; firstByte += video.partBytes, part += 1) {
+      const lastByte = Math.min(size, firstByte + video.partBytes) - 1;
+      uploadInstructions.push({
+        uploadUrl: `${server.url}/dms-uploads/video/${video.uploadId}/${part}?signature=${randomBytes(8).toString('hex')}`,
+        firstByte,
+        lastByte,
+      });
+    }
+    return {
+      status: 200,
+      body: { value: { uploadUrlsExpireAt: Date.now() + 3_600_000, video: video.urn, uploadInstructions, uploadToken: video.uploadToken } },
+    };
+  }
+
+  /** A part's PUT to its pre-signed URL: exactly its range's bytes, as an octet stream; answered with its ETag. */
+  function uploadVideoPart(received: Received, uploadId: string, part: number): Reply {
+    const video = server.videos.find((candidate) => candidate.uploadId === uploadId);
+    if (!video || video.status !== 'WAITING_UPLOAD') return apiError(404);
+    const expected = Math.min(video.partBytes, video.size - part * video.partBytes);
+    if (expected <= 0) return apiError(404);
+    if (received.request.headers['content-type'] !== 'application/octet-stream') return apiError(400, 'Content-Type must be application/octet-stream');
+    if (received.body.length !== expected) return apiError(400, `part ${part} must be ${expected} bytes, not ${received.body.length}`);
+    const etag = `/ambry-video/signedId/${randomBytes(12).toString('hex')}`;
+    video.parts.set(part, received.body);
+    video.etags.set(part, etag);
+    return { status: 200, body: {}, headers: { etag } };
+  }
+
+  /** Why LinkedIn would fail the video at processing, or undefined. */
+  function videoRefusal(bytes: Buffer): string | undefined {
+    const facts = isMp4(bytes) ? videoFactsOf(bytes) : undefined;
+    if (!facts) return 'The video format is not supported';
+    if (bytes.length < videoMinBytes) return `The video is ${bytes.length} bytes, smaller than ${videoMinBytes}`;
+    if (facts.seconds < 3 || facts.seconds > 30 * 60) return `The video lasts ${facts.seconds} s, not between 3 seconds and 30 minutes`;
+    const ratio = facts.width / facts.height;
+    if (ratio < 1 / 2.4 || ratio > 2.4) return `The video's aspect ratio ${facts.width}:${facts.height} is not between 1:2.4 and 2.4:1`;
+    return undefined;
+  }
+
+  function finalizeVideoUpload(grant: Grant, received: Received): Reply {
+    const request = (jsonOf(received).finalizeUploadRequest ?? {}) as { video?: unknown; uploadToken?: unknown; uploadedPartIds?: unknown };
+    const video = server.videos.find((candidate) => candidate.urn === request.video);
+    if (!video) return apiError(404);
+    if (!actsFor(grant, video.owner, 'w_member_social', 'w_organization_social')) return apiError(403);
+    if (video.status !== 'WAITING_UPLOAD') return apiError(400, `Video ${video.urn} is not waiting for an upload`, 'BAD_REQUEST');
+    const partCount = Math.ceil(video.size / video.partBytes);
+    const expected = Array.from({ length: partCount }, (_, part) => video.etags.get(part));
+    const named = Array.isArray(request.uploadedPartIds) ? request.uploadedPartIds : [];
+    if (request.uploadToken !== video.uploadToken) return apiError(400, 'The upload token does not match the video', 'BAD_REQUEST');
+    if (expected.some((etag, at) => etag === undefined || named[at] !== etag) || named.length !== partCount)
+      return apiError(400, 'uploadedPartIds must name the ETag of every part, in order', 'BAD_REQUEST');
+    video.bytes = Buffer.concat(Array.from({ length: partCount }, (_, part) => video.parts.get(part)!));
+    video.failure = videoRefusal(video.bytes);
+    video.status = 'PROCESSING';
+    video.checksLeft = server.videoProcessingChecks;
+    return { status: 200, body: {} };
+  }
+
+  function getVideo(grant: Grant, urn: string): Reply {
+    const video = server.videos.find((candidate) => candidate.urn === urn);
+    if (!video) return apiError(404);
+    if (!actsFor(grant, video.owner, 'w_member_social', 'w_organization_social'))
+      return apiError(403, 'Accessing this video resource is forbidden. Please check your permissions for this resource');
+    if (video.status === 'PROCESSING') {
+      if (video.checksLeft > 0) video.checksLeft -= 1;
+      else video.status = video.failure ? 'PROCESSING_FAILED' : 'AVAILABLE';
+    }
+    return {
+      status: 200,
+      body: {
+        id: video.urn,
+        owner: video.owner,
+        status: video.status,
+        ...(video.status === 'PROCESSING_FAILED' ? { processingFailureReason: video.failure } : {}),
+      },
+    };
+  }
+
   async function createPost(grant: Grant, received: Received): Promise<Reply> {
     const body = jsonOf(received);
     const author = typeof body.author === 'string' ? body.author : '';
@@ -331,7 +478,9 @@ export async function startLinkedInServer(): Promise<LinkedInServer> {
     const media = (body.content as { media?: { id?: unknown; altText?: unknown } } | undefined)?.media;
     if (media) {
       const image = server.images.find((candidate) => candidate.urn === media.id);
-      if (!image?.bytes || image.owner !== author) return apiError(400, `Media ${String(media.id)} is not uploaded by the author`, 'BAD_REQUEST');
+      const video = server.videos.find((candidate) => candidate.urn === media.id);
+      const uploaded = image?.bytes !== undefined || video?.status === 'AVAILABLE';
+      if (!uploaded || (image ?? video)!.owner !== author) return apiError(400, `Media ${String(media.id)} is not uploaded by the author`, 'BAD_REQUEST');
     }
     const post: LinkedInPost = {
       id: `urn:li:share:${(lastPostId += 1n)}`,
@@ -413,6 +562,15 @@ export async function startLinkedInServer(): Promise<LinkedInServer> {
     if (organizationId) return withGrant('organization', () => organization(organizationId));
     if (method === 'POST' && path === '/rest/images' && url.searchParams.get('action') === 'initializeUpload')
       return withGrant('initializeUpload', initializeUpload);
+    const videoPart = method === 'PUT' ? /^\/dms-uploads\/video\/([\w-]+)\/(\d+)$/.exec(path) : null;
+    // Pre-signed: the URL is the permission, no token.
+    if (videoPart) return { endpoint: 'uploadVideoPart', handle: (received) => uploadVideoPart(received, videoPart[1]!, Number(videoPart[2])) };
+    if (method === 'POST' && path === '/rest/videos' && url.searchParams.get('action') === 'initializeUpload')
+      return withGrant('initializeVideoUpload', initializeVideoUpload);
+    if (method === 'POST' && path === '/rest/videos' && url.searchParams.get('action') === 'finalizeUpload')
+      return withGrant('finalizeVideoUpload', finalizeVideoUpload);
+    const videoUrn = method === 'GET' ? /^\/rest\/videos\/([^/]+)$/.exec(path)?.[1] : undefined;
+    if (videoUrn) return withGrant('getVideo', (grant) => getVideo(grant, decodeURIComponent(videoUrn)));
     const uploadId = method === 'PUT' ? /^\/dms-uploads\/([\w-]+)$/.exec(path)?.[1] : undefined;
     if (uploadId) return withGrant('upload', (_grant, received) => upload(uploadId, received));
     if (method === 'POST' && path === '/rest/posts') return withGrant('createPost', createPost);

@@ -18,6 +18,11 @@ export type MediaNote = {
   finalized?: boolean;
   /** When the platform forgets an unfinished upload, epoch ms: past it, the upload starts again. */
   expiresAt?: number;
+  /** An upload to part URLs the platform gave (LinkedIn): the upload's token and where each part goes. */
+  partUrls?: Array<{ url: string; firstByte: number; lastByte: number }>;
+  uploadToken?: string;
+  /** The id the platform acknowledged each part with (LinkedIn's ETags), in order: what finishing the upload names. */
+  partIds?: string[];
 };
 
 export type MediaLedger = {

@@ -1,20 +1,22 @@
 import type { Readable } from 'node:stream';
 
 /**
- * The stream's bytes in segments of `size` (the last one shorter), after skipping the first `skip` segments: the
- * parts of an upload in parts, read as they are sent. A segment is the stream's own chunks (the one across a
+ * The stream's bytes in segments of `size` (the last one shorter; or each segment's own size, by its index, where the
+ * platform sets the parts), after skipping the first `skip` segments: the parts of an upload in parts, read as they
+ * are sent. A segment is the stream's own chunks (the one across a
  * boundary split without copying), so no more than one segment is held at a time and nothing is copied. Skipped
  * segments are read and dropped (storage is read from its start); the stream is destroyed when the caller stops.
  */
-export async function* streamSegments(stream: Readable, size: number, skip = 0): AsyncGenerator<Buffer[]> {
+export async function* streamSegments(stream: Readable, size: number | ((index: number) => number), skip = 0): AsyncGenerator<Buffer[]> {
+  const sizeOf = typeof size === 'number' ? () => size : size;
   let segment: Buffer[] = [];
   let held = 0;
   let index = 0;
   try {
     for await (const read of stream as AsyncIterable<Buffer>) {
       let chunk = read;
-      while (held + chunk.length >= size) {
-        const taken = size - held;
+      while (held + chunk.length >= sizeOf(index)) {
+        const taken = sizeOf(index) - held;
         segment.push(chunk.subarray(0, taken));
         if (index >= skip) yield segment;
         index += 1;

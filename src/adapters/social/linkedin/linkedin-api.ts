@@ -2,6 +2,7 @@ import { answerFailure } from '../answer-failure.ts';
 import type { IncomingHttpHeaders } from 'node:http';
 import { createPlatformHttp, redactSecrets, type Answer, type PlatformHttp, type PlatformHttpOptions } from '../platform-http.ts';
 import { rateLimitWaitMs } from '../rate-limit-wait.ts';
+import { SocialRejectedError } from '../social-connector.ts';
 
 import { platformNames } from '../social-platforms.ts';
 
@@ -37,8 +38,13 @@ type LinkedInCall = {
 /** LinkedIn's API over platform-http: the bearer token, and the version headers on /rest calls. */
 export type LinkedInApi = {
   http: PlatformHttp;
-  apiOrigin: URL;
   call(call: LinkedInCall): Promise<Answer>;
+  /**
+   * An upload URL from an answer, where the media's bytes (and, for an image, the bearer token) go next: only to
+   * LinkedIn (its upload hosts are under linkedin.com) or to the configured API's own host, never to wherever an
+   * answer points.
+   */
+  uploadUrlOf(value: unknown): URL;
 };
 
 export function createLinkedInApi(options: LinkedInOptions): LinkedInApi {
@@ -46,7 +52,13 @@ export function createLinkedInApi(options: LinkedInOptions): LinkedInApi {
   const apiOrigin = new URL(options.apiUrl);
   return {
     http,
-    apiOrigin,
+    uploadUrlOf(value) {
+      const url = typeof value === 'string' && URL.canParse(value) ? new URL(value) : undefined;
+      const host = url?.hostname ?? '';
+      const ours = host === apiOrigin.hostname || host === 'linkedin.com' || host.endsWith('.linkedin.com');
+      if (!url || url.protocol !== 'https:' || !ours) throw new SocialRejectedError('LinkedIn answered an upload with an upload URL off LinkedIn', 'server');
+      return url;
+    },
     call({ method, path, query, json, token, creates }) {
       const url = new URL(path, apiOrigin);
       for (const [name, value] of Object.entries(query ?? {})) url.searchParams.set(name, value);

@@ -3,8 +3,12 @@ import { createLinkedInAuthors } from './linkedin-author.ts';
 import { linkedInCommentaryOf, maxCommentaryChars } from './linkedin-commentary.ts';
 import { linkedInImageOf, maxImageBytes, type LinkedInImage } from './linkedin-image.ts';
 import { commentaryDigest, noteSentPost, sentPostOf } from './linkedin-sent-posts.ts';
+import { uploadedLinkedInVideo } from './linkedin-video-upload.ts';
+import { callSessionStore } from '../call-session-store.ts';
+import { mediaLedger } from '../media-ledger.ts';
 import type { Answer } from '../platform-http.ts';
 import {
+  notSent,
   SocialRejectedError,
   SocialUnavailableError,
   type PublishedSocialPost,
@@ -16,7 +20,8 @@ import {
 // LinkedIn's Posts API (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/posts-api)
 // with images through the Images API
 // (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/images-api): initialize an
-// upload for the author, PUT the bytes to the upload URL LinkedIn gives, then create the post naming the image. The
+// upload for the author, PUT the bytes to the upload URL LinkedIn gives, then create the post naming the image; or
+// the post's video instead, through the Videos API (linkedin-video-upload.ts), once LinkedIn has processed it. The
 // author is the member or an organisation (the connection's credentials say which, see linkedin-author.ts).
 
 /**
@@ -55,19 +60,6 @@ export function createLinkedInConnector(options: LinkedInOptions): LinkedInConne
   const api = createLinkedInApi(options);
   const authors = createLinkedInAuthors(options);
 
-  /**
-   * An upload URL is where the bearer token goes next: only to LinkedIn (its upload hosts are under linkedin.com)
-   * or to the configured API's own host, never to wherever an answer points.
-   */
-  function uploadUrlOf(value: unknown): URL {
-    const url = typeof value === 'string' && URL.canParse(value) ? new URL(value) : undefined;
-    const host = url?.hostname ?? '';
-    const ours = host === api.apiOrigin.hostname || host === 'linkedin.com' || host.endsWith('.linkedin.com');
-    if (!url || url.protocol !== 'https:' || !ours)
-      throw new SocialRejectedError('LinkedIn answered the image upload with an upload URL off LinkedIn', 'server');
-    return url;
-  }
-
   async function uploadImage(token: string, author: string, image: LinkedInImage): Promise<string> {
     const initialized = await api.call({
       method: 'POST',
@@ -83,7 +75,7 @@ export function createLinkedInConnector(options: LinkedInOptions): LinkedInConne
       throw new SocialUnavailableError('LinkedIn answered the image upload without its image URN');
     const uploaded = await api.http.request({
       method: 'PUT',
-      url: uploadUrlOf(value.uploadUrl),
+      url: api.uploadUrlOf(value.uploadUrl),
       headers: { authorization: `Bearer ${token}`, 'content-type': image.contentType },
       body: image.bytes,
     });
@@ -99,13 +91,15 @@ export function createLinkedInConnector(options: LinkedInOptions): LinkedInConne
       text: { max: maxCommentaryChars, unit: 'characters' },
       // One image a post: several make a MultiImage post, another API.
       images: { types: ['image/png', 'image/jpeg'], maxBytes: maxImageBytes, maxCount: 1, altText: true },
-      video: null,
+      // The Videos API's specifications (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/videos-api):
+      // MP4, 75 KB to 500 MB, 3 seconds to 30 minutes; shared videos from 1:2.4 to 2.4:1.
+      video: { types: ['video/mp4'], maxBytes: 500 * 1024 * 1024, minDurationMs: 3_000, maxDurationMs: 30 * 60_000, aspectRatio: { min: 1 / 2.4, max: 2.4 } },
       threads: false,
       retriesNeverDuplicate: {
         guaranteed: false,
         how:
           'LinkedIn has no idempotency key. After an attempt whose answer was lost, the connector looks among the ' +
-          "author's 50 most recent posts for one with the same text (and image or none) created since it was sent; " +
+          "author's 50 most recent posts for one with the same text (and media or none) created since it was sent; " +
           'a post edited or deleted meanwhile is not found, and one of the same text posted within the minute before ' +
           'is taken for it. Listing needs r_organization_social for an organisation and ' +
           'r_member_social, which LinkedIn grants to approved partners only, for a member: without it such an attempt ' +
@@ -126,12 +120,18 @@ export function createLinkedInConnector(options: LinkedInOptions): LinkedInConne
       return { text, count, image: image ? { type: image.contentType, bytes: image.bytes.length, width: image.width, height: image.height } : null };
     },
 
-    async publish(credentials, post, sessions) {
+    async publish(credentials, post, sessions = callSessionStore()) {
       const { accessToken, author } = credentialsOf(credentials);
       const { commentary } = linkedInCommentaryOf(post.text);
-      const image = post.image ? await linkedInImageOf(post.image) : undefined;
-      const imageUrn = image ? await uploadImage(accessToken, author, image) : undefined;
-      await noteSentPost(sessions, { key: post.idempotencyKey, digest: commentaryDigest(commentary), image: image !== undefined, at: Date.now() });
+      const ledger = mediaLedger(sessions);
+      const upload = { api, token: accessToken, author, ledger, idempotencyKey: post.idempotencyKey };
+      const image = !post.video && post.image ? await linkedInImageOf(post.image) : undefined;
+      const media = post.video
+        ? { id: await uploadedLinkedInVideo(upload, post.video) }
+        : image
+          ? { id: await uploadImage(accessToken, author, image), altText: image.alt }
+          : undefined;
+      await noteSentPost(sessions, { key: post.idempotencyKey, digest: commentaryDigest(commentary), image: media !== undefined, at: Date.now() });
       const answer = await api.call({
         method: 'POST',
         path: '/rest/posts',
@@ -140,7 +140,7 @@ export function createLinkedInConnector(options: LinkedInOptions): LinkedInConne
           commentary,
           visibility: 'PUBLIC',
           distribution: { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] },
-          ...(image && imageUrn ? { content: { media: { id: imageUrn, altText: image.alt } } } : {}),
+          ...(media ? { content: { media } } : {}),
           lifecycleState: 'PUBLISHED',
           isReshareDisabledByAuthor: false,
         },
@@ -148,15 +148,17 @@ export function createLinkedInConnector(options: LinkedInOptions): LinkedInConne
         creates: true,
       });
       if (answer.status !== 201) throw linkedInFailureOf(answer, 'the post', [accessToken]);
+      if (post.video) await ledger.forgetAfterPost(post.idempotencyKey);
       return publishedOf(postIdOf(answer));
     },
 
     async findPublished(credentials, idempotencyKey, sessions) {
       const { accessToken, author } = credentialsOf(credentials);
       const sent = await sentPostOf(sessions, idempotencyKey);
-      // No note of a post about to be sent under this key. Not `notSent`: only the last notes are kept, so an old
-      // one may have gone.
-      if (!sent) return null;
+      // Nothing was about to be sent under this key: the attempt stopped before the post (a video's upload, say).
+      if (sent === 'never sent') return notSent;
+      // The notes of the last day are not all there: nothing can be told.
+      if (sent === 'unknown') return null;
       // https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/posts-api#find-posts-by-authors
       const answer = await api.call({
         method: 'GET',

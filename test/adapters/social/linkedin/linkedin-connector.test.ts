@@ -7,6 +7,8 @@ import { createLinkedInAuthors } from '../../../../src/adapters/social/linkedin/
 import { escapeLittleText } from '../../../../src/adapters/social/linkedin/linkedin-commentary.ts';
 import { createLinkedInConnector, type LinkedInConnector } from '../../../../src/adapters/social/linkedin/linkedin-connector.ts';
 import {
+  MediaStillProcessing,
+  notSent,
   SocialRateLimitedError,
   SocialRejectedError,
   SocialOutcomeUnknownError,
@@ -17,6 +19,7 @@ import {
 import { startLinkedInServer, type LinkedInServer } from '../../../fakes/linkedin-server.ts';
 import { failureOf } from '../../../support/failure-of.ts';
 import { makeImage } from '../../../support/images.ts';
+import { makeVideo, socialVideoOf } from '../../../support/video-files.ts';
 
 const organization = 'urn:li:organization:2414183';
 const memberScopes = ['openid', 'profile', 'w_member_social'];
@@ -76,6 +79,7 @@ beforeEach(() => {
   linkedin.requests.length = 0;
   linkedin.posts.length = 0;
   linkedin.images.length = 0;
+  linkedin.videos.length = 0;
   linkedin.acls = [{ organization, role: 'ADMINISTRATOR', state: 'APPROVED' }];
   linkedin.silentAfterCreate = 0;
   linkedin.uploadUrlOf = defaultUploadUrl;
@@ -170,7 +174,7 @@ describe('LinkedIn connector: publish', () => {
   ])('when LinkedIn gives an upload URL on %s, then the token is not sent there and nothing is posted', async (_case, url) => {
     linkedin.uploadUrlOf = () => url;
     const error = await failureOf(connector.publish(credentialsFor('member'), postWith()), SocialRejectedError);
-    expect(error.reason).toBe('LinkedIn answered the image upload with an upload URL off LinkedIn');
+    expect(error.reason).toBe('LinkedIn answered an upload with an upload URL off LinkedIn');
     expect(linkedin.posts).toHaveLength(0);
   });
 });
@@ -280,15 +284,24 @@ describe('LinkedIn connector: findPublished', () => {
     expect(await connector.findPublished(credentials, lost.idempotencyKey, sessions)).toBeNull();
   });
 
-  it('when no post of the publication was ever sent, then findPublished answers null without asking LinkedIn', async () => {
+  it('when no post of the publication was ever sent, then findPublished answers that it was not, without asking LinkedIn', async () => {
     const credentials = credentialsFor('organization');
     linkedin.script('initializeUpload', [{ status: 503 }]);
     const sessions = memoryStore();
     const post = postWith();
     await failureOf(connector.publish(credentials, post, sessions), SocialUnavailableError);
     linkedin.requests.length = 0;
-    expect(await connector.findPublished(credentials, post.idempotencyKey, sessions)).toBeNull();
+    expect(await connector.findPublished(credentials, post.idempotencyKey, sessions)).toBe(notSent);
     expect(linkedin.requests).toHaveLength(0);
+  });
+
+  it('when the notes of the last day were cut (a connection past a thousand posts a day), then a publication without a note is unknown, not unsent', async () => {
+    const credentials = credentialsFor('organization');
+    const sessions = memoryStore();
+    sessions.text = JSON.stringify({ linkedInSent: [], linkedInSentWholeSince: Date.now() - 60_000 });
+    expect(await connector.findPublished(credentials, randomUUID(), sessions)).toBeNull();
+    sessions.text = JSON.stringify({ linkedInSent: [], linkedInSentWholeSince: Date.now() - 25 * 3_600_000 });
+    expect(await connector.findPublished(credentials, randomUUID(), sessions)).toBe(notSent);
   });
 
   it("when the author is a member and the app may not list members' posts, then findPublished refuses rather than guess", async () => {
@@ -301,5 +314,110 @@ describe('LinkedIn connector: findPublished', () => {
 
     const error = await failureOf(connector.findPublished(credentials, post.idempotencyKey, sessions), SocialRejectedError);
     expect(error.reason).toMatch(/^LinkedIn did not allow listing the author's posts \(403 ACCESS_DENIED\)/);
+  });
+});
+
+describe('LinkedIn connector: video', () => {
+  // Three seconds of noise, losslessly: over LinkedIn's 75 KB and 3 s minimums, in several of the small parts below.
+  let clip: Buffer;
+  beforeAll(() => {
+    clip = makeVideo({ width: 108, height: 192, seconds: 3, noise: true });
+    linkedin.videoPartBytes = 128 * 1024;
+  });
+  afterAll(() => {
+    linkedin.videoPartBytes = 4 * 1024 * 1024;
+  });
+  const videoPost = (overrides: Partial<SocialPost> = {}) =>
+    postWith({ video: socialVideoOf(clip, { width: 108, height: 192, durationMs: 3_000 }), ...overrides });
+  const partsSent = () => linkedin.requests.filter((request) => request.path.startsWith('/dms-uploads/video/'));
+  const partCount = () => Math.ceil(clip.length / (128 * 1024));
+
+  it('when a post has a video, then it goes up in the parts LinkedIn sets, LinkedIn processes it between attempts, and the post carries it', async () => {
+    linkedin.videoProcessingChecks = 1;
+    const credentials = credentialsFor('organization');
+    const sessions = memoryStore();
+    const post = videoPost();
+
+    const uploading = await failureOf(connector.publish(credentials, post, sessions), MediaStillProcessing);
+    expect(uploading.detail).toBe(`Uploaded the video (${partCount()} parts); LinkedIn is processing it.`);
+    expect(uploading.checkAfterMs).toBe(2_000);
+    const processing = await failureOf(connector.publish(credentials, post, sessions), MediaStillProcessing);
+    expect(processing.detail).toBe('LinkedIn is still processing the video.');
+    const published = await connector.publish(credentials, post, sessions);
+
+    const [video] = linkedin.videos;
+    expect(linkedin.videos).toHaveLength(1);
+    expect(video!.owner).toBe(organization);
+    expect(video!.bytes!.equals(clip)).toBe(true);
+    expect(partsSent()).toHaveLength(partCount());
+    // Pre-signed URLs: the bearer token never goes with the bytes.
+    expect(partsSent().every((request) => request.headers.authorization === undefined)).toBe(true);
+    expect(linkedin.images).toHaveLength(0);
+    expect(linkedin.posts).toHaveLength(1);
+    expect(linkedin.posts[0]).toMatchObject({ id: published.externalPostId, author: organization, media: { id: video!.urn } });
+    // The upload's note went with the post; the post's own note stays for a lookup.
+    const session = JSON.parse(sessions.text!) as { media: object; linkedInSent: Array<{ key: string; image: boolean }> };
+    expect(session.media).toEqual({});
+    expect(session.linkedInSent).toContainEqual(expect.objectContaining({ key: post.idempotencyKey, image: true }));
+  });
+
+  it('when an attempt stops after the first part, then the next sends the rest to the same upload, and one video is posted', async () => {
+    linkedin.videoProcessingChecks = 0;
+    linkedin.script('uploadVideoPart', [{}, { status: 503 }]);
+    const credentials = credentialsFor('member');
+    const sessions = memoryStore();
+    const post = videoPost();
+
+    await failureOf(connector.publish(credentials, post, sessions), SocialUnavailableError);
+    // Stopped before the post: a retry may send it.
+    expect(await connector.findPublished(credentials, post.idempotencyKey, sessions)).toBe(notSent);
+    await failureOf(connector.publish(credentials, post, sessions), MediaStillProcessing);
+    await connector.publish(credentials, post, sessions);
+
+    expect(linkedin.requests.filter((request) => request.path === '/rest/videos' && request.query.get('action') === 'initializeUpload')).toHaveLength(1);
+    // The first part once, the second refused then sent again, the rest once each.
+    expect(partsSent()).toHaveLength(partCount() + 1);
+    expect(linkedin.videos[0]!.bytes!.equals(clip)).toBe(true);
+    expect(linkedin.posts).toHaveLength(1);
+  });
+
+  it("when finalizing's answer was lost, then the next attempt finds the video processing and goes on, without a second upload", async () => {
+    linkedin.videoProcessingChecks = 0;
+    linkedin.script('finalizeVideoUpload', [{ status: 502 }]);
+    const credentials = credentialsFor('member');
+    const sessions = memoryStore();
+    const post = videoPost();
+    // LinkedIn finalized the upload; the answer that said so did not come back.
+    await failureOf(connector.publish(credentials, post, sessions), SocialUnavailableError);
+    const [video] = linkedin.videos;
+    video!.status = 'PROCESSING';
+    video!.bytes = clip;
+
+    await failureOf(connector.publish(credentials, post, sessions), MediaStillProcessing);
+    await connector.publish(credentials, post, sessions);
+    expect(linkedin.videos).toHaveLength(1);
+    expect(partsSent()).toHaveLength(partCount());
+    expect(linkedin.posts).toHaveLength(1);
+  });
+
+  it('when LinkedIn fails the video at processing (two seconds long), then the publication is refused for good in its words, and nothing is posted', async () => {
+    linkedin.videoProcessingChecks = 0;
+    const short = makeVideo({ width: 108, height: 192, seconds: 2, noise: true });
+    const post = postWith({ video: socialVideoOf(short, { width: 108, height: 192, durationMs: 2_000 }) });
+    const sessions = memoryStore();
+    await failureOf(connector.publish(credentialsFor('member'), post, sessions), MediaStillProcessing);
+    const error = await failureOf(connector.publish(credentialsFor('member'), post, sessions), SocialRejectedError);
+    expect(error.reason).toBe('LinkedIn could not process the video: The video lasts 2 s, not between 3 seconds and 30 minutes');
+    expect(linkedin.posts).toHaveLength(0);
+  });
+
+  it('when the video is larger than LinkedIn takes, then LinkedIn refuses the upload in its words, and nothing is sent', async () => {
+    const post = videoPost({ video: socialVideoOf(clip, { bytes: 600 * 1024 * 1024 }) });
+    const error = await failureOf(connector.publish(credentialsFor('member'), post, memoryStore()), SocialRejectedError);
+    expect(error.reason).toBe(
+      `LinkedIn refused the video (400 BAD_REQUEST): fileSizeBytes ${600 * 1024 * 1024} is larger than the ${500 * 1024 * 1024} bytes allowed`,
+    );
+    expect(partsSent()).toHaveLength(0);
+    expect(linkedin.posts).toHaveLength(0);
   });
 });
