@@ -12,7 +12,7 @@ const slowestBeatMs = 5_000;
 export async function heartbeatingOnAClock<T>(work: () => Promise<T>): Promise<T> {
   const context = Context.current();
   if (context.info.isLocal) return work();
-  const everyMs = Math.min(slowestBeatMs, (context.info.heartbeatTimeoutMs ?? slowestBeatMs * beatsPerTimeout) / beatsPerTimeout);
+  const everyMs = Math.min(slowestBeatMs, (context.info.heartbeatTimeoutMs ?? Infinity) / beatsPerTimeout);
   const timer = setInterval(() => context.heartbeat(), everyMs);
   try {
     return await work();
