@@ -103,6 +103,8 @@ const schema = z
     LINKEDIN_API_URL: z.url({ protocol: /^https$/ }).default('https://api.linkedin.com'),
     LINKEDIN_AUTHORIZE_URL: z.url({ protocol: /^https$/ }).default('https://www.linkedin.com/oauth/v2'),
     LINKEDIN_ORGANIZATION_AUTHORS: booleanString.default(false),
+    LINKEDIN_ORGANIZATION_CLIENT_ID: z.string().min(1).optional(),
+    LINKEDIN_ORGANIZATION_CLIENT_SECRET: z.string().min(1).optional(),
     THREADS_CLIENT_ID: z.string().min(1).optional(),
     THREADS_CLIENT_SECRET: z.string().min(1).optional(),
     THREADS_API_URL: z.url({ protocol: /^https$/ }).default('https://graph.threads.net'),
@@ -164,6 +166,7 @@ const schema = z
     for (const [name, prefix] of [
       ['X', 'X'],
       ['LinkedIn', 'LINKEDIN'],
+      ["LinkedIn's organisation app", 'LINKEDIN_ORGANIZATION'],
       ['Threads', 'THREADS'],
     ] as const) {
       const id = env[`${prefix}_CLIENT_ID`];
@@ -287,14 +290,19 @@ function toConfig(env: z.infer<typeof schema>) {
         client: env.X_CLIENT_ID && env.X_CLIENT_SECRET ? { clientId: env.X_CLIENT_ID, clientSecret: env.X_CLIENT_SECRET } : null,
       },
       /**
-       * LinkedIn: its REST API, its OAuth endpoints' base, the operator's app (null: not configured), and whether that
-       * app has the Community Management API, so that members may connect organisations they administer.
+       * LinkedIn: its REST API, its OAuth endpoints' base, the operator's app (null: not configured), whether that
+       * app also has the Community Management API, so that members may connect organisations they administer; or the
+       * app that has it alone (`organizationClient`, null: none), as LinkedIn's portal asks.
        */
       linkedin: {
         apiUrl: env.LINKEDIN_API_URL.replace(/\/$/, ''),
         authorizeUrl: env.LINKEDIN_AUTHORIZE_URL,
         organizationAuthors: env.LINKEDIN_ORGANIZATION_AUTHORS,
         client: env.LINKEDIN_CLIENT_ID && env.LINKEDIN_CLIENT_SECRET ? { clientId: env.LINKEDIN_CLIENT_ID, clientSecret: env.LINKEDIN_CLIENT_SECRET } : null,
+        organizationClient:
+          env.LINKEDIN_ORGANIZATION_CLIENT_ID && env.LINKEDIN_ORGANIZATION_CLIENT_SECRET
+            ? { clientId: env.LINKEDIN_ORGANIZATION_CLIENT_ID, clientSecret: env.LINKEDIN_ORGANIZATION_CLIENT_SECRET }
+            : null,
       },
       /** Threads: its Graph API, its Authorization Window, and the operator's Threads app (null: not configured). */
       threads: {

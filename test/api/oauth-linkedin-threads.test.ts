@@ -29,9 +29,9 @@ beforeAll(async () => {
   [linkedin, threads] = await Promise.all([startLinkedInServer(), startThreadsServer()]);
   ({ app, workspace, projectId } = await startAppWithWorkspace({
     env: {
-      ...linkedInEnv(linkedin),
+      // Organisations through an app of their own, as LinkedIn's portal asks of the Community Management API.
+      ...linkedInEnv(linkedin, { organizationApp: true }),
       ...threadsEnv(threads),
-      LINKEDIN_ORGANIZATION_AUTHORS: 'true',
       API_WAIT_SECONDS: '10',
       SOCIAL_REQUEST_TIMEOUT_SECONDS: lostAnswerSeconds,
     },
@@ -109,14 +109,25 @@ describe('LinkedIn through OAuth', () => {
     await expectKeptAlive(connectionId);
   });
 
-  it('when an organisation the member administers is asked for as author, then the connection posts as it; one they do not is refused', async () => {
+  it('when an organisation the member administers is asked for as author, then it is connected through the organisation app and posts as it; one they do not is refused', async () => {
     linkedin.acls.push({ organization: 'urn:li:organization:12345', role: 'ADMINISTRATOR', state: 'APPROVED' });
     linkedin.organizations.set('12345', 'Harbour Co');
+    const created = await workspace.client.post<Schemas['OAuthAuthorization']>('/social-connections/authorizations', {
+      platform: 'linkedin',
+      redirectUri,
+      author: 'urn:li:organization:12345',
+    });
+    const asked = new URL(created.body.authorizationUrl).searchParams;
+    expect(asked.get('client_id')).toBe(linkedin.organizationClient.clientId);
+    expect(asked.get('scope')).toBe('r_basicprofile w_organization_social r_organization_social rw_organization_admin');
     const connectionId = await connect('linkedin', 'urn:li:organization:12345');
     const connection = await workspace.client.get<Connection>(`/social-connections/${connectionId}`);
     expect(connection.body).toMatchObject({ platform: 'linkedin', accountName: 'Harbour Co' });
     const stored = await storedCredentials<LinkedInCredentials>(app.api.services.orm, app.config, connectionId);
-    expect(stored.author).toBe('urn:li:organization:12345');
+    expect(stored).toMatchObject({ author: 'urn:li:organization:12345', app: 'authors' });
+    const target = await publishWithImage(connectionId, 'Harbour lights for the company page');
+    expect(target).toMatchObject({ platform: 'linkedin', status: 'Published' });
+    expect(linkedin.posts.at(-1)).toMatchObject({ author: 'urn:li:organization:12345', commentary: 'Harbour lights for the company page' });
 
     const refused = await connectThroughOAuth(workspace.client, { platform: 'linkedin', redirectUri, author: 'urn:li:organization:999' });
     expect(refused.searchParams.get('error')).toBe('exchange_failed');

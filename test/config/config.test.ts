@@ -56,6 +56,7 @@ describe('loadConfig', () => {
       authorizeUrl: 'https://www.linkedin.com/oauth/v2',
       organizationAuthors: false,
       client: null,
+      organizationClient: null,
     });
     expect(loadConfig(minimal).social.threads).toEqual({
       apiUrl: 'https://graph.threads.net',
@@ -66,6 +67,11 @@ describe('loadConfig', () => {
     expect(both.social.linkedin.client).toEqual({ clientId: 'li', clientSecret: 's1' });
     expect(both.social.threads.client).toEqual({ clientId: 'th', clientSecret: 's2' });
     expect(loadConfig({ ...minimal, LINKEDIN_ORGANIZATION_AUTHORS: 'true' }).social.linkedin.organizationAuthors).toBe(true);
+    const organizationApp = { ...minimal, LINKEDIN_ORGANIZATION_CLIENT_ID: 'org', LINKEDIN_ORGANIZATION_CLIENT_SECRET: 's3' };
+    expect(loadConfig(organizationApp).social.linkedin.organizationClient).toEqual({ clientId: 'org', clientSecret: 's3' });
+    expect(() => loadConfig({ ...minimal, LINKEDIN_ORGANIZATION_CLIENT_ID: 'org' })).toThrow(
+      /LINKEDIN_ORGANIZATION_CLIENT_SECRET: LinkedIn's organisation app needs both LINKEDIN_ORGANIZATION_CLIENT_ID and LINKEDIN_ORGANIZATION_CLIENT_SECRET/,
+    );
     expect(() => loadConfig({ ...minimal, LINKEDIN_CLIENT_SECRET: 's' })).toThrow(
       /LINKEDIN_CLIENT_ID: LinkedIn needs both LINKEDIN_CLIENT_ID and LINKEDIN_CLIENT_SECRET/,
     );

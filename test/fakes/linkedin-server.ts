@@ -11,7 +11,11 @@ import { jsonOf, startScriptedServer, type Received, type Reply, type Route, typ
 // - Programmatic refresh, https://learn.microsoft.com/en-us/linkedin/shared/authentication/programmatic-refresh-tokens:
 //   a refresh gives a new access token and the same refresh token back, with what is left of its year (LinkedIn does
 //   not rotate it); a revoked or expired one is refused with the OAuth error body.
-// - GET /v2/userinfo, https://learn.microsoft.com/en-us/linkedin/consumer/integrations/self-serve/sign-in-with-linkedin-v2
+// - GET /v2/userinfo, https://learn.microsoft.com/en-us/linkedin/consumer/integrations/self-serve/sign-in-with-linkedin-v2,
+//   and GET /v2/me (r_basicprofile), https://learn.microsoft.com/en-us/linkedin/shared/integrations/people/profile-api
+// - Two apps of the operator's: one with Sign In and Share (and, in some tests, the Community Management API too), and
+//   one with the Community Management API alone, whose scopes are that product's; a code and a refresh token are
+//   good only with the client of the app that issued them.
 // - GET /rest/organizationAcls?q=roleAssignee, https://learn.microsoft.com/en-us/linkedin/marketing/community-management/organizations/organization-access-control-by-role
 // - GET /rest/organizations/{id}, https://learn.microsoft.com/en-us/linkedin/marketing/community-management/organizations/organization-lookup-api
 // - POST /rest/images?action=initializeUpload and the PUT to its upload URL, https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/images-api
@@ -31,6 +35,7 @@ type LinkedInEndpoint =
   | 'authorization'
   | 'accessToken'
   | 'userinfo'
+  | 'me'
   | 'organizationAcls'
   | 'organization'
   | 'initializeUpload'
@@ -81,12 +86,16 @@ type LinkedInPost = {
   headers: IncomingHttpHeaders;
 };
 
-type Grant = { scopes: Set<string>; expiresAt: number };
+type Grant = { clientId: string; scopes: Set<string>; expiresAt: number };
 type RefreshGrant = Grant & { revoked: boolean };
 type Authorization = { clientId: string; redirectUri: string; scopes: string[]; codeChallenge?: string; expiresAt: number; used: boolean };
 
 export type LinkedInServer = ScriptedServer<LinkedInEndpoint, LinkedInScriptedResponse, LinkedInRequest> & {
   client: { clientId: string; clientSecret: string };
+  /** The operator's second app, with the Community Management API alone. */
+  organizationClient: { clientId: string; clientSecret: string };
+  /** The scopes that app's one product grants. */
+  organizationAppScopes: Set<string>;
   /** The redirect URLs registered for the app: the authorization and the code exchange must name one exactly. */
   redirectUris: string[];
   /** The scopes the app's products grant (asking for another is `unauthorized_scope_error`). */
@@ -115,8 +124,8 @@ export type LinkedInServer = ScriptedServer<LinkedInEndpoint, LinkedInScriptedRe
   uploadUrlOf: (uploadId: string) => string;
   /** How many of the next posts are created and then never answered, until the client hangs up. */
   silentAfterCreate: number;
-  /** Grants the member's tokens directly, as if through the flow. */
-  grantTokens(scopes: string[]): { accessToken: string; refreshToken: string };
+  /** Grants the member's tokens directly, as if through the flow (of the first app, unless `clientId` says). */
+  grantTokens(scopes: string[], clientId?: string): { accessToken: string; refreshToken: string };
   /** The member revokes the app: its tokens stop working. */
   revokeAll(): void;
 };
@@ -174,6 +183,8 @@ export async function startLinkedInServer(): Promise<LinkedInServer> {
   const server: LinkedInServer = {
     ...scripted,
     client: { clientId: `client-${randomUUID()}`, clientSecret: `secret-${randomBytes(16).toString('hex')}` },
+    organizationClient: { clientId: `client-${randomUUID()}`, clientSecret: `secret-${randomBytes(16).toString('hex')}` },
+    organizationAppScopes: new Set(['r_basicprofile', 'w_organization_social', 'r_organization_social', 'rw_organization_admin']),
     redirectUris: [],
     appScopes: new Set([...memberScopes, ...organizationScopes]),
     member: { sub: 'ZqXl3k9aTb', name: 'Alice Example' },
@@ -191,7 +202,7 @@ export async function startLinkedInServer(): Promise<LinkedInServer> {
     posts: [],
     silentAfterCreate: 0,
     uploadUrlOf: (uploadId) => `${server.url}/dms-uploads/${uploadId}`,
-    grantTokens: (scopes) => issue(new Set(scopes)),
+    grantTokens: (scopes, clientId) => issue(clientId ?? server.client.clientId, new Set(scopes)),
     revokeAll() {
       for (const grant of refreshTokens.values()) grant.revoked = true;
       accessTokens.clear();
@@ -199,11 +210,11 @@ export async function startLinkedInServer(): Promise<LinkedInServer> {
   };
   const personUrn = () => `urn:li:person:${server.member.sub}`;
 
-  function issue(scopes: Set<string>): { accessToken: string; refreshToken: string } {
+  function issue(clientId: string, scopes: Set<string>): { accessToken: string; refreshToken: string } {
     const accessToken = `AQV${randomBytes(24).toString('base64url')}`;
     const refreshToken = `AQW${randomBytes(24).toString('base64url')}`;
-    accessTokens.set(accessToken, { scopes, expiresAt: Date.now() + server.accessTokenSeconds * 1000 });
-    refreshTokens.set(refreshToken, { scopes, expiresAt: Date.now() + server.refreshTokenSeconds * 1000, revoked: false });
+    accessTokens.set(accessToken, { clientId, scopes, expiresAt: Date.now() + server.accessTokenSeconds * 1000 });
+    refreshTokens.set(refreshToken, { clientId, scopes, expiresAt: Date.now() + server.refreshTokenSeconds * 1000, revoked: false });
     return { accessToken, refreshToken };
   }
 
@@ -226,18 +237,26 @@ export async function startLinkedInServer(): Promise<LinkedInServer> {
     return author.startsWith('urn:li:organization:') && grant.scopes.has(organizationScope) && mayPostFor(author);
   }
 
+  /** The operator's app of this client id: its secret and the scopes its products grant. */
+  function appOf(clientId: string | null): { clientSecret: string; scopes: Set<string> } | undefined {
+    if (clientId === server.client.clientId) return { clientSecret: server.client.clientSecret, scopes: server.appScopes };
+    if (clientId === server.organizationClient.clientId) return { clientSecret: server.organizationClient.clientSecret, scopes: server.organizationAppScopes };
+    return undefined;
+  }
+
   function authorize(received: Received): Reply {
     const query = received.url.searchParams;
     const clientId = query.get('client_id') ?? '';
     const redirectUri = query.get('redirect_uri') ?? '';
     if (query.get('response_type') !== 'code') return oauthError(400, 'invalid_request', 'response_type must be code');
-    if (clientId !== server.client.clientId) return oauthError(401, 'invalid_client', 'Client authentication failed');
+    const app = appOf(clientId);
+    if (!app) return oauthError(401, 'invalid_client', 'Client authentication failed');
     if (!server.redirectUris.includes(redirectUri)) return oauthError(400, 'invalid_redirect_uri', 'The redirect_uri does not match the registered value');
     const back = new URL(redirectUri);
     const state = query.get('state');
     if (state !== null) back.searchParams.set('state', state);
     const scopes = (query.get('scope') ?? '').split(' ').filter(Boolean);
-    const unknown = scopes.find((scope) => !server.appScopes.has(scope));
+    const unknown = scopes.find((scope) => !app.scopes.has(scope));
     if (unknown) {
       back.searchParams.set('error', 'unauthorized_scope_error');
       back.searchParams.set('error_description', `Scope "${unknown}" is not authorized for your application`);
@@ -276,6 +295,7 @@ export async function startLinkedInServer(): Promise<LinkedInServer> {
       !authorization.used &&
       authorization.expiresAt > Date.now() &&
       authorization.redirectUri === form.get('redirect_uri') &&
+      authorization.clientId === form.get('client_id') &&
       (authorization.codeChallenge === undefined || (verifier !== null && s256(verifier) === authorization.codeChallenge));
     if (!matches) {
       return oauthError(
@@ -285,7 +305,7 @@ export async function startLinkedInServer(): Promise<LinkedInServer> {
       );
     }
     authorization.used = true;
-    const { accessToken, refreshToken } = issue(new Set(authorization.scopes));
+    const { accessToken, refreshToken } = issue(authorization.clientId, new Set(authorization.scopes));
     if (!server.programmaticRefresh) refreshTokens.delete(refreshToken);
     return tokenAnswer(accessToken, accessTokens.get(accessToken)!, server.programmaticRefresh ? refreshToken : undefined);
   }
@@ -293,11 +313,11 @@ export async function startLinkedInServer(): Promise<LinkedInServer> {
   function refresh(form: URLSearchParams): Reply {
     const refreshToken = form.get('refresh_token') ?? '';
     const grant = refreshTokens.get(refreshToken);
-    if (!grant || grant.revoked || grant.expiresAt <= Date.now()) {
+    if (!grant || grant.revoked || grant.expiresAt <= Date.now() || grant.clientId !== form.get('client_id')) {
       return oauthError(400, 'invalid_request', 'The provided refresh token is invalid, expired or revoked');
     }
     const accessToken = `AQV${randomBytes(24).toString('base64url')}`;
-    const access = { scopes: grant.scopes, expiresAt: Date.now() + server.accessTokenSeconds * 1000 };
+    const access = { clientId: grant.clientId, scopes: grant.scopes, expiresAt: Date.now() + server.accessTokenSeconds * 1000 };
     accessTokens.set(accessToken, access);
     // The same refresh token, its lifetime counted from the first grant.
     return tokenAnswer(accessToken, access, refreshToken);
@@ -309,7 +329,8 @@ export async function startLinkedInServer(): Promise<LinkedInServer> {
     if (!(received.request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
       return oauthError(400, 'invalid_request', 'The request must be application/x-www-form-urlencoded');
     }
-    if (form.get('client_id') !== server.client.clientId || form.get('client_secret') !== server.client.clientSecret) {
+    const app = appOf(form.get('client_id'));
+    if (!app || form.get('client_secret') !== app.clientSecret) {
       return oauthError(401, 'invalid_client', 'Client authentication failed');
     }
     if (form.get('grant_type') === 'authorization_code') return exchange(form);
@@ -326,9 +347,16 @@ export async function startLinkedInServer(): Promise<LinkedInServer> {
     };
   }
 
+  function me(grant: Grant): Reply {
+    if (!grant.scopes.has('r_basicprofile')) return apiError(403, 'Not enough permissions to access: me.GET.NO_VERSION');
+    const [first, last] = server.member.name.split(' ');
+    return { status: 200, body: { id: server.member.sub, localizedFirstName: first, localizedLastName: last, vanityName: 'alice-example' } };
+  }
+
   function organizationAcls(grant: Grant, query: URLSearchParams): Reply {
     if (query.get('q') !== 'roleAssignee') return apiError(400, 'q must be roleAssignee', 'BAD_REQUEST');
-    if (!grant.scopes.has('r_organization_admin')) return apiError(403, 'Not enough permissions to access: organizationAcls.FINDER-roleAssignee');
+    if (!grant.scopes.has('r_organization_admin') && !grant.scopes.has('rw_organization_admin'))
+      return apiError(403, 'Not enough permissions to access: organizationAcls.FINDER-roleAssignee');
     const state = query.get('state');
     const role = query.get('role');
     const start = Number(query.get('start') ?? 0);
@@ -556,6 +584,7 @@ export async function startLinkedInServer(): Promise<LinkedInServer> {
     if (method === 'GET' && path === '/oauth/v2/authorization') return { endpoint: 'authorization', handle: authorize };
     if (method === 'POST' && path === '/oauth/v2/accessToken') return { endpoint: 'accessToken', handle: accessToken };
     if (method === 'GET' && path === '/v2/userinfo') return withGrant('userinfo', userinfo);
+    if (method === 'GET' && path === '/v2/me') return withGrant('me', me);
     if (method === 'GET' && path === '/rest/organizationAcls')
       return withGrant('organizationAcls', (grant, { url: at }) => organizationAcls(grant, at.searchParams));
     const organizationId = method === 'GET' ? /^\/rest\/organizations\/(\d+)$/.exec(path)?.[1] : undefined;

@@ -12,12 +12,15 @@ import type { ApiClient } from './http.ts';
 // a browser's round trip through the flow, and connections written straight to the database.
 
 /** The environment that points the service at the fake LinkedIn, with the fake's app as the operator's. */
-export function linkedInEnv(linkedin: LinkedInServer): Record<string, string> {
+export function linkedInEnv(linkedin: LinkedInServer, { organizationApp = false } = {}): Record<string, string> {
   return {
     LINKEDIN_API_URL: linkedin.url,
     LINKEDIN_AUTHORIZE_URL: `${linkedin.url}/oauth/v2`,
     LINKEDIN_CLIENT_ID: linkedin.client.clientId,
     LINKEDIN_CLIENT_SECRET: linkedin.client.clientSecret,
+    ...(organizationApp
+      ? { LINKEDIN_ORGANIZATION_CLIENT_ID: linkedin.organizationClient.clientId, LINKEDIN_ORGANIZATION_CLIENT_SECRET: linkedin.organizationClient.clientSecret }
+      : {}),
     SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true',
   };
 }

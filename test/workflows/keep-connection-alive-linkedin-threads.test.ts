@@ -21,7 +21,7 @@ let bed: WorkflowTestBed;
 
 beforeAll(async () => {
   [linkedin, threads] = await Promise.all([startLinkedInServer(), startThreadsServer()]);
-  bed = await startWorkflowTestBed({ ...linkedInEnv(linkedin), ...threadsEnv(threads) });
+  bed = await startWorkflowTestBed({ ...linkedInEnv(linkedin, { organizationApp: true }), ...threadsEnv(threads) });
   await bed.startWorker();
 });
 afterAll(async () => {
@@ -37,36 +37,45 @@ function start(connectionId: string) {
   });
 }
 
+/** A LinkedIn connection whose access token expires in a minute, kept alive until it is refreshed: its credentials then. */
+async function refreshedByKeepAlive(credentials: LinkedInCredentials, accountName: string): Promise<LinkedInCredentials> {
+  const { workspaceId } = await createPostFixture(bed.orm);
+  const connection = await createOAuthConnectionFixture(bed.orm, bed.config, {
+    workspaceId,
+    credentials,
+    serverUrl: linkedin.url,
+    accountName,
+    accountId: credentials.author,
+  });
+  const handle = await start(connection.id);
+  const after = await eventually(async () => {
+    const stored = await storedCredentials<LinkedInCredentials>(bed.orm, bed.config, connection.id);
+    expect(stored.accessToken).not.toBe(credentials.accessToken);
+    return stored;
+  });
+  await handle.terminate('test over');
+  return after;
+}
+
+const inAMinute = () => new Date(Date.now() + 60_000).toISOString();
+
 describe('keepConnectionAlive for LinkedIn and Threads', () => {
   it('when a LinkedIn access token expires in a minute, then it is refreshed in time and the refresh token, which LinkedIn does not rotate, is kept', async () => {
-    const { workspaceId } = await createPostFixture(bed.orm);
     const { accessToken, refreshToken } = linkedin.grantTokens([...linkedInMemberScopes]);
     const author = `urn:li:person:${linkedin.member.sub}`;
-    const credentials: LinkedInCredentials = {
-      platform: 'linkedin',
-      accessToken,
-      refreshToken,
-      expiresAt: new Date(Date.now() + 60_000).toISOString(),
-      author,
-    };
-    const connection = await createOAuthConnectionFixture(bed.orm, bed.config, {
-      workspaceId,
-      credentials,
-      serverUrl: linkedin.url,
-      accountName: linkedin.member.name,
-      accountId: author,
-    });
-    const handle = await start(connection.id);
-
-    const after = await eventually(async () => {
-      const stored = await storedCredentials<LinkedInCredentials>(bed.orm, bed.config, connection.id);
-      expect(stored.accessToken).not.toBe(accessToken);
-      return stored;
-    });
+    const after = await refreshedByKeepAlive({ platform: 'linkedin', accessToken, refreshToken, expiresAt: inAMinute(), author }, linkedin.member.name);
     expect(after).toMatchObject({ refreshToken, author, refreshTokenExpiresAt: expect.any(String) });
     expect(Date.parse(after.expiresAt)).toBeGreaterThan(Date.now() + 59 * dayMs);
     expect(linkedin.tokenRequests.at(-1)?.get('grant_type')).toBe('refresh_token');
-    await handle.terminate('test over');
+  });
+
+  it("when an organisation's tokens came from the organisation app, then that app's client refreshes them", async () => {
+    const { accessToken, refreshToken } = linkedin.grantTokens([...linkedin.organizationAppScopes], linkedin.organizationClient.clientId);
+    const author = 'urn:li:organization:2414183';
+    const credentials: LinkedInCredentials = { platform: 'linkedin', accessToken, refreshToken, expiresAt: inAMinute(), author, app: 'authors' };
+    const after = await refreshedByKeepAlive(credentials, 'Devtestco');
+    expect(after).toMatchObject({ refreshToken, author, app: 'authors' });
+    expect(linkedin.tokenRequests.at(-1)?.get('client_id')).toBe(linkedin.organizationClient.clientId);
   });
 
   it('when a Threads long-lived token expires in a minute, then it is refreshed with itself for another 60 days, with no refresh token', async () => {

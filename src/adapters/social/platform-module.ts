@@ -29,11 +29,26 @@ export type CredentialsConnection<P extends SocialPlatform, Input extends { plat
   serverUrlOf?: (credentials: CredentialsOf<P>) => string;
 };
 
+/** One of the operator's OAuth 2 apps on a platform: the platform's side of the flow for it, and its client (null: not configured). */
+export type OAuthApp = { platform: OAuthPlatform; client: OAuthClient | null };
+type ConfiguredApp = OAuthApp & { client: OAuthClient };
+
 /**
- * The operator's OAuth 2 app for a platform (null: not configured), its side of the flow, and the API its
- * connections are shown to talk to (`serverUrl`).
+ * The operator's OAuth 2 app for a platform, and the API its connections are shown to talk to (`serverUrl`); and,
+ * where the platform wants authors other than the person connected through an app of their own (LinkedIn's Community
+ * Management API must be the only product on its app), that app (`authorsApp`, null where there is none).
  */
-export type OAuthSetup = { platform: OAuthPlatform; client: OAuthClient | null; serverUrl: string };
+export type OAuthSetup = OAuthApp & { serverUrl: string; authorsApp: ConfiguredApp | null };
+
+/** The app an authorization goes through: the authors' app for an author other than the person, where there is one. */
+export function oauthAppFor(setup: OAuthSetup & ConfiguredApp, author: string | undefined): ConfiguredApp & { tokens?: 'authors' } {
+  return author !== undefined && setup.authorsApp ? { ...setup.authorsApp, tokens: 'authors' } : setup;
+}
+
+/** The app a connection's tokens were granted by, which alone may refresh them (null: no longer configured). */
+export function oauthAppOf(setup: OAuthSetup, tokens: OAuthTokenFields): OAuthApp | null {
+  return tokens.app === 'authors' ? setup.authorsApp : setup;
+}
 
 /** A platform connected through OAuth 2 (POST /social-connections/authorizations). */
 export type OAuthConnection<P extends SocialPlatform> = {

@@ -18,7 +18,14 @@ export type BlueskyCredentials = { platform: 'bluesky'; serviceUrl: string; hand
  * credentials): `expiresAt` is when the access token expires (ISO); `refreshToken` is absent where the platform
  * issues none.
  */
-export type OAuthTokenFields = { accessToken: string; refreshToken?: string | undefined; expiresAt: string; refreshTokenExpiresAt?: string | undefined };
+export type OAuthTokenFields = {
+  accessToken: string;
+  refreshToken?: string | undefined;
+  expiresAt: string;
+  refreshTokenExpiresAt?: string | undefined;
+  /** `authors`: granted to the platform's app for authors (OAuthSetup.authorsApp), which alone may refresh them. */
+  app?: 'authors' | undefined;
+};
 /** X: `userId` is the account's id, whose recent posts a retry looks in (see x-connector.ts). */
 export type XCredentials = OAuthTokenFields & { platform: 'x'; userId: string };
 /** LinkedIn: the tokens and who posts (see linkedin-author.ts). */

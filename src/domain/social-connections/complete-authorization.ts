@@ -1,5 +1,6 @@
 import { SocialConnection } from '../../adapters/database/entities/social-connection.ts';
 import type { OAuthTokens } from '../../adapters/social/oauth-platform.ts';
+import { oauthAppFor } from '../../adapters/social/platform-module.ts';
 import { oauthCredentialsOf } from '../../adapters/social/platform-registry.ts';
 import type { SocialPlatform, VerifiedAccount } from '../../adapters/social/social-connector.ts';
 import { inTemporal } from '../../adapters/temporal/workflow-gateway.ts';
@@ -53,13 +54,15 @@ export async function completeAuthorization(deps: Deps, input: CallbackInput): P
   if (input.error) return back({ error: input.error === 'access_denied' ? 'access_denied' : 'exchange_failed' });
   const setup = deps.oauth[input.platform];
   if (!input.code || !setup?.client) return back({ error: 'exchange_failed' });
+  // The app the authorization went through (start-authorization.ts): its client exchanges the code.
+  const app = oauthAppFor({ ...setup, client: setup.client }, consumed.author ?? undefined);
 
   let tokens: OAuthTokens;
   let account: VerifiedAccount;
   try {
     const codeVerifier = deps.secrets.open(consumed.code_verifier_sealed);
-    tokens = await setup.platform.exchangeCode({ client: setup.client, callbackUrl: callbackUrlOf(deps, input.platform), code: input.code, codeVerifier });
-    account = await setup.platform.account(tokens.accessToken, consumed.author ?? undefined);
+    tokens = await app.platform.exchangeCode({ client: app.client, callbackUrl: callbackUrlOf(deps, input.platform), code: input.code, codeVerifier });
+    account = await app.platform.account(tokens.accessToken, consumed.author ?? undefined);
   } catch (error) {
     deps.logger.warn({ platform: input.platform, workspaceId: consumed.workspace_id, reason: (error as Error).message }, 'OAuth code exchange failed');
     return back({ error: 'exchange_failed' });
@@ -78,7 +81,7 @@ export async function completeAuthorization(deps: Deps, input: CallbackInput): P
         serverUrl: setup.serverUrl,
         accountName: account.accountName,
         accountId: account.accountId,
-        credentialsSealed: deps.secrets.seal(JSON.stringify(oauthCredentialsOf(input.platform, tokens, account))),
+        credentialsSealed: deps.secrets.seal(JSON.stringify({ ...oauthCredentialsOf(input.platform, tokens, account), app: app.tokens })),
         sessionSealed: null,
         postLanguage: null,
         expiresAt: new Date(tokens.expiresAt),

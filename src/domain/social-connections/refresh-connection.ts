@@ -1,4 +1,4 @@
-import { oauthTokenFieldsOf } from '../../adapters/social/platform-module.ts';
+import { oauthAppOf, oauthTokenFieldsOf } from '../../adapters/social/platform-module.ts';
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { SocialConnection } from '../../adapters/database/entities/social-connection.ts';
 import type { OAuthTokens } from '../../adapters/social/oauth-platform.ts';
@@ -78,12 +78,13 @@ export async function refreshConnection(
     const expiresAt = Date.parse(credentials.expiresAt);
     // `asOf`: the keep-alive workflow's clock, which its timers keep (and a test skips).
     if (!options.force && expiresAt - (options.asOf ?? Date.now()) > refreshMarginMs) return { state: 'active', expiresAt };
-    // The operator's setting, not the person's token: retried until the app is configured again.
-    if (!setup.client) throw new SocialUnavailableError(`${connection.platform} is not configured on this service (its client id and secret)`);
+    // The operator's setting, not the person's token: retried until the app that granted the tokens is configured again.
+    const app = oauthAppOf(setup, credentials);
+    if (!app?.client) throw new SocialUnavailableError(`${connection.platform} is not configured on this service (its client id and secret)`);
 
     let tokens: OAuthTokens;
     try {
-      tokens = await setup.platform.refresh({ client: setup.client, tokens: tokensOf(credentials) });
+      tokens = await app.platform.refresh({ client: app.client, tokens: tokensOf(credentials) });
     } catch (error) {
       if (!(error instanceof SocialRejectedError)) throw error;
       return { state: 'needs_reauth', ...(await markNeedsReauth(em, connection, error.reason)) };

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { OAuthAuthorization } from '../../adapters/database/entities/oauth-authorization.ts';
 import { Workspace } from '../../adapters/database/entities/workspace.ts';
 import { issueOnce } from '../idempotency/request-effects.ts';
-import type { OAuthSetup } from '../../adapters/social/platform-module.ts';
+import { oauthAppFor, type OAuthSetup } from '../../adapters/social/platform-module.ts';
 import { oauthConnectionOf } from '../../adapters/social/platform-registry.ts';
 import type { OAuthClient } from '../../adapters/social/oauth-platform.ts';
 import type { SocialPlatform } from '../../adapters/social/social-connector.ts';
@@ -72,7 +72,7 @@ export async function startAuthorization(
   input: { platform: SocialPlatform; redirectUri: string; author?: string | undefined },
   requestKey?: string,
 ): Promise<StartedAuthorization> {
-  const { platform, client } = configuredOAuth(deps, input.platform);
+  const { platform, client } = oauthAppFor(configuredOAuth(deps, input.platform), input.author);
   if (input.author !== undefined) requireOrganizationAuthors(input.platform, platform.scopes);
   const { resource: authorization, secret: state } = await deps.orm.em.fork().transactional(async (em) => {
     const find = (id: string) => em.findOne(OAuthAuthorization, { id, workspaceId: caller.workspaceId });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { oauthAppFor } from '../../../src/adapters/social/platform-module.ts';
 import { createOAuthPlatforms } from '../../../src/adapters/social/platform-registry.ts';
 import { AppError } from '../../../src/common/errors/app-error.ts';
 import { loadConfig } from '../../../src/config.ts';
@@ -46,5 +47,17 @@ describe('which platforms an authorization may be started for', () => {
     expect(threads.extras.errors?.[0]?.path).toBe('/author');
     const organizations = createOAuthPlatforms(loadConfig({ ...withApps, LINKEDIN_ORGANIZATION_AUTHORS: 'true' }).social);
     expect(() => requireOrganizationAuthors('linkedin', configuredOAuth({ oauth: organizations }, 'linkedin').platform.scopes)).not.toThrow();
+  });
+
+  it('when organisations have a LinkedIn app of their own, then an authorization for an organisation goes through it, and the member app asks for the member scopes only', () => {
+    const settings = { ...minimal, LINKEDIN_CLIENT_ID: 'id', LINKEDIN_CLIENT_SECRET: 'secret', LINKEDIN_ORGANIZATION_AUTHORS: 'true' };
+    const withOrganizationApp = { ...settings, LINKEDIN_ORGANIZATION_CLIENT_ID: 'org-id', LINKEDIN_ORGANIZATION_CLIENT_SECRET: 'org-secret' };
+    const setup = configuredOAuth({ oauth: createOAuthPlatforms(loadConfig(withOrganizationApp).social) }, 'linkedin');
+    const forOrganization = oauthAppFor(setup, 'urn:li:organization:2414183');
+    expect(forOrganization).toMatchObject({ client: { clientId: 'org-id' }, tokens: 'authors' });
+    expect(() => requireOrganizationAuthors('linkedin', forOrganization.platform.scopes)).not.toThrow();
+    const forMember = oauthAppFor(setup, undefined);
+    expect(forMember.client.clientId).toBe('id');
+    expect(forMember.platform.scopes).toEqual(['openid', 'profile', 'w_member_social']);
   });
 });

@@ -18,14 +18,20 @@ const organizationUrn = /^urn:li:organization:(\d{1,19})$/;
 const aclPageSize = 100;
 const maxAclPages = 10;
 
+/** How the member is read: OpenID Connect's userinfo, or (an app without OpenID) their basic profile. */
+type LinkedInIdentity = 'openid' | 'profile';
+
 type LinkedInAuthor = VerifiedAccount & {
   /** The URN the posts are by, kept in the connection's credentials. */
   author: string;
 };
 
 export type LinkedInAuthors = {
-  /** The member the access token is of (OpenID Connect userinfo): their name, and `urn:li:person:{sub}`. */
-  member(accessToken: string): Promise<VerifiedAccount>;
+  /**
+   * The member the access token is of, their name and `urn:li:person:{id}`: from OpenID Connect's userinfo, or, for a
+   * token of an app without OpenID (`profile`), from their basic profile.
+   */
+  member(accessToken: string, identity: LinkedInIdentity): Promise<VerifiedAccount>;
   /**
    * The author a connection posts as: `requested` (an organisation URN) when the member may post for it, else the
    * member. Throws SocialRejectedError when the organisation is not one the member may post for.
@@ -66,7 +72,16 @@ export function createLinkedInAuthors(options: LinkedInOptions): LinkedInAuthors
   }
 
   return {
-    async member(accessToken) {
+    async member(accessToken, identity) {
+      if (identity === 'profile') {
+        // https://learn.microsoft.com/en-us/linkedin/shared/integrations/people/profile-api (r_basicprofile)
+        const answer = await api.call({ method: 'GET', path: '/v2/me', token: accessToken });
+        if (answer.status !== 200) throw linkedInFailureOf(answer, 'reading the member', [accessToken]);
+        const id = api.http.textField(answer, 'id', 'the member');
+        const { localizedFirstName: first, localizedLastName: last } = answer.body;
+        const name = [first, last].filter((part) => typeof part === 'string' && part).join(' ');
+        return { accountName: name || id, accountId: `urn:li:person:${id}` };
+      }
       // https://learn.microsoft.com/en-us/linkedin/consumer/integrations/self-serve/sign-in-with-linkedin-v2#api-request-to-retreive-member-details
       const answer = await api.call({ method: 'GET', path: '/v2/userinfo', token: accessToken });
       if (answer.status !== 200) throw linkedInFailureOf(answer, 'reading the member', [accessToken]);

@@ -108,8 +108,9 @@ export function createLinkedInConnector(options: LinkedInOptions): LinkedInConne
     },
 
     async verify(credentials) {
-      const { accessToken, author } = credentialsOf(credentials);
-      const member = await authors.member(accessToken);
+      const { accessToken, author, app } = credentialsOf(credentials);
+      // A token of the organisation app (Community Management alone) has no OpenID scope.
+      const member = await authors.member(accessToken, app === 'authors' ? 'profile' : 'openid');
       const { accountName, accountId } = await authors.authorFor({ accessToken, member, requested: author });
       return { accountName, accountId };
     },

@@ -17,15 +17,33 @@ import { SocialRejectedError, SocialUnavailableError } from '../social-connector
 /** Who the member is (OpenID) and may post as themself. */
 export const linkedInMemberScopes = ['openid', 'profile', 'w_member_social'] as const;
 /**
- * For organisation authors, with the Community Management API product: posting as the organisation, reading the
- * member's roles (to check they may), and listing the organisation's posts (to reconcile a lost answer).
+ * For organisation authors, on an app that has the Community Management API beside Sign In and Share (LinkedIn allows
+ * it with some products, such as the Advertising API): posting as the organisation, reading the member's roles (to
+ * check they may), and listing the organisation's posts (to reconcile a lost answer).
  */
 const linkedInOrganizationScopes = ['w_organization_social', 'r_organization_social', 'r_organization_admin'] as const;
+/**
+ * The same on an app with the Community Management API alone, which grants no OpenID scope (asking for one fails the
+ * whole authorization): the member is read from their basic profile, and their roles through
+ * `rw_organization_admin`, the page-management scope that product lists
+ * (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/community-management-api-migration-guide).
+ */
+const organizationAppScopes = ['r_basicprofile', 'w_organization_social', 'r_organization_social', 'rw_organization_admin'] as const;
 
-export type LinkedInOAuthOptions = LinkedInOptions & {
-  /** Whether the operator's app has the Community Management API, so members can connect their organisations. */
-  organizationAuthors: boolean;
+/**
+ * Which of the operator's LinkedIn apps this is: its products, and so the scopes an authorization asks for.
+ * `members`: Sign In and Share; `members and organizations`: those and the Community Management API on one app
+ * (LINKEDIN_ORGANIZATION_AUTHORS); `organizations`: the Community Management API alone (LINKEDIN_ORGANIZATION_CLIENT_ID).
+ */
+export type LinkedInApp = 'members' | 'members and organizations' | 'organizations';
+
+const scopesOf: Record<LinkedInApp, readonly string[]> = {
+  members: linkedInMemberScopes,
+  'members and organizations': [...linkedInMemberScopes, ...linkedInOrganizationScopes],
+  organizations: organizationAppScopes,
 };
+
+export type LinkedInOAuthOptions = LinkedInOptions & { app: LinkedInApp };
 
 function positiveSeconds(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : undefined;
@@ -35,7 +53,9 @@ export function createLinkedInOAuth(options: LinkedInOAuthOptions): OAuthPlatfor
   const api = createLinkedInApi(options);
   const authors = createLinkedInAuthors(options);
   const base = options.authorizeUrl.replace(/\/+$/, '');
-  const scopes = options.organizationAuthors ? [...linkedInMemberScopes, ...linkedInOrganizationScopes] : [...linkedInMemberScopes];
+  const scopes = [...scopesOf[options.app]];
+  // An app without OpenID reads the member from their basic profile.
+  const identity = options.app === 'organizations' ? 'profile' : 'openid';
 
   /** The token endpoint, with the client secret in the form body as LinkedIn takes it. */
   async function grant(client: OAuthClient, fields: Record<string, string>, secrets: string[]): Promise<Answer> {
@@ -104,7 +124,7 @@ export function createLinkedInOAuth(options: LinkedInOAuthOptions): OAuthPlatfor
     },
 
     async account(accessToken, author) {
-      const member = await authors.member(accessToken);
+      const member = await authors.member(accessToken, identity);
       const { accountName, accountId } = await authors.authorFor({ accessToken, member, requested: author });
       return { accountName, accountId };
     },

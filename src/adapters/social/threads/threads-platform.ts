@@ -12,6 +12,7 @@ export const threadsPlatform = {
       platform: createThreadsOAuthPlatform({ ...httpOptionsOf(config), apiUrl: config.threads.apiUrl, authorizeUrl: config.threads.authorizeUrl }),
       client: config.threads.client,
       serverUrl: config.threads.apiUrl,
+      authorsApp: null,
     }),
     // The user id is whose threads the posts are made under.
     credentialsOf: (tokens, account) => ({ ...tokens, platform: 'threads', userId: account.accountId }),

@@ -11,6 +11,7 @@ export const xPlatform = {
       platform: createXOAuthPlatform({ ...httpOptionsOf(config), apiUrl: config.x.apiUrl, authorizeUrl: config.x.authorizeUrl }),
       client: config.x.client,
       serverUrl: config.x.apiUrl,
+      authorsApp: null,
     }),
     // The user id is whose recent posts a retry looks in (x-connector.ts).
     credentialsOf: (tokens, account) => ({ ...tokens, platform: 'x', userId: account.accountId }),

@@ -204,7 +204,7 @@ describe('LinkedIn connector: organisation authors', () => {
   it("when the member administers the organisation, then the connection may post as it, and its posts and images are the organisation's", async () => {
     const credentials = credentialsFor('organization');
     const authors = createLinkedInAuthors(options());
-    const member = await authors.member(credentials.accessToken);
+    const member = await authors.member(credentials.accessToken, 'openid');
     expect(await authors.authorFor({ accessToken: credentials.accessToken, member, requested: organization })).toEqual({
       accountName: 'Devtestco',
       accountId: organization,
@@ -217,6 +217,16 @@ describe('LinkedIn connector: organisation authors', () => {
     expect(linkedin.posts).toMatchObject([{ author: organization, media: { id: linkedin.images[0]?.urn } }]);
   });
 
+  it('when the connection was made through the organisation app (Community Management alone, no OpenID), then the member is read from their profile and it posts as the organisation', async () => {
+    const { accessToken, refreshToken } = linkedin.grantTokens([...linkedin.organizationAppScopes], linkedin.organizationClient.clientId);
+    const credentials = { ...credentialsFor('organization'), accessToken, refreshToken, app: 'authors' as const };
+    expect(await connector.verify(credentials)).toEqual({ accountName: 'Devtestco', accountId: organization });
+    expect(linkedin.requests.map((request) => request.path)).not.toContain('/v2/userinfo');
+
+    await connector.publish(credentials, postWith());
+    expect(linkedin.posts).toMatchObject([{ author: organization, media: { id: linkedin.images[0]?.urn } }]);
+  });
+
   it.each([
     ['holds no role in it', []],
     ['is only an analyst of it', [{ organization, role: 'ANALYST', state: 'APPROVED' as const }]],
@@ -226,7 +236,7 @@ describe('LinkedIn connector: organisation authors', () => {
     linkedin.acls = acls;
     const credentials = credentialsFor('organization');
     const authors = createLinkedInAuthors(options());
-    const member = await authors.member(credentials.accessToken);
+    const member = await authors.member(credentials.accessToken, 'openid');
     const error = await failureOf(authors.authorFor({ accessToken: credentials.accessToken, member, requested: organization }), SocialRejectedError);
     expect(error.reason).toBe(`Alice Example is not an administrator or content administrator of ${organization} on LinkedIn`);
     await failureOf(connector.verify(credentials), SocialRejectedError);
@@ -242,7 +252,7 @@ describe('LinkedIn connector: organisation authors', () => {
   it('when the requested author is neither the member nor an organisation, then it is refused before asking LinkedIn', async () => {
     const credentials = credentialsFor('organization');
     const authors = createLinkedInAuthors(options());
-    const member = await authors.member(credentials.accessToken);
+    const member = await authors.member(credentials.accessToken, 'openid');
     linkedin.requests.length = 0;
     const error = await failureOf(
       authors.authorFor({ accessToken: credentials.accessToken, member, requested: 'urn:li:person:someone-else' }),

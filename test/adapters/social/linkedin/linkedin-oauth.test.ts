@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createLinkedInOAuth } from '../../../../src/adapters/social/linkedin/linkedin-oauth.ts';
+import { createLinkedInOAuth, type LinkedInApp } from '../../../../src/adapters/social/linkedin/linkedin-oauth.ts';
 import type { OAuthPlatform, OAuthTokens } from '../../../../src/adapters/social/oauth-platform.ts';
 import { SocialRateLimitedError, SocialRejectedError, SocialUnavailableError } from '../../../../src/adapters/social/social-connector.ts';
 import { startLinkedInServer, type LinkedInServer } from '../../../fakes/linkedin-server.ts';
@@ -12,8 +12,8 @@ const day = 24 * 3600 * 1000;
 let linkedin: LinkedInServer;
 let oauth: OAuthPlatform;
 
-function optionsFor(organizationAuthors: boolean) {
-  return { apiUrl: linkedin.url, authorizeUrl: `${linkedin.url}/oauth/v2`, allowPrivateNetworks: true, organizationAuthors };
+function optionsFor(app: LinkedInApp) {
+  return { apiUrl: linkedin.url, authorizeUrl: `${linkedin.url}/oauth/v2`, allowPrivateNetworks: true, app };
 }
 
 /** A fresh PKCE pair, as the oauth lane's authorizations make them. */
@@ -39,7 +39,7 @@ async function connect(platform: OAuthPlatform = oauth): Promise<OAuthTokens> {
 beforeAll(async () => {
   linkedin = await startLinkedInServer();
   linkedin.redirectUris = [callbackUrl];
-  oauth = createLinkedInOAuth(optionsFor(false));
+  oauth = createLinkedInOAuth(optionsFor('members'));
 });
 beforeEach(() => {
   linkedin.requests.length = 0;
@@ -88,10 +88,39 @@ describe('LinkedIn OAuth: authorization', () => {
   });
 
   it('when the operator enables organisation authors, then the organisation scopes are asked for too', () => {
-    const withOrganizations = createLinkedInOAuth(optionsFor(true));
+    const withOrganizations = createLinkedInOAuth(optionsFor('members and organizations'));
     const url = new URL(withOrganizations.authorizationUrl({ client: linkedin.client, callbackUrl, state: 's', codeChallenge: pkce().codeChallenge }));
     expect(url.searchParams.get('scope')).toBe('openid profile w_member_social w_organization_social r_organization_social r_organization_admin');
     expect(withOrganizations.scopes).toContain('w_organization_social');
+  });
+
+  it("when organisations have an app of their own (Community Management alone), then it asks for that product's scopes and no OpenID, reads the member from their profile, and refreshes with its own client", async () => {
+    const organizations = createLinkedInOAuth(optionsFor('organizations'));
+    const client = linkedin.organizationClient;
+    const { codeVerifier, codeChallenge } = pkce();
+    const url = new URL(organizations.authorizationUrl({ client, callbackUrl, state: 's', codeChallenge }));
+    expect(url.searchParams.get('client_id')).toBe(client.clientId);
+    expect(url.searchParams.get('scope')).toBe('r_basicprofile w_organization_social r_organization_social rw_organization_admin');
+    const back = await consent(url.toString());
+    const tokens = await organizations.exchangeCode({ client, callbackUrl, code: back.searchParams.get('code') ?? '', codeVerifier });
+    linkedin.acls = [{ organization: 'urn:li:organization:2414183', role: 'ADMINISTRATOR', state: 'APPROVED' }];
+    linkedin.organizations.set('2414183', 'Devtestco');
+    expect(await organizations.account(tokens.accessToken, 'urn:li:organization:2414183')).toEqual({
+      accountName: 'Devtestco',
+      accountId: 'urn:li:organization:2414183',
+    });
+    expect(linkedin.requests.some((request) => request.path === '/v2/me')).toBe(true);
+
+    const refreshed = await organizations.refresh({ client, tokens });
+    expect(linkedin.tokenRequests.at(-1)?.get('client_id')).toBe(client.clientId);
+    // The member's app cannot refresh the organisation app's tokens.
+    await failureOf(oauth.refresh({ client: linkedin.client, tokens: refreshed }), SocialRejectedError);
+  });
+
+  it('when the app without OpenID is asked for OpenID scopes, then LinkedIn refuses the authorization for its scope', async () => {
+    const back = await consent(oauth.authorizationUrl({ client: linkedin.organizationClient, callbackUrl, state: 's', codeChallenge: pkce().codeChallenge }));
+    expect(back.searchParams.get('error')).toBe('unauthorized_scope_error');
+    expect(back.searchParams.get('error_description')).toBe('Scope "openid" is not authorized for your application');
   });
 
   it("when the verifier is not the one of the challenge, then the exchange is refused with LinkedIn's reason and without the code", async () => {
