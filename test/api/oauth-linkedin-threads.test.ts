@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VideoJob } from '../../src/adapters/database/entities/video-job.ts';
 import type { LinkedInCredentials, ThreadsCredentials } from '../../src/adapters/social/social-connector.ts';
 import { workflowIds } from '../../src/adapters/temporal/workflow-ids.ts';
 import type { Schemas } from '../../src/api/schemas.ts';
@@ -7,6 +9,7 @@ import { startThreadsServer, type ThreadsServer } from '../fakes/threads-server.
 import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
 import { connectThroughOAuth, linkedInEnv, storedCredentials, threadsEnv } from '../support/oauth-connections.ts';
 import type { TestApp } from '../support/test-app.ts';
+import { makeVideo } from '../support/video-files.ts';
 import type { TestWorkspace } from '../support/workspaces.ts';
 
 // The tests whose post's answer never comes wait for the request to time out: short here, 30 s by default.
@@ -151,6 +154,72 @@ describe('LinkedIn through OAuth', () => {
       media: { altText: 'Boats at night' },
     });
     expect(linkedin.images.find((image) => image.urn === post?.media?.id)).toMatchObject({ contentType: 'image/png' });
+  });
+});
+
+describe('LinkedIn: video', () => {
+  let clip: Buffer;
+  beforeAll(() => {
+    // Three seconds of noise, over LinkedIn's 75 KB and 3 s minimums, in parts small enough to make several.
+    clip = makeVideo({ width: 108, height: 192, seconds: 3, noise: true });
+    linkedin.videoPartBytes = 128 * 1024;
+  });
+
+  /** A generated post with a finished video of these bytes (as a video job leaves it), its id. */
+  async function postWithVideo(title: string, bytes: Buffer, durationMs: number): Promise<string> {
+    const id = (await workspace.client.post<{ id: string }>('/posts', { title, prompt: 'Boats at night', projectId })).body.id;
+    expect((await workspace.client.post(`/posts/${id}/generate`, { format: '9:16' })).status).toBe(200);
+    const videoKey = `workspaces/${workspace.id}/posts/${id}/video-${randomUUID()}.mp4`;
+    await app.storage.put(videoKey, bytes, 'video/mp4');
+    const em = app.api.services.orm.em.fork();
+    em.create(VideoJob, {
+      workspaceId: workspace.id,
+      postId: id,
+      format: '9:16',
+      videoKey,
+      videoBytes: bytes.length,
+      durationMs,
+      status: 'done',
+      progress: 100,
+      completedAt: new Date(),
+    });
+    await em.flush();
+    return id;
+  }
+
+  async function publishedTarget(postId: string, connectionId: string): Promise<Target> {
+    await workspace.client.post(`/posts/${postId}/publish-social`, { connectionIds: [connectionId] });
+    const targets = async () => (await workspace.client.get<Target[]>(`/posts/${postId}/publish-targets`)).body;
+    await expect.poll(async () => (await targets())[0]?.status, { timeout: 60_000, interval: 250 }).toMatch(/^(Published|Failed)$/);
+    return (await targets())[0]!;
+  }
+
+  it("when a post's video is published to it, then the video goes up in LinkedIn's parts, LinkedIn's processing is waited out, and the post carries it", async () => {
+    const connectionId = await connect('linkedin');
+    const target = await publishedTarget(await postWithVideo('Harbour lights moving on LinkedIn', clip, 3_000), connectionId);
+    expect(target).toMatchObject({ status: 'Published', errorMessage: null });
+    expect(target.attempts.map((attempt) => attempt.outcome)).toEqual(['processing', 'processing', 'published']);
+    expect(target.attempts[0]?.detail).toBe(`Uploaded the video (${Math.ceil(clip.length / (128 * 1024))} parts); LinkedIn is processing it.`);
+    const post = linkedin.posts.find((candidate) => candidate.id === target.externalPostId);
+    const video = linkedin.videos.find((candidate) => candidate.urn === post?.media?.id);
+    expect(video?.bytes?.equals(clip)).toBe(true);
+  });
+
+  it("when the video is shorter than LinkedIn takes, then the dry run says so, and sent anyway the target fails in LinkedIn's words", async () => {
+    const connectionId = await connect('linkedin');
+    const short = makeVideo({ width: 108, height: 192, seconds: 2, noise: true });
+    const postId = await postWithVideo('Harbour lights, briefly', short, 2_000);
+    const preview = await workspace.client.post<Schemas['PublishPreview'][]>(`/posts/${postId}/publish-social`, {
+      connectionIds: [connectionId],
+      dryRun: true,
+    });
+    expect(preview.body[0]).toMatchObject({ media: 'video', problems: [{ code: 'video_too_short' }] });
+
+    const target = await publishedTarget(postId, connectionId);
+    const refusal = 'LinkedIn could not process the video: The video lasts 2 s, not between 3 seconds and 30 minutes';
+    expect(target).toMatchObject({ status: 'Failed', errorMessage: expect.stringContaining(refusal) });
+    expect(target.attempts.at(-1)).toMatchObject({ outcome: 'refused', detail: expect.stringContaining(refusal) });
+    expect(linkedin.posts.some((post) => post.commentary === 'Harbour lights, briefly')).toBe(false);
   });
 });
 
