@@ -80,7 +80,10 @@ export async function refreshConnection(
     if (!options.force && expiresAt - (options.asOf ?? Date.now()) > refreshMarginMs) return { state: 'active', expiresAt };
     // The operator's setting, not the person's token: retried until the app that granted the tokens is configured again.
     const app = oauthAppOf(setup, credentials);
-    if (!app?.client) throw new SocialUnavailableError(`${connection.platform} is not configured on this service (its client id and secret)`);
+    if (!app?.client) {
+      const which = credentials.app === 'authors' ? 'the client id and secret of its app for authors' : 'its client id and secret';
+      throw new SocialUnavailableError(`${connection.platform} is not configured on this service (${which})`);
+    }
 
     let tokens: OAuthTokens;
     try {

@@ -32,8 +32,8 @@ function parse(stored: string | undefined): Notes {
   try {
     const { linkedInSent, linkedInSentWholeSince, ...rest } = JSON.parse(stored) as { linkedInSent?: unknown; linkedInSentWholeSince?: unknown };
     const notes = Array.isArray(linkedInSent) ? (linkedInSent as SentPost[]) : [];
-    // Notes written before they were kept a day were kept by count: whole only from when this version began.
-    const wholeSince = typeof linkedInSentWholeSince === 'number' ? linkedInSentWholeSince : notes.length > 0 ? Date.now() : 0;
+    // Notes written before they were kept a day were the last 50: whole since the oldest of them once there were 50.
+    const wholeSince = typeof linkedInSentWholeSince === 'number' ? linkedInSentWholeSince : notes.length < 50 ? 0 : Math.min(...notes.map((note) => note.at));
     return { notes, wholeSince, rest };
   } catch {
     // An unreadable session: whatever it noted is lost from now.

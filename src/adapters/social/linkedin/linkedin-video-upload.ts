@@ -17,6 +17,8 @@ import { linkedInFailureOf, type LinkedInApi } from './linkedin-api.ts';
 
 // How long LinkedIn's processing may take before the publication gives up on the video.
 const processingLimitMs = 30 * 60_000;
+// Part URLs this close to their expiry are not worth starting on: a part sent as they expire is refused.
+const expiryMarginMs = 5 * 60_000;
 
 type Upload = { api: LinkedInApi; token: string; author: string; ledger: MediaLedger; idempotencyKey: string };
 type PartUrl = NonNullable<MediaNote['partUrls']>[number];
@@ -25,7 +27,9 @@ type PartUrl = NonNullable<MediaNote['partUrls']>[number];
 export async function uploadedLinkedInVideo(upload: Upload, video: SocialVideo): Promise<string> {
   const noted = await upload.ledger.find(upload.idempotencyKey);
   if (noted?.finalized) return processed(upload, noted);
-  const usable = noted?.partUrls && (noted.expiresAt ?? 0) > Date.now() ? noted : await initialize(upload, video);
+  // Every part acknowledged (the attempt stopped at finishing the upload): finishing needs none of the URLs.
+  if (noted?.partUrls && noted.partIds?.length === noted.partUrls.length) return finalize(upload, noted);
+  const usable = noted?.partUrls && (noted.expiresAt ?? 0) - expiryMarginMs > Date.now() ? noted : await initialize(upload, video);
   return finalize(upload, await uploadFrom(upload, video, usable));
 }
 
@@ -70,16 +74,19 @@ function partUrlsOf(api: LinkedInApi, instructions: unknown, bytes: number): Par
   return parts;
 }
 
-/** Sends the parts LinkedIn has not acknowledged, noting the ETag of each one it does. */
+/**
+ * Sends the parts LinkedIn has not acknowledged, noting the ETag of each one it does. The parts are cut from storage
+ * as LinkedIn sized them for the announced length: a stored video of another length (past its last part, a segment
+ * of one byte, so nothing more is read) is our fault, and nothing of it is finished.
+ */
 async function uploadFrom(upload: Upload, video: SocialVideo, note: MediaNote): Promise<MediaNote> {
   const parts = note.partUrls ?? [];
   const partIds = [...(note.partIds ?? [])];
-  const sizeOf = (index: number) => (index < parts.length ? parts[index]!.lastByte - parts[index]!.firstByte + 1 : Infinity);
-  // Every part acknowledged (the attempt stopped at finalizing): storage is not read again.
-  const segments = partIds.length < parts.length ? streamSegments(video.open(), sizeOf, partIds.length) : [];
-  for await (const segment of segments) {
+  const sizeOf = (index: number) => (index < parts.length ? parts[index]!.lastByte - parts[index]!.firstByte + 1 : 1);
+  for await (const segment of streamSegments(video.open(), sizeOf, partIds.length)) {
     const part = partIds.length + 1;
     const bytes = segment.reduce((sum, chunk) => sum + chunk.length, 0);
+    if (part > parts.length || bytes !== sizeOf(part - 1)) throw storedLengthMismatch(video);
     // A pre-signed URL: the bearer token stays with the API.
     const answer = await upload.api.http.request({
       method: 'PUT',
@@ -94,7 +101,12 @@ async function uploadFrom(upload: Upload, video: SocialVideo, note: MediaNote): 
     partIds.push(etag);
     await upload.ledger.note(upload.idempotencyKey, { ...note, parts: partIds.length, partIds });
   }
+  if (partIds.length !== parts.length) throw storedLengthMismatch(video);
   return { ...note, parts: partIds.length, partIds };
+}
+
+function storedLengthMismatch(video: SocialVideo): Error {
+  return new Error(`The stored video is not the ${video.bytes} bytes its job recorded`);
 }
 
 async function finalize(upload: Upload, note: MediaNote): Promise<string> {
@@ -106,9 +118,14 @@ async function finalize(upload: Upload, note: MediaNote): Promise<string> {
     json: { finalizeUploadRequest: { video: note.id, uploadToken: note.uploadToken ?? '', uploadedPartIds: note.partIds ?? [] } },
     token,
   });
+  if (answer.status >= 500 || answer.status === 401 || answer.status === 429) throw linkedInFailureOf(answer, 'the video', [token]);
   // Refused, it may be that an earlier attempt's finalize went through and its answer was lost: the status tells.
-  if (answer.status !== 200 && (answer.status >= 500 || (await statusOf(upload, note)).status === 'WAITING_UPLOAD'))
-    throw linkedInFailureOf(answer, 'the video', [token]);
+  // Still waiting for its parts, the upload is not one LinkedIn will finish (a part sent again by an attempt that
+  // outlived its timeout has another ETag): the next attempt uploads the video anew.
+  if (answer.status !== 200 && (await statusOf(upload, note)).status === 'WAITING_UPLOAD') {
+    await upload.ledger.forget(upload.idempotencyKey);
+    throw new SocialUnavailableError(`LinkedIn did not finish the upload of the video (${answer.status}); the next attempt uploads it again`);
+  }
   const finalized = { ...note, madeAt: Date.now(), finalized: true };
   // Finalized: a later attempt asks for its status instead of uploading it again.
   await upload.ledger.note(upload.idempotencyKey, finalized);

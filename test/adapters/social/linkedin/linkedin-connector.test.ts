@@ -305,6 +305,16 @@ describe('LinkedIn connector: findPublished', () => {
     expect(linkedin.requests).toHaveLength(0);
   });
 
+  it('when the notes are of the version that kept the last 50, then they are whole from the oldest once there are 50, from the start before', async () => {
+    const credentials = credentialsFor('organization');
+    const sessions = memoryStore();
+    const note = (at: number) => ({ key: randomUUID(), digest: 'd', image: false, at });
+    sessions.text = JSON.stringify({ linkedInSent: [note(Date.now() - 60_000)] });
+    expect(await connector.findPublished(credentials, randomUUID(), sessions)).toBe(notSent);
+    sessions.text = JSON.stringify({ linkedInSent: Array.from({ length: 50 }, () => note(Date.now() - 60_000)) });
+    expect(await connector.findPublished(credentials, randomUUID(), sessions)).toBeNull();
+  });
+
   it('when the notes of the last day were cut (a connection past a thousand posts a day), then a publication without a note is unknown, not unsent', async () => {
     const credentials = credentialsFor('organization');
     const sessions = memoryStore();
@@ -408,6 +418,33 @@ describe('LinkedIn connector: video', () => {
     expect(linkedin.videos).toHaveLength(1);
     expect(partsSent()).toHaveLength(partCount());
     expect(linkedin.posts).toHaveLength(1);
+  });
+
+  it('when LinkedIn refuses to finish an upload still waiting for its parts, then the note goes and the next attempt uploads the video anew: one post', async () => {
+    linkedin.videoProcessingChecks = 0;
+    linkedin.script('finalizeVideoUpload', [{ status: 400, message: 'uploadedPartIds do not match the uploaded parts' }]);
+    const credentials = credentialsFor('member');
+    const sessions = memoryStore();
+    const post = videoPost();
+    const error = await failureOf(connector.publish(credentials, post, sessions), SocialUnavailableError);
+    expect(error.message).toBe('LinkedIn did not finish the upload of the video (400); the next attempt uploads it again');
+
+    await failureOf(connector.publish(credentials, post, sessions), MediaStillProcessing);
+    await connector.publish(credentials, post, sessions);
+    expect(linkedin.videos).toHaveLength(2);
+    expect(linkedin.posts).toHaveLength(1);
+    expect(linkedin.posts[0]!.media?.id).toBe(linkedin.videos[1]!.urn);
+  });
+
+  it.each([
+    ['longer', 1_000],
+    ['shorter', -1_000],
+  ])('when the stored video is %s than its job recorded, then the upload stops before finishing, and nothing is posted', async (_case, difference) => {
+    const post = videoPost({ video: socialVideoOf(clip, { bytes: clip.length - difference }) });
+    const error = await failureOf(connector.publish(credentialsFor('member'), post, memoryStore()));
+    expect(error.message).toBe(`The stored video is not the ${clip.length - difference} bytes its job recorded`);
+    expect(linkedin.requests.some((request) => request.query.get('action') === 'finalizeUpload')).toBe(false);
+    expect(linkedin.posts).toHaveLength(0);
   });
 
   it('when LinkedIn fails the video at processing (two seconds long), then the publication is refused for good in its words, and nothing is posted', async () => {
