@@ -41,13 +41,16 @@ type ConfiguredApp = OAuthApp & { client: OAuthClient };
 export type OAuthSetup = OAuthApp & { serverUrl: string; authorsApp: ConfiguredApp | null };
 
 /** The app an authorization goes through: the authors' app for an author other than the person, where there is one. */
-export function oauthAppFor(setup: OAuthSetup & ConfiguredApp, author: string | undefined): ConfiguredApp & { tokens?: 'authors' } {
-  return author !== undefined && setup.authorsApp ? { ...setup.authorsApp, tokens: 'authors' } : setup;
+export function oauthAppFor(setup: OAuthSetup & ConfiguredApp, author: string | undefined): ConfiguredApp & { app?: 'authors' } {
+  return author !== undefined && setup.authorsApp ? { ...setup.authorsApp, app: 'authors' } : setup;
 }
 
-/** The app a connection's tokens were granted by, which alone may refresh them (null: no longer configured). */
-export function oauthAppOf(setup: OAuthSetup, tokens: OAuthTokenFields): OAuthApp | null {
-  return tokens.app === 'authors' ? setup.authorsApp : setup;
+/**
+ * The app an authorization went through (its code is exchanged by that app's client) or a connection's tokens were
+ * granted by (which alone may refresh them), as recorded (`app`); null when it is no longer configured.
+ */
+export function oauthAppOf(setup: OAuthSetup, recorded: { app?: OAuthTokenFields['app'] | null }): OAuthApp | null {
+  return recorded.app === 'authors' ? setup.authorsApp : setup;
 }
 
 /** A platform connected through OAuth 2 (POST /social-connections/authorizations). */

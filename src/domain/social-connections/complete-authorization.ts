@@ -1,6 +1,6 @@
 import { SocialConnection } from '../../adapters/database/entities/social-connection.ts';
 import type { OAuthTokens } from '../../adapters/social/oauth-platform.ts';
-import { oauthAppFor } from '../../adapters/social/platform-module.ts';
+import { oauthAppOf } from '../../adapters/social/platform-module.ts';
 import { oauthCredentialsOf } from '../../adapters/social/platform-registry.ts';
 import type { SocialPlatform, VerifiedAccount } from '../../adapters/social/social-connector.ts';
 import { inTemporal } from '../../adapters/temporal/workflow-gateway.ts';
@@ -24,7 +24,14 @@ type CallbackError = 'access_denied' | 'expired' | 'exchange_failed' | 'quota_ex
 // social_connections.account_name and account_id.
 const accountFieldChars = 300;
 
-type Consumed = { workspace_id: string; code_verifier_sealed: string; redirect_uri: string; author: string | null; expires_at: Date };
+type Consumed = {
+  workspace_id: string;
+  code_verifier_sealed: string;
+  redirect_uri: string;
+  author: string | null;
+  app: 'authors' | null;
+  expires_at: Date;
+};
 
 /**
  * Our public callback (`GET /oauth/{platform}/callback`), where the platform sends the person after they answered
@@ -39,7 +46,7 @@ export async function completeAuthorization(deps: Deps, input: CallbackInput): P
   const [consumed] = await deps.orm.em
     .fork()
     .execute<Consumed[]>(
-      'delete from oauth_authorizations where state_hash = ? and platform = ? returning workspace_id, code_verifier_sealed, redirect_uri, author, expires_at',
+      'delete from oauth_authorizations where state_hash = ? and platform = ? returning workspace_id, code_verifier_sealed, redirect_uri, author, app, expires_at',
       [stateHashOf(input.state), input.platform],
     );
   if (!consumed) return { kind: 'invalid-state' };
@@ -52,10 +59,10 @@ export async function completeAuthorization(deps: Deps, input: CallbackInput): P
   };
   if (new Date(consumed.expires_at).getTime() < Date.now()) return back({ error: 'expired' });
   if (input.error) return back({ error: input.error === 'access_denied' ? 'access_denied' : 'exchange_failed' });
-  const setup = deps.oauth[input.platform];
-  if (!input.code || !setup?.client) return back({ error: 'exchange_failed' });
   // The app the authorization went through (start-authorization.ts): its client exchanges the code.
-  const app = oauthAppFor({ ...setup, client: setup.client }, consumed.author ?? undefined);
+  const setup = deps.oauth[input.platform];
+  const app = setup ? oauthAppOf(setup, consumed) : null;
+  if (!input.code || !setup || !app?.client) return back({ error: 'exchange_failed' });
 
   let tokens: OAuthTokens;
   let account: VerifiedAccount;
@@ -81,7 +88,7 @@ export async function completeAuthorization(deps: Deps, input: CallbackInput): P
         serverUrl: setup.serverUrl,
         accountName: account.accountName,
         accountId: account.accountId,
-        credentialsSealed: deps.secrets.seal(JSON.stringify({ ...oauthCredentialsOf(input.platform, tokens, account), app: app.tokens })),
+        credentialsSealed: deps.secrets.seal(JSON.stringify({ ...oauthCredentialsOf(input.platform, tokens, account), app: consumed.app ?? undefined })),
         sessionSealed: null,
         postLanguage: null,
         expiresAt: new Date(tokens.expiresAt),

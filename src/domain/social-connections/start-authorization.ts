@@ -72,7 +72,7 @@ export async function startAuthorization(
   input: { platform: SocialPlatform; redirectUri: string; author?: string | undefined },
   requestKey?: string,
 ): Promise<StartedAuthorization> {
-  const { platform, client } = oauthAppFor(configuredOAuth(deps, input.platform), input.author);
+  const { platform, client, app } = oauthAppFor(configuredOAuth(deps, input.platform), input.author);
   if (input.author !== undefined) requireOrganizationAuthors(input.platform, platform.scopes);
   const { resource: authorization, secret: state } = await deps.orm.em.fork().transactional(async (em) => {
     const find = (id: string) => em.findOne(OAuthAuthorization, { id, workspaceId: caller.workspaceId });
@@ -93,6 +93,7 @@ export async function startAuthorization(
         codeVerifierSealed: deps.secrets.seal(randomBytes(32).toString('base64url')),
         redirectUri: input.redirectUri,
         author: input.author ?? null,
+        app: app ?? null,
         expiresAt: new Date(Date.now() + authorizationLifetimeMs),
       });
       return { resource: made, secret: fresh };

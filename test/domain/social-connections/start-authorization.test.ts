@@ -54,7 +54,7 @@ describe('which platforms an authorization may be started for', () => {
     const withOrganizationApp = { ...settings, LINKEDIN_ORGANIZATION_CLIENT_ID: 'org-id', LINKEDIN_ORGANIZATION_CLIENT_SECRET: 'org-secret' };
     const setup = configuredOAuth({ oauth: createOAuthPlatforms(loadConfig(withOrganizationApp).social) }, 'linkedin');
     const forOrganization = oauthAppFor(setup, 'urn:li:organization:2414183');
-    expect(forOrganization).toMatchObject({ client: { clientId: 'org-id' }, tokens: 'authors' });
+    expect(forOrganization).toMatchObject({ client: { clientId: 'org-id' }, app: 'authors' });
     expect(() => requireOrganizationAuthors('linkedin', forOrganization.platform.scopes)).not.toThrow();
     const forMember = oauthAppFor(setup, undefined);
     expect(forMember.client.clientId).toBe('id');

@@ -22,6 +22,11 @@ export const OAuthAuthorization = defineEntity({
     redirectUri: p.text(),
     /** Who the connection is to post as, when the client named someone other than the person (a LinkedIn organisation). */
     author: p.text().nullable(),
+    /**
+     * `authors`: the authorization went through the platform's app for authors (OAuthSetup.authorsApp), whose client
+     * must exchange its code, whatever the configuration says by the time the person comes back.
+     */
+    app: p.enum(['authors']).nullable(),
     expiresAt: p.datetime().index(),
     ...createdAt,
   },

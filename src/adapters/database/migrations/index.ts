@@ -25,6 +25,7 @@ import { Migration20261129083103_request_effects } from './Migration202611290831
 import { Migration20261129103521_request_effect_secrets } from './Migration20261129103521_request_effect_secrets.ts';
 import { Migration20261129170000_video_publishing } from './Migration20261129170000_video_publishing.ts';
 import { Migration20261129181500_publish_target_video } from './Migration20261129181500_publish_target_video.ts';
+import { Migration20261129234952_oauth_authorization_app } from './Migration20261129234952_oauth_authorization_app.ts';
 
 export const migrationsList = [
   Migration20261122091116_initial,
@@ -52,4 +53,5 @@ export const migrationsList = [
   Migration20261129103521_request_effect_secrets,
   Migration20261129170000_video_publishing,
   Migration20261129181500_publish_target_video,
+  Migration20261129234952_oauth_authorization_app,
 ];
