@@ -1340,7 +1340,7 @@ export interface components {
         };
         PublishProblem: {
             /** @enum {string} */
-            code: "text_too_long" | "thread_unsupported" | "image_too_large" | "image_type_unsupported" | "connection_needs_reauth" | "platform_not_configured" | "public_url_unreachable" | "too_many_links" | "video_not_ready" | "video_in_progress" | "video_unsupported" | "video_too_large" | "video_too_long" | "video_too_short" | "aspect_ratio_unsupported";
+            code: "text_too_long" | "thread_unsupported" | "image_too_large" | "image_type_unsupported" | "connection_needs_reauth" | "platform_not_configured" | "public_url_unreachable" | "too_many_links" | "video_not_ready" | "video_in_progress" | "video_unsupported" | "video_too_large" | "video_too_small" | "video_too_long" | "video_too_short" | "aspect_ratio_unsupported";
             /** @description In words for the user. */
             message: string;
         };
@@ -1782,11 +1782,13 @@ export interface components {
                 /** @description Whether the image's description (alt text) reaches the platform. */
                 altText: boolean;
             };
-            /** @description The videos the platform takes, as its reference documents them (null: none, or not yet sent by this service). A post's video is sent as it is, never re-encoded: one outside these rules is reported by the dry run (`video_too_large`, `video_too_long`, `video_too_short`, `aspect_ratio_unsupported`). A limit the platform does not document is absent. */
+            /** @description The videos the platform takes, as its reference documents them (null: none, or not yet sent by this service). A post's video is sent as it is, never re-encoded: one outside these rules is reported by the dry run (`video_too_large`, `video_too_small`, `video_too_long`, `video_too_short`, `aspect_ratio_unsupported`). A limit the platform does not document is absent. */
             video: {
                 types: "video/mp4"[];
                 /** @description The largest file, in bytes. */
                 maxBytes: number;
+                /** @description The smallest file, in bytes. */
+                minBytes?: number;
                 minDurationMs?: number;
                 maxDurationMs?: number;
                 /** @description The narrowest and widest shapes taken, as width ÷ height (9:16 is 0.5625). */

@@ -56,6 +56,8 @@ export type VideoRules = {
   types: Array<'video/mp4'>;
   /** The largest file, in bytes. */
   maxBytes: number;
+  /** The smallest file, in bytes. */
+  minBytes?: number;
   minDurationMs?: number;
   maxDurationMs?: number;
   /** The narrowest and widest shapes taken, as width ÷ height (9:16 is 0.5625). */

@@ -16,6 +16,7 @@ export function presentSocialPlatform(entry: SocialPlatformEntry): Schemas['Soci
     video: entry.video && {
       types: [...entry.video.types],
       maxBytes: entry.video.maxBytes,
+      ...(entry.video.minBytes === undefined ? {} : { minBytes: entry.video.minBytes }),
       ...(entry.video.minDurationMs === undefined ? {} : { minDurationMs: entry.video.minDurationMs }),
       ...(entry.video.maxDurationMs === undefined ? {} : { maxDurationMs: entry.video.maxDurationMs }),
       ...(entry.video.aspectRatio ? { aspectRatio: { ...entry.video.aspectRatio } } : {}),

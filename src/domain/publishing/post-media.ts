@@ -87,6 +87,12 @@ export function videoProblemsOf(rules: VideoRules, video: OutgoingVideo): Array<
       message: `The video is ${video.bytes} bytes, more than the platform's ${rules.maxBytes}: publishing would fail.`,
     });
   }
+  if (rules.minBytes !== undefined && video.bytes < rules.minBytes) {
+    problems.push({
+      code: 'video_too_small',
+      message: `The video is ${video.bytes} bytes, fewer than the platform's ${rules.minBytes}: publishing would fail.`,
+    });
+  }
   if (rules.maxDurationMs !== undefined && video.durationMs > rules.maxDurationMs) {
     const message = `The video lasts ${seconds(video.durationMs)}, longer than the platform's ${seconds(rules.maxDurationMs)}: publishing would fail.`;
     problems.push({ code: 'video_too_long', message });
@@ -104,7 +110,7 @@ export function videoProblemsOf(rules: VideoRules, video: OutgoingVideo): Array<
   return problems;
 }
 
-type VideoProblemCode = 'video_too_large' | 'video_too_long' | 'video_too_short' | 'aspect_ratio_unsupported';
+type VideoProblemCode = 'video_too_large' | 'video_too_small' | 'video_too_long' | 'video_too_short' | 'aspect_ratio_unsupported';
 
 function seconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(1))} s`;

@@ -26,6 +26,7 @@ type PublicationProblemCode =
   | 'video_too_large'
   | 'video_too_long'
   | 'video_too_short'
+  | 'video_too_small'
   | 'aspect_ratio_unsupported';
 type PublicationProblem = { code: PublicationProblemCode; message: string };
 /** One post of what a connection would be sent: its exact text and that text's count in the platform's unit. */

@@ -44,5 +44,8 @@ describe('videoProblemsOf', () => {
     expect(videoProblemsOf({ ...takesVideo, minDurationMs: 10_000 }, video)).toEqual([
       { code: 'video_too_short', message: "The video lasts 6 s, shorter than the platform's 10 s: publishing would fail." },
     ]);
+    expect(videoProblemsOf({ ...takesVideo, minBytes: 4_000_000 }, video)).toEqual([
+      { code: 'video_too_small', message: "The video is 3000000 bytes, fewer than the platform's 4000000: publishing would fail." },
+    ]);
   });
 });

@@ -93,7 +93,14 @@ export function createLinkedInConnector(options: LinkedInOptions): LinkedInConne
       images: { types: ['image/png', 'image/jpeg'], maxBytes: maxImageBytes, maxCount: 1, altText: true },
       // The Videos API's specifications (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/videos-api):
       // MP4, 75 KB to 500 MB, 3 seconds to 30 minutes; shared videos from 1:2.4 to 2.4:1.
-      video: { types: ['video/mp4'], maxBytes: 500 * 1024 * 1024, minDurationMs: 3_000, maxDurationMs: 30 * 60_000, aspectRatio: { min: 1 / 2.4, max: 2.4 } },
+      video: {
+        types: ['video/mp4'],
+        maxBytes: 500 * 1024 * 1024,
+        minBytes: 75 * 1024,
+        minDurationMs: 3_000,
+        maxDurationMs: 30 * 60_000,
+        aspectRatio: { min: 1 / 2.4, max: 2.4 },
+      },
       threads: false,
       retriesNeverDuplicate: {
         guaranteed: false,
