@@ -110,7 +110,8 @@ export function createLinkedInConnector(options: LinkedInOptions): LinkedInConne
           'a post edited or deleted meanwhile is not found, and one of the same text posted within the minute before ' +
           'is taken for it. Listing needs r_organization_social for an organisation and ' +
           'r_member_social, which LinkedIn grants to approved partners only, for a member: without it such an attempt ' +
-          'fails rather than risk a second post.',
+          "fails rather than risk a second post. An attempt that stopped before its post (during a video's upload or " +
+          'processing) is sent again: a note written just before each post shows none was about to be sent.',
       },
     },
 
