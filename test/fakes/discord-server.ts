@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { multipartPartsOf, type MultipartPart } from './multipart-parts.ts';
-import { loadOpenApiContract, type OpenApiContract } from './openapi-contract.ts';
+import { loadOpenApiContract, type ApiContract } from './openapi-contract.ts';
 import { jsonOf, startScriptedServer, type Received, type Reply, type Route, type ScriptedResponse, type ScriptedServer } from './scripted-server.ts';
 
 // A local stand-in for Discord's webhooks: https://discord.com/developers/docs/resources/webhook#get-webhook-with-token
@@ -67,7 +67,7 @@ function error(status: number, message?: string, code?: number): Reply {
 
 // Discord's own description of its API (test/fixtures/platform-apis/discord), read once per process. It describes
 // no multipart parts, so a multipart request's `payload_json` is checked as the JSON body would be.
-let contract: OpenApiContract | undefined;
+let contract: ApiContract | undefined;
 function contractRefusal(method: string, url: URL, json: unknown): Reply | undefined {
   contract ??= loadOpenApiContract(new URL('../fixtures/platform-apis/discord/openapi.json', import.meta.url).pathname);
   const path = url.pathname.replace(/^\/api(?:\/v\d+)?/, '');

@@ -13,7 +13,7 @@ type Schema = Record<string, unknown>;
 type Parameter = { name: string; in: string; required?: boolean; schema?: Schema; $ref?: string };
 type Operation = { parameters?: Parameter[]; requestBody?: { required?: boolean; content?: Record<string, { schema?: Schema }>; $ref?: string } };
 
-type ContractRequest = {
+export type ContractRequest = {
   method: string;
   path: string;
   query: URLSearchParams;
@@ -21,7 +21,8 @@ type ContractRequest = {
   json: unknown;
 };
 
-export type OpenApiContract = {
+/** A platform's description of its API, as a fake checks requests against it (this file, discovery-contract.ts). */
+export type ApiContract = {
   /** What is wrong with the request by the description; empty when nothing is. */
   problemsOf(request: ContractRequest): string[];
 };
@@ -49,7 +50,7 @@ function queryValueOf(text: string, schema: Schema | undefined): unknown {
   return text;
 }
 
-export function loadOpenApiContract(file: string): OpenApiContract {
+export function loadOpenApiContract(file: string): ApiContract {
   const document = JSON.parse(readFileSync(file, 'utf8')) as { openapi: string; paths: Record<string, Record<string, Operation>> };
   const options = { strict: false, allErrors: true };
   const ajv = document.openapi.startsWith('3.1') ? new Ajv2020(options) : new Ajv(options);

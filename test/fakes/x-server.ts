@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { isMp4, videoFactsOf } from './mp4.ts';
 import { multipartPartsOf } from './multipart-parts.ts';
-import { loadOpenApiContract, type OpenApiContract } from './openapi-contract.ts';
+import { loadOpenApiContract, type ApiContract } from './openapi-contract.ts';
 import { jsonOf, startScriptedServer, type Received, type Reply, type Route, type ScriptedResponse, type ScriptedServer } from './scripted-server.ts';
 
 // A local stand-in for X: its OAuth 2.0 authorization code flow with PKCE and the part of API v2 that publishing
@@ -111,7 +111,7 @@ function failure(status: number): Reply {
 
 // X's own description of API v2 (test/fixtures/platform-apis/x), read once per process: every /2/ request is checked
 // against it, and one that breaks it is refused as X refuses an invalid request, its problems in `errors`.
-let contract: OpenApiContract | undefined;
+let contract: ApiContract | undefined;
 async function contractRefusal(received: Received): Promise<Reply | undefined> {
   contract ??= loadOpenApiContract(new URL('../fixtures/platform-apis/x/openapi.json', import.meta.url).pathname);
   const json = await bodyOf(received);
