@@ -10,6 +10,7 @@ const none = new URLSearchParams();
 describe("the fakes' check against a platform's API description", () => {
   const x = loadOpenApiContract(fixture('x'));
   const discord = loadOpenApiContract(fixture('discord'));
+  const pinterest = loadOpenApiContract(fixture('pinterest'));
 
   it('when an X one-shot upload names media_type, then it is refused naming the field, and accepted without it', () => {
     const image = { media: Buffer.from('png').toString('base64'), media_category: 'tweet_image' };
@@ -41,5 +42,20 @@ describe("the fakes' check against a platform's API description", () => {
     expect(discord.problemsOf({ method: 'POST', path, query: none, json: { content: 'x'.repeat(2001) } })).toContain(
       'body/content must NOT have more than 2000 characters',
     );
+  });
+
+  it("when a Pin's title is over 100 characters or its board id is not a number, then Pinterest's description refuses it", () => {
+    const pin = {
+      board_id: '549755885175',
+      title: 'Harbour lights',
+      description: 'Boats at night',
+      alt_text: 'Boats in a harbour at dusk',
+      media_source: { source_type: 'image_base64', content_type: 'image/png', data: Buffer.from('png').toString('base64') },
+    };
+    expect(pinterest.problemsOf({ method: 'POST', path: '/pins', query: none, json: pin })).toEqual([]);
+    expect(pinterest.problemsOf({ method: 'POST', path: '/pins', query: none, json: { ...pin, title: 'x'.repeat(101), board_id: 'harbour' } })).toEqual([
+      'body/board_id must match pattern "^\\d+$"',
+      'body/title must NOT have more than 100 characters',
+    ]);
   });
 });
