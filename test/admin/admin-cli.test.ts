@@ -15,7 +15,8 @@ function admin(...args: string[]): Promise<{ stdout: string; stderr: string }> {
   return runAdmin(app, args);
 }
 
-describe('npm run admin', () => {
+// Each command is a process of its own that starts Node and loads the service: seconds each, more on a busy machine.
+describe('npm run admin', { timeout: 90_000 }, () => {
   it('when a workspace is created with --json, then stdout is one JSON object whose key works against the API', async () => {
     const { stdout } = await admin('workspace', 'create', '--name', 'Acme', '--plan', 'starter', '--json');
     const created = JSON.parse(stdout) as { workspaceId: string; apiKey: string };
