@@ -7,6 +7,7 @@ import type { Schemas } from '../../src/api/schemas.ts';
 import { startLinkedInServer, type LinkedInServer } from '../fakes/linkedin-server.ts';
 import { startThreadsServer, type ThreadsServer } from '../fakes/threads-server.ts';
 import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
+import { publishAndWait } from '../support/published-targets.ts';
 import { connectThroughOAuth, linkedInEnv, storedCredentials, threadsEnv } from '../support/oauth-connections.ts';
 import type { TestApp } from '../support/test-app.ts';
 import { makeVideo } from '../support/video-files.ts';
@@ -187,12 +188,8 @@ describe('LinkedIn: video', () => {
     return id;
   }
 
-  async function publishedTarget(postId: string, connectionId: string): Promise<Target> {
-    await workspace.client.post(`/posts/${postId}/publish-social`, { connectionIds: [connectionId] });
-    const targets = async () => (await workspace.client.get<Target[]>(`/posts/${postId}/publish-targets`)).body;
-    await expect.poll(async () => (await targets())[0]?.status, { timeout: 60_000, interval: 250 }).toMatch(/^(Published|Failed)$/);
-    return (await targets())[0]!;
-  }
+  const publishedTarget = async (postId: string, connectionId: string) =>
+    (await publishAndWait(workspace.client, postId, { connectionIds: [connectionId] }))[0]!;
 
   it("when a post's video is published to it, then the video goes up in LinkedIn's parts, LinkedIn's processing is waited out, and the post carries it", async () => {
     const connectionId = await connect('linkedin');

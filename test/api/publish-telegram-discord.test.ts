@@ -5,6 +5,7 @@ import type { Schemas } from '../../src/api/schemas.ts';
 import { startDiscordServer, type DiscordServer } from '../fakes/discord-server.ts';
 import { startTelegramServer, type TelegramServer } from '../fakes/telegram-server.ts';
 import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
+import { publishAndWait } from '../support/published-targets.ts';
 import { fetchImage } from '../support/images.ts';
 import type { TestApp } from '../support/test-app.ts';
 import type { TestWorkspace } from '../support/workspaces.ts';
@@ -60,9 +61,7 @@ const targetsOf = async (postId: string) => (await workspace.client.get<Target[]
 
 /** Publishes the post to the connection now and answers its target once the publication has ended. */
 async function publish(postId: string, connectionId: string): Promise<Target> {
-  expect([200, 202]).toContain((await workspace.client.post(`/posts/${postId}/publish-social`, { connectionIds: [connectionId] })).status);
-  await expect.poll(async () => (await targetsOf(postId))[0]?.status, { timeout: 60_000, interval: 200 }).toMatch(/^(Published|Failed)$/);
-  return (await targetsOf(postId))[0]!;
+  return (await publishAndWait(workspace.client, postId, { connectionIds: [connectionId] }))[0]!;
 }
 
 /**

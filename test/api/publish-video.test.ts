@@ -4,6 +4,7 @@ import { startDiscordServer, type DiscordServer } from '../fakes/discord-server.
 import { startMastodonServer, type MastodonServer } from '../fakes/mastodon-server.ts';
 import { startTelegramServer, type TelegramServer } from '../fakes/telegram-server.ts';
 import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
+import { publishAndWait } from '../support/published-targets.ts';
 import { eventually } from '../support/eventually.ts';
 import type { TestApp } from '../support/test-app.ts';
 import type { TestWorkspace } from '../support/workspaces.ts';
@@ -12,7 +13,6 @@ import type { TestWorkspace } from '../support/workspaces.ts';
 // chosen by default where the platform takes video (its image elsewhere, or when asked), streamed to each platform's
 // fake, Mastodon's processing waited out between attempts, and the dry run telling all of it first.
 
-type Target = Schemas['PublishTarget'];
 type Preview = Schemas['PublishPreview'];
 
 let mastodon: MastodonServer;
@@ -61,19 +61,7 @@ async function postWithVideo(title: string): Promise<{ id: string; video: Buffer
   return { id, video: Buffer.from(await (await fetch(presigned.body.url)).arrayBuffer()) };
 }
 
-const targetsOf = async (postId: string) => (await workspace.client.get<Target[]>(`/posts/${postId}/publish-targets`)).body;
-
-/** Publishes and answers the targets once every one has ended. */
-async function publish(postId: string, body: object): Promise<Target[]> {
-  expect([200, 202]).toContain((await workspace.client.post(`/posts/${postId}/publish-social`, body)).status);
-  await expect
-    .poll(async () => (await targetsOf(postId)).every((target) => target.status === 'Published' || target.status === 'Failed'), {
-      timeout: 60_000,
-      interval: 200,
-    })
-    .toBe(true);
-  return targetsOf(postId);
-}
+const publish = (postId: string, body: object) => publishAndWait(workspace.client, postId, body);
 
 // A test that makes a video waits for its job (up to two minutes on a busy machine).
 describe('publishing a post with a video', { timeout: 180_000 }, () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schemas } from '../../src/api/schemas.ts';
 import { startSlackServer, type SlackServer } from '../fakes/slack-server.ts';
 import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
+import { publishAndWait } from '../support/published-targets.ts';
 import type { TestApp } from '../support/test-app.ts';
 import type { TestWorkspace } from '../support/workspaces.ts';
 
@@ -36,10 +37,7 @@ afterAll(async () => {
 async function publish(title: string, { withImage }: { withImage: boolean }): Promise<Target> {
   const id = (await workspace.client.post<{ id: string }>('/posts', { title, prompt: 'Boats at night', projectId })).body.id;
   if (withImage) expect((await workspace.client.post(`/posts/${id}/generate`)).status).toBe(200);
-  expect((await workspace.client.post<Target[]>(`/posts/${id}/publish-social`, { connectionIds: [connectionId] })).status).toBeLessThan(300);
-  const targets = async () => (await workspace.client.get<Target[]>(`/posts/${id}/publish-targets`)).body;
-  await expect.poll(async () => (await targets())[0]?.status, { timeout: 60_000, interval: 250 }).toMatch(/^(Published|Failed)$/);
-  return (await targets())[0]!;
+  return (await publishAndWait(workspace.client, id, { connectionIds: [connectionId] }))[0]!;
 }
 
 describe('Slack connections', () => {

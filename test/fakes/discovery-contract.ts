@@ -113,8 +113,8 @@ export function loadDiscoveryContract(file: string): ApiContract {
       const problems: string[] = [];
       for (const [name, value] of request.query) {
         const parameter = parameters[name];
-        if (!parameter || parameter.location !== 'query') problems.push(`query parameter ${name} is not one ${method.id} takes`);
-        else problems.push(...[valueProblem(name, value, parameter)].filter((problem): problem is string => problem !== undefined));
+        const problem = parameter?.location === 'query' ? valueProblem(name, value, parameter) : `query parameter ${name} is not one ${method.id} takes`;
+        if (problem) problems.push(problem);
       }
       for (const [name, parameter] of Object.entries(method.parameters ?? {})) {
         if (parameter.required && parameter.location === 'query' && !request.query.has(name)) problems.push(`query parameter ${name} is required`);

@@ -21,8 +21,8 @@ export async function* streamSegments(stream: Readable, size: number | ((index: 
   try {
     for await (const read of stream as AsyncIterable<Buffer>) {
       let chunk = read;
-      while (held + chunk.length >= sizeOf(index)) {
-        const taken = sizeOf(index) - held;
+      for (let needed = sizeOf(index); held + chunk.length >= needed; needed = sizeOf(index)) {
+        const taken = needed - held;
         segment.push(chunk.subarray(0, taken));
         if (index >= skip) yield segment;
         index += 1;

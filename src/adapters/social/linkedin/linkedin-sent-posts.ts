@@ -19,6 +19,8 @@ const keptMs = 24 * 60 * 60 * 1000;
 // Far above the posts one author may make in a day (LinkedIn allows a member 150): the row stays small even so. Past
 // it the oldest notes go, and the notes are whole only from the newest note dropped.
 const maxNotes = 1_000;
+// What the version before kept: the last 50 notes, whatever their age.
+const notesKeptBefore = 50;
 
 type Notes = { notes: SentPost[]; wholeSince: number; rest: Record<string, unknown> };
 
@@ -33,7 +35,8 @@ function parse(stored: string | undefined): Notes {
     const { linkedInSent, linkedInSentWholeSince, ...rest } = JSON.parse(stored) as { linkedInSent?: unknown; linkedInSentWholeSince?: unknown };
     const notes = Array.isArray(linkedInSent) ? (linkedInSent as SentPost[]) : [];
     // Notes written before they were kept a day were the last 50: whole since the oldest of them once there were 50.
-    const wholeSince = typeof linkedInSentWholeSince === 'number' ? linkedInSentWholeSince : notes.length < 50 ? 0 : Math.min(...notes.map((note) => note.at));
+    const wholeSince =
+      typeof linkedInSentWholeSince === 'number' ? linkedInSentWholeSince : notes.length < notesKeptBefore ? 0 : Math.min(...notes.map((note) => note.at));
     return { notes, wholeSince, rest };
   } catch {
     // An unreadable session: whatever it noted is lost from now.
