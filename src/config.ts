@@ -109,6 +109,10 @@ const schema = z
     THREADS_CLIENT_SECRET: z.string().min(1).optional(),
     THREADS_API_URL: z.url({ protocol: /^https$/ }).default('https://graph.threads.net'),
     THREADS_AUTHORIZE_URL: z.url({ protocol: /^https$/ }).default('https://threads.net/oauth/authorize'),
+    PINTEREST_CLIENT_ID: z.string().min(1).optional(),
+    PINTEREST_CLIENT_SECRET: z.string().min(1).optional(),
+    PINTEREST_API_URL: z.url({ protocol: /^https$/ }).default('https://api.pinterest.com'),
+    PINTEREST_AUTHORIZE_URL: z.url({ protocol: /^https$/ }).default('https://www.pinterest.com/oauth/'),
     SLACK_API_URL: z.url({ protocol: /^https$/ }).default('https://slack.com/api'),
     TELEGRAM_API_URL: z.url({ protocol: /^https$/ }).default('https://api.telegram.org'),
     DISCORD_API_URL: z.url({ protocol: /^https$/ }).default('https://discord.com/api'),
@@ -168,6 +172,7 @@ const schema = z
       ['LinkedIn', 'LINKEDIN'],
       ["LinkedIn's organisation app", 'LINKEDIN_ORGANIZATION'],
       ['Threads', 'THREADS'],
+      ['Pinterest', 'PINTEREST'],
     ] as const) {
       const id = env[`${prefix}_CLIENT_ID`];
       if (Boolean(id) !== Boolean(env[`${prefix}_CLIENT_SECRET`])) {
@@ -309,6 +314,16 @@ function toConfig(env: z.infer<typeof schema>) {
         apiUrl: env.THREADS_API_URL.replace(/\/$/, ''),
         authorizeUrl: env.THREADS_AUTHORIZE_URL,
         client: env.THREADS_CLIENT_ID && env.THREADS_CLIENT_SECRET ? { clientId: env.THREADS_CLIENT_ID, clientSecret: env.THREADS_CLIENT_SECRET } : null,
+      },
+      /**
+       * Pinterest: its API (`/v5/…`; https://api-sandbox.pinterest.com for an app with Trial access), its consent page,
+       * and the operator's app (null: not configured).
+       */
+      pinterest: {
+        apiUrl: env.PINTEREST_API_URL.replace(/\/$/, ''),
+        authorizeUrl: env.PINTEREST_AUTHORIZE_URL,
+        client:
+          env.PINTEREST_CLIENT_ID && env.PINTEREST_CLIENT_SECRET ? { clientId: env.PINTEREST_CLIENT_ID, clientSecret: env.PINTEREST_CLIENT_SECRET } : null,
       },
       /** Slack: its Web API (customers bring their own app's bot token, so the operator sets up nothing). */
       slack: { apiUrl: env.SLACK_API_URL.replace(/\/$/, '') },

@@ -257,7 +257,8 @@ export interface paths {
          *     lasting link, `GET /images/{token}` outside `/api/v1` with no API key, and the service's public address is not
          *     on the internet), `thread_unsupported` (`thread: true` and a text longer than a platform without threads
          *     takes: it would be posted as one post, shortened; the message says how much), `too_many_links` (a post, or a part
-         *     of a thread, carries more different links than the platform takes, its `text.maxLinks`: publishing would fail).
+         *     of a thread, carries more different links than the platform takes, its `text.maxLinks`: publishing would fail),
+         *     `destination_needed` (a Pinterest connection whose board has not been chosen: `PATCH /social-connections/{id}`).
          *     The same 400 and 404 answers as a real
          *     publication apply; the platforms are not asked. `parts` lists every post the connection would be sent, in
          *     order, each with its exact text and count (one part for a single post); `text`, `count` and `image` are the
@@ -809,7 +810,7 @@ export interface paths {
         put?: never;
         /**
          * Start connecting an account through OAuth
-         * @description Extension. For a platform that connects through OAuth 2 (X, LinkedIn, Threads): answers the platform's authorization URL to send
+         * @description Extension. For a platform that connects through OAuth 2 (X, LinkedIn, Threads, Pinterest): answers the platform's authorization URL to send
          *     the person to, with a `state` bound to this workspace, good once and for ten minutes (PKCE S256 is ours to
          *     keep). The person grants access on the platform, which sends them to our public callback
          *     `GET /oauth/{platform}/callback` (outside `/api/v1`, no API key), which exchanges the code, creates the
@@ -855,6 +856,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/social-connections/{id}/destinations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List where a connection may post
+         * @description Extension. The places the connection's account may post to, as its platform lists them now (a Pinterest account's boards), for choosing one with `PATCH /social-connections/{id}`. A connection whose platform has no destinations answers 400; one that needs to be connected again, 409; the platform unreachable, 503.
+         */
+        get: operations["listSocialConnectionDestinations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/social-connections/{id}": {
         parameters: {
             query?: never;
@@ -879,7 +903,11 @@ export interface paths {
         delete: operations["deleteSocialConnection"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Choose where a connection's posts go
+         * @description Extension. Sets the connection's `destination` (a Pinterest board) to one of those `GET /social-connections/{id}/destinations` lists; the platform is asked, so an id its account may not post to answers 400 naming `destination`, as does a connection whose platform has no destinations. A connection that needs to be connected again answers 409; the platform unreachable, 503. Setting the same destination again changes nothing, so a retry needs no `Idempotency-Key`.
+         */
+        patch: operations["updateSocialConnection"];
         trace?: never;
     };
     "/video/jobs/{jobId}": {
@@ -1111,7 +1139,7 @@ export interface components {
         /** @enum {string} */
         ProjectStatus: "active" | "archived";
         /** @enum {string} */
-        SocialPlatform: "mastodon" | "bluesky" | "x" | "linkedin" | "threads" | "nostr" | "telegram" | "discord" | "slack";
+        SocialPlatform: "mastodon" | "bluesky" | "x" | "linkedin" | "threads" | "nostr" | "telegram" | "discord" | "slack" | "pinterest";
         /** @enum {string} */
         PublishTargetStatus: "Pending" | "Scheduled" | "Publishing" | "Published" | "Failed" | "Cancelled";
         /** @enum {string} */
@@ -1340,7 +1368,7 @@ export interface components {
         };
         PublishProblem: {
             /** @enum {string} */
-            code: "text_too_long" | "thread_unsupported" | "image_too_large" | "image_type_unsupported" | "connection_needs_reauth" | "platform_not_configured" | "public_url_unreachable" | "too_many_links" | "video_not_ready" | "video_in_progress" | "video_unsupported" | "video_too_large" | "video_too_small" | "video_too_long" | "video_too_short" | "aspect_ratio_unsupported";
+            code: "text_too_long" | "thread_unsupported" | "image_too_large" | "image_type_unsupported" | "connection_needs_reauth" | "platform_not_configured" | "public_url_unreachable" | "too_many_links" | "video_not_ready" | "video_in_progress" | "video_unsupported" | "video_too_large" | "video_too_small" | "video_too_long" | "video_too_short" | "aspect_ratio_unsupported" | "destination_needed";
             /** @description In words for the user. */
             message: string;
         };
@@ -1732,12 +1760,17 @@ export interface components {
             /** Format: uuid */
             id: string;
             platform: components["schemas"]["SocialPlatform"];
-            /** @description The Mastodon instance, Bluesky service, the Slack workspace's address, or the platform's API (X, LinkedIn, Threads, Telegram, Discord), as an https URL; for Nostr, the first of the connection's relays (a wss:// URL). */
+            /** @description The Mastodon instance, Bluesky service, the Slack workspace's address, or the platform's API (X, LinkedIn, Threads, Telegram, Discord, Pinterest), as an https URL; for Nostr, the first of the connection's relays (a wss:// URL). */
             serverUrl: string;
             /** @description The account, as the platform names it (`@alice@mastodon.social`, `alice.bsky.social`; Slack's channel and workspace, `#news (Acme)`); for Nostr, the public key as `npub1…` (NIP-19). */
             accountName: string;
             /** @description Bluesky, when given at creation. The language posts are marked with (`langs`). */
             postLanguage?: string;
+            /** @description Where the posts go, on a platform whose catalogue entry names a `destination` (Pinterest: the board), once chosen with `PATCH /social-connections/{id}`; null until then, and on other platforms. */
+            destination: {
+                id: string;
+                name: string;
+            } | null;
             /**
              * @description `needs_reauth`: the platform refused the connection's tokens for good (revoked, or its refresh refused);
              *     publishing to it fails at once, and only connecting the account again (a new authorization) helps.
@@ -1753,6 +1786,25 @@ export interface components {
             lastError: string | null;
             /** Format: date-time */
             createdAt: string;
+        };
+        /** @description Extension. A place an account may post to (a Pinterest board), as the platform names it. */
+        SocialDestination: {
+            /** @description The platform's id of it. */
+            id: string;
+            name: string;
+        };
+        /** @description Extension. Every place the connection's account may post to, as the platform lists them now. */
+        SocialDestinationList: {
+            /**
+             * @description What they are on this platform.
+             * @enum {string}
+             */
+            what: "board";
+            data: components["schemas"]["SocialDestination"][];
+        };
+        UpdateSocialConnectionRequest: {
+            /** @description The id of one of the places `GET /social-connections/{id}/destinations` lists (a Pinterest board) that the connection's posts go to from now on. */
+            destination: string;
         };
         /** @description Extension. What a platform takes, as its connector declares it. */
         SocialPlatformEntry: {
@@ -1799,6 +1851,11 @@ export interface components {
             } | null;
             /** @description Whether the platform links posts into a thread. */
             threads: boolean;
+            /**
+             * @description What a connection chooses its posts go to, where an account has several places (Pinterest: `board`, listed by `GET /social-connections/{id}/destinations` and chosen with `PATCH /social-connections/{id}`); null where posts go to the account itself.
+             * @enum {string|null}
+             */
+            destination: "board" | null;
             /** @description Whether a retry after an attempt whose outcome is unknown (sent, no answer) can never post twice, and how. */
             retriesNeverDuplicate: {
                 guaranteed: boolean;
@@ -3854,6 +3911,7 @@ export interface operations {
                      *           "maxBytes": 103809024
                      *         },
                      *         "threads": true,
+                     *         "destination": null,
                      *         "retriesNeverDuplicate": {
                      *           "guaranteed": true,
                      *           "how": "The status carries an Idempotency-Key, which the server remembers for an hour.",
@@ -3885,6 +3943,7 @@ export interface operations {
                      *           "maxDurationMs": 600000
                      *         },
                      *         "threads": true,
+                     *         "destination": null,
                      *         "retriesNeverDuplicate": {
                      *           "guaranteed": true,
                      *           "how": "The record key is derived from the publication, so a second record under it cannot exist."
@@ -4052,6 +4111,36 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listSocialConnectionDestinations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The places. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SocialDestinationList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getSocialConnection: {
         parameters: {
             query?: never;
@@ -4103,6 +4192,40 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateSocialConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the resource. */
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSocialConnectionRequest"];
+            };
+        };
+        responses: {
+            /** @description The connection, with its destination. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SocialConnection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

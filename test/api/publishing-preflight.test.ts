@@ -81,7 +81,18 @@ describe('GET /social-platforms', () => {
     const starter = await createTestWorkspace(app, 'starter');
     const response = await starter.client.get<Schemas['SocialPlatformEntry'][]>('/social-platforms');
     expect(response.status).toBe(200);
-    expect(response.body.map((entry) => entry.platform)).toEqual(['mastodon', 'bluesky', 'x', 'linkedin', 'threads', 'nostr', 'telegram', 'discord', 'slack']);
+    expect(response.body.map((entry) => entry.platform)).toEqual([
+      'mastodon',
+      'bluesky',
+      'x',
+      'linkedin',
+      'threads',
+      'nostr',
+      'telegram',
+      'discord',
+      'slack',
+      'pinterest',
+    ]);
     const entry = (platform: string) => response.body.find((listed) => listed.platform === platform);
     expect(entry('mastodon')).toEqual({
       platform: 'mastodon',
@@ -91,6 +102,7 @@ describe('GET /social-platforms', () => {
       images: { types: ['image/png', 'image/jpeg'], maxBytes: 16 * 1024 * 1024, maxCount: 4, altText: true },
       video: { types: ['video/mp4'], maxBytes: 103_809_024 },
       threads: true,
+      destination: null,
       retriesNeverDuplicate: { guaranteed: true, how: expect.stringContaining('Idempotency-Key'), withinMs: 50 * 60_000 },
     });
     expect(entry('bluesky')).toEqual({
@@ -101,12 +113,15 @@ describe('GET /social-platforms', () => {
       images: { types: ['image/png', 'image/jpeg'], maxBytes: 2_000_000, maxCount: 4, altText: true },
       video: { types: ['video/mp4'], maxBytes: 100 * 1024 * 1024, maxDurationMs: 600_000 },
       threads: true,
+      destination: null,
       retriesNeverDuplicate: { guaranteed: true, how: expect.stringContaining('record key') },
     });
     // OAuth platforms whose apps this service was not given: listed, not configured.
     expect(entry('x')).toMatchObject({ platform: 'x', auth: 'oauth2', configured: false, text: { max: 280, unit: 'weighted' } });
     expect(entry('linkedin')).toMatchObject({ platform: 'linkedin', auth: 'oauth2', configured: false, text: { max: 3000, unit: 'characters' } });
     expect(entry('threads')).toMatchObject({ platform: 'threads', auth: 'oauth2', configured: false, text: { max: 500, unit: 'weighted' } });
+    // Pins go to a board the connection chooses.
+    expect(entry('pinterest')).toMatchObject({ platform: 'pinterest', auth: 'oauth2', configured: false, destination: 'board', text: { max: 800 } });
     // A caption's limit, the most a post always carries whole (a message without an image takes 4,096).
     expect(entry('telegram')).toMatchObject({ platform: 'telegram', auth: 'token', configured: true, text: { max: 1024, unit: 'characters' }, threads: false });
     expect(entry('telegram')?.retriesNeverDuplicate.guaranteed).toBe(false);

@@ -41,6 +41,7 @@ describe('POST /social-connections', () => {
       platform: 'mastodon',
       serverUrl: mastodon.url,
       accountName: expect.stringContaining(mastodon.account.username),
+      destination: null,
       status: 'active',
       expiresAt: null,
       lastError: null,

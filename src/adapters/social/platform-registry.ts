@@ -3,6 +3,7 @@ import { discordPlatform } from './discord/discord-platform.ts';
 import { linkedInPlatform } from './linkedin/linkedin-platform.ts';
 import { mastodonPlatform } from './mastodon/mastodon-platform.ts';
 import { nostrPlatform } from './nostr/nostr-platform.ts';
+import { pinterestPlatform } from './pinterest/pinterest-platform.ts';
 import type { OAuthTokens } from './oauth-platform.ts';
 import {
   oauthTokenFieldsOf,
@@ -34,6 +35,7 @@ const platformModules = {
   telegram: telegramPlatform,
   discord: discordPlatform,
   slack: slackPlatform,
+  pinterest: pinterestPlatform,
 } satisfies { [P in SocialPlatform]: PlatformModule<P, never> };
 
 type Modules = typeof platformModules;

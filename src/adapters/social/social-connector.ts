@@ -36,7 +36,12 @@ export type LinkedInCredentials = OAuthTokenFields & {
 };
 /** Threads: `userId` is the account's id, whose threads the posts are made under; Threads issues no refresh token. */
 export type ThreadsCredentials = OAuthTokenFields & { platform: 'threads'; userId: string };
-export type OAuthCredentials = XCredentials | LinkedInCredentials | ThreadsCredentials;
+/**
+ * Pinterest: the tokens (the refresh token rotates) and the board the Pins go to, which the person chooses after
+ * connecting (kept on the connection, outside these sealed fields, and added when they are opened: fresh-credentials.ts).
+ */
+export type PinterestCredentials = OAuthTokenFields & { platform: 'pinterest'; destination?: string | undefined };
+export type OAuthCredentials = XCredentials | LinkedInCredentials | ThreadsCredentials | PinterestCredentials;
 /** Nostr: the secret key that signs the notes (64 hex digits) and the relays (wss:// URLs) they are sent to. */
 export type NostrCredentials = { platform: 'nostr'; secretKey: string; relays: string[] };
 /** Telegram: the bot's token (from @BotFather) and the chat it posts to: a numeric id or a public `@channelname`. */
@@ -169,7 +174,15 @@ export type SocialConnector = {
    * note: the attempt stopped before, during an upload say), so sending it is safe whatever the declaration says.
    */
   findPublished?(credentials: SocialCredentials, idempotencyKey: string, sessions?: SessionStore): Promise<PublishedSocialPost | null | NotSent>;
+  /**
+   * Where the account may post, on a platform whose declaration names a `destination` (Pinterest's boards): one of
+   * them is chosen for the connection and given to publish as the credentials' `destination`.
+   */
+  destinations?(credentials: SocialCredentials): Promise<Destination[]>;
 };
+
+/** A place an account may post to (a Pinterest board): the platform's id and its name as the person sees it. */
+export type Destination = { id: string; name: string };
 
 /** What findPublished answers when no post was ever sent under the key. */
 export const notSent = 'not-sent';

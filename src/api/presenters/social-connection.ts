@@ -9,6 +9,7 @@ export function presentSocialConnection(connection: SocialConnection): Schemas['
     serverUrl: connection.serverUrl,
     accountName: connection.accountName,
     ...(connection.postLanguage ? { postLanguage: connection.postLanguage } : {}),
+    destination: connection.destinationId ? { id: connection.destinationId, name: connection.destinationName ?? connection.destinationId } : null,
     status: connection.status,
     expiresAt: connection.expiresAt?.toISOString() ?? null,
     lastError: connection.lastError ?? null,

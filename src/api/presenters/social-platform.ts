@@ -22,6 +22,7 @@ export function presentSocialPlatform(entry: SocialPlatformEntry): Schemas['Soci
       ...(entry.video.aspectRatio ? { aspectRatio: { ...entry.video.aspectRatio } } : {}),
     },
     threads: entry.threads,
+    destination: entry.destination,
     retriesNeverDuplicate: { ...entry.retriesNeverDuplicate },
   };
 }

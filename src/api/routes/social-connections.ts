@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { Deps } from '../../domain/deps.ts';
 import { createSocialConnection } from '../../domain/social-connections/create-social-connection.ts';
+import { chooseConnectionDestination, listConnectionDestinations } from '../../domain/social-connections/connection-destinations.ts';
 import { deleteSocialConnection } from '../../domain/social-connections/delete-social-connection.ts';
 import { findSocialConnection } from '../../domain/find-in-workspace.ts';
 import { listSocialConnections } from '../../domain/social-connections/list-social-connections.ts';
@@ -36,6 +37,15 @@ export function socialConnectionRoutes(deps: Deps): Router {
 
   router.get('/social-connections/:id', async (req, res) => {
     res.json(presentSocialConnection(await findSocialConnection(deps.orm.em.fork(), callerOf(res).workspaceId, req.params.id)));
+  });
+
+  router.get('/social-connections/:id/destinations', async (req, res) => {
+    res.json(await listConnectionDestinations(deps, callerOf(res), req.params.id));
+  });
+
+  router.patch('/social-connections/:id', async (req, res) => {
+    const { destination } = req.body as Schemas['UpdateSocialConnectionRequest'];
+    res.json(presentSocialConnection(await chooseConnectionDestination(deps, callerOf(res), req.params.id, destination)));
   });
 
   router.delete('/social-connections/:id', async (req, res) => {

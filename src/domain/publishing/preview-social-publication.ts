@@ -27,7 +27,8 @@ type PublicationProblemCode =
   | 'video_too_long'
   | 'video_too_short'
   | 'video_too_small'
-  | 'aspect_ratio_unsupported';
+  | 'aspect_ratio_unsupported'
+  | 'destination_needed';
 type PublicationProblem = { code: PublicationProblemCode; message: string };
 /** One post of what a connection would be sent: its exact text and that text's count in the platform's unit. */
 type PartPreview = { text: string; count: number };
@@ -74,6 +75,7 @@ export async function previewSocialPublication(deps: Deps, caller: Caller, postI
     const [preview] = previews as [SocialPostPreview, ...SocialPostPreview[]];
     const problems = problemsOf(declaration, { draft, parts, cut, previews, thread: request.thread ?? false }, preview, {
       needsReauth: connectionNeedsReauth(connection),
+      destinationNeeded: declaration.destination !== null && !connection.destinationId,
       configured: deps.socialConfigured[connection.platform],
       imageLinksProblem: imageLinksProblemOf(deps, connection.platform, draft),
     });
@@ -145,7 +147,7 @@ function problemsOf(
   declaration: PlatformDeclaration,
   text: TextSent,
   preview: SocialPostPreview,
-  connection: { needsReauth: boolean; configured: boolean; imageLinksProblem: PublicationProblem | null },
+  connection: { needsReauth: boolean; destinationNeeded: boolean; configured: boolean; imageLinksProblem: PublicationProblem | null },
 ): PublicationProblem[] {
   const problems: PublicationProblem[] = [];
   const textProblem = textProblemOf(declaration, text);
@@ -163,6 +165,10 @@ function problemsOf(
   }
   if (connection.needsReauth) {
     problems.push({ code: 'connection_needs_reauth', message: 'The connection needs to be authorised again: publishing to it would fail until it is.' });
+  }
+  if (connection.destinationNeeded) {
+    const message = `No ${declaration.destination} has been chosen for the connection (PATCH /social-connections/{id}): publishing would fail until one is.`;
+    problems.push({ code: 'destination_needed', message });
   }
   if (!connection.configured) {
     problems.push({

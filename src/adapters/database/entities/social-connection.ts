@@ -27,6 +27,13 @@ export const SocialConnection = defineEntity({
     sessionSealed: p.text().nullable(),
     /** Bluesky: the BCP 47 tag its posts are marked with (`langs`), when the customer gave one. */
     postLanguage: p.string().length(35).nullable(),
+    /**
+     * Where the posts go, on a platform whose account has several places (a Pinterest board): the platform's id and
+     * name, chosen after connecting; null until then. Kept apart from the sealed credentials, so that choosing it never
+     * races a token refresh writing them; the connector gets it with the credentials (fresh-credentials.ts).
+     */
+    destinationId: p.string().length(300).nullable(),
+    destinationName: p.string().length(300).nullable(),
     /** `needs_reauth`: the platform refused the connection's tokens for good; only connecting the account again helps. */
     status: p.enum(connectionStatuses).default('active'),
     /** OAuth connections: when the access token in the credentials expires (its keep-alive workflow refreshes it before). */

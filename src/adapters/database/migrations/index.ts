@@ -26,6 +26,7 @@ import { Migration20261129103521_request_effect_secrets } from './Migration20261
 import { Migration20261129170000_video_publishing } from './Migration20261129170000_video_publishing.ts';
 import { Migration20261129181500_publish_target_video } from './Migration20261129181500_publish_target_video.ts';
 import { Migration20261129234952_oauth_authorization_app } from './Migration20261129234952_oauth_authorization_app.ts';
+import { Migration20261130015735_pinterest_boards } from './Migration20261130015735_pinterest_boards.ts';
 
 export const migrationsList = [
   Migration20261122091116_initial,
@@ -54,4 +55,5 @@ export const migrationsList = [
   Migration20261129170000_video_publishing,
   Migration20261129181500_publish_target_video,
   Migration20261129234952_oauth_authorization_app,
+  Migration20261130015735_pinterest_boards,
 ];

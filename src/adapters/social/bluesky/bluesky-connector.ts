@@ -295,6 +295,7 @@ export function createBlueskyConnector(options: BlueskyConnectorOptions): Social
       // bluesky-social/social-app). No shape limits are documented.
       video: { types: ['video/mp4'], maxBytes: 100 * 1024 * 1024, maxDurationMs: 10 * 60_000 },
       threads: true,
+      destination: null,
       retriesNeverDuplicate: { guaranteed: true, how: 'The record key is derived from the publication, so a second record under it cannot exist.' },
     },
 

@@ -103,6 +103,7 @@ export function createDiscordConnector(options: DiscordConnectorOptions): Social
       // An attachment's limit, as for an image; Discord documents no length or shape limits.
       video: { types: ['video/mp4'], maxBytes: maxFileBytes },
       threads: false,
+      destination: null,
       retriesNeverDuplicate: {
         guaranteed: false,
         how: "A webhook takes no idempotency key and cannot list the channel's messages: a message whose answer was lost is not sent again, and the target fails asking you to check the channel.",

@@ -2,7 +2,7 @@ import { createLinkedInApi, linkedInFailureOf, type LinkedInOptions } from './li
 import { createLinkedInAuthors } from './linkedin-author.ts';
 import { linkedInCommentaryOf, maxCommentaryChars } from './linkedin-commentary.ts';
 import { linkedInImageOf, maxImageBytes, type LinkedInImage } from './linkedin-image.ts';
-import { commentaryDigest, noteSentPost, sentPostOf } from './linkedin-sent-posts.ts';
+import { sentPostNotes, textDigest } from '../sent-post-notes.ts';
 import { uploadedLinkedInVideo } from './linkedin-video-upload.ts';
 import { callSessionStore } from '../call-session-store.ts';
 import { mediaLedger } from '../media-ledger.ts';
@@ -38,6 +38,8 @@ const clockSkewMs = 60_000;
 // The most recent posts of the author that are searched: more than a connection publishes while an answer is lost.
 const postsSearched = 50;
 const postUrn = /^urn:li:(?:share|ugcPost):\d{1,30}$/;
+// The field name is what sessions written before the notes were shared already hold.
+const sentPosts = sentPostNotes('linkedInSent');
 
 function credentialsOf(credentials: SocialCredentials): LinkedInCredentials {
   if (credentials.platform !== 'linkedin') throw new SocialRejectedError(`the LinkedIn connector cannot use ${credentials.platform} credentials`);
@@ -102,6 +104,7 @@ export function createLinkedInConnector(options: LinkedInOptions): LinkedInConne
         aspectRatio: { min: 1 / 2.4, max: 2.4 },
       },
       threads: false,
+      destination: null,
       retriesNeverDuplicate: {
         guaranteed: false,
         how:
@@ -140,7 +143,7 @@ export function createLinkedInConnector(options: LinkedInOptions): LinkedInConne
         : image
           ? { id: await uploadImage(accessToken, author, image), altText: image.alt }
           : undefined;
-      await noteSentPost(sessions, { key: post.idempotencyKey, digest: commentaryDigest(commentary), image: media !== undefined, at: Date.now() });
+      await sentPosts.note(sessions, { key: post.idempotencyKey, digest: textDigest(commentary), image: media !== undefined, at: Date.now() });
       const answer = await api.call({
         method: 'POST',
         path: '/rest/posts',
@@ -163,7 +166,7 @@ export function createLinkedInConnector(options: LinkedInOptions): LinkedInConne
 
     async findPublished(credentials, idempotencyKey, sessions) {
       const { accessToken, author } = credentialsOf(credentials);
-      const sent = await sentPostOf(sessions, idempotencyKey);
+      const sent = await sentPosts.lookUp(sessions, idempotencyKey);
       // Nothing was about to be sent under this key: the attempt stopped before the post (a video's upload, say).
       if (sent === 'never sent') return notSent;
       // The notes of the last day are not all there: nothing can be told.
@@ -184,7 +187,7 @@ export function createLinkedInConnector(options: LinkedInOptions): LinkedInConne
           typeof id === 'string' &&
           postUrn.test(id) &&
           typeof commentary === 'string' &&
-          commentaryDigest(commentary) === sent.digest &&
+          textDigest(commentary) === sent.digest &&
           typeof createdAt === 'number' &&
           createdAt >= sent.at - clockSkewMs &&
           lifecycleState === 'PUBLISHED' &&

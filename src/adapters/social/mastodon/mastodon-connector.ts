@@ -188,6 +188,7 @@ export function createMastodonConnector(options: MastodonConnectorOptions): Soci
       // The default instance's limit (an instance may set another); Mastodon documents no length or shape limits.
       video: { types: ['video/mp4'], maxBytes: videoSizeLimit },
       threads: true,
+      destination: null,
       retriesNeverDuplicate: {
         guaranteed: true,
         how: 'The status carries an Idempotency-Key, which the server remembers for an hour.',

@@ -84,6 +84,7 @@ export function createNostrConnector(options: NostrConnectorOptions): SocialConn
       // Not uploaded either: the note links the video where this service serves it, so the limit is ours.
       video: { types: ['video/mp4'], maxBytes: 100 * 1024 * 1024 },
       threads: true,
+      destination: null,
       retriesNeverDuplicate: {
         guaranteed: true,
         how: "The event's id is the hash of its content and date, the same for every attempt, and a relay keeps one event per id (an image or video is linked by a URL that never changes).",

@@ -130,6 +130,7 @@ export function createSlackConnector(options: SlackConnectorOptions): SocialConn
       // Slack's limit on one file; it plays an MP4 in the channel. No length or shape limits are documented.
       video: { types: ['video/mp4'], maxBytes: maxFileBytes },
       threads: false,
+      destination: null,
       retriesNeverDuplicate: {
         guaranteed: false,
         how: "Slack's Web API takes no idempotency key and cannot find a message by a marker of ours: a post whose answer was lost is not sent again; look in the channel before publishing it again.",

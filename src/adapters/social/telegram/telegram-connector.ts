@@ -93,6 +93,7 @@ export function createTelegramConnector(options: TelegramConnectorOptions): Soci
       // sendVideo's limit for a file a bot uploads ("up to 50 MB"); Telegram documents no length or shape limits.
       video: { types: ['video/mp4'], maxBytes: maxVideoBytes },
       threads: false,
+      destination: null,
       retriesNeverDuplicate: {
         guaranteed: false,
         how: "The Bot API takes no idempotency key and cannot list a chat's messages: a message whose answer was lost is not sent again, and the target fails asking you to check the chat.",

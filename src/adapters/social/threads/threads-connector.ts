@@ -170,6 +170,7 @@ export function createThreadsConnector(options: ThreadsConnectorOptions): Thread
       images: { types: ['image/png', 'image/jpeg'], maxBytes: maxImageBytes, maxCount: 1, altText: true },
       video: videoRules,
       threads: true,
+      destination: null,
       retriesNeverDuplicate: {
         guaranteed: false,
         how:

@@ -178,6 +178,7 @@ export function createXConnector(options: XConnectorOptions): XConnector {
       // https://docs.x.com/x-api/media/quickstart/best-practices: up to 512 MB, 0.5 to 140 seconds, 1:3 to 3:1.
       video: { types: ['video/mp4'], maxBytes: 512 * 1024 * 1024, minDurationMs: 500, maxDurationMs: 140_000, aspectRatio: { min: 1 / 3, max: 3 } },
       threads: true,
+      destination: null,
       retriesNeverDuplicate: {
         guaranteed: false,
         how: "X takes no idempotency key: before a retry the account's recent posts are searched for one with the same text, and X refuses a second post with the text of a recent one. A post edited or deleted meanwhile is not found.",

@@ -1,15 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { callSessionStore } from '../../../../src/adapters/social/call-session-store.ts';
-import { noteSentPost, sentPostOf, type SentPost } from '../../../../src/adapters/social/linkedin/linkedin-sent-posts.ts';
+import { callSessionStore } from '../../../src/adapters/social/call-session-store.ts';
+import { sentPostNotes, type SentPost } from '../../../src/adapters/social/sent-post-notes.ts';
 
-// The notes of LinkedIn posts about to be sent: a day of them, so a publication without one was never sent, unless
+const notes = sentPostNotes('linkedInSent');
+const noteSentPost = (sessions: Parameters<typeof notes.note>[0], sent: SentPost) => notes.note(sessions, sent);
+const sentPostOf = (sessions: Parameters<typeof notes.lookUp>[0], key: string) => notes.lookUp(sessions, key);
+
+// The notes of posts (LinkedIn's here) about to be sent: a day of them, so a publication without one was never sent, unless
 // notes of the last day had to be dropped (more than a thousand), when it is unknown.
 
 const day = 24 * 60 * 60 * 1000;
 const note = (at: number): SentPost => ({ key: randomUUID(), digest: 'digest', image: false, at });
 
-describe('LinkedIn sent-post notes', () => {
+describe('sent-post notes', () => {
   it('when a post was noted, then its note is found; one never noted was never sent', async () => {
     const sessions = callSessionStore();
     const sent = note(Date.now());
