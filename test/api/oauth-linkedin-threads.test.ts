@@ -1,12 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VideoJob } from '../../src/adapters/database/entities/video-job.ts';
 import type { LinkedInCredentials, ThreadsCredentials } from '../../src/adapters/social/social-connector.ts';
 import { workflowIds } from '../../src/adapters/temporal/workflow-ids.ts';
 import type { Schemas } from '../../src/api/schemas.ts';
 import { startLinkedInServer, type LinkedInServer } from '../fakes/linkedin-server.ts';
 import { startThreadsServer, type ThreadsServer } from '../fakes/threads-server.ts';
 import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
+import { postWithVideo } from '../support/post-with-video.ts';
 import { publishAndWait } from '../support/published-targets.ts';
 import { connectThroughOAuth, linkedInEnv, storedCredentials, threadsEnv } from '../support/oauth-connections.ts';
 import type { TestApp } from '../support/test-app.ts';
@@ -166,34 +165,15 @@ describe('LinkedIn: video', () => {
     linkedin.videoPartBytes = 128 * 1024;
   });
 
-  /** A generated post with a finished video of these bytes (as a video job leaves it), its id. */
-  async function postWithVideo(title: string, bytes: Buffer, durationMs: number): Promise<string> {
-    const id = (await workspace.client.post<{ id: string }>('/posts', { title, prompt: 'Boats at night', projectId })).body.id;
-    expect((await workspace.client.post(`/posts/${id}/generate`, { format: '9:16' })).status).toBe(200);
-    const videoKey = `workspaces/${workspace.id}/posts/${id}/video-${randomUUID()}.mp4`;
-    await app.storage.put(videoKey, bytes, 'video/mp4');
-    const em = app.api.services.orm.em.fork();
-    em.create(VideoJob, {
-      workspaceId: workspace.id,
-      postId: id,
-      format: '9:16',
-      videoKey,
-      videoBytes: bytes.length,
-      durationMs,
-      status: 'done',
-      progress: 100,
-      completedAt: new Date(),
-    });
-    await em.flush();
-    return id;
-  }
-
   const publishedTarget = async (postId: string, connectionId: string) =>
     (await publishAndWait(workspace.client, postId, { connectionIds: [connectionId] }))[0]!;
 
   it("when a post's video is published to it, then the video goes up in LinkedIn's parts, LinkedIn's processing is waited out, and the post carries it", async () => {
     const connectionId = await connect('linkedin');
-    const target = await publishedTarget(await postWithVideo('Harbour lights moving on LinkedIn', clip, 3_000), connectionId);
+    const target = await publishedTarget(
+      await postWithVideo(app, workspace, { projectId, title: 'Harbour lights moving on LinkedIn', bytes: clip, durationMs: 3_000 }),
+      connectionId,
+    );
     expect(target).toMatchObject({ status: 'Published', errorMessage: null });
     expect(target.attempts.map((attempt) => attempt.outcome)).toEqual(['processing', 'processing', 'published']);
     expect(target.attempts[0]?.detail).toBe(`Uploaded the video (${Math.ceil(clip.length / (128 * 1024))} parts); LinkedIn is processing it.`);
@@ -205,7 +185,7 @@ describe('LinkedIn: video', () => {
   it("when the video is shorter than LinkedIn takes, then the dry run says so, and sent anyway the target fails in LinkedIn's words", async () => {
     const connectionId = await connect('linkedin');
     const short = makeVideo({ width: 108, height: 192, seconds: 2, noise: true });
-    const postId = await postWithVideo('Harbour lights, briefly', short, 2_000);
+    const postId = await postWithVideo(app, workspace, { projectId, title: 'Harbour lights, briefly', bytes: short, durationMs: 2_000 });
     const preview = await workspace.client.post<Schemas['PublishPreview'][]>(`/posts/${postId}/publish-social`, {
       connectionIds: [connectionId],
       dryRun: true,

@@ -5,6 +5,7 @@ import type { Database } from '../../src/adapters/database/orm.ts';
 import type { OAuthCredentials, SocialCredentials } from '../../src/adapters/social/social-connector.ts';
 import type { Schemas } from '../../src/api/schemas.ts';
 import type { LinkedInServer } from '../fakes/linkedin-server.ts';
+import type { PinterestServer } from '../fakes/pinterest-server.ts';
 import type { ThreadsServer } from '../fakes/threads-server.ts';
 import type { ApiClient } from './http.ts';
 
@@ -32,6 +33,17 @@ export function threadsEnv(threads: ThreadsServer): Record<string, string> {
     THREADS_AUTHORIZE_URL: threads.authorizeUrl,
     THREADS_CLIENT_ID: threads.app.clientId,
     THREADS_CLIENT_SECRET: threads.app.clientSecret,
+    SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true',
+  };
+}
+
+/** The environment that points the service at the fake Pinterest, with the fake's app as the operator's. */
+export function pinterestEnv(pinterest: PinterestServer): Record<string, string> {
+  return {
+    PINTEREST_API_URL: pinterest.url,
+    PINTEREST_AUTHORIZE_URL: pinterest.authorizeUrl,
+    PINTEREST_CLIENT_ID: pinterest.client.clientId,
+    PINTEREST_CLIENT_SECRET: pinterest.client.clientSecret,
     SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true',
   };
 }

@@ -1,32 +1,37 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkedInMemberScopes } from '../../src/adapters/social/linkedin/linkedin-oauth.ts';
-import type { LinkedInCredentials, ThreadsCredentials } from '../../src/adapters/social/social-connector.ts';
+import got from 'got';
+import { createPinterestOAuth } from '../../src/adapters/social/pinterest/pinterest-oauth.ts';
+import type { LinkedInCredentials, PinterestCredentials, ThreadsCredentials } from '../../src/adapters/social/social-connector.ts';
 import { workflowIds } from '../../src/adapters/temporal/workflow-ids.ts';
 import { keepConnectionAlive } from '../../workflows/keep-connection-alive.ts';
 import { startLinkedInServer, type LinkedInServer } from '../fakes/linkedin-server.ts';
+import { startPinterestServer, type PinterestServer } from '../fakes/pinterest-server.ts';
 import { startThreadsServer, type ThreadsServer } from '../fakes/threads-server.ts';
 import { eventually } from '../support/eventually.ts';
-import { createOAuthConnectionFixture, linkedInEnv, storedCredentials, threadsEnv } from '../support/oauth-connections.ts';
+import { createOAuthConnectionFixture, linkedInEnv, pinterestEnv, storedCredentials, threadsEnv } from '../support/oauth-connections.ts';
 import { createPostFixture } from '../support/post-fixtures.ts';
 import { startWorkflowTestBed, type WorkflowTestBed } from '../support/workflow-test-bed.ts';
 
-// The keep-alive workflow for LinkedIn (whose refresh token comes back unchanged) and Threads (which has none: its
-// long-lived access token refreshes itself), on the time-skipping server with the real activities against the fakes.
+// The keep-alive workflow for LinkedIn (whose refresh token comes back unchanged), Threads (which has none: its
+// long-lived access token refreshes itself) and Pinterest (which rotates it), on the time-skipping server with the
+// real activities against the fakes. (X's rotation is in keep-connection-alive.test.ts.)
 
 const dayMs = 24 * 60 * 60 * 1000;
 
 let linkedin: LinkedInServer;
 let threads: ThreadsServer;
+let pinterest: PinterestServer;
 let bed: WorkflowTestBed;
 
 beforeAll(async () => {
-  [linkedin, threads] = await Promise.all([startLinkedInServer(), startThreadsServer()]);
-  bed = await startWorkflowTestBed({ ...linkedInEnv(linkedin, { organizationApp: true }), ...threadsEnv(threads) });
+  [linkedin, threads, pinterest] = await Promise.all([startLinkedInServer(), startThreadsServer(), startPinterestServer()]);
+  bed = await startWorkflowTestBed({ ...linkedInEnv(linkedin, { organizationApp: true }), ...threadsEnv(threads), ...pinterestEnv(pinterest) });
   await bed.startWorker();
 });
 afterAll(async () => {
   await bed?.stop();
-  await Promise.all([linkedin?.close(), threads?.close()]);
+  await Promise.all([linkedin?.close(), threads?.close(), pinterest?.close()]);
 });
 
 function start(connectionId: string) {
@@ -59,7 +64,7 @@ async function refreshedByKeepAlive(credentials: LinkedInCredentials, accountNam
 
 const inAMinute = () => new Date(Date.now() + 60_000).toISOString();
 
-describe('keepConnectionAlive for LinkedIn and Threads', () => {
+describe('keepConnectionAlive for LinkedIn, Threads and Pinterest', () => {
   it('when a LinkedIn access token expires in a minute, then it is refreshed in time and the refresh token, which LinkedIn does not rotate, is kept', async () => {
     const { accessToken, refreshToken } = linkedin.grantTokens([...linkedInMemberScopes]);
     const author = `urn:li:person:${linkedin.member.sub}`;
@@ -105,6 +110,40 @@ describe('keepConnectionAlive for LinkedIn and Threads', () => {
     expect(after.refreshToken).toBeUndefined();
     expect(Date.parse(after.expiresAt)).toBeGreaterThan(Date.now() + 59 * dayMs);
     expect(threads.requests.filter((request) => request.path === '/refresh_access_token')).toHaveLength(1);
+    await handle.terminate('test over');
+  });
+
+  it('when a Pinterest access token expires in a minute, then it is refreshed in time, and the rotated refresh token is kept in place of the old, which Pinterest retired', async () => {
+    const oauth = createPinterestOAuth({ allowPrivateNetworks: true, apiUrl: pinterest.url, authorizeUrl: pinterest.authorizeUrl });
+    const callbackUrl = 'https://content.example/oauth/pinterest/callback';
+    const consented = await got(oauth.authorizationUrl({ client: pinterest.client, callbackUrl, state: 'fixture', codeChallenge: 'unused' }), {
+      followRedirect: false,
+    });
+    const code = new URL(consented.headers.location ?? '').searchParams.get('code') ?? '';
+    const tokens = await oauth.exchangeCode({ client: pinterest.client, callbackUrl, code, codeVerifier: 'unused' });
+    const { workspaceId } = await createPostFixture(bed.orm);
+    const credentials: PinterestCredentials = {
+      platform: 'pinterest',
+      accessToken: tokens.accessToken,
+      refreshToken: tokens.refreshToken,
+      expiresAt: inAMinute(),
+    };
+    const connection = await createOAuthConnectionFixture(bed.orm, bed.config, {
+      workspaceId,
+      credentials,
+      serverUrl: pinterest.url,
+      accountName: pinterest.account.username,
+      accountId: pinterest.account.id,
+    });
+    const handle = await start(connection.id);
+    const after = await eventually(async () => {
+      const stored = await storedCredentials<PinterestCredentials>(bed.orm, bed.config, connection.id);
+      expect(stored.accessToken).not.toBe(tokens.accessToken);
+      return stored;
+    });
+    expect(after.refreshToken).toBe(pinterest.currentRefreshToken());
+    expect(pinterest.retiredRefreshTokens).toContain(tokens.refreshToken);
+    expect(Date.parse(after.refreshTokenExpiresAt!)).toBeGreaterThan(Date.now() + 59 * dayMs);
     await handle.terminate('test over');
   });
 });
