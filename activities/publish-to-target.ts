@@ -132,7 +132,7 @@ async function publish(deps: Deps, input: PublishToTargetInput, progress: Progre
   }
   const sessions = connectionSessions(deps.orm, deps.secrets, connection.id);
   // The image or video goes with the first part: an attempt that resumes a thread past it does not read it.
-  const media = firstPart === 1 ? await targetMediaOf(deps, em, target, connector.declaration.video) : null;
+  const media = firstPart === 1 ? await targetMediaOf(deps, em, target, connector.declaration) : null;
   if (media?.media === 'refused') throw new WorkRefused(failureTypes.noVideo, media.reason);
   const override = { text: target.textOverride, altText: target.altTextOverride };
   const image = media?.media === 'image' ? await postImageOf(deps, post) : null;

@@ -1315,7 +1315,7 @@ export interface components {
             };
         };
         /**
-         * @description What goes with the text: the post's image, or its video (the newest finished video job's). Absent: the video where the post has a finished video and the platform takes video (`video` in `GET /social-platforms`), else the image. Decided at the target's first attempt and kept for its later ones (so a scheduled publication sends a video finished after it was planned, and a video finished while another is being sent does not replace it). `video` on a post without a finished video, or to a platform that takes none, fails that target (the dry run says so first: `video_not_ready`, `video_unsupported`; `video_in_progress` when a video is being made and the image would go now). In a thread the media goes with the first part. Kept with the publication, like `overrides`.
+         * @description What goes with the text: the post's image, or its video (the newest finished video job's). Absent: the video where the post has a finished video and the platform takes video (`video` in `GET /social-platforms`), else the image. Decided at the target's first attempt and kept for its later ones (so a scheduled publication sends a video finished after it was planned, and a video finished while another is being sent does not replace it). `video` on a post without a finished video, or to a platform that takes none, fails that target (the dry run says so first: `video_not_ready`, `video_unsupported`; `video_in_progress` when a video is being made and the image would go now). A platform that takes only video (its `images.maxCount` is 0) gets the video or nothing: without one, or with `image` asked, the target fails (`video_required`). In a thread the media goes with the first part. Kept with the publication, like `overrides`.
          * @enum {string}
          */
         PublishMedia: "image" | "video";
@@ -1368,7 +1368,7 @@ export interface components {
         };
         PublishProblem: {
             /** @enum {string} */
-            code: "text_too_long" | "thread_unsupported" | "image_too_large" | "image_type_unsupported" | "connection_needs_reauth" | "platform_not_configured" | "public_url_unreachable" | "too_many_links" | "video_not_ready" | "video_in_progress" | "video_unsupported" | "video_too_large" | "video_too_small" | "video_too_long" | "video_too_short" | "aspect_ratio_unsupported" | "destination_needed";
+            code: "text_too_long" | "thread_unsupported" | "image_too_large" | "image_type_unsupported" | "connection_needs_reauth" | "platform_not_configured" | "public_url_unreachable" | "too_many_links" | "video_not_ready" | "video_in_progress" | "video_unsupported" | "video_required" | "video_too_large" | "video_too_small" | "video_too_long" | "video_too_short" | "aspect_ratio_unsupported" | "destination_needed";
             /** @description In words for the user. */
             message: string;
         };

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PublishTarget } from '../../adapters/database/entities/publish-target.ts';
 import { VideoJob } from '../../adapters/database/entities/video-job.ts';
 import { postFormats } from '../../adapters/artwork/post-formats.ts';
-import type { VideoRules } from '../../adapters/social/platform-declaration.ts';
+import type { PlatformDeclaration, VideoRules } from '../../adapters/social/platform-declaration.ts';
 import type { OutgoingVideo, SocialVideo } from '../../adapters/social/social-connector.ts';
 import { videoSeconds } from '../../adapters/video-encoding/encode-post-video.ts';
 import type { Deps } from '../deps.ts';
@@ -22,7 +22,10 @@ export type MediaChoice =
   | { media: 'image' }
   | { media: 'video'; video: PostVideo }
   /** The client asked for the video and it cannot go: why, in a sentence, and the dry run's code for it. */
-  | { media: 'refused'; code: 'video_not_ready' | 'video_unsupported'; reason: string };
+  | { media: 'refused'; code: 'video_not_ready' | 'video_unsupported' | 'video_required'; reason: string };
+
+/** What the platform takes: its images (none, where `maxCount` is 0: YouTube) and its video (null: none). */
+type MediaRules = Pick<PlatformDeclaration, 'images' | 'video'>;
 
 /** Whether a video of the post is being made (queued or running): the dry run says a publication now would not send it. */
 export async function videoInTheMaking(em: EntityManager, postId: string): Promise<boolean> {
@@ -39,14 +42,14 @@ export async function postVideoOf(deps: Pick<Deps, 'storage'>, em: EntityManager
  * so every later attempt (after a retry, or a wait while the platform processes the video) sends the same: a video
  * finished meanwhile does not replace the one being uploaded, nor the image one sent before.
  */
-export async function targetMediaOf(deps: Pick<Deps, 'storage'>, em: EntityManager, target: PublishTarget, rules: VideoRules | null): Promise<MediaChoice> {
+export async function targetMediaOf(deps: Pick<Deps, 'storage'>, em: EntityManager, target: PublishTarget, rules: MediaRules): Promise<MediaChoice> {
   if (target.videoKey) {
     const video = await videoOfJob(deps, await em.findOne(VideoJob, { videoKey: target.videoKey }));
     return video ? { media: 'video', video } : { media: 'refused', code: 'video_not_ready', reason: "The post's video was deleted before it was sent." };
   }
   // Only a choice that could be the video reads the post's video (and, for an old job, storage).
   const requested = target.media ?? null;
-  const couldBeVideo = requested !== 'image' && rules !== null;
+  const couldBeVideo = requested !== 'image' && rules.video !== null;
   const choice = chooseMedia(requested, rules, couldBeVideo ? await postVideoOf(deps, em, target.postId) : null);
   if (choice.media === 'refused') return choice;
   target.media = choice.media;
@@ -69,12 +72,23 @@ async function storedSize(deps: Pick<Deps, 'storage'>, key: string): Promise<num
   return stored?.size;
 }
 
-/** What goes with the text: the video where asked for (or, unasked, where there is one and the platform takes it), else the image. */
-export function chooseMedia(requested: RequestedMedia, rules: VideoRules | null, video: PostVideo | null): MediaChoice {
-  if (requested === 'image') return { media: 'image' };
-  if (rules && video) return { media: 'video', video };
+/**
+ * What goes with the text: the video where asked for (or, unasked, where there is one and the platform takes it),
+ * else the image; on a platform that takes only video (YouTube), the video or nothing.
+ */
+export function chooseMedia(requested: RequestedMedia, rules: MediaRules, video: PostVideo | null): MediaChoice {
+  const videoOnly = rules.images.maxCount === 0;
+  if (requested === 'image' && !videoOnly) return { media: 'image' };
+  if (requested !== 'image' && rules.video && video) return { media: 'video', video };
+  if (videoOnly) {
+    const reason =
+      requested === 'image'
+        ? "The platform takes only video: the post's image cannot be sent there."
+        : 'The platform takes only video, and the post has no finished video: make one (Video, in the dashboard) and publish again.';
+    return { media: 'refused', code: 'video_required', reason };
+  }
   if (requested === null) return { media: 'image' };
-  if (!rules) return { media: 'refused', code: 'video_unsupported', reason: 'The platform takes no video (or this service does not send it there yet).' };
+  if (!rules.video) return { media: 'refused', code: 'video_unsupported', reason: 'The platform takes no video (or this service does not send it there yet).' };
   return { media: 'refused', code: 'video_not_ready', reason: 'The post has no finished video: make one (Video, in the dashboard) and publish again.' };
 }
 

@@ -23,6 +23,7 @@ type PublicationProblemCode =
   | 'video_not_ready'
   | 'video_in_progress'
   | 'video_unsupported'
+  | 'video_required'
   | 'video_too_large'
   | 'video_too_long'
   | 'video_too_short'
@@ -66,7 +67,7 @@ export async function previewSocialPublication(deps: Deps, caller: Caller, postI
   const results: ConnectionPreview[] = [];
   for (const connection of connections) {
     const { declaration } = deps.social[connection.platform];
-    const choice = chooseMedia(requestedMediaOf(request, connection.id), declaration.video, video);
+    const choice = chooseMedia(requestedMediaOf(request, connection.id), declaration, video);
     const sent = choice.media === 'video' ? outgoingVideoOf(choice.video) : undefined;
     const draft = socialDraftOf(post, choice.media === 'image' ? image : null, request.overrides?.[connection.id], sent);
     // The media goes with the first part only, as publishing sends it.

@@ -60,7 +60,8 @@ async function finishVideo(post: { id: string; workspaceId: string }, completedA
 
 async function mediaOfTarget(targetId: string, rules: VideoRules | null = takesVideo) {
   const em = database.orm.em.fork();
-  return targetMediaOf({ storage }, em, await em.findOneOrFail(PublishTarget, targetId), rules);
+  const images = { types: ['image/png' as const], maxBytes: 1_000_000, maxCount: 1, altText: false };
+  return targetMediaOf({ storage }, em, await em.findOneOrFail(PublishTarget, targetId), { images, video: rules });
 }
 
 describe('the media a publish target sends', () => {
