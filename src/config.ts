@@ -113,6 +113,19 @@ const schema = z
     PINTEREST_CLIENT_SECRET: z.string().min(1).optional(),
     PINTEREST_API_URL: z.url({ protocol: /^https$/ }).default('https://api.pinterest.com'),
     PINTEREST_AUTHORIZE_URL: z.url({ protocol: /^https$/ }).default('https://www.pinterest.com/oauth/'),
+    YOUTUBE_CLIENT_ID: z.string().min(1).optional(),
+    YOUTUBE_CLIENT_SECRET: z.string().min(1).optional(),
+    YOUTUBE_API_URL: z.url({ protocol: /^https$/ }).default('https://www.googleapis.com'),
+    YOUTUBE_AUTHORIZE_URL: z.url({ protocol: /^https$/ }).default('https://accounts.google.com/o/oauth2/v2/auth'),
+    YOUTUBE_TOKEN_URL: z.url({ protocol: /^https$/ }).default('https://oauth2.googleapis.com/token'),
+    // Each request of a resumable upload; YouTube takes multiples of 256 KiB (the last part aside).
+    YOUTUBE_UPLOAD_CHUNK_KIB: z.coerce
+      .number()
+      .int()
+      .min(256)
+      .max(256 * 1024)
+      .refine((kib) => kib % 256 === 0, 'must be a multiple of 256')
+      .default(8192),
     SLACK_API_URL: z.url({ protocol: /^https$/ }).default('https://slack.com/api'),
     TELEGRAM_API_URL: z.url({ protocol: /^https$/ }).default('https://api.telegram.org'),
     DISCORD_API_URL: z.url({ protocol: /^https$/ }).default('https://discord.com/api'),
@@ -173,6 +186,7 @@ const schema = z
       ["LinkedIn's organisation app", 'LINKEDIN_ORGANIZATION'],
       ['Threads', 'THREADS'],
       ['Pinterest', 'PINTEREST'],
+      ['YouTube', 'YOUTUBE'],
     ] as const) {
       const id = env[`${prefix}_CLIENT_ID`];
       if (Boolean(id) !== Boolean(env[`${prefix}_CLIENT_SECRET`])) {
@@ -324,6 +338,17 @@ function toConfig(env: z.infer<typeof schema>) {
         authorizeUrl: env.PINTEREST_AUTHORIZE_URL,
         client:
           env.PINTEREST_CLIENT_ID && env.PINTEREST_CLIENT_SECRET ? { clientId: env.PINTEREST_CLIENT_ID, clientSecret: env.PINTEREST_CLIENT_SECRET } : null,
+      },
+      /**
+       * YouTube: the Data API (and its upload host), Google's consent page and token endpoint, the operator's Google
+       * OAuth client (null: not configured), and how many bytes each request of an upload carries.
+       */
+      youtube: {
+        apiUrl: env.YOUTUBE_API_URL.replace(/\/$/, ''),
+        authorizeUrl: env.YOUTUBE_AUTHORIZE_URL,
+        tokenUrl: env.YOUTUBE_TOKEN_URL,
+        client: env.YOUTUBE_CLIENT_ID && env.YOUTUBE_CLIENT_SECRET ? { clientId: env.YOUTUBE_CLIENT_ID, clientSecret: env.YOUTUBE_CLIENT_SECRET } : null,
+        uploadChunkBytes: env.YOUTUBE_UPLOAD_CHUNK_KIB * 1024,
       },
       /** Slack: its Web API (customers bring their own app's bot token, so the operator sets up nothing). */
       slack: { apiUrl: env.SLACK_API_URL.replace(/\/$/, '') },

@@ -810,7 +810,7 @@ export interface paths {
         put?: never;
         /**
          * Start connecting an account through OAuth
-         * @description Extension. For a platform that connects through OAuth 2 (X, LinkedIn, Threads, Pinterest): answers the platform's authorization URL to send
+         * @description Extension. For a platform that connects through OAuth 2 (X, LinkedIn, Threads, Pinterest, YouTube): answers the platform's authorization URL to send
          *     the person to, with a `state` bound to this workspace, good once and for ten minutes (PKCE S256 is ours to
          *     keep). The person grants access on the platform, which sends them to our public callback
          *     `GET /oauth/{platform}/callback` (outside `/api/v1`, no API key), which exchanges the code, creates the
@@ -1139,7 +1139,7 @@ export interface components {
         /** @enum {string} */
         ProjectStatus: "active" | "archived";
         /** @enum {string} */
-        SocialPlatform: "mastodon" | "bluesky" | "x" | "linkedin" | "threads" | "nostr" | "telegram" | "discord" | "slack" | "pinterest";
+        SocialPlatform: "mastodon" | "bluesky" | "x" | "linkedin" | "threads" | "nostr" | "telegram" | "discord" | "slack" | "pinterest" | "youtube";
         /** @enum {string} */
         PublishTargetStatus: "Pending" | "Scheduled" | "Publishing" | "Published" | "Failed" | "Cancelled";
         /** @enum {string} */
@@ -1760,7 +1760,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             platform: components["schemas"]["SocialPlatform"];
-            /** @description The Mastodon instance, Bluesky service, the Slack workspace's address, or the platform's API (X, LinkedIn, Threads, Telegram, Discord, Pinterest), as an https URL; for Nostr, the first of the connection's relays (a wss:// URL). */
+            /** @description The Mastodon instance, Bluesky service, the Slack workspace's address, or the platform's API (X, LinkedIn, Threads, Telegram, Discord, Pinterest, YouTube), as an https URL; for Nostr, the first of the connection's relays (a wss:// URL). */
             serverUrl: string;
             /** @description The account, as the platform names it (`@alice@mastodon.social`, `alice.bsky.social`; Slack's channel and workspace, `#news (Acme)`); for Nostr, the public key as `npub1…` (NIP-19). */
             accountName: string;
@@ -1828,8 +1828,9 @@ export interface components {
             };
             images: {
                 types: ("image/png" | "image/jpeg")[];
-                /** @description The largest image file the platform takes (larger ones are re-encoded where the platform needs it). */
+                /** @description The largest image file the platform takes (larger ones are re-encoded where the platform needs it); 0 where it takes none. */
                 maxBytes: number;
+                /** @description How many images a post carries; 0 on a platform that takes only video (YouTube), which gets the post's video or nothing. */
                 maxCount: number;
                 /** @description Whether the image's description (alt text) reaches the platform. */
                 altText: boolean;
@@ -4226,6 +4227,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

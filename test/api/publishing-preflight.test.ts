@@ -92,6 +92,7 @@ describe('GET /social-platforms', () => {
       'discord',
       'slack',
       'pinterest',
+      'youtube',
     ]);
     const entry = (platform: string) => response.body.find((listed) => listed.platform === platform);
     expect(entry('mastodon')).toEqual({
@@ -121,6 +122,14 @@ describe('GET /social-platforms', () => {
     expect(entry('linkedin')).toMatchObject({ platform: 'linkedin', auth: 'oauth2', configured: false, text: { max: 3000, unit: 'characters' } });
     expect(entry('threads')).toMatchObject({ platform: 'threads', auth: 'oauth2', configured: false, text: { max: 500, unit: 'weighted' } });
     // Pins go to a board the connection chooses.
+    // Video only.
+    expect(entry('youtube')).toMatchObject({
+      platform: 'youtube',
+      auth: 'oauth2',
+      configured: false,
+      images: { maxCount: 0 },
+      video: { types: ['video/mp4'] },
+    });
     expect(entry('pinterest')).toMatchObject({ platform: 'pinterest', auth: 'oauth2', configured: false, destination: 'board', text: { max: 800 } });
     // A caption's limit, the most a post always carries whole (a message without an image takes 4,096).
     expect(entry('telegram')).toMatchObject({ platform: 'telegram', auth: 'token', configured: true, text: { max: 1024, unit: 'characters' }, threads: false });

@@ -72,7 +72,10 @@ export type YouTubeServer = ScriptedServer<YouTubeEndpoint, ScriptedResponse, Yo
   /** Quota units used today and the daily limit (10,000 by default); what each call costs: `quotaCost` below. */
   quotaUsed: number;
   quotaLimit: number;
-  /** The app is unverified: uploaded videos are locked private whatever privacyStatus asked (https://developers.google.com/youtube/v3/docs/videos/insert, "unverified API projects"). */
+  /**
+   * The app is unverified: uploaded videos are locked private whatever privacyStatus asked
+   * (https://developers.google.com/youtube/v3/docs/videos/insert, "unverified API projects").
+   */
   unverifiedApp: boolean;
   /**
    * Hold the PUT carrying bytes from this offset on (never answer, keep the socket open until close), to simulate a
@@ -191,7 +194,7 @@ function failure(status: number, scripted: ScriptedResponse): Reply {
 const oauthError = (status: number, error: string, description: string): Reply => ({ status, body: { error, error_description: description } });
 const invalidClient = oauthError(401, 'invalid_client', 'Unauthorized');
 
-/** The request's body parsed as JSON when it was sent as JSON; undefined when none came. */
+/** The body as the discovery document's schema reads it: JSON parsed (the text when it is not JSON), undefined when none came. */
 function jsonBodyOf(received: Received): unknown {
   if (received.body.length === 0) return undefined;
   const text = received.body.toString('utf8');
@@ -483,15 +486,17 @@ export async function startYouTubeServer(): Promise<YouTubeServer> {
   /**
    * Steps 3 to 5 of https://developers.google.com/youtube/v3/guides/using_resumable_upload_protocol: each PUT's
    * Content-Range says where its bytes go; 308 with Range until the file is whole, then 201 with the video resource;
-   * an empty PUT whose Content-Range has `*` for its range asks what arrived. Every chunk but the last is a multiple of 256 KiB (the guide's
-   * "Uploading a file in chunks"; Google's upload server was seen keeping only the 256 KiB multiples of a chunk that
-   * is not, the fake refuses it). The guide says what a client should send, not what a wrong start offset gets: Google's
-   * upload server skips what it already holds of a chunk that starts before its offset, and answers one that starts
-   * after it 503 "Invalid request. According to the Content-Range header, the upload offset is ..."
-   * (https://github.com/Byron/google-apis-rs/issues/438, from Drive's, which is the same server;
-   * https://github.com/googleapis/google-cloud-go/issues/1507), a 5xx after which the guide's step 4 asks for the
-   * status and resumes from its Range. The fake does both; the 503's plain text comes as `message` in JSON. The
-   * session URI carries its own authority: no access token is asked for.
+   * an empty PUT whose Content-Range has `*` for its range asks what arrived. Every chunk but the last is a multiple
+   * of 256 KiB (the guide's "Uploading a file in chunks"): the fake refuses one that is not, where Google's upload
+   * server was seen keeping only its whole 256 KiB units.
+   *
+   * The guide says what a client should send, not what a wrong start offset gets. Google's upload server skips what
+   * it already holds of a chunk that starts before its offset, and answers one that starts after it 503 "Invalid
+   * request. According to the Content-Range header, the upload offset is ..." (Drive's, the same server:
+   * https://github.com/Byron/google-apis-rs/issues/438; Cloud Storage's:
+   * https://github.com/googleapis/google-cloud-go/issues/1507): a 5xx, after which the guide's step 4 asks for the
+   * status and resumes from its Range. The fake answers both so; the 503's plain text comes as `message` in JSON.
+   * The session URI carries its own authority: no access token is asked for.
    */
   async function uploadChunk(received: Received): Promise<Reply> {
     receivedTotal += received.body.length;

@@ -16,6 +16,8 @@ export type MediaNote = {
   parts?: number;
   /** An upload in parts: every part sent and the upload finished, so the platform is processing it. */
   finalized?: boolean;
+  /** The size of the file an upload session was opened for (YouTube asks a session's state with it). */
+  bytes?: number;
   /** When the platform forgets an unfinished upload, epoch ms: past it, the upload starts again. */
   expiresAt?: number;
   /** An upload to part URLs the platform gave (LinkedIn): the upload's token and where each part goes. */

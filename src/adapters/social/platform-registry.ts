@@ -21,6 +21,7 @@ import { slackPlatform } from './slack/slack-platform.ts';
 import { telegramPlatform } from './telegram/telegram-platform.ts';
 import { threadsPlatform } from './threads/threads-platform.ts';
 import { xPlatform } from './x/x-platform.ts';
+import { youTubePlatform } from './youtube/youtube-platform.ts';
 
 // Every platform, one line each: the connectors, the OAuth flows, the connection inputs, the catalogue's
 // `configured` and the image links all come from here. A platform named in socialPlatforms without its module here,
@@ -36,6 +37,7 @@ const platformModules = {
   discord: discordPlatform,
   slack: slackPlatform,
   pinterest: pinterestPlatform,
+  youtube: youTubePlatform,
 } satisfies { [P in SocialPlatform]: PlatformModule<P, never> };
 
 type Modules = typeof platformModules;

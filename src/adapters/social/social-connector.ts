@@ -41,7 +41,9 @@ export type ThreadsCredentials = OAuthTokenFields & { platform: 'threads'; userI
  * connecting (kept on the connection, outside these sealed fields, and added when they are opened: fresh-credentials.ts).
  */
 export type PinterestCredentials = OAuthTokenFields & { platform: 'pinterest'; destination?: string | undefined };
-export type OAuthCredentials = XCredentials | LinkedInCredentials | ThreadsCredentials | PinterestCredentials;
+/** YouTube: the Google tokens (the refresh token does not rotate) and the channel the videos are uploaded to. */
+export type YouTubeCredentials = OAuthTokenFields & { platform: 'youtube'; channelId: string };
+export type OAuthCredentials = XCredentials | LinkedInCredentials | ThreadsCredentials | PinterestCredentials | YouTubeCredentials;
 /** Nostr: the secret key that signs the notes (64 hex digits) and the relays (wss:// URLs) they are sent to. */
 export type NostrCredentials = { platform: 'nostr'; secretKey: string; relays: string[] };
 /** Telegram: the bot's token (from @BotFather) and the chat it posts to: a numeric id or a public `@channelname`. */

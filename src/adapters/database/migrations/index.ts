@@ -27,6 +27,7 @@ import { Migration20261129170000_video_publishing } from './Migration20261129170
 import { Migration20261129181500_publish_target_video } from './Migration20261129181500_publish_target_video.ts';
 import { Migration20261129234952_oauth_authorization_app } from './Migration20261129234952_oauth_authorization_app.ts';
 import { Migration20261130015735_pinterest_boards } from './Migration20261130015735_pinterest_boards.ts';
+import { Migration20261130023959_youtube } from './Migration20261130023959_youtube.ts';
 
 export const migrationsList = [
   Migration20261122091116_initial,
@@ -56,4 +57,5 @@ export const migrationsList = [
   Migration20261129181500_publish_target_video,
   Migration20261129234952_oauth_authorization_app,
   Migration20261130015735_pinterest_boards,
+  Migration20261130023959_youtube,
 ];
