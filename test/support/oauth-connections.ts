@@ -7,6 +7,7 @@ import type { Schemas } from '../../src/api/schemas.ts';
 import type { LinkedInServer } from '../fakes/linkedin-server.ts';
 import type { PinterestServer } from '../fakes/pinterest-server.ts';
 import type { ThreadsServer } from '../fakes/threads-server.ts';
+import type { YouTubeServer } from '../fakes/youtube-server.ts';
 import type { ApiClient } from './http.ts';
 
 // What tests of OAuth connections share, whatever the platform: the environment that points the service at a fake,
@@ -44,6 +45,18 @@ export function pinterestEnv(pinterest: PinterestServer): Record<string, string>
     PINTEREST_AUTHORIZE_URL: pinterest.authorizeUrl,
     PINTEREST_CLIENT_ID: pinterest.client.clientId,
     PINTEREST_CLIENT_SECRET: pinterest.client.clientSecret,
+    SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true',
+  };
+}
+
+/** The environment that points the service at the fake YouTube (and Google's OAuth), with the fake's client as the operator's. */
+export function youTubeEnv(youtube: YouTubeServer): Record<string, string> {
+  return {
+    YOUTUBE_API_URL: youtube.url,
+    YOUTUBE_AUTHORIZE_URL: youtube.authorizeUrl,
+    YOUTUBE_TOKEN_URL: youtube.tokenUrl,
+    YOUTUBE_CLIENT_ID: youtube.client.clientId,
+    YOUTUBE_CLIENT_SECRET: youtube.client.clientSecret,
     SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true',
   };
 }

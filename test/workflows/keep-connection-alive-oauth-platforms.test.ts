@@ -1,20 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkedInMemberScopes } from '../../src/adapters/social/linkedin/linkedin-oauth.ts';
+import { createHash } from 'node:crypto';
 import got from 'got';
 import { createPinterestOAuth } from '../../src/adapters/social/pinterest/pinterest-oauth.ts';
-import type { LinkedInCredentials, PinterestCredentials, ThreadsCredentials } from '../../src/adapters/social/social-connector.ts';
+import type { LinkedInCredentials, PinterestCredentials, ThreadsCredentials, YouTubeCredentials } from '../../src/adapters/social/social-connector.ts';
+import { createYouTubeOAuth } from '../../src/adapters/social/youtube/youtube-oauth.ts';
 import { workflowIds } from '../../src/adapters/temporal/workflow-ids.ts';
 import { keepConnectionAlive } from '../../workflows/keep-connection-alive.ts';
 import { startLinkedInServer, type LinkedInServer } from '../fakes/linkedin-server.ts';
 import { startPinterestServer, type PinterestServer } from '../fakes/pinterest-server.ts';
 import { startThreadsServer, type ThreadsServer } from '../fakes/threads-server.ts';
+import { startYouTubeServer, type YouTubeServer } from '../fakes/youtube-server.ts';
 import { eventually } from '../support/eventually.ts';
-import { createOAuthConnectionFixture, linkedInEnv, pinterestEnv, storedCredentials, threadsEnv } from '../support/oauth-connections.ts';
+import { createOAuthConnectionFixture, linkedInEnv, pinterestEnv, storedCredentials, threadsEnv, youTubeEnv } from '../support/oauth-connections.ts';
 import { createPostFixture } from '../support/post-fixtures.ts';
 import { startWorkflowTestBed, type WorkflowTestBed } from '../support/workflow-test-bed.ts';
 
 // The keep-alive workflow for LinkedIn (whose refresh token comes back unchanged), Threads (which has none: its
-// long-lived access token refreshes itself) and Pinterest (which rotates it), on the time-skipping server with the
+// long-lived access token refreshes itself), Pinterest (which rotates it) and YouTube (Google's, which does not), on the time-skipping server with the
 // real activities against the fakes. (X's rotation is in keep-connection-alive.test.ts.)
 
 const dayMs = 24 * 60 * 60 * 1000;
@@ -22,16 +25,22 @@ const dayMs = 24 * 60 * 60 * 1000;
 let linkedin: LinkedInServer;
 let threads: ThreadsServer;
 let pinterest: PinterestServer;
+let youtube: YouTubeServer;
 let bed: WorkflowTestBed;
 
 beforeAll(async () => {
-  [linkedin, threads, pinterest] = await Promise.all([startLinkedInServer(), startThreadsServer(), startPinterestServer()]);
-  bed = await startWorkflowTestBed({ ...linkedInEnv(linkedin, { organizationApp: true }), ...threadsEnv(threads), ...pinterestEnv(pinterest) });
+  [linkedin, threads, pinterest, youtube] = await Promise.all([startLinkedInServer(), startThreadsServer(), startPinterestServer(), startYouTubeServer()]);
+  bed = await startWorkflowTestBed({
+    ...linkedInEnv(linkedin, { organizationApp: true }),
+    ...threadsEnv(threads),
+    ...pinterestEnv(pinterest),
+    ...youTubeEnv(youtube),
+  });
   await bed.startWorker();
 });
 afterAll(async () => {
   await bed?.stop();
-  await Promise.all([linkedin?.close(), threads?.close(), pinterest?.close()]);
+  await Promise.all([linkedin?.close(), threads?.close(), pinterest?.close(), youtube?.close()]);
 });
 
 function start(connectionId: string) {
@@ -64,7 +73,7 @@ async function refreshedByKeepAlive(credentials: LinkedInCredentials, accountNam
 
 const inAMinute = () => new Date(Date.now() + 60_000).toISOString();
 
-describe('keepConnectionAlive for LinkedIn, Threads and Pinterest', () => {
+describe('keepConnectionAlive for LinkedIn, Threads, Pinterest and YouTube', () => {
   it('when a LinkedIn access token expires in a minute, then it is refreshed in time and the refresh token, which LinkedIn does not rotate, is kept', async () => {
     const { accessToken, refreshToken } = linkedin.grantTokens([...linkedInMemberScopes]);
     const author = `urn:li:person:${linkedin.member.sub}`;
@@ -144,6 +153,42 @@ describe('keepConnectionAlive for LinkedIn, Threads and Pinterest', () => {
     expect(after.refreshToken).toBe(pinterest.currentRefreshToken());
     expect(pinterest.retiredRefreshTokens).toContain(tokens.refreshToken);
     expect(Date.parse(after.refreshTokenExpiresAt!)).toBeGreaterThan(Date.now() + 59 * dayMs);
+    await handle.terminate('test over');
+  });
+
+  it("when a YouTube access token expires in a minute, then Google's refresh gives a new one for an hour, and the refresh token, which Google does not rotate, is kept", async () => {
+    const oauth = createYouTubeOAuth({ allowPrivateNetworks: true, apiUrl: youtube.url, authorizeUrl: youtube.authorizeUrl, tokenUrl: youtube.tokenUrl });
+    const callbackUrl = 'https://content.example/oauth/youtube/callback';
+    const verifier = 'v'.repeat(43);
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    const consented = await got(oauth.authorizationUrl({ client: youtube.client, callbackUrl, state: 'fixture', codeChallenge: challenge }), {
+      followRedirect: false,
+    });
+    const code = new URL(consented.headers.location ?? '').searchParams.get('code') ?? '';
+    const tokens = await oauth.exchangeCode({ client: youtube.client, callbackUrl, code, codeVerifier: verifier });
+    const { workspaceId } = await createPostFixture(bed.orm);
+    const credentials: YouTubeCredentials = {
+      platform: 'youtube',
+      accessToken: tokens.accessToken,
+      refreshToken: tokens.refreshToken,
+      expiresAt: inAMinute(),
+      channelId: youtube.channel.id,
+    };
+    const connection = await createOAuthConnectionFixture(bed.orm, bed.config, {
+      workspaceId,
+      credentials,
+      serverUrl: youtube.url,
+      accountName: youtube.channel.customUrl,
+      accountId: youtube.channel.id,
+    });
+    const handle = await start(connection.id);
+    const after = await eventually(async () => {
+      const stored = await storedCredentials<YouTubeCredentials>(bed.orm, bed.config, connection.id);
+      expect(stored.accessToken).not.toBe(tokens.accessToken);
+      return stored;
+    });
+    expect(after).toMatchObject({ refreshToken: tokens.refreshToken, channelId: youtube.channel.id });
+    expect(Date.parse(after.expiresAt)).toBeGreaterThan(Date.now() + 50 * 60_000);
     await handle.terminate('test over');
   });
 });

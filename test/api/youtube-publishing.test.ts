@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { YouTubeCredentials } from '../../src/adapters/social/social-connector.ts';
+import type { Schemas } from '../../src/api/schemas.ts';
+import { startYouTubeServer, type YouTubeServer } from '../fakes/youtube-server.ts';
+import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
+import { connectThroughOAuth, storedCredentials, youTubeEnv } from '../support/oauth-connections.ts';
+import { postWithVideo } from '../support/post-with-video.ts';
+import { publishAndWait } from '../support/published-targets.ts';
+import type { TestApp } from '../support/test-app.ts';
+import { makeVideo } from '../support/video-files.ts';
+import type { TestWorkspace } from '../support/workspaces.ts';
+
+// YouTube as a platform of the service, against its fake: connected through Google's whole OAuth round trip, then
+// the post's video uploaded through the worker (in parts, processed, refused, rate-limited, its last answer lost),
+// and a post without a video refused before anything is sent.
+
+type Connection = Schemas['SocialConnection'];
+
+// The test whose last part's answer never comes waits for the request to time out: short here, 30 s by default.
+const lostAnswerSeconds = '5';
+
+let youtube: YouTubeServer;
+let app: TestApp;
+let workspace: TestWorkspace;
+let projectId: string;
+let connectionId: string;
+let clip: Buffer;
+const redirectUri = 'https://client.example/connected';
+
+beforeAll(async () => {
+  youtube = await startYouTubeServer();
+  ({ app, workspace, projectId } = await startAppWithWorkspace({
+    env: { ...youTubeEnv(youtube), YOUTUBE_UPLOAD_CHUNK_KIB: '256', API_WAIT_SECONDS: '10', SOCIAL_REQUEST_TIMEOUT_SECONDS: lostAnswerSeconds },
+    project: 'YouTube',
+  }));
+  expect((await workspace.client.call('PATCH', '/workspace', { body: { oauthRedirectUris: [redirectUri] } })).status).toBe(200);
+  clip = makeVideo({ width: 108, height: 192, seconds: 3, noise: true });
+});
+afterAll(async () => {
+  await app?.stop();
+  await youtube?.close();
+});
+beforeEach(() => {
+  youtube.videoProcessingChecks = 0;
+});
+
+const publishedTarget = async (postId: string) => (await publishAndWait(workspace.client, postId, { connectionIds: [connectionId] }))[0]!;
+const videoPost = (title: string) => postWithVideo(app, workspace, { projectId, title, bytes: clip, durationMs: 3_000 });
+
+describe('YouTube through OAuth', () => {
+  it('when the person consents, then the callback makes a connection to their channel with an offline refresh token', async () => {
+    const back = await connectThroughOAuth(workspace.client, { platform: 'youtube', redirectUri });
+    expect(back.searchParams.get('error')).toBeNull();
+    connectionId = back.searchParams.get('connectionId')!;
+    const connection = await workspace.client.get<Connection>(`/social-connections/${connectionId}`);
+    expect(connection.body).toMatchObject({ platform: 'youtube', accountName: youtube.channel.customUrl, status: 'active', destination: null });
+    const stored = await storedCredentials<YouTubeCredentials>(app.api.services.orm, app.config, connectionId);
+    expect(stored).toMatchObject({ channelId: youtube.channel.id, refreshToken: youtube.currentRefreshToken() });
+  });
+});
+
+describe('publishing to YouTube', () => {
+  it("when the post has a video, then it is uploaded in parts of one session, YouTube's processing is waited out, and the target links the video", async () => {
+    youtube.videoProcessingChecks = 1;
+    const target = await publishedTarget(await videoPost('Harbour lights on YouTube'));
+    expect(target).toMatchObject({ status: 'Published', errorMessage: null, externalUrl: `https://www.youtube.com/watch?v=${target.externalPostId}` });
+    expect(target.attempts.map((attempt) => attempt.outcome)).toEqual(['processing', 'published']);
+    const video = youtube.videos.find((candidate) => candidate.id === target.externalPostId)!;
+    expect(video).toMatchObject({ title: 'Harbour lights on YouTube', privacyStatus: 'public' });
+    expect(video.bytes.equals(clip)).toBe(true);
+  });
+
+  it('when the post has only an image, then the dry run says YouTube needs its video, and the publication fails saying so, sending nothing', async () => {
+    const id = (await workspace.client.post<{ id: string }>('/posts', { title: 'No video', prompt: 'Boats at night', projectId })).body.id;
+    expect((await workspace.client.post(`/posts/${id}/generate`)).status).toBe(200);
+    const preview = await workspace.client.post<Schemas['PublishPreview'][]>(`/posts/${id}/publish-social`, { connectionIds: [connectionId], dryRun: true });
+    expect(preview.body[0]!.problems).toContainEqual({ code: 'video_required', message: expect.stringContaining('takes only video') });
+    const before = youtube.requests.length;
+    const target = await publishedTarget(id);
+    expect(target).toMatchObject({ status: 'Failed', errorMessage: expect.stringContaining('takes only video') });
+    expect(youtube.requests.slice(before).filter((request) => request.path.startsWith('/upload/'))).toHaveLength(0);
+  });
+
+  it('when YouTube refuses the upload, then the target fails after one attempt in its words', async () => {
+    youtube.script('videos_insert', [{ status: 400 }]);
+    const target = await publishedTarget(await videoPost('Refused by YouTube'));
+    expect(target).toMatchObject({ status: 'Failed', errorMessage: expect.stringMatching(/^YouTube refused the video \(400\)/) });
+    expect(target.attempts).toEqual([expect.objectContaining({ outcome: 'refused', nextAttemptAt: null })]);
+  });
+
+  it('when YouTube rate-limits the upload once, then the next attempt is due after its wait and comes no sooner, and one video is made', async () => {
+    youtube.script('videos_insert', [{ status: 429, retryAfter: '2' }]);
+    const target = await publishedTarget(await videoPost('Tide tables on YouTube'));
+    expect(target.attempts.map((attempt) => attempt.outcome)).toEqual(['rate_limited', 'published']);
+    const [limited, published] = target.attempts;
+    expect(Date.parse(limited!.nextAttemptAt!) - Date.parse(limited!.at)).toBeGreaterThanOrEqual(2_000);
+    expect(Date.parse(published!.at)).toBeGreaterThanOrEqual(Date.parse(limited!.nextAttemptAt!));
+    expect(youtube.videos.filter((video) => video.title === 'Tide tables on YouTube')).toHaveLength(1);
+  });
+
+  it('when the answer to the last part is lost after YouTube made the video, then the retry asks the session, finds it, and the target is Published once', async () => {
+    youtube.dropAnswerOfCompletingPut = true;
+    const target = await publishedTarget(await videoPost('Lost answer on YouTube'));
+    expect(target.status).toBe('Published');
+    expect(target.attempts.map((attempt) => attempt.outcome)).toEqual(['unknown', 'published']);
+    const made = youtube.videos.filter((video) => video.title === 'Lost answer on YouTube');
+    expect(made).toHaveLength(1);
+    expect(target.externalPostId).toBe(made[0]!.id);
+  });
+});
