@@ -77,6 +77,8 @@ const extensions = [
   'POST /social-connections',
   'GET /social-connections/{id}',
   'DELETE /social-connections/{id}',
+  'PATCH /social-connections/{id}',
+  'GET /social-connections/{id}/destinations',
   'GET /social-platforms',
   'POST /social-connections/authorizations',
   'POST /social-connections/{id}/verify',

@@ -146,6 +146,7 @@ describe('publish-social to Nostr on real relays', () => {
       images: { types: ['image/png', 'image/jpeg'], maxBytes: 16 * 1024 * 1024, maxCount: 1, altText: true },
       video: { types: ['video/mp4'], maxBytes: 100 * 1024 * 1024 },
       threads: true,
+      destination: null,
       retriesNeverDuplicate: { guaranteed: true, how: expect.stringContaining("event's id") },
     });
     const id = await newPost('Lanterns');
