@@ -1,13 +1,39 @@
-import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { VideoJob } from '../../src/adapters/database/entities/video-job.ts';
+import { newId } from '../../src/adapters/database/new-id.ts';
+import type { Database } from '../../src/adapters/database/orm.ts';
+import { objectKeys } from '../../src/adapters/object-storage/object-keys.ts';
+import type { ObjectStorage } from '../../src/adapters/object-storage/object-storage.ts';
 import type { TestApp } from './test-app.ts';
 import type { TestWorkspace } from './workspaces.ts';
 
-/**
- * A 9:16 post with a generated image and a finished video of these bytes (as a video job leaves it, without encoding
- * one), made through the API in the project; its id.
- */
+/** A finished 9:16 video of the post with these bytes, stored and recorded as a video job leaves it (without encoding one). */
+export async function storeFinishedVideo(
+  orm: Database,
+  storage: ObjectStorage,
+  post: { id: string; workspaceId: string },
+  video: { bytes: Buffer; durationMs: number },
+): Promise<void> {
+  const jobId = newId();
+  const videoKey = objectKeys.postVideo(post.workspaceId, post.id, jobId);
+  await storage.put(videoKey, video.bytes, 'video/mp4');
+  const em = orm.em.fork();
+  em.create(VideoJob, {
+    id: jobId,
+    workspaceId: post.workspaceId,
+    postId: post.id,
+    format: '9:16',
+    videoKey,
+    videoBytes: video.bytes.length,
+    durationMs: video.durationMs,
+    status: 'done',
+    progress: 100,
+    completedAt: new Date(),
+  });
+  await em.flush();
+}
+
+/** A 9:16 post with a generated image and a finished video of these bytes, made through the API in the project; its id. */
 export async function postWithVideo(
   app: TestApp,
   workspace: TestWorkspace,
@@ -15,20 +41,6 @@ export async function postWithVideo(
 ): Promise<string> {
   const id = (await workspace.client.post<{ id: string }>('/posts', { title: input.title, prompt: 'Boats at night', projectId: input.projectId })).body.id;
   expect((await workspace.client.post(`/posts/${id}/generate`, { format: '9:16' })).status).toBe(200);
-  const videoKey = `workspaces/${workspace.id}/posts/${id}/video-${randomUUID()}.mp4`;
-  await app.storage.put(videoKey, input.bytes, 'video/mp4');
-  const em = app.api.services.orm.em.fork();
-  em.create(VideoJob, {
-    workspaceId: workspace.id,
-    postId: id,
-    format: '9:16',
-    videoKey,
-    videoBytes: input.bytes.length,
-    durationMs: input.durationMs,
-    status: 'done',
-    progress: 100,
-    completedAt: new Date(),
-  });
-  await em.flush();
+  await storeFinishedVideo(app.api.services.orm, app.storage, { id, workspaceId: workspace.id }, input);
   return id;
 }

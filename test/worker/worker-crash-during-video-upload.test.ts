@@ -2,10 +2,7 @@ import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PublishTarget } from '../../src/adapters/database/entities/publish-target.ts';
 import { PublishTargetAttempt } from '../../src/adapters/database/entities/publish-target-attempt.ts';
-import { VideoJob } from '../../src/adapters/database/entities/video-job.ts';
-import { newId } from '../../src/adapters/database/new-id.ts';
 import { createStorage } from '../../src/adapters/object-storage/create-storage.ts';
-import { objectKeys } from '../../src/adapters/object-storage/object-keys.ts';
 import { vanishedDetail } from '../../src/domain/publishing/attempt-outcome.ts';
 import { planPublication } from '../../src/domain/publishing/publication-workflow.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -14,6 +11,7 @@ import { startXServer, type XServer } from '../fakes/x-server.ts';
 import { useCrashTestBed, type CrashTestBed } from '../support/crash-test-bed.ts';
 import { eventually } from '../support/eventually.ts';
 import { createPostFixture } from '../support/post-fixtures.ts';
+import { storeFinishedVideo } from '../support/post-with-video.ts';
 import { makeVideo } from '../support/video-files.ts';
 import { createXConnectionFixture, xEnv, xTokens } from '../support/x-connections.ts';
 
@@ -51,23 +49,7 @@ describe('a worker killed in the middle of a video upload to X, and again while 
       const post = await createPostFixture(orm);
       const video = makeVideo({ width: 480, height: 854, seconds: 1.5, noise: true });
       const storage = createStorage(config.storage, () => 'http://test');
-      const jobId = newId();
-      const videoKey = objectKeys.postVideo(post.workspaceId, post.id, jobId);
-      await storage.put(videoKey, video, 'video/mp4');
-      const em = orm.em.fork();
-      em.create(VideoJob, {
-        id: jobId,
-        workspaceId: post.workspaceId,
-        postId: post.id,
-        format: '9:16',
-        videoKey,
-        videoBytes: video.length,
-        durationMs: 1_500,
-        status: 'done',
-        progress: 100,
-        completedAt: new Date(),
-      });
-      await em.flush();
+      await storeFinishedVideo(orm, storage, post, { bytes: video, durationMs: 1_500 });
       const connection = await createXConnectionFixture(orm, config, { workspaceId: post.workspaceId, x, tokens: await xTokens(x) });
       // The second part's request is held for longer than the test runs; X then takes two status checks to process.
       x.script('media_append', [{}, { delayMs: 600_000 }]);

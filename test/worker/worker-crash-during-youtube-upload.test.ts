@@ -2,10 +2,7 @@ import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PublishTarget } from '../../src/adapters/database/entities/publish-target.ts';
 import { PublishTargetAttempt } from '../../src/adapters/database/entities/publish-target-attempt.ts';
-import { VideoJob } from '../../src/adapters/database/entities/video-job.ts';
-import { newId } from '../../src/adapters/database/new-id.ts';
 import { createStorage } from '../../src/adapters/object-storage/create-storage.ts';
-import { objectKeys } from '../../src/adapters/object-storage/object-keys.ts';
 import type { YouTubeCredentials } from '../../src/adapters/social/social-connector.ts';
 import { planPublication } from '../../src/domain/publishing/publication-workflow.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -15,6 +12,7 @@ import { useCrashTestBed } from '../support/crash-test-bed.ts';
 import { eventually } from '../support/eventually.ts';
 import { createOAuthConnectionFixture, youTubeEnv } from '../support/oauth-connections.ts';
 import { createPostFixture } from '../support/post-fixtures.ts';
+import { storeFinishedVideo } from '../support/post-with-video.ts';
 import { makeVideo } from '../support/video-files.ts';
 
 // A post's video to YouTube (a resumable upload in 256 KiB parts) whose worker is killed with SIGKILL while the
@@ -41,23 +39,7 @@ describe('a worker killed in the middle of a resumable upload to YouTube', () =>
     const video = makeVideo({ width: 108, height: 192, seconds: 3, noise: true });
     expect(video.length).toBeGreaterThan(2 * chunkBytes);
     const storage = createStorage(config.storage, () => 'http://test');
-    const jobId = newId();
-    const videoKey = objectKeys.postVideo(post.workspaceId, post.id, jobId);
-    await storage.put(videoKey, video, 'video/mp4');
-    const em = orm.em.fork();
-    em.create(VideoJob, {
-      id: jobId,
-      workspaceId: post.workspaceId,
-      postId: post.id,
-      format: '9:16',
-      videoKey,
-      videoBytes: video.length,
-      durationMs: 3_000,
-      status: 'done',
-      progress: 100,
-      completedAt: new Date(),
-    });
-    await em.flush();
+    await storeFinishedVideo(orm, storage, post, { bytes: video, durationMs: 3_000 });
     const credentials: YouTubeCredentials = {
       platform: 'youtube',
       accessToken: youtube.issueAccessToken(3600),

@@ -1,9 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linkedInMemberScopes } from '../../src/adapters/social/linkedin/linkedin-oauth.ts';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import got from 'got';
 import { createPinterestOAuth } from '../../src/adapters/social/pinterest/pinterest-oauth.ts';
-import type { LinkedInCredentials, PinterestCredentials, ThreadsCredentials, YouTubeCredentials } from '../../src/adapters/social/social-connector.ts';
+import type { OAuthClient, OAuthPlatform, OAuthTokens } from '../../src/adapters/social/oauth-platform.ts';
+import type {
+  LinkedInCredentials,
+  OAuthCredentials,
+  PinterestCredentials,
+  ThreadsCredentials,
+  YouTubeCredentials,
+} from '../../src/adapters/social/social-connector.ts';
 import { createYouTubeOAuth } from '../../src/adapters/social/youtube/youtube-oauth.ts';
 import { workflowIds } from '../../src/adapters/temporal/workflow-ids.ts';
 import { keepConnectionAlive } from '../../workflows/keep-connection-alive.ts';
@@ -51,24 +58,31 @@ function start(connectionId: string) {
   });
 }
 
-/** A LinkedIn connection whose access token expires in a minute, kept alive until it is refreshed: its credentials then. */
-async function refreshedByKeepAlive(credentials: LinkedInCredentials, accountName: string): Promise<LinkedInCredentials> {
+/** A connection with these credentials (its access token expiring in a minute), kept alive until it is refreshed: its credentials then. */
+async function refreshedByKeepAlive<C extends OAuthCredentials>(
+  credentials: C,
+  account: { serverUrl: string; accountName: string; accountId: string },
+): Promise<C> {
   const { workspaceId } = await createPostFixture(bed.orm);
-  const connection = await createOAuthConnectionFixture(bed.orm, bed.config, {
-    workspaceId,
-    credentials,
-    serverUrl: linkedin.url,
-    accountName,
-    accountId: credentials.author,
-  });
+  const connection = await createOAuthConnectionFixture(bed.orm, bed.config, { workspaceId, credentials, ...account });
   const handle = await start(connection.id);
   const after = await eventually(async () => {
-    const stored = await storedCredentials<LinkedInCredentials>(bed.orm, bed.config, connection.id);
+    const stored = await storedCredentials<C>(bed.orm, bed.config, connection.id);
     expect(stored.accessToken).not.toBe(credentials.accessToken);
     return stored;
   });
   await handle.terminate('test over');
   return after;
+}
+
+/** Tokens through the platform's whole flow (its consent page, the code exchanged with PKCE). */
+async function tokensThroughConsent(oauth: OAuthPlatform, client: OAuthClient, platform: string): Promise<OAuthTokens> {
+  const callbackUrl = `https://content.example/oauth/${platform}/callback`;
+  const verifier = randomBytes(32).toString('base64url');
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  const consented = await got(oauth.authorizationUrl({ client, callbackUrl, state: 'fixture', codeChallenge: challenge }), { followRedirect: false });
+  const code = new URL(consented.headers.location ?? '').searchParams.get('code') ?? '';
+  return oauth.exchangeCode({ client, callbackUrl, code, codeVerifier: verifier });
 }
 
 const inAMinute = () => new Date(Date.now() + 60_000).toISOString();
@@ -77,7 +91,8 @@ describe('keepConnectionAlive for LinkedIn, Threads, Pinterest and YouTube', () 
   it('when a LinkedIn access token expires in a minute, then it is refreshed in time and the refresh token, which LinkedIn does not rotate, is kept', async () => {
     const { accessToken, refreshToken } = linkedin.grantTokens([...linkedInMemberScopes]);
     const author = `urn:li:person:${linkedin.member.sub}`;
-    const after = await refreshedByKeepAlive({ platform: 'linkedin', accessToken, refreshToken, expiresAt: inAMinute(), author }, linkedin.member.name);
+    const credentials: LinkedInCredentials = { platform: 'linkedin', accessToken, refreshToken, expiresAt: inAMinute(), author };
+    const after = await refreshedByKeepAlive(credentials, { serverUrl: linkedin.url, accountName: linkedin.member.name, accountId: author });
     expect(after).toMatchObject({ refreshToken, author, refreshTokenExpiresAt: expect.any(String) });
     expect(Date.parse(after.expiresAt)).toBeGreaterThan(Date.now() + 59 * dayMs);
     expect(linkedin.tokenRequests.at(-1)?.get('grant_type')).toBe('refresh_token');
@@ -87,108 +102,54 @@ describe('keepConnectionAlive for LinkedIn, Threads, Pinterest and YouTube', () 
     const { accessToken, refreshToken } = linkedin.grantTokens([...linkedin.organizationAppScopes], linkedin.organizationClient.clientId);
     const author = 'urn:li:organization:2414183';
     const credentials: LinkedInCredentials = { platform: 'linkedin', accessToken, refreshToken, expiresAt: inAMinute(), author, app: 'authors' };
-    const after = await refreshedByKeepAlive(credentials, 'Devtestco');
+    const after = await refreshedByKeepAlive(credentials, { serverUrl: linkedin.url, accountName: 'Devtestco', accountId: author });
     expect(after).toMatchObject({ refreshToken, author, app: 'authors' });
     expect(linkedin.tokenRequests.at(-1)?.get('client_id')).toBe(linkedin.organizationClient.clientId);
   });
 
   it('when a Threads long-lived token expires in a minute, then it is refreshed with itself for another 60 days, with no refresh token', async () => {
-    const { workspaceId } = await createPostFixture(bed.orm);
     // Threads refreshes only tokens at least a day old.
     const accessToken = threads.issueToken('long', 2 * dayMs);
-    const credentials: ThreadsCredentials = {
-      platform: 'threads',
-      accessToken,
-      expiresAt: new Date(Date.now() + 60_000).toISOString(),
-      userId: threads.account.id,
-    };
-    const connection = await createOAuthConnectionFixture(bed.orm, bed.config, {
-      workspaceId,
-      credentials,
-      serverUrl: threads.url,
-      accountName: `@${threads.account.username}`,
-      accountId: threads.account.id,
-    });
-    const handle = await start(connection.id);
-
-    const after = await eventually(async () => {
-      const stored = await storedCredentials<ThreadsCredentials>(bed.orm, bed.config, connection.id);
-      expect(stored.accessToken).not.toBe(accessToken);
-      return stored;
-    });
+    const credentials: ThreadsCredentials = { platform: 'threads', accessToken, expiresAt: inAMinute(), userId: threads.account.id };
+    const account = { serverUrl: threads.url, accountName: `@${threads.account.username}`, accountId: threads.account.id };
+    const after = await refreshedByKeepAlive(credentials, account);
     expect(after.refreshToken).toBeUndefined();
     expect(Date.parse(after.expiresAt)).toBeGreaterThan(Date.now() + 59 * dayMs);
     expect(threads.requests.filter((request) => request.path === '/refresh_access_token')).toHaveLength(1);
-    await handle.terminate('test over');
   });
 
   it('when a Pinterest access token expires in a minute, then it is refreshed in time, and the rotated refresh token is kept in place of the old, which Pinterest retired', async () => {
     const oauth = createPinterestOAuth({ allowPrivateNetworks: true, apiUrl: pinterest.url, authorizeUrl: pinterest.authorizeUrl });
-    const callbackUrl = 'https://content.example/oauth/pinterest/callback';
-    const consented = await got(oauth.authorizationUrl({ client: pinterest.client, callbackUrl, state: 'fixture', codeChallenge: 'unused' }), {
-      followRedirect: false,
-    });
-    const code = new URL(consented.headers.location ?? '').searchParams.get('code') ?? '';
-    const tokens = await oauth.exchangeCode({ client: pinterest.client, callbackUrl, code, codeVerifier: 'unused' });
-    const { workspaceId } = await createPostFixture(bed.orm);
+    const tokens = await tokensThroughConsent(oauth, pinterest.client, 'pinterest');
     const credentials: PinterestCredentials = {
       platform: 'pinterest',
       accessToken: tokens.accessToken,
       refreshToken: tokens.refreshToken,
       expiresAt: inAMinute(),
     };
-    const connection = await createOAuthConnectionFixture(bed.orm, bed.config, {
-      workspaceId,
-      credentials,
+    const after = await refreshedByKeepAlive(credentials, {
       serverUrl: pinterest.url,
       accountName: pinterest.account.username,
       accountId: pinterest.account.id,
     });
-    const handle = await start(connection.id);
-    const after = await eventually(async () => {
-      const stored = await storedCredentials<PinterestCredentials>(bed.orm, bed.config, connection.id);
-      expect(stored.accessToken).not.toBe(tokens.accessToken);
-      return stored;
-    });
     expect(after.refreshToken).toBe(pinterest.currentRefreshToken());
     expect(pinterest.retiredRefreshTokens).toContain(tokens.refreshToken);
     expect(Date.parse(after.refreshTokenExpiresAt!)).toBeGreaterThan(Date.now() + 59 * dayMs);
-    await handle.terminate('test over');
   });
 
   it("when a YouTube access token expires in a minute, then Google's refresh gives a new one for an hour, and the refresh token, which Google does not rotate, is kept", async () => {
     const oauth = createYouTubeOAuth({ allowPrivateNetworks: true, apiUrl: youtube.url, authorizeUrl: youtube.authorizeUrl, tokenUrl: youtube.tokenUrl });
-    const callbackUrl = 'https://content.example/oauth/youtube/callback';
-    const verifier = 'v'.repeat(43);
-    const challenge = createHash('sha256').update(verifier).digest('base64url');
-    const consented = await got(oauth.authorizationUrl({ client: youtube.client, callbackUrl, state: 'fixture', codeChallenge: challenge }), {
-      followRedirect: false,
-    });
-    const code = new URL(consented.headers.location ?? '').searchParams.get('code') ?? '';
-    const tokens = await oauth.exchangeCode({ client: youtube.client, callbackUrl, code, codeVerifier: verifier });
-    const { workspaceId } = await createPostFixture(bed.orm);
+    const tokens = await tokensThroughConsent(oauth, youtube.client, 'youtube');
+    const channelId = youtube.channel.id;
     const credentials: YouTubeCredentials = {
       platform: 'youtube',
       accessToken: tokens.accessToken,
       refreshToken: tokens.refreshToken,
       expiresAt: inAMinute(),
-      channelId: youtube.channel.id,
+      channelId,
     };
-    const connection = await createOAuthConnectionFixture(bed.orm, bed.config, {
-      workspaceId,
-      credentials,
-      serverUrl: youtube.url,
-      accountName: youtube.channel.customUrl,
-      accountId: youtube.channel.id,
-    });
-    const handle = await start(connection.id);
-    const after = await eventually(async () => {
-      const stored = await storedCredentials<YouTubeCredentials>(bed.orm, bed.config, connection.id);
-      expect(stored.accessToken).not.toBe(tokens.accessToken);
-      return stored;
-    });
+    const after = await refreshedByKeepAlive(credentials, { serverUrl: youtube.url, accountName: youtube.channel.customUrl, accountId: channelId });
     expect(after).toMatchObject({ refreshToken: tokens.refreshToken, channelId: youtube.channel.id });
     expect(Date.parse(after.expiresAt)).toBeGreaterThan(Date.now() + 50 * 60_000);
-    await handle.terminate('test over');
   });
 });
