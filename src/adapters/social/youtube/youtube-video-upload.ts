@@ -122,8 +122,9 @@ async function sendFrom(upload: YouTubeUpload, session: string, video: SocialVid
     }
     if (answer.status !== 308) throw youTubeFailureOf(answer, `the video's bytes from ${start}`, [upload.token]);
     offset = receivedOf(answer);
-    // YouTube kept less than it was sent, or nothing: the next part starts where it says.
-    if (offset <= start && !answer.headers.range) throw new SocialUnavailableError(`YouTube kept none of the part from byte ${start}`);
+    // YouTube kept part of what it was sent: the next part starts where it says. Kept nothing: the attempt stops,
+    // and the next (after the retry's wait) asks the session again, rather than sending the same part in a loop.
+    if (offset <= start) throw new SocialUnavailableError(`YouTube kept none of the part from byte ${start}`);
   }
   throw new SocialUnavailableError('YouTube has every byte of the video but answered no video');
 }
