@@ -14,3 +14,9 @@ function sameLink(link: string): string {
 export function uniqueLinkCount(text: string): number {
   return new Set(Array.from(text.matchAll(links), ([link]) => sameLink(link))).size;
 }
+
+/** The text's first link, without the punctuation that ends a sentence around it (Pinterest's Pin link); none: undefined. */
+export function firstLinkOf(text: string): string | undefined {
+  const [link] = text.match(links) ?? [];
+  return link?.replace(trailing, '');
+}

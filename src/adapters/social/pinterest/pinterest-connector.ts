@@ -1,5 +1,6 @@
 import { callSessionStore } from '../call-session-store.ts';
 import { imageDimensions } from '../image-dimensions.ts';
+import { firstLinkOf } from '../link-count.ts';
 import { mediaLedger } from '../media-ledger.ts';
 import { createPlatformHttp, type PlatformHttpOptions } from '../platform-http.ts';
 import { sentPostNotes, textDigest } from '../sent-post-notes.ts';
@@ -38,9 +39,6 @@ const maxTitle = 100;
 const maxDescription = 800;
 const maxAltText = 500;
 const maxLink = 2048;
-// A Pin's first link: an http(s) URL up to the next space, without the punctuation that ends a sentence around it.
-const firstLink = /https?:\/\/\S+/i;
-const trailingPunctuation = /[.,;:!?)\]}'"]+$/;
 // Pinterest's clock and ours, when matching a Pin's creation against the note.
 const clockSkewMs = 60_000;
 // The board's newest Pins looked through after a lost answer: more than a connection pins while an answer is lost.
@@ -66,7 +64,7 @@ function boardOf(credentials: PinterestCredentials): string {
 function pinTextOf(text: string): { title: string; description: string; link: string | undefined } {
   const description = shortenText(text.trim(), { codePoints: maxDescription });
   const title = shortenText(description.split('\n')[0] ?? '', { codePoints: maxTitle });
-  const link = firstLink.exec(description)?.[0].replace(trailingPunctuation, '');
+  const link = firstLinkOf(description);
   return { title, description, link: link && link.length <= maxLink && URL.canParse(link) ? link : undefined };
 }
 
