@@ -26,6 +26,7 @@ import {
   type SocialPost,
 } from '../src/adapters/social/social-connector.ts';
 import { imageLinkKindOf } from '../src/adapters/social/platform-registry.ts';
+import { platformCopyLink } from '../src/domain/publishing/platform-copy-link.ts';
 import type { Deps } from '../src/domain/deps.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PublishTargetPart } from '../src/adapters/database/entities/publish-target-part.ts';
@@ -169,7 +170,12 @@ async function publish(deps: Deps, input: PublishToTargetInput, progress: Progre
       // A second apart, so the parts keep their order where a platform dates posts by this (Nostr).
       datedAt: new Date(Date.parse(input.publishedAt) + (part - 1) * 1000),
       onProgress: () => Context.current().heartbeat(),
-      ...(part === 1 && draft.image && post.imageKey ? { imageUrl: linkOf(deps, connection.platform, post.imageKey) } : {}),
+      ...(part === 1 && draft.image && post.imageKey
+        ? {
+            imageUrl: linkOf(deps, connection.platform, post.imageKey),
+            copyLink: platformCopyLink(deps, { workspaceId: post.workspaceId, postId: post.id, attemptId: `${target.id}-${attempt.attempt}` }),
+          }
+        : {}),
       ...(root && parent ? { replyTo: { root, parent } } : {}),
     };
     const answer = await countOutcome(connector.publish(credentials, socialPost, sessions), (outcome) =>

@@ -126,6 +126,11 @@ const schema = z
       .max(256 * 1024)
       .refine((kib) => kib % 256 === 0, 'must be a multiple of 256')
       .default(8192),
+    INSTAGRAM_CLIENT_ID: z.string().min(1).optional(),
+    INSTAGRAM_CLIENT_SECRET: z.string().min(1).optional(),
+    INSTAGRAM_API_URL: z.url({ protocol: /^https$/ }).default('https://graph.instagram.com'),
+    INSTAGRAM_AUTHORIZE_URL: z.url({ protocol: /^https$/ }).default('https://www.instagram.com/oauth/authorize'),
+    INSTAGRAM_TOKEN_URL: z.url({ protocol: /^https$/ }).default('https://api.instagram.com/oauth/access_token'),
     SLACK_API_URL: z.url({ protocol: /^https$/ }).default('https://slack.com/api'),
     TELEGRAM_API_URL: z.url({ protocol: /^https$/ }).default('https://api.telegram.org'),
     DISCORD_API_URL: z.url({ protocol: /^https$/ }).default('https://discord.com/api'),
@@ -187,6 +192,7 @@ const schema = z
       ['Threads', 'THREADS'],
       ['Pinterest', 'PINTEREST'],
       ['YouTube', 'YOUTUBE'],
+      ['Instagram', 'INSTAGRAM'],
     ] as const) {
       const id = env[`${prefix}_CLIENT_ID`];
       if (Boolean(id) !== Boolean(env[`${prefix}_CLIENT_SECRET`])) {
@@ -349,6 +355,14 @@ function toConfig(env: z.infer<typeof schema>) {
         tokenUrl: env.YOUTUBE_TOKEN_URL,
         client: env.YOUTUBE_CLIENT_ID && env.YOUTUBE_CLIENT_SECRET ? { clientId: env.YOUTUBE_CLIENT_ID, clientSecret: env.YOUTUBE_CLIENT_SECRET } : null,
         uploadChunkBytes: env.YOUTUBE_UPLOAD_CHUNK_KIB * 1024,
+      },
+      /** Instagram (Instagram Login): its Graph API, its consent window and code exchange, and the operator's Instagram app (null: not configured). */
+      instagram: {
+        apiUrl: env.INSTAGRAM_API_URL.replace(/\/$/, ''),
+        authorizeUrl: env.INSTAGRAM_AUTHORIZE_URL,
+        tokenUrl: env.INSTAGRAM_TOKEN_URL,
+        client:
+          env.INSTAGRAM_CLIENT_ID && env.INSTAGRAM_CLIENT_SECRET ? { clientId: env.INSTAGRAM_CLIENT_ID, clientSecret: env.INSTAGRAM_CLIENT_SECRET } : null,
       },
       /** Slack: its Web API (customers bring their own app's bot token, so the operator sets up nothing). */
       slack: { apiUrl: env.SLACK_API_URL.replace(/\/$/, '') },

@@ -258,9 +258,13 @@ export interface paths {
          *     on the internet), `thread_unsupported` (`thread: true` and a text longer than a platform without threads
          *     takes: it would be posted as one post, shortened; the message says how much), `too_many_links` (a post, or a part
          *     of a thread, carries more different links than the platform takes, its `text.maxLinks`: publishing would fail),
-         *     `destination_needed` (a Pinterest connection whose board has not been chosen: `PATCH /social-connections/{id}`).
-         *     The same 400 and 404 answers as a real
-         *     publication apply; the platforms are not asked. `parts` lists every post the connection would be sent, in
+         *     `destination_needed` (a Pinterest connection whose board has not been chosen: `PATCH /social-connections/{id}`),
+         *     `image_reshaped` (the image would be padded to a shape the platform takes: Instagram takes 4:5 to 1.91:1, so
+         *     a 9:16 image is padded to 4:5 with its own dominant colour, never cropped; the message gives both sizes),
+         *     `limit_reached` (a limit in `limits` is used up: the publication would wait until the platform frees it),
+         *     `platform_unreachable` (the platform could not be asked for the account's `limits`). The same 400 and 404
+         *     answers as a real publication apply; the platforms are asked only for the limits they count against the
+         *     account (`limits`), never sent anything. `parts` lists every post the connection would be sent, in
          *     order, each with its exact text and count (one part for a single post); `text`, `count` and `image` are the
          *     first post's.
          *
@@ -1139,7 +1143,7 @@ export interface components {
         /** @enum {string} */
         ProjectStatus: "active" | "archived";
         /** @enum {string} */
-        SocialPlatform: "mastodon" | "bluesky" | "x" | "linkedin" | "threads" | "nostr" | "telegram" | "discord" | "slack" | "pinterest" | "youtube";
+        SocialPlatform: "mastodon" | "bluesky" | "x" | "linkedin" | "threads" | "nostr" | "telegram" | "discord" | "slack" | "pinterest" | "youtube" | "instagram";
         /** @enum {string} */
         PublishTargetStatus: "Pending" | "Scheduled" | "Publishing" | "Published" | "Failed" | "Cancelled";
         /** @enum {string} */
@@ -1363,12 +1367,19 @@ export interface components {
                 width: number;
                 height: number;
             } | null;
+            /** @description The limits the platform counts against the account, as it says they stand now (Instagram: posts published through the API in the last 24 hours); empty where the platform counts none, or could not be asked (a `platform_unreachable` problem then says why). */
+            limits: {
+                /** @description What is counted, in words. */
+                what: string;
+                used: number;
+                limit: number;
+            }[];
             /** @description Empty when the post would go out as the preview shows. */
             problems: components["schemas"]["PublishProblem"][];
         };
         PublishProblem: {
             /** @enum {string} */
-            code: "text_too_long" | "thread_unsupported" | "image_too_large" | "image_type_unsupported" | "connection_needs_reauth" | "platform_not_configured" | "public_url_unreachable" | "too_many_links" | "video_not_ready" | "video_in_progress" | "video_unsupported" | "video_required" | "video_too_large" | "video_too_small" | "video_too_long" | "video_too_short" | "aspect_ratio_unsupported" | "destination_needed";
+            code: "text_too_long" | "thread_unsupported" | "image_too_large" | "image_type_unsupported" | "connection_needs_reauth" | "platform_not_configured" | "public_url_unreachable" | "too_many_links" | "video_not_ready" | "video_in_progress" | "video_unsupported" | "video_required" | "video_too_large" | "video_too_small" | "video_too_long" | "video_too_short" | "aspect_ratio_unsupported" | "destination_needed" | "image_reshaped" | "limit_reached" | "platform_unreachable";
             /** @description In words for the user. */
             message: string;
         };

@@ -93,6 +93,7 @@ describe('GET /social-platforms', () => {
       'slack',
       'pinterest',
       'youtube',
+      'instagram',
     ]);
     const entry = (platform: string) => response.body.find((listed) => listed.platform === platform);
     expect(entry('mastodon')).toEqual({
@@ -129,6 +130,15 @@ describe('GET /social-platforms', () => {
       configured: false,
       images: { maxCount: 0 },
       video: { types: ['video/mp4'] },
+    });
+    // JPEG only (a post's image is converted and padded to Instagram's shapes), and Reels from 3 s.
+    expect(entry('instagram')).toMatchObject({
+      platform: 'instagram',
+      auth: 'oauth2',
+      configured: false,
+      text: { max: 2200, unit: 'characters' },
+      images: { types: ['image/jpeg'], maxCount: 1, altText: true },
+      video: { minDurationMs: 3000 },
     });
     expect(entry('pinterest')).toMatchObject({ platform: 'pinterest', auth: 'oauth2', configured: false, destination: 'board', text: { max: 800 } });
     // A caption's limit, the most a post always carries whole (a message without an image takes 4,096).
@@ -171,6 +181,7 @@ describe('POST /posts/{id}/publish-social with dryRun', () => {
       image: { type: 'image/png', bytes: image.length, width: 1420, height: 1420 },
       video: null,
       parts: [{ text, count: 400 }],
+      limits: [],
       problems: [],
     });
     expect(onBluesky).toMatchObject({ connectionId: blueskyId, platform: 'bluesky', image: { type: 'image/jpeg', width: 1420, height: 1420 } });
@@ -290,6 +301,7 @@ describe('POST /posts/{id}/publish-social with dryRun', () => {
         image: null,
         video: null,
         parts: [{ text: 'Harbour lights', count: 14 }],
+        limits: [],
         problems: [],
       },
     ]);

@@ -1,13 +1,27 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import {
+  afterClientGivesUp,
+  graphError,
+  graphTime,
+  invalidParameter,
+  missingPermission,
+  noSuchObject,
+  oauthRefusal,
+  paramsOf,
+  redirectWithCode,
+  tokenHolder,
+  type MetaToken,
+} from './meta-graph-fake.ts';
 import { isMp4, videoFactsOf } from './mp4.ts';
 import { startScriptedServer, type Received, type Reply, type Route, type ScriptedResponse, type ScriptedServer } from './scripted-server.ts';
 
 // A local stand-in for Threads, speaking the part of its API our OAuth platform and connector use, each endpoint
 // after its documentation page (linked at its handler). Its errors are Graph API's error bodies
 // (https://developers.facebook.com/docs/graph-api/guides/error-handling): `{error: {message, type, code,
-// error_subcode, fbtrace_id}}`, except the code exchange's flat `{error_type, code, error_message}`. Where the
-// documentation is silent, the fake says so at the spot and does the least forgiving thing.
+// error_subcode, fbtrace_id}}`, except the code exchange's flat `{error_type, code, error_message}` (both in
+// meta-graph-fake.ts, which the Instagram fake shares). Where the documentation is silent, the fake says so at the
+// spot and does the least forgiving thing.
 
 type ThreadsEndpoint = 'authorize' | 'token' | 'exchange' | 'refresh' | 'me' | 'create' | 'object' | 'publish' | 'list' | 'replies';
 
@@ -46,7 +60,6 @@ type ThreadsThread = {
   replyToId: string | undefined;
 };
 
-type Token = { kind: 'short' | 'long'; userId: string; issuedAt: number; expiresAt: number; scopes: Set<string> };
 type Code = { redirectUri: string; expiresAt: number; used: boolean; scopes: string[] };
 
 /** `url` is both the API's base URL and, with /oauth/authorize, the Authorization Window's. */
@@ -105,48 +118,9 @@ function textCount(text: string): number {
   return count;
 }
 
-const defaults: Record<number, { code: number; message: string; type: string }> = {
-  400: { code: 100, message: 'Invalid parameter', type: 'OAuthException' },
-  401: { code: 190, message: 'Invalid OAuth access token - Cannot parse access token', type: 'OAuthException' },
-  429: { code: 4, message: 'Application request limit reached', type: 'OAuthException' },
-  500: { code: 1, message: 'An unknown error has occurred.', type: 'OAuthException' },
-  503: { code: 2, message: 'Service temporarily unavailable', type: 'OAuthException' },
-};
-
-function graphError(status: number, overrides: { code?: number | undefined; subcode?: number | undefined; message?: string | undefined } = {}): Reply {
-  const usual = defaults[status] ?? { code: 1, message: `The fake answered ${status}`, type: 'OAuthException' };
-  const error: Record<string, unknown> = { message: overrides.message ?? usual.message, type: usual.type, code: overrides.code ?? usual.code };
-  if (overrides.subcode !== undefined) error.error_subcode = overrides.subcode;
-  if (status >= 500) error.is_transient = true;
-  error.fbtrace_id = randomBytes(8).toString('base64url');
-  return { status, body: { error } };
-}
-
-const invalidParameter = (message: string) => graphError(400, { code: 100, message });
-const noSuchObject = (id: string) =>
-  graphError(400, {
-    code: 100,
-    subcode: 33,
-    message: `Unsupported request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
-  });
-
-/** Graph API's timestamps: ISO 8601 with a +0000 offset. */
-function graphTime(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+0000');
-}
-
-/** The request's parameters: its query string and, for a form body, the form's fields (Graph API takes either). */
-function paramsOf({ url, request, body }: Received): URLSearchParams {
-  const params = new URLSearchParams(url.search);
-  if ((request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
-    for (const [name, value] of new URLSearchParams(body.toString('utf8'))) params.set(name, value);
-  }
-  return params;
-}
-
 /** Starts the fake on 127.0.0.1 (port 0). */
 export async function startThreadsServer(): Promise<ThreadsServer> {
-  const tokens = new Map<string, Token>();
+  const tokens = new Map<string, MetaToken>();
   const codes = new Map<string, Code>();
   let lastId = 17_890_000_000_000_000n;
   const nextId = () => String((lastId += 1n));
@@ -181,19 +155,8 @@ export async function startThreadsServer(): Promise<ThreadsServer> {
   };
 
   /** The token's holder, or the Graph error Threads answers for a missing, unknown or expired token. */
-  function tokenOf(params: URLSearchParams, request: IncomingMessage, kind?: Token['kind']): Token | Reply {
-    const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
-    const found = tokens.get(params.get('access_token') ?? bearer ?? '');
-    if (!found || (kind && found.kind !== kind)) return graphError(400, { code: 190, message: 'Invalid OAuth access token - Cannot parse access token' });
-    if (found.expiresAt <= Date.now()) {
-      return graphError(400, {
-        code: 190,
-        subcode: 463,
-        message: `Error validating access token: Session has expired on ${new Date(found.expiresAt).toUTCString()}.`,
-      });
-    }
-    return found;
-  }
+  const tokenOf = (params: URLSearchParams, request: IncomingMessage, kind?: MetaToken['kind']): MetaToken | Reply =>
+    tokenHolder(tokens, params, request, kind);
 
   // https://developers.facebook.com/docs/threads/get-started/get-access-tokens-and-permissions#step-1--get-authorization:
   // the person approves at once; the code comes back on redirect_uri with the state, and "#_" appended.
@@ -207,30 +170,26 @@ export async function startThreadsServer(): Promise<ThreadsServer> {
     if (!scopes.includes('threads_basic')) return invalidParameter('The threads_basic permission is required');
     const code = `AQB${randomBytes(24).toString('base64url')}`;
     codes.set(code, { redirectUri, expiresAt: Date.now() + codeLifetimeMs, used: false, scopes: scopes.filter(Boolean) });
-    const target = new URL(redirectUri);
-    target.searchParams.set('code', code);
-    const state = params.get('state');
-    if (state !== null) target.searchParams.set('state', state);
-    return { status: 302, body: {}, headers: { location: `${target.toString()}#_` } };
+    return redirectWithCode(redirectUri, code, params.get('state'));
   }
 
   // https://developers.facebook.com/docs/threads/get-started/get-access-tokens-and-permissions#step-2--exchange-the-code-for-a-token:
   // codes last an hour and serve once; the redirect_uri must be the authorization's.
   function exchangeCode(received: Received): Reply {
     const params = paramsOf(received);
-    const refuse = (message: string): Reply => ({ status: 400, body: { error_type: 'OAuthException', code: 400, error_message: message } });
     if (params.get('client_id') !== server.app.clientId || params.get('client_secret') !== server.app.clientSecret)
-      return refuse('Invalid client_id or client_secret');
-    if (params.get('grant_type') !== 'authorization_code') return refuse('Unsupported grant_type');
+      return oauthRefusal('Invalid client_id or client_secret');
+    if (params.get('grant_type') !== 'authorization_code') return oauthRefusal('Unsupported grant_type');
     const code = codes.get(params.get('code') ?? '');
-    if (!code || code.used || code.expiresAt <= Date.now()) return refuse('Invalid authorization code');
-    if (params.get('redirect_uri') !== code.redirectUri) return refuse('Error validating verification code. Please make sure your redirect_uri is identical');
+    if (!code || code.used || code.expiresAt <= Date.now()) return oauthRefusal('Invalid authorization code');
+    if (params.get('redirect_uri') !== code.redirectUri)
+      return oauthRefusal('Error validating verification code. Please make sure your redirect_uri is identical');
     code.used = true;
     return { status: 200, body: { access_token: server.issueToken('short', 0, code.scopes), user_id: Number(server.account.id) } };
   }
 
   // A long-lived token keeps the permissions of the token it was made from.
-  function longLivedAnswer(from: Token): Reply {
+  function longLivedAnswer(from: MetaToken): Reply {
     const token = server.issueToken('long', 0, [...from.scopes]);
     return { status: 200, body: { access_token: token, token_type: 'bearer', expires_in: lifetimeMs.long / 1000 } };
   }
@@ -348,7 +307,7 @@ export async function startThreadsServer(): Promise<ThreadsServer> {
 
   // https://developers.facebook.com/docs/threads/troubleshooting#publishing-does-not-return-a-media-id (a
   // container's status) and https://developers.facebook.com/docs/threads/reference/media (a thread's fields).
-  function readObject(received: Received, id: string, holder: Token): Reply {
+  function readObject(received: Received, id: string, holder: MetaToken): Reply {
     const fields = (received.url.searchParams.get('fields') ?? 'id').split(',');
     const container = server.containers.find((candidate) => candidate.id === id && candidate.userId === holder.userId);
     if (container) {
@@ -400,8 +359,7 @@ export async function startThreadsServer(): Promise<ThreadsServer> {
     container.status = 'PUBLISHED';
     if (server.timeOutAfterPublishing > 0) {
       server.timeOutAfterPublishing -= 1;
-      const { socket } = received.request;
-      if (!socket.destroyed) await new Promise((resolve) => socket.once('close', resolve));
+      await afterClientGivesUp(received.request);
     }
     return { status: 200, body: { id: thread.id } };
   }
@@ -433,20 +391,19 @@ export async function startThreadsServer(): Promise<ThreadsServer> {
     if (method === 'GET' && path === '/refresh_access_token') return open('refresh', refreshToken);
 
     // The Graph API proper: a valid token first, then the user in the path must be the token's.
-    const withToken = (endpoint: ThreadsEndpoint, handle: (received: Received, holder: Token) => Reply | Promise<Reply>) => ({
+    const withToken = (endpoint: ThreadsEndpoint, handle: (received: Received, holder: MetaToken) => Reply | Promise<Reply>) => ({
       endpoint,
       handle: (received: Received) => {
         const holder = tokenOf(paramsOf(received), received.request);
         if ('status' in holder) return holder;
-        if ((permissionsNeeded[endpoint] ?? []).some((permission) => !holder.scopes.has(permission)))
-          return graphError(403, { code: 10, message: '(#10) Application does not have permission for this action' });
+        if ((permissionsNeeded[endpoint] ?? []).some((permission) => !holder.scopes.has(permission))) return missingPermission();
         return handle(received, holder);
       },
     });
     if (method === 'GET' && path === '/v1.0/me') return withToken('me', me);
     const [, userId, edge] = /^\/v1\.0\/([^/]+)\/(threads|threads_publish|replies)$/.exec(path) ?? [];
     if (userId && edge) {
-      const forUser = (handle: (received: Received, user: string) => Reply | Promise<Reply>) => (received: Received, holder: Token) =>
+      const forUser = (handle: (received: Received, user: string) => Reply | Promise<Reply>) => (received: Received, holder: MetaToken) =>
         decodeURIComponent(userId) === holder.userId ? handle(received, holder.userId) : noSuchObject(decodeURIComponent(userId));
       if (method === 'POST' && edge === 'threads') return withToken('create', forUser(createContainer));
       if (method === 'GET' && edge === 'threads') return withToken('list', forUser(list));

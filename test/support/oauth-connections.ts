@@ -4,6 +4,7 @@ import { SocialConnection } from '../../src/adapters/database/entities/social-co
 import type { Database } from '../../src/adapters/database/orm.ts';
 import type { OAuthCredentials, SocialCredentials } from '../../src/adapters/social/social-connector.ts';
 import type { Schemas } from '../../src/api/schemas.ts';
+import type { InstagramServer } from '../fakes/instagram-server.ts';
 import type { LinkedInServer } from '../fakes/linkedin-server.ts';
 import type { PinterestServer } from '../fakes/pinterest-server.ts';
 import type { ThreadsServer } from '../fakes/threads-server.ts';
@@ -57,6 +58,18 @@ export function youTubeEnv(youtube: YouTubeServer): Record<string, string> {
     YOUTUBE_TOKEN_URL: youtube.tokenUrl,
     YOUTUBE_CLIENT_ID: youtube.client.clientId,
     YOUTUBE_CLIENT_SECRET: youtube.client.clientSecret,
+    SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true',
+  };
+}
+
+/** The environment that points the service at the fake Instagram, with the fake's app as the operator's. */
+export function instagramEnv(instagram: InstagramServer): Record<string, string> {
+  return {
+    INSTAGRAM_API_URL: instagram.url,
+    INSTAGRAM_AUTHORIZE_URL: instagram.authorizeUrl,
+    INSTAGRAM_TOKEN_URL: instagram.tokenUrl,
+    INSTAGRAM_CLIENT_ID: instagram.app.clientId,
+    INSTAGRAM_CLIENT_SECRET: instagram.app.clientSecret,
     SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true',
   };
 }

@@ -10,4 +10,6 @@ export const objectKeys = {
   postRender: (workspaceId: string, postId: string, renderId: string) => `workspaces/${workspaceId}/posts/${postId}/render-${renderId}.png`,
   /** One per video job, for the same reason. */
   postVideo: (workspaceId: string, postId: string, jobId: string) => `workspaces/${workspaceId}/posts/${postId}/video-${jobId}.mp4`,
+  /** A copy of an image made for a platform that fetches it (Instagram's JPEG), one per publish attempt, kept a day. */
+  platformCopy: (workspaceId: string, postId: string, attemptId: string) => `workspaces/${workspaceId}/posts/${postId}/copy-${attemptId}.jpg`,
 } as const;

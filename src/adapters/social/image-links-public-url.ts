@@ -2,8 +2,9 @@ import { isIP } from 'node:net';
 import type { Config } from '../../config.ts';
 import { isPublicAddress } from '../net/public-address-policy.ts';
 
-// Two platforms take no upload and fetch a post's image from a URL of ours. Threads fetches it once, while posting,
-// from a signed link to the stored image (https://developers.facebook.com/docs/threads/get-started#public-server):
+// Some platforms take no upload and fetch a post's image from a URL of ours. Threads and Instagram fetch it once,
+// while posting, from a signed link to the stored image (https://developers.facebook.com/docs/threads/get-started#public-server)
+// or to a copy made for the platform:
 // those links are made on PUBLIC_URL (the filesystem driver's /files route) or on the S3 endpoint clients use. A
 // Nostr note carries a lasting link on PUBLIC_URL (/images/<token>), which redirects to such a signed link, so both
 // addresses must be public for it. Judged from the configuration alone, without resolving names: a name that resolves
@@ -22,11 +23,11 @@ function isLocalHost(hostname: string): boolean {
   return !host.includes('.') || localSuffixes.some((suffix) => host.endsWith(suffix));
 }
 
-/** Which links a platform is given: Threads a signed one, a Nostr note a lasting one. */
+/** Which links a platform is given: Threads and Instagram a signed one, a Nostr note a lasting one. */
 export type ImageLinkProblems = { signed: PublicUrlProblem | null; lasting: PublicUrlProblem | null };
 
 // Who fetches the image, in the problem's words.
-const threadsFetches = "Threads fetches the post's image";
+const platformFetches = "the platform (Threads, Instagram) fetches the post's image";
 const nostrFetches = "Nostr clients fetch the note's image";
 
 function problemWith(url: string, setting: string, fetches: string): PublicUrlProblem | null {
@@ -45,8 +46,8 @@ function publicUrlSettingProblem(publicUrl: string | undefined, fetches: string)
   return problemWith(publicUrl, 'PUBLIC_URL', fetches);
 }
 
-/** Why Threads could not fetch our signed image links, or null when it can; asked for posts with an image. */
-export function publicUrlProblem(config: Pick<Config, 'http' | 'storage'>, fetches = threadsFetches): PublicUrlProblem | null {
+/** Why a platform (Threads, Instagram) could not fetch our signed image links, or null when it can; asked for posts with an image. */
+export function publicUrlProblem(config: Pick<Config, 'http' | 'storage'>, fetches = platformFetches): PublicUrlProblem | null {
   if (config.storage.driver === 's3') {
     const { publicEndpoint, endpoint } = config.storage.s3;
     // Without an endpoint the bucket is on AWS, whose presigned links are public.

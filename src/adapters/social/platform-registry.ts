@@ -1,5 +1,6 @@
 import { blueskyPlatform } from './bluesky/bluesky-platform.ts';
 import { discordPlatform } from './discord/discord-platform.ts';
+import { instagramPlatform } from './instagram/instagram-platform.ts';
 import { linkedInPlatform } from './linkedin/linkedin-platform.ts';
 import { mastodonPlatform } from './mastodon/mastodon-platform.ts';
 import { nostrPlatform } from './nostr/nostr-platform.ts';
@@ -38,6 +39,7 @@ const platformModules = {
   slack: slackPlatform,
   pinterest: pinterestPlatform,
   youtube: youTubePlatform,
+  instagram: instagramPlatform,
 } satisfies { [P in SocialPlatform]: PlatformModule<P, never> };
 
 type Modules = typeof platformModules;

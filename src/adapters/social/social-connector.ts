@@ -43,7 +43,9 @@ export type ThreadsCredentials = OAuthTokenFields & { platform: 'threads'; userI
 export type PinterestCredentials = OAuthTokenFields & { platform: 'pinterest'; destination?: string | undefined };
 /** YouTube: the Google tokens (the refresh token does not rotate) and the channel the videos are uploaded to. */
 export type YouTubeCredentials = OAuthTokenFields & { platform: 'youtube'; channelId: string };
-export type OAuthCredentials = XCredentials | LinkedInCredentials | ThreadsCredentials | PinterestCredentials | YouTubeCredentials;
+/** Instagram: the long-lived token (which refreshes itself) and the professional account's id, the posts' `{ig-user-id}`. */
+export type InstagramCredentials = OAuthTokenFields & { platform: 'instagram'; userId: string };
+export type OAuthCredentials = XCredentials | LinkedInCredentials | ThreadsCredentials | PinterestCredentials | YouTubeCredentials | InstagramCredentials;
 /** Nostr: the secret key that signs the notes (64 hex digits) and the relays (wss:// URLs) they are sent to. */
 export type NostrCredentials = { platform: 'nostr'; secretKey: string; relays: string[] };
 /** Telegram: the bot's token (from @BotFather) and the chat it posts to: a numeric id or a public `@channelname`. */
@@ -95,6 +97,11 @@ export type SocialPost = {
    * lasting link for Nostr, whose note keeps it (its platform module's `imageLink`).
    */
   imageUrl?: (() => Promise<string>) | undefined;
+  /**
+   * Stores `bytes`, the image as the connector made it for a platform that fetches it (Instagram's JPEG), where the
+   * platform can fetch it, and answers a signed link to it; the copy leaves storage after a day. Given with `imageUrl`.
+   */
+  copyLink?: ((bytes: Buffer, contentType: 'image/jpeg') => Promise<string>) | undefined;
   /** The post's video, sent instead of its image (never both): only to a platform whose declaration has `video`. */
   video?: SocialVideo | undefined;
   /**
@@ -181,7 +188,15 @@ export type SocialConnector = {
    * them is chosen for the connection and given to publish as the credentials' `destination`.
    */
   destinations?(credentials: SocialCredentials): Promise<Destination[]>;
+  /** The account's standing on a platform that counts limits against it, asked by the dry run. */
+  standing?(credentials: SocialCredentials): Promise<AccountStanding>;
 };
+
+/** A limit the platform counts against the account, as it stands (Instagram's posts a day through its API). */
+export type PlatformLimit = { what: string; used: number; limit: number };
+
+/** What the platform says of the account before a publication, for the dry run: the limits it counts. */
+type AccountStanding = { limits: PlatformLimit[] };
 
 /** A place an account may post to (a Pinterest board): the platform's id and its name as the person sees it. */
 export type Destination = { id: string; name: string };

@@ -1,6 +1,19 @@
 // Every platform the service publishes to: the catalogue's order, the database's check constraints and the API's
 // enum list the same.
-export const socialPlatforms = ['mastodon', 'bluesky', 'x', 'linkedin', 'threads', 'nostr', 'telegram', 'discord', 'slack', 'pinterest', 'youtube'] as const;
+export const socialPlatforms = [
+  'mastodon',
+  'bluesky',
+  'x',
+  'linkedin',
+  'threads',
+  'nostr',
+  'telegram',
+  'discord',
+  'slack',
+  'pinterest',
+  'youtube',
+  'instagram',
+] as const;
 export type SocialPlatform = (typeof socialPlatforms)[number];
 
 /** Each platform as people call it: in what its connector tells customers, and wherever the docs list the platforms. */
@@ -16,4 +29,5 @@ export const platformNames: Record<SocialPlatform, string> = {
   slack: 'Slack',
   pinterest: 'Pinterest',
   youtube: 'YouTube',
+  instagram: 'Instagram',
 };

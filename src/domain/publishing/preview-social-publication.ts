@@ -1,5 +1,6 @@
 import type { PlatformDeclaration } from '../../adapters/social/platform-declaration.ts';
-import type { OutgoingVideo, SocialPlatform, SocialPostDraft, SocialPostPreview } from '../../adapters/social/social-connector.ts';
+import type { OutgoingVideo, PlatformLimit, SocialPlatform, SocialPostDraft, SocialPostPreview } from '../../adapters/social/social-connector.ts';
+import { imageDimensions } from '../../adapters/social/image-dimensions.ts';
 import { imageLinkKindOf } from '../../adapters/social/platform-registry.ts';
 import { uniqueLinkCount } from '../../adapters/social/link-count.ts';
 import { countText } from '../../adapters/social/text-count.ts';
@@ -7,6 +8,7 @@ import { maxThreadParts, postPartsOf } from '../../adapters/social/thread-parts.
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { connectionNeedsReauth } from '../social-connections/connection-needs-reauth.ts';
+import { accountStandingOf } from './account-standing.ts';
 import { postImageOf, socialDraftOf } from './social-draft.ts';
 import { chooseMedia, postVideoOf, videoInTheMaking, videoProblemsOf, type MediaChoice } from './post-media.ts';
 import { readSocialPublication, requestedMediaOf, type SocialPublicationRequest } from './social-publication-request.ts';
@@ -29,7 +31,10 @@ type PublicationProblemCode =
   | 'video_too_short'
   | 'video_too_small'
   | 'aspect_ratio_unsupported'
-  | 'destination_needed';
+  | 'destination_needed'
+  | 'image_reshaped'
+  | 'limit_reached'
+  | 'platform_unreachable';
 type PublicationProblem = { code: PublicationProblemCode; message: string };
 /** One post of what a connection would be sent: its exact text and that text's count in the platform's unit. */
 type PartPreview = { text: string; count: number };
@@ -43,12 +48,15 @@ export type ConnectionPreview = SocialPostPreview & {
   media: 'image' | 'video' | 'none';
   video: OutgoingVideo | null;
   parts: PartPreview[];
+  /** The limits the platform counts against the account, as it says they stand (account-standing.ts). */
+  limits: PlatformLimit[];
   problems: PublicationProblem[];
 };
 
 /**
  * The dry run of a publication: what each connection would be sent, worked out by its connector as publishing does,
- * and the problems it would meet. Asks no platform and records nothing.
+ * and the problems it would meet. Records nothing, and asks a platform only for the limits it counts against the
+ * account (account-standing.ts).
  */
 export async function previewSocialPublication(deps: Deps, caller: Caller, postId: string, request: SocialPublicationRequest): Promise<ConnectionPreview[]> {
   const em = deps.orm.em.fork();
@@ -81,11 +89,33 @@ export async function previewSocialPublication(deps: Deps, caller: Caller, postI
       imageLinksProblem: imageLinksProblemOf(deps, connection.platform, draft),
     });
     problems.push(...mediaProblemsOf(declaration, choice, videoComing));
+    const reshaped = draft.image && preview.image ? await reshapedProblemOf(draft.image.bytes, preview.image) : null;
+    if (reshaped) problems.push(reshaped);
+    const standing = await accountStandingOf(deps, connection);
+    problems.push(...standing.problems);
     const partPreviews = previews.map(({ text, count }) => ({ text, count }));
     const media = sent ? 'video' : preview.image ? 'image' : 'none';
-    results.push({ connectionId: connection.id, platform: connection.platform, ...preview, media, video: sent ?? null, parts: partPreviews, problems });
+    results.push({
+      connectionId: connection.id,
+      platform: connection.platform,
+      ...preview,
+      media,
+      video: sent ?? null,
+      parts: partPreviews,
+      limits: standing.limits,
+      problems,
+    });
   }
   return results;
+}
+
+/** An image the connector would send in another shape than the post's (Instagram pads a 9:16 image to 4:5). */
+async function reshapedProblemOf(bytes: Buffer, sent: { width: number; height: number }): Promise<PublicationProblem | null> {
+  const { width, height } = await imageDimensions(bytes, 'the platform');
+  // A pixel's rounding in a resize is not a new shape.
+  if (Math.abs(width / height - sent.width / sent.height) < 0.01) return null;
+  const message = `The ${width}×${height} image would be sent as ${sent.width}×${sent.height}, padded to a shape the platform takes.`;
+  return { code: 'image_reshaped', message };
 }
 
 /** The video as the dry run shows it: its facts, not where it is stored. */

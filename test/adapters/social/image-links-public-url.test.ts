@@ -38,7 +38,7 @@ describe('image link problems (can Threads, or Nostr readers, fetch our image li
     expect(publicUrlProblem(configWith({}))).toEqual({
       code: 'public_url_unreachable',
       message:
-        "PUBLIC_URL is not set, so image links point at this machine's localhost: Threads fetches the post's image from the internet and cannot reach it.",
+        "PUBLIC_URL is not set, so image links point at this machine's localhost: the platform (Threads, Instagram) fetches the post's image from the internet and cannot reach it.",
     });
   });
 
@@ -53,7 +53,7 @@ describe('image link problems (can Threads, or Nostr readers, fetch our image li
   ])('when PUBLIC_URL is %s, then it is a problem naming the setting', (_case, publicUrl) => {
     expect(publicUrlProblem(configWith({ publicUrl }))).toEqual({
       code: 'public_url_unreachable',
-      message: `PUBLIC_URL (${new URL(publicUrl).origin}) is not on the public internet: Threads fetches the post's image from it and cannot reach it.`,
+      message: `PUBLIC_URL (${new URL(publicUrl).origin}) is not on the public internet: the platform (Threads, Instagram) fetches the post's image from it and cannot reach it.`,
     });
   });
 
@@ -68,7 +68,7 @@ describe('image link problems (can Threads, or Nostr readers, fetch our image li
   it('when images are on an S3 store clients reach on localhost, then the problem names S3_PUBLIC_ENDPOINT', () => {
     const problem = publicUrlProblem(configWith({ driver: 's3', s3Endpoint: 'http://minio:9000', s3PublicEndpoint: 'http://localhost:9000' }));
     expect(problem?.message).toBe(
-      "S3_PUBLIC_ENDPOINT (http://localhost:9000) is not on the public internet: Threads fetches the post's image from it and cannot reach it.",
+      "S3_PUBLIC_ENDPOINT (http://localhost:9000) is not on the public internet: the platform (Threads, Instagram) fetches the post's image from it and cannot reach it.",
     );
   });
 
@@ -88,7 +88,7 @@ describe('image link problems (can Threads, or Nostr readers, fetch our image li
   it('when PUBLIC_URL is public but the S3 endpoint the lasting link redirects to is not, then the lasting link has the S3 problem', () => {
     const problems = imageLinkProblems(configWith({ driver: 's3', publicUrl: 'https://content.example.com', s3Endpoint: 'http://minio:9000' }));
     expect(problems.lasting?.message).toMatch(/^S3_ENDPOINT \(http:\/\/minio:9000\) is not on the public internet: Nostr clients/);
-    expect(problems.signed?.message).toMatch(/^S3_ENDPOINT .*: Threads fetches/);
+    expect(problems.signed?.message).toMatch(/^S3_ENDPOINT .*: the platform \(Threads, Instagram\) fetches/);
   });
 
   it('when PUBLIC_URL is public with the filesystem driver, then neither link has a problem', () => {

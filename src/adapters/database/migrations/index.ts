@@ -28,6 +28,7 @@ import { Migration20261129181500_publish_target_video } from './Migration2026112
 import { Migration20261129234952_oauth_authorization_app } from './Migration20261129234952_oauth_authorization_app.ts';
 import { Migration20261130015735_pinterest_boards } from './Migration20261130015735_pinterest_boards.ts';
 import { Migration20261130023959_youtube } from './Migration20261130023959_youtube.ts';
+import { Migration20261130050540_instagram } from './Migration20261130050540_instagram.ts';
 
 export const migrationsList = [
   Migration20261122091116_initial,
@@ -58,4 +59,5 @@ export const migrationsList = [
   Migration20261129234952_oauth_authorization_app,
   Migration20261130015735_pinterest_boards,
   Migration20261130023959_youtube,
+  Migration20261130050540_instagram,
 ];

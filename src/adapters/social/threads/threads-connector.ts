@@ -1,29 +1,34 @@
 import sharp from 'sharp';
 import { callSessionStore } from '../call-session-store.ts';
-import { httpsLinkOf, type Answer } from '../platform-http.ts';
 import { shortenText } from '../shorten-text.ts';
-import { nextCheckAfterMs } from '../media-ledger.ts';
 import {
-  MediaStillProcessing,
   SocialRejectedError,
   SocialUnavailableError,
   type PublishedSocialPost,
   type SocialConnector,
   type SocialCredentials,
   type SocialPost,
-  notSent,
 } from '../social-connector.ts';
-import { containerLedger, textHashOf, type ContainerLedger, type LedgerEntry } from './threads-container-ledger.ts';
-import { createThreadsGraph, graphErrorOf, threadsAccountOf, type ThreadsGraphOptions } from './threads-graph.ts';
+import { containerLedger, textHashOf } from '../meta/container-ledger.ts';
+import {
+  findPublishedThroughContainer,
+  permalinkOf,
+  postAmong,
+  publishThroughContainer,
+  type ContainerPlatform,
+  type ContainerState,
+  type ContainerStatus,
+} from '../meta/container-publication.ts';
+import { isGraphError } from '../meta/meta-graph.ts';
+import { createThreadsGraph, threadsAccountOf, type ThreadsGraphOptions } from './threads-graph.ts';
 import { threadsMaxLinks, threadsText, threadsTextCount, threadsTextMax } from './threads-text.ts';
 import { uniqueLinkCount } from '../link-count.ts';
 
 // Threads' publishing API (https://developers.facebook.com/docs/threads/posts): a media container
 // (POST /{user-id}/threads, TEXT, IMAGE or VIDEO, the image or video fetched by Threads from a public URL of ours),
 // its status checked until FINISHED, the attempts apart on the workflow's timer (https://developers.facebook.com/docs/threads/troubleshooting#publishing-does-not-return-a-media-id),
-// then POST /{user-id}/threads_publish. Each container is noted in the connection's session before it is published
-// (threads-container-ledger.ts), so a retry, and the reconciliation after an attempt whose answer never came, ask
-// Threads what became of it instead of posting again; the post is then found among the account's threads
+// then POST /{user-id}/threads_publish, as Meta's container platforms publish (container-publication.ts); a post
+// whose answer was lost is found among the account's threads
 // (https://developers.facebook.com/docs/threads/retrieve-and-discover-posts/retrieve-posts).
 
 /** An OAuth connection to Threads: its long-lived access token (which refreshes itself) and the Threads user id. */
@@ -38,14 +43,9 @@ export type ThreadsConnector = SocialConnector & { findPublished: NonNullable<So
 // stricter reading.
 const maxImageBytes = 8_000_000;
 const maxAltTextCodePoints = 1_000;
-// Threads asks for a wait before a container is published (about 30 seconds on average for media), and a video may
-// take minutes: a container still IN_PROGRESS stops the attempt (MediaStillProcessing) and the workflow's timer
-// brings the next one, which checks the same container. Half an hour in progress fails the post.
-const processingLimitMs = 30 * 60 * 1000;
 // https://developers.facebook.com/docs/threads/posts#video-specifications: up to 1 GB and 5 minutes, aspect ratios
 // from 0.01:1 to 10:1, at most 1920 pixels wide.
 const videoRules = { types: ['video/mp4' as const], maxBytes: 1_000_000_000, maxDurationMs: 300_000, aspectRatio: { min: 0.01, max: 10 } };
-const permalinkMaxChars = 2_048;
 // Graph API's "object does not exist" (code 100, subcode 33): a container Threads no longer knows.
 const unknownObject = { code: 100, subcode: 33 };
 // "Media not found" on publish (code 24, subcode 4279009), which Threads answers for a container it has not finished
@@ -53,7 +53,6 @@ const unknownObject = { code: 100, subcode: 33 };
 const notPropagated = { code: 24, subcode: 4279009 };
 
 type Account = { userId: string; token: string };
-type ContainerStatus = 'FINISHED' | 'IN_PROGRESS' | 'PUBLISHED' | 'ERROR' | 'EXPIRED' | 'GONE';
 
 function accountOf(credentials: SocialCredentials): Account {
   if (credentials.platform !== 'threads') throw new SocialRejectedError(`the Threads connector cannot use ${credentials.platform} credentials`);
@@ -69,51 +68,17 @@ async function imageFacts(image: Image): Promise<{ width: number; height: number
   }
 }
 
-function matches(answer: Answer, { code, subcode }: { code: number; subcode: number }): boolean {
-  const error = graphErrorOf(answer.body);
-  return error?.code === code && error.subcode === subcode;
-}
-
 /** The connector for Threads, at the Threads Graph API of `options.apiUrl` (Meta's by default). */
 export function createThreadsConnector(options: ThreadsConnectorOptions): ThreadsConnector {
   const graph = createThreadsGraph(options);
 
-  async function statusOf({ token }: Account, container: string): Promise<{ status: ContainerStatus; errorMessage: string }> {
+  async function stateOf({ token }: Account, container: string): Promise<ContainerState> {
     const answer = await graph.get(`/v1.0/${encodeURIComponent(container)}`, { fields: 'status,error_message', access_token: token });
-    if (answer.status === 400 && matches(answer, unknownObject)) return { status: 'GONE', errorMessage: '' };
+    if (answer.status === 400 && isGraphError(answer, unknownObject)) return { status: 'GONE', errorMessage: '' };
     if (answer.status !== 200) throw graph.failureOf(answer, 'the post', [token]);
     const status = graph.textField(answer, 'status', 'the container status') as ContainerStatus;
     const errorMessage = typeof answer.body.error_message === 'string' ? answer.body.error_message : '';
     return { status, errorMessage };
-  }
-
-  /**
-   * Whether Threads has processed the container, by the status it just gave: FINISHED, or PUBLISHED should an
-   * earlier attempt have published it; while it is IN_PROGRESS the attempt stops (MediaStillProcessing) and the
-   * next one asks again.
-   */
-  async function processed(
-    { status, errorMessage }: { status: ContainerStatus; errorMessage: string },
-    entry: LedgerEntry,
-    post: SocialPost,
-    ledger: ContainerLedger,
-  ): Promise<'FINISHED' | 'PUBLISHED'> {
-    if (status === 'FINISHED' || status === 'PUBLISHED') return status;
-    if (status === 'IN_PROGRESS') {
-      if (Date.now() - entry.madeAt > processingLimitMs) {
-        throw new SocialRejectedError(`Threads was still processing the post ${processingLimitMs / 60_000} minutes after it was sent`);
-      }
-      throw new MediaStillProcessing(`Threads is processing the ${post.video ? 'video' : 'post'}.`, nextCheckAfterMs(entry.madeAt));
-    }
-    await ledger.forget(post.idempotencyKey);
-    if (status === 'ERROR') {
-      const hint =
-        post.image || post.video
-          ? `; Threads fetches the ${post.video ? 'video' : 'image'} from our PUBLIC_URL, which must be reachable from the internet`
-          : '';
-      throw new SocialRejectedError(`Threads could not process the post (${errorMessage || 'no reason given'})${hint}`);
-    }
-    throw new SocialUnavailableError(`Threads let the post's container lapse (${status}); the next attempt makes a new one`);
   }
 
   async function createContainer(account: Account, post: SocialPost, text: string): Promise<string> {
@@ -136,29 +101,28 @@ export function createThreadsConnector(options: ThreadsConnectorOptions): Thread
   }
 
   /**
-   * The thread a PUBLISHED container became: the account's first thread since, with the text sent; a reply is among
-   * the account's replies instead (https://developers.facebook.com/docs/threads/retrieve-and-manage-replies/replies-and-conversations).
+   * Threads' side of the account's containers: a published thread is found among the account's threads, a reply
+   * among its replies (https://developers.facebook.com/docs/threads/retrieve-and-manage-replies/replies-and-conversations).
    */
-  async function threadOf({ userId, token }: Account, entry: LedgerEntry): Promise<PublishedSocialPost> {
-    const since = String(Math.floor(entry.madeAt / 1000) - 60);
-    const answer = await graph.get(`/v1.0/${userId}/${entry.reply ? 'replies' : 'threads'}`, {
-      fields: 'id,text,timestamp,permalink',
-      since,
-      access_token: token,
-    });
-    if (answer.status !== 200) throw graph.failureOf(answer, 'the list of threads', [token]);
-    const threads = Array.isArray(answer.body.data) ? (answer.body.data as Record<string, unknown>[]) : [];
-    const found = threads
-      .filter((thread) => typeof thread.id === 'string' && textHashOf(typeof thread.text === 'string' ? thread.text : '') === entry.textHash)
-      .sort((a, b) => Date.parse(String(a.timestamp)) - Date.parse(String(b.timestamp)))[0];
-    if (!found) throw new SocialUnavailableError("Threads says the post was published, but it is not among the account's threads yet");
-    return { externalPostId: found.id as string, url: httpsLinkOf(found.permalink, permalinkMaxChars) };
+  function containersOf(account: Account): ContainerPlatform {
+    return {
+      name: 'Threads',
+      stateOf: (container) => stateOf(account, container),
+      postOf: (entry) =>
+        postAmong(
+          graph,
+          { name: 'Threads', path: `/v1.0/${account.userId}/${entry.reply ? 'replies' : 'threads'}`, textField: 'text', token: account.token },
+          entry,
+        ),
+    };
   }
 
-  /** The post's page: asked for once it is published, so a failure here leaves it without a link, not unpublished. */
-  async function permalinkOf({ token }: Account, id: string): Promise<string | undefined> {
-    const answer = await graph.get(`/v1.0/${encodeURIComponent(id)}`, { fields: 'permalink', access_token: token }).catch(() => undefined);
-    return answer?.status === 200 ? httpsLinkOf(answer.body.permalink, permalinkMaxChars) : undefined;
+  async function publishContainer(account: Account, container: string): Promise<PublishedSocialPost> {
+    const answer = await graph.post(`/v1.0/${account.userId}/threads_publish`, { creation_id: container, access_token: account.token }, { creates: true });
+    if (answer.status === 400 && isGraphError(answer, notPropagated)) throw new SocialUnavailableError('Threads has not finished taking the post in yet');
+    if (answer.status !== 200) throw graph.failureOf(answer, 'the post', [account.token]);
+    const id = graph.textField(answer, 'id', 'the post');
+    return { externalPostId: id, url: await permalinkOf(graph, `/v1.0/${encodeURIComponent(id)}`, account.token) };
   }
 
   return {
@@ -201,43 +165,16 @@ export function createThreadsConnector(options: ThreadsConnectorOptions): Thread
       const links = uniqueLinkCount(text);
       if (links > threadsMaxLinks) throw new SocialRejectedError(`Threads takes at most ${threadsMaxLinks} different links in a post; this one has ${links}`);
 
-      const ledger = containerLedger(sessions);
-      let entry = await ledger.find(post.idempotencyKey);
-      // The container an earlier attempt made, if Threads still has it usable; else a new one.
-      let checked = entry ? await statusOf(account, entry.container) : undefined;
-      if (entry && checked?.status === 'PUBLISHED') return threadOf(account, entry);
-      if (checked && checked.status !== 'FINISHED' && checked.status !== 'IN_PROGRESS') [entry, checked] = [undefined, undefined];
-      if (!entry) {
-        entry = {
-          container: await createContainer(account, post, text),
-          madeAt: Date.now(),
-          textHash: textHashOf(text),
-          ...(post.replyTo ? { reply: true } : {}),
-        };
-        await ledger.note(post.idempotencyKey, entry);
-      }
-      if ((await processed(checked ?? (await statusOf(account, entry.container)), entry, post, ledger)) === 'PUBLISHED') return threadOf(account, entry);
-
-      const answer = await graph.post(
-        `/v1.0/${account.userId}/threads_publish`,
-        { creation_id: entry.container, access_token: account.token },
-        { creates: true },
-      );
-      if (answer.status === 400 && matches(answer, notPropagated)) throw new SocialUnavailableError('Threads has not finished taking the post in yet');
-      if (answer.status !== 200) throw graph.failureOf(answer, 'the post', [account.token]);
-      const id = graph.textField(answer, 'id', 'the post');
-      // The entry stays (a week): should recording this outcome fail, the retry finds the thread through it.
-      return { externalPostId: id, url: await permalinkOf(account, id) };
+      return publishThroughContainer(containersOf(account), post, containerLedger(sessions), {
+        entry: { textHash: textHashOf(text), ...(post.replyTo ? { reply: true } : {}) },
+        create: () => createContainer(account, post, text),
+        publish: (container) => publishContainer(account, container),
+      });
     },
 
     async findPublished(credentials, idempotencyKey, sessions) {
       if (!sessions) return null;
-      const account = accountOf(credentials);
-      const entry = await containerLedger(sessions).find(idempotencyKey);
-      // No container was made under this key: nothing can have been published.
-      if (!entry) return notSent;
-      const { status } = await statusOf(account, entry.container);
-      return status === 'PUBLISHED' ? threadOf(account, entry) : null;
+      return findPublishedThroughContainer(containersOf(accountOf(credentials)), containerLedger(sessions), idempotencyKey);
     },
   };
 }

@@ -251,7 +251,7 @@ describe('Threads connector: publish', () => {
     threads.expire(credentials.accessToken);
     const error = await failureOf(connector.publish(credentials, textPost()), SocialRejectedError);
     expect(error.about).toBe('credentials');
-    expect(error.reason).toMatch(/^Threads rejected the access token \(400, code 190\)/);
+    expect(error.reason).toMatch(/^Threads rejected the access token \(400, code 190\/463\)/);
     expect(threads.containers).toHaveLength(0);
   });
 

@@ -100,7 +100,7 @@ describe('Threads OAuth platform: refreshing', () => {
     const expired = threads.issueToken('long', 61 * dayMs);
     const error = await failureOf(platform.refresh({ client, tokens: { accessToken: expired, expiresAt: Date.now() - dayMs } }), SocialRejectedError);
     expect(error.about).toBe('credentials');
-    expect(error.reason).toMatch(/^Threads rejected the access token \(400, code 190\): Error validating access token: Session has expired/);
+    expect(error.reason).toMatch(/^Threads rejected the access token \(400, code 190\/463\): Error validating access token: Session has expired/);
     expect(error.reason).not.toContain(expired);
   });
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { SessionStore } from '../../../../src/adapters/social/social-connector.ts';
-import { containerLedger, textHashOf } from '../../../../src/adapters/social/threads/threads-container-ledger.ts';
+import { containerLedger, textHashOf } from '../../../../src/adapters/social/meta/container-ledger.ts';
 
 function storeHolding(text: string | undefined): SessionStore & { text: string | undefined } {
   const store: SessionStore & { text: string | undefined } = {

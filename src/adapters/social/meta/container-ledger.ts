@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { SessionStore } from '../social-connector.ts';
 
-// Threads posts in two steps (a container, then its publication) and documents no idempotency of its own. What
-// lets a retry never post twice is the container: before publishing, the connector notes the container it made for
-// a publication (by its idempotency key) in the connection's session, and a later attempt, or the reconciliation
-// after an attempt whose outcome is unknown, asks Threads for that container's status instead of making another
-// (https://developers.facebook.com/docs/threads/troubleshooting#publishing-does-not-return-a-media-id: PUBLISHED,
-// FINISHED, IN_PROGRESS, ERROR, EXPIRED). The entry goes once the publication's outcome is known; entries left by
-// publications abandoned half-way go after a week, so the session stays small.
+// Meta's Threads and Instagram post in two steps (a media container, then its publication) and document no
+// idempotency of their own. What lets a retry never post twice is the container: before publishing, the connector
+// notes the container it made for a publication (by its idempotency key) in the connection's session, and a later
+// attempt, or the reconciliation after an attempt whose outcome is unknown, asks the platform for that container's
+// status instead of making another (Threads: https://developers.facebook.com/docs/threads/troubleshooting#publishing-does-not-return-a-media-id,
+// Instagram: https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-container:
+// PUBLISHED, FINISHED, IN_PROGRESS, ERROR, EXPIRED). The entry goes once the publication's outcome is known; entries
+// left by publications abandoned half-way go after a week, so the session stays small.
 
 export type LedgerEntry = {
   /** The container's id. */
@@ -16,7 +17,7 @@ export type LedgerEntry = {
   madeAt: number;
   /** The SHA-256 of the text sent, to recognise the thread among the account's without keeping the text. */
   textHash: string;
-  /** The post replies to another (a later part of a thread): Threads lists it among the account's replies. */
+  /** The post replies to another (a later part of a Threads thread): Threads lists it among the account's replies. */
   reply?: boolean;
 };
 
@@ -30,7 +31,7 @@ type Session = { containers: Record<string, LedgerEntry> };
 
 const keptMs = 7 * 24 * 60 * 60 * 1000;
 
-/** The hash a ledger entry keeps of a post's text (as Threads gives it back: trimmed, NFC). */
+/** The hash a ledger entry keeps of a post's text (as the platform gives it back: trimmed, NFC). */
 export function textHashOf(text: string): string {
   return createHash('sha256').update(text.normalize('NFC').trim()).digest('base64url');
 }

@@ -1,0 +1,37 @@
+import type { SocialConnection } from '../../adapters/database/entities/social-connection.ts';
+import { SocialRejectedError, type PlatformLimit } from '../../adapters/social/social-connector.ts';
+import { platformNames } from '../../adapters/social/social-platforms.ts';
+import type { Deps } from '../deps.ts';
+import { freshCredentials } from '../social-connections/fresh-credentials.ts';
+
+// The one thing a dry run asks a platform: the limits it counts against the account (Instagram's posts a day through
+// its API), so a publication that would wait for one says so in advance. Nothing is sent; a platform that cannot be
+// asked makes a problem of the preview, not a failed dry run.
+
+type StandingProblem = { code: 'limit_reached' | 'platform_unreachable'; message: string };
+
+export type Standing = { limits: PlatformLimit[]; problems: StandingProblem[] };
+
+const none: Standing = { limits: [], problems: [] };
+
+/** The account's limits as its platform says they stand, and the problems they make; none where the platform counts none. */
+export async function accountStandingOf(deps: Deps, connection: SocialConnection): Promise<Standing> {
+  const connector = deps.social[connection.platform];
+  // A connection that cannot publish has its own problem already (connection_needs_reauth, platform_not_configured).
+  if (!connector.standing || connection.status === 'needs_reauth' || !deps.socialConfigured[connection.platform]) return none;
+  const name = platformNames[connection.platform];
+  try {
+    const { limits } = await connector.standing((await freshCredentials(deps, connection)).credentials);
+    const reached = limits.filter(({ used, limit }) => used >= limit);
+    const problems = reached.map(({ what, used, limit }) => ({
+      code: 'limit_reached' as const,
+      message: `${name} counts ${used} of its ${limit} ${what}: publishing would wait until it frees one.`,
+    }));
+    return { limits, problems };
+  } catch (error) {
+    const why = error instanceof SocialRejectedError ? `it refused: ${error.reason}` : 'it could not be reached or did not answer in time';
+    if (!(error instanceof SocialRejectedError))
+      deps.logger.warn({ err: error, platform: connection.platform }, 'a dry run could not ask a platform for the account limits');
+    return { limits: [], problems: [{ code: 'platform_unreachable', message: `${name} could not be asked for the account's limits (${why}).` }] };
+  }
+}
