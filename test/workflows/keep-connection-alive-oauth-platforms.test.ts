@@ -9,23 +9,33 @@ import type {
   OAuthCredentials,
   PinterestCredentials,
   ThreadsCredentials,
+  InstagramCredentials,
   YouTubeCredentials,
 } from '../../src/adapters/social/social-connector.ts';
 import { createYouTubeOAuth } from '../../src/adapters/social/youtube/youtube-oauth.ts';
 import { workflowIds } from '../../src/adapters/temporal/workflow-ids.ts';
 import { keepConnectionAlive } from '../../workflows/keep-connection-alive.ts';
+import { startInstagramServer, type InstagramServer } from '../fakes/instagram-server.ts';
 import { startLinkedInServer, type LinkedInServer } from '../fakes/linkedin-server.ts';
 import { startPinterestServer, type PinterestServer } from '../fakes/pinterest-server.ts';
 import { startThreadsServer, type ThreadsServer } from '../fakes/threads-server.ts';
 import { startYouTubeServer, type YouTubeServer } from '../fakes/youtube-server.ts';
 import { eventually } from '../support/eventually.ts';
-import { createOAuthConnectionFixture, linkedInEnv, pinterestEnv, storedCredentials, threadsEnv, youTubeEnv } from '../support/oauth-connections.ts';
+import {
+  createOAuthConnectionFixture,
+  instagramEnv,
+  linkedInEnv,
+  pinterestEnv,
+  storedCredentials,
+  threadsEnv,
+  youTubeEnv,
+} from '../support/oauth-connections.ts';
 import { createPostFixture } from '../support/post-fixtures.ts';
 import { startWorkflowTestBed, type WorkflowTestBed } from '../support/workflow-test-bed.ts';
 
-// The keep-alive workflow for LinkedIn (whose refresh token comes back unchanged), Threads (which has none: its
-// long-lived access token refreshes itself), Pinterest (which rotates it) and YouTube (Google's, which does not), on the time-skipping server with the
-// real activities against the fakes. (X's rotation is in keep-connection-alive.test.ts.)
+// The keep-alive workflow for LinkedIn (whose refresh token comes back unchanged), Threads and Instagram (which have
+// none: their long-lived access tokens refresh themselves), Pinterest (which rotates it) and YouTube (Google's, which
+// does not), on the time-skipping server with the real activities against the fakes. (X's rotation is in keep-connection-alive.test.ts.)
 
 const dayMs = 24 * 60 * 60 * 1000;
 
@@ -33,21 +43,29 @@ let linkedin: LinkedInServer;
 let threads: ThreadsServer;
 let pinterest: PinterestServer;
 let youtube: YouTubeServer;
+let instagram: InstagramServer;
 let bed: WorkflowTestBed;
 
 beforeAll(async () => {
-  [linkedin, threads, pinterest, youtube] = await Promise.all([startLinkedInServer(), startThreadsServer(), startPinterestServer(), startYouTubeServer()]);
+  [linkedin, threads, pinterest, youtube, instagram] = await Promise.all([
+    startLinkedInServer(),
+    startThreadsServer(),
+    startPinterestServer(),
+    startYouTubeServer(),
+    startInstagramServer(),
+  ]);
   bed = await startWorkflowTestBed({
     ...linkedInEnv(linkedin, { organizationApp: true }),
     ...threadsEnv(threads),
     ...pinterestEnv(pinterest),
     ...youTubeEnv(youtube),
+    ...instagramEnv(instagram),
   });
   await bed.startWorker();
 });
 afterAll(async () => {
   await bed?.stop();
-  await Promise.all([linkedin?.close(), threads?.close(), pinterest?.close(), youtube?.close()]);
+  await Promise.all([linkedin?.close(), threads?.close(), pinterest?.close(), youtube?.close(), instagram?.close()]);
 });
 
 function start(connectionId: string) {
@@ -87,7 +105,7 @@ async function tokensThroughConsent(oauth: OAuthPlatform, client: OAuthClient, p
 
 const inAMinute = () => new Date(Date.now() + 60_000).toISOString();
 
-describe('keepConnectionAlive for LinkedIn, Threads, Pinterest and YouTube', () => {
+describe('keepConnectionAlive for LinkedIn, Threads, Instagram, Pinterest and YouTube', () => {
   it('when a LinkedIn access token expires in a minute, then it is refreshed in time and the refresh token, which LinkedIn does not rotate, is kept', async () => {
     const { accessToken, refreshToken } = linkedin.grantTokens([...linkedInMemberScopes]);
     const author = `urn:li:person:${linkedin.member.sub}`;
@@ -116,6 +134,17 @@ describe('keepConnectionAlive for LinkedIn, Threads, Pinterest and YouTube', () 
     expect(after.refreshToken).toBeUndefined();
     expect(Date.parse(after.expiresAt)).toBeGreaterThan(Date.now() + 59 * dayMs);
     expect(threads.requests.filter((request) => request.path === '/refresh_access_token')).toHaveLength(1);
+  });
+
+  it('when an Instagram long-lived token expires in a minute, then it is refreshed with itself for another 60 days, with no refresh token', async () => {
+    // Instagram refreshes only tokens at least a day old.
+    const accessToken = instagram.issueToken('long', 2 * dayMs);
+    const credentials: InstagramCredentials = { platform: 'instagram', accessToken, expiresAt: inAMinute(), userId: instagram.account.userId };
+    const account = { serverUrl: instagram.url, accountName: `@${instagram.account.username}`, accountId: instagram.account.userId };
+    const after = await refreshedByKeepAlive(credentials, account);
+    expect(after.refreshToken).toBeUndefined();
+    expect(Date.parse(after.expiresAt)).toBeGreaterThan(Date.now() + 59 * dayMs);
+    expect(instagram.requests.filter((request) => request.path === '/refresh_access_token')).toHaveLength(1);
   });
 
   it('when a Pinterest access token expires in a minute, then it is refreshed in time, and the rotated refresh token is kept in place of the old, which Pinterest retired', async () => {
