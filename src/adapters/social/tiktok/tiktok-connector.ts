@@ -17,7 +17,7 @@ import { platformNames } from '../social-platforms.ts';
 import { tikTokAccountOf, type TikTokCall } from './tiktok-api.ts';
 import { creatorInfoOf, creatorRefusal, privacyLevelsOf } from './tiktok-creator.ts';
 import type { TikTokEndpoints } from './tiktok-oauth.ts';
-import { publishedOrWait, publishStatusOf, sendChunks, startPublish, uploadComplete, type TikTokUpload } from './tiktok-video-upload.ts';
+import { publishedOf, publishedOrWait, publishStatusOf, sendChunks, startPublish, uploadComplete, type TikTokUpload } from './tiktok-video-upload.ts';
 
 // Videos through the Content Posting API's Direct Post
 // (https://developers.tiktok.com/doc/content-posting-api-reference-direct-post), with the privacy level the person
@@ -148,7 +148,8 @@ export function createTikTokConnector(options: TikTokConnectorOptions): TikTokCo
       const note = await upload.ledger.find(idempotencyKey);
       if (!note) return notSent;
       const status = await publishStatusOf(upload, note.id);
-      return status.status === 'PUBLISH_COMPLETE' ? publishedOrWait(upload, note, status, '') : null;
+      // The note stays (it goes after a day): an attempt that runs after all finds the same post, not a new publish.
+      return status.status === 'PUBLISH_COMPLETE' ? publishedOf(note, status) : null;
     },
   };
 }

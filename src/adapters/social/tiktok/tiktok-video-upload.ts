@@ -170,7 +170,7 @@ export async function publishedOrWait(upload: TikTokUpload, note: MediaNote, sta
 }
 
 /** A public video's id and link; a private one is known by its publish_id, and has no link anyone may open. */
-function publishedOf(note: MediaNote, status: PublishStatus): PublishedSocialPost {
+export function publishedOf(note: MediaNote, status: PublishStatus): PublishedSocialPost {
   const [postId] = status.postIds;
   if (!postId) return { externalPostId: note.id };
   // A video's page is under its creator's handle.
