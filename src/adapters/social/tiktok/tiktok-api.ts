@@ -14,7 +14,7 @@ export type TikTokCall = { http: PlatformHttp; apiUrl: string; token: string };
 
 export const tikTokApi = (apiUrl: string, path: string) => new URL(`/v2${path}`, apiUrl);
 
-export const tikTokHeaders = (token: string) => ({ authorization: `Bearer ${token}`, accept: 'application/json' });
+const tikTokHeaders = (token: string) => ({ authorization: `Bearer ${token}`, accept: 'application/json' });
 
 /** The Content Posting API's header (each Direct Post page requires the charset). */
 export const tikTokJsonHeaders = (token: string) => ({ ...tikTokHeaders(token), 'content-type': 'application/json; charset=UTF-8' });

@@ -24,7 +24,7 @@ const privacyLevelNames: Record<string, string> = {
 };
 
 /** A privacy level as the person sees it, or TikTok's own name for one we do not know. */
-export const privacyLevelName = (level: string) => privacyLevelNames[level] ?? level;
+const privacyLevelName = (level: string) => privacyLevelNames[level] ?? level;
 
 // The query's "200 (intentional)" refusals: the creator may not post now, in our words.
 const cannotPost: Record<string, string> = {

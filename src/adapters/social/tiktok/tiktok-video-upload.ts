@@ -31,7 +31,7 @@ export type TikTokUpload = TikTokCall & { ledger: MediaLedger; idempotencyKey: s
 type ChunkPlan = { chunkSize: number; count: number };
 
 /** The media transfer guide's cut of a file of `size` bytes into chunks of about `preferred`. */
-export function chunkPlanOf(size: number, preferred: number): ChunkPlan {
+function chunkPlanOf(size: number, preferred: number): ChunkPlan {
   if (size < wholeUnder) return { chunkSize: size, count: 1 };
   const chunk = Math.min(preferred, maxChunk);
   // "total_chunk_count should be equal to video_size divided by chunk_size, rounded down", and one chunk is the whole
