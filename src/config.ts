@@ -131,6 +131,12 @@ const schema = z
     INSTAGRAM_API_URL: z.url({ protocol: /^https$/ }).default('https://graph.instagram.com'),
     INSTAGRAM_AUTHORIZE_URL: z.url({ protocol: /^https$/ }).default('https://www.instagram.com/oauth/authorize'),
     INSTAGRAM_TOKEN_URL: z.url({ protocol: /^https$/ }).default('https://api.instagram.com/oauth/access_token'),
+    TIKTOK_CLIENT_KEY: z.string().min(1).optional(),
+    TIKTOK_CLIENT_SECRET: z.string().min(1).optional(),
+    TIKTOK_API_URL: z.url({ protocol: /^https$/ }).default('https://open.tiktokapis.com'),
+    TIKTOK_AUTHORIZE_URL: z.url({ protocol: /^https$/ }).default('https://www.tiktok.com/v2/auth/authorize/'),
+    // Each chunk of an upload: TikTok takes 5 to 64 MB (https://developers.tiktok.com/doc/content-posting-api-media-transfer-guide).
+    TIKTOK_UPLOAD_CHUNK_MIB: z.coerce.number().int().min(5).max(64).default(10),
     SLACK_API_URL: z.url({ protocol: /^https$/ }).default('https://slack.com/api'),
     TELEGRAM_API_URL: z.url({ protocol: /^https$/ }).default('https://api.telegram.org'),
     DISCORD_API_URL: z.url({ protocol: /^https$/ }).default('https://discord.com/api'),
@@ -199,6 +205,11 @@ const schema = z
         const missing = id ? `${prefix}_CLIENT_SECRET` : `${prefix}_CLIENT_ID`;
         ctx.addIssue({ code: 'custom', path: [missing], message: `${name} needs both ${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET` });
       }
+    }
+    // TikTok calls its client id the client key.
+    if (Boolean(env.TIKTOK_CLIENT_KEY) !== Boolean(env.TIKTOK_CLIENT_SECRET)) {
+      const missing = env.TIKTOK_CLIENT_KEY ? 'TIKTOK_CLIENT_SECRET' : 'TIKTOK_CLIENT_KEY';
+      ctx.addIssue({ code: 'custom', path: [missing], message: 'TikTok needs both TIKTOK_CLIENT_KEY and TIKTOK_CLIENT_SECRET' });
     }
     if (env.STORAGE_DRIVER === 's3' && !env.S3_BUCKET) {
       ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required when STORAGE_DRIVER=s3' });
@@ -363,6 +374,16 @@ function toConfig(env: z.infer<typeof schema>) {
         tokenUrl: env.INSTAGRAM_TOKEN_URL,
         client:
           env.INSTAGRAM_CLIENT_ID && env.INSTAGRAM_CLIENT_SECRET ? { clientId: env.INSTAGRAM_CLIENT_ID, clientSecret: env.INSTAGRAM_CLIENT_SECRET } : null,
+      },
+      /**
+       * TikTok: the Open API (and its token endpoint), Login Kit's consent page, the operator's app (its client key as
+       * the client id; null: not configured), and how many bytes each chunk of an upload carries.
+       */
+      tiktok: {
+        apiUrl: env.TIKTOK_API_URL.replace(/\/$/, ''),
+        authorizeUrl: env.TIKTOK_AUTHORIZE_URL,
+        client: env.TIKTOK_CLIENT_KEY && env.TIKTOK_CLIENT_SECRET ? { clientId: env.TIKTOK_CLIENT_KEY, clientSecret: env.TIKTOK_CLIENT_SECRET } : null,
+        uploadChunkBytes: env.TIKTOK_UPLOAD_CHUNK_MIB * 1024 * 1024,
       },
       /** Slack: its Web API (customers bring their own app's bot token, so the operator sets up nothing). */
       slack: { apiUrl: env.SLACK_API_URL.replace(/\/$/, '') },

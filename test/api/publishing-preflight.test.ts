@@ -94,6 +94,7 @@ describe('GET /social-platforms', () => {
       'pinterest',
       'youtube',
       'instagram',
+      'tiktok',
     ]);
     const entry = (platform: string) => response.body.find((listed) => listed.platform === platform);
     expect(entry('mastodon')).toEqual({
@@ -139,6 +140,17 @@ describe('GET /social-platforms', () => {
       text: { max: 2200, unit: 'characters' },
       images: { types: ['image/jpeg'], maxCount: 1, altText: true },
       video: { minDurationMs: 3000 },
+    });
+    // Videos only, to the privacy level chosen for the connection.
+    expect(entry('tiktok')).toMatchObject({
+      platform: 'tiktok',
+      auth: 'oauth2',
+      configured: false,
+      destination: 'privacy level',
+      text: { max: 2200, unit: 'characters' },
+      images: { maxCount: 0 },
+      video: { types: ['video/mp4'], maxBytes: 4_000_000_000, minDurationMs: 3000, maxDurationMs: 600_000 },
+      retriesNeverDuplicate: { guaranteed: true },
     });
     expect(entry('pinterest')).toMatchObject({ platform: 'pinterest', auth: 'oauth2', configured: false, destination: 'board', text: { max: 800 } });
     // A caption's limit, the most a post always carries whole (a message without an image takes 4,096).

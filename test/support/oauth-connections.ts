@@ -8,6 +8,7 @@ import type { InstagramServer } from '../fakes/instagram-server.ts';
 import type { LinkedInServer } from '../fakes/linkedin-server.ts';
 import type { PinterestServer } from '../fakes/pinterest-server.ts';
 import type { ThreadsServer } from '../fakes/threads-server.ts';
+import type { TikTokServer } from '../fakes/tiktok-server.ts';
 import type { YouTubeServer } from '../fakes/youtube-server.ts';
 import type { ApiClient } from './http.ts';
 
@@ -70,6 +71,17 @@ export function instagramEnv(instagram: InstagramServer): Record<string, string>
     INSTAGRAM_TOKEN_URL: instagram.tokenUrl,
     INSTAGRAM_CLIENT_ID: instagram.app.clientId,
     INSTAGRAM_CLIENT_SECRET: instagram.app.clientSecret,
+    SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true',
+  };
+}
+
+/** The environment that points the service at the fake TikTok, with the fake's app as the operator's. */
+export function tikTokEnv(tiktok: TikTokServer): Record<string, string> {
+  return {
+    TIKTOK_API_URL: tiktok.url,
+    TIKTOK_AUTHORIZE_URL: tiktok.authorizeUrl,
+    TIKTOK_CLIENT_KEY: tiktok.client.clientKey,
+    TIKTOK_CLIENT_SECRET: tiktok.client.clientSecret,
     SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true',
   };
 }

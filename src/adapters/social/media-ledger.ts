@@ -25,6 +25,12 @@ export type MediaNote = {
   uploadToken?: string;
   /** The id the platform acknowledged each part with (LinkedIn's ETags), in order: what finishing the upload names. */
   partIds?: string[];
+  /** Where the parts go, where the platform gives one URL for the whole upload (TikTok's upload_url). */
+  uploadUrl?: string;
+  /** The size of each part but the last, where the upload announced it (TikTok's chunk_size). */
+  chunkBytes?: number;
+  /** The account's handle, for the post's link once it is made (TikTok's creator_username). */
+  handle?: string;
 };
 
 export type MediaLedger = {

@@ -21,6 +21,7 @@ import { socialPlatforms, type SocialPlatform } from './social-platforms.ts';
 import { slackPlatform } from './slack/slack-platform.ts';
 import { telegramPlatform } from './telegram/telegram-platform.ts';
 import { threadsPlatform } from './threads/threads-platform.ts';
+import { tikTokPlatform } from './tiktok/tiktok-platform.ts';
 import { xPlatform } from './x/x-platform.ts';
 import { youTubePlatform } from './youtube/youtube-platform.ts';
 
@@ -40,6 +41,7 @@ const platformModules = {
   pinterest: pinterestPlatform,
   youtube: youTubePlatform,
   instagram: instagramPlatform,
+  tiktok: tikTokPlatform,
 } satisfies { [P in SocialPlatform]: PlatformModule<P, never> };
 
 type Modules = typeof platformModules;

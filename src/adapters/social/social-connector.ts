@@ -45,7 +45,13 @@ export type PinterestCredentials = OAuthTokenFields & { platform: 'pinterest'; d
 export type YouTubeCredentials = OAuthTokenFields & { platform: 'youtube'; channelId: string };
 /** Instagram: the long-lived token (which refreshes itself) and the professional account's id, the posts' `{ig-user-id}`. */
 export type InstagramCredentials = OAuthTokenFields & { platform: 'instagram'; userId: string };
-export type OAuthCredentials = XCredentials | LinkedInCredentials | ThreadsCredentials | PinterestCredentials | YouTubeCredentials | InstagramCredentials;
+/**
+ * TikTok: the tokens (the refresh token may rotate), the account's open_id, and the privacy level the videos are
+ * posted with, which the person chooses after connecting (kept on the connection like Pinterest's board).
+ */
+export type TikTokCredentials = OAuthTokenFields & { platform: 'tiktok'; openId: string; destination?: string | undefined };
+export type OAuthCredentials =
+  XCredentials | LinkedInCredentials | ThreadsCredentials | PinterestCredentials | YouTubeCredentials | InstagramCredentials | TikTokCredentials;
 /** Nostr: the secret key that signs the notes (64 hex digits) and the relays (wss:// URLs) they are sent to. */
 export type NostrCredentials = { platform: 'nostr'; secretKey: string; relays: string[] };
 /** Telegram: the bot's token (from @BotFather) and the chat it posts to: a numeric id or a public `@channelname`. */
@@ -184,7 +190,8 @@ export type SocialConnector = {
    */
   findPublished?(credentials: SocialCredentials, idempotencyKey: string, sessions?: SessionStore): Promise<PublishedSocialPost | null | NotSent>;
   /**
-   * Where the account may post, on a platform whose declaration names a `destination` (Pinterest's boards): one of
+   * Where the account may post, on a platform whose declaration names a `destination` (Pinterest's boards, TikTok's
+   * privacy levels): one of
    * them is chosen for the connection and given to publish as the credentials' `destination`.
    */
   destinations?(credentials: SocialCredentials): Promise<Destination[]>;

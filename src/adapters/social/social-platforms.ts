@@ -13,6 +13,7 @@ export const socialPlatforms = [
   'pinterest',
   'youtube',
   'instagram',
+  'tiktok',
 ] as const;
 export type SocialPlatform = (typeof socialPlatforms)[number];
 
@@ -30,4 +31,5 @@ export const platformNames: Record<SocialPlatform, string> = {
   pinterest: 'Pinterest',
   youtube: 'YouTube',
   instagram: 'Instagram',
+  tiktok: 'TikTok',
 };

@@ -8,11 +8,12 @@ import { findSocialConnection } from '../find-in-workspace.ts';
 import { freshCredentials } from './fresh-credentials.ts';
 import { platformUnreachable } from './platform-unreachable.ts';
 
-// Where a connection's posts go, on a platform whose account has several places (Pinterest's boards): listed from the
+// Where a connection's posts go, on a platform whose account has several places (Pinterest's boards) or audiences
+// (TikTok's privacy levels): listed from the
 // platform as it is now, and one chosen, which the platform must list. The choice is kept in its own columns, not in
 // the sealed credentials, so it never overwrites tokens a refresh is storing at the same moment.
 
-export type ConnectionDestinations = { what: 'board'; data: Destination[] };
+export type ConnectionDestinations = { what: 'board' | 'privacy level'; data: Destination[] };
 
 /** The places the connection's account may post to, as its platform lists them now. */
 export async function listConnectionDestinations(deps: Deps, caller: Caller, id: string): Promise<ConnectionDestinations> {

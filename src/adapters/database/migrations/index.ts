@@ -29,6 +29,7 @@ import { Migration20261129234952_oauth_authorization_app } from './Migration2026
 import { Migration20261130015735_pinterest_boards } from './Migration20261130015735_pinterest_boards.ts';
 import { Migration20261130023959_youtube } from './Migration20261130023959_youtube.ts';
 import { Migration20261130050540_instagram } from './Migration20261130050540_instagram.ts';
+import { Migration20261130051404_tiktok } from './Migration20261130051404_tiktok.ts';
 
 export const migrationsList = [
   Migration20261122091116_initial,
@@ -60,4 +61,5 @@ export const migrationsList = [
   Migration20261130015735_pinterest_boards,
   Migration20261130023959_youtube,
   Migration20261130050540_instagram,
+  Migration20261130051404_tiktok,
 ];
