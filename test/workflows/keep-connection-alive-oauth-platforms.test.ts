@@ -10,6 +10,7 @@ import type {
   PinterestCredentials,
   ThreadsCredentials,
   InstagramCredentials,
+  TikTokCredentials,
   YouTubeCredentials,
 } from '../../src/adapters/social/social-connector.ts';
 import { createYouTubeOAuth } from '../../src/adapters/social/youtube/youtube-oauth.ts';
@@ -19,6 +20,7 @@ import { startInstagramServer, type InstagramServer } from '../fakes/instagram-s
 import { startLinkedInServer, type LinkedInServer } from '../fakes/linkedin-server.ts';
 import { startPinterestServer, type PinterestServer } from '../fakes/pinterest-server.ts';
 import { startThreadsServer, type ThreadsServer } from '../fakes/threads-server.ts';
+import { startTikTokServer, type TikTokServer } from '../fakes/tiktok-server.ts';
 import { startYouTubeServer, type YouTubeServer } from '../fakes/youtube-server.ts';
 import { eventually } from '../support/eventually.ts';
 import {
@@ -28,14 +30,15 @@ import {
   pinterestEnv,
   storedCredentials,
   threadsEnv,
+  tikTokEnv,
   youTubeEnv,
 } from '../support/oauth-connections.ts';
 import { createPostFixture } from '../support/post-fixtures.ts';
 import { startWorkflowTestBed, type WorkflowTestBed } from '../support/workflow-test-bed.ts';
 
 // The keep-alive workflow for LinkedIn (whose refresh token comes back unchanged), Threads and Instagram (which have
-// none: their long-lived access tokens refresh themselves), Pinterest (which rotates it) and YouTube (Google's, which
-// does not), on the time-skipping server with the real activities against the fakes. (X's rotation is in keep-connection-alive.test.ts.)
+// none: their long-lived access tokens refresh themselves), Pinterest and TikTok (which rotate it) and YouTube
+// (Google's, which does not), on the time-skipping server with the real activities against the fakes. (X's rotation is in keep-connection-alive.test.ts.)
 
 const dayMs = 24 * 60 * 60 * 1000;
 
@@ -44,15 +47,17 @@ let threads: ThreadsServer;
 let pinterest: PinterestServer;
 let youtube: YouTubeServer;
 let instagram: InstagramServer;
+let tiktok: TikTokServer;
 let bed: WorkflowTestBed;
 
 beforeAll(async () => {
-  [linkedin, threads, pinterest, youtube, instagram] = await Promise.all([
+  [linkedin, threads, pinterest, youtube, instagram, tiktok] = await Promise.all([
     startLinkedInServer(),
     startThreadsServer(),
     startPinterestServer(),
     startYouTubeServer(),
     startInstagramServer(),
+    startTikTokServer(),
   ]);
   bed = await startWorkflowTestBed({
     ...linkedInEnv(linkedin, { organizationApp: true }),
@@ -60,12 +65,13 @@ beforeAll(async () => {
     ...pinterestEnv(pinterest),
     ...youTubeEnv(youtube),
     ...instagramEnv(instagram),
+    ...tikTokEnv(tiktok),
   });
   await bed.startWorker();
 });
 afterAll(async () => {
   await bed?.stop();
-  await Promise.all([linkedin?.close(), threads?.close(), pinterest?.close(), youtube?.close(), instagram?.close()]);
+  await Promise.all([linkedin?.close(), threads?.close(), pinterest?.close(), youtube?.close(), instagram?.close(), tiktok?.close()]);
 });
 
 function start(connectionId: string) {
@@ -105,7 +111,7 @@ async function tokensThroughConsent(oauth: OAuthPlatform, client: OAuthClient, p
 
 const inAMinute = () => new Date(Date.now() + 60_000).toISOString();
 
-describe('keepConnectionAlive for LinkedIn, Threads, Instagram, Pinterest and YouTube', () => {
+describe('keepConnectionAlive for LinkedIn, Threads, Instagram, Pinterest, TikTok and YouTube', () => {
   it('when a LinkedIn access token expires in a minute, then it is refreshed in time and the refresh token, which LinkedIn does not rotate, is kept', async () => {
     const { accessToken, refreshToken } = linkedin.grantTokens([...linkedInMemberScopes]);
     const author = `urn:li:person:${linkedin.member.sub}`;
@@ -145,6 +151,16 @@ describe('keepConnectionAlive for LinkedIn, Threads, Instagram, Pinterest and Yo
     expect(after.refreshToken).toBeUndefined();
     expect(Date.parse(after.expiresAt)).toBeGreaterThan(Date.now() + 59 * dayMs);
     expect(instagram.requests.filter((request) => request.path === '/refresh_access_token')).toHaveLength(1);
+  });
+
+  it('when a TikTok access token expires in a minute, then it is refreshed for another day, and the rotated refresh token is kept in place of the old', async () => {
+    const { accessToken, refreshToken } = tiktok.issueTokens();
+    const credentials: TikTokCredentials = { platform: 'tiktok', accessToken, refreshToken, expiresAt: inAMinute(), openId: tiktok.account.openId };
+    const account = { serverUrl: tiktok.url, accountName: tiktok.account.displayName, accountId: tiktok.account.openId };
+    const after = await refreshedByKeepAlive(credentials, account);
+    expect(after.refreshToken).toEqual(expect.any(String));
+    expect(after.refreshToken).not.toBe(refreshToken);
+    expect(Date.parse(after.expiresAt)).toBeGreaterThan(Date.now() + 23 * 3_600_000);
   });
 
   it('when a Pinterest access token expires in a minute, then it is refreshed in time, and the rotated refresh token is kept in place of the old, which Pinterest retired', async () => {
