@@ -1,4 +1,5 @@
-import { createPlatformHttp, type Answer, type PlatformHttpOptions } from '../platform-http.ts';
+import { createPlatformHttp, type PlatformHttpOptions } from '../platform-http.ts';
+import { tokensOfAnswer } from '../oauth-token-answer.ts';
 import type { OAuthClient, OAuthPlatform, OAuthTokens } from '../oauth-platform.ts';
 import { SocialRejectedError } from '../social-connector.ts';
 import { platformNames } from '../social-platforms.ts';
@@ -41,27 +42,13 @@ export function createPinterestOAuth(options: PinterestOAuthOptions): OAuthPlatf
       headers: { authorization: basicAuth(client), 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
       body: Buffer.from(new URLSearchParams(form).toString()),
     });
-    if (answer.status === 200) return tokensOf(answer);
+    if (answer.status === 200) return tokensOfAnswer(answer, http, { defaultSeconds: defaultLifetimeSeconds, refreshField: 'refresh_token_expires_in' });
     // A used, expired or retired code or refresh token, or a client Pinterest does not know: asked again, refused again.
     if (answer.status === 400 || answer.status === 401) {
       const text = pinterestErrorText(answer, [...secrets, client.clientSecret]);
       throw new SocialRejectedError(`Pinterest refused the grant (${answer.status})${text ? `: ${text}` : ''}`);
     }
     throw pinterestFailureOf(answer, 'the token request', [...secrets, client.clientSecret]);
-  }
-
-  function tokensOf(answer: Answer): OAuthTokens {
-    const seconds = (field: string) => {
-      const value = answer.body[field];
-      return typeof value === 'number' && value > 0 ? value : undefined;
-    };
-    const refreshSeconds = seconds('refresh_token_expires_in');
-    return {
-      accessToken: http.textField(answer, 'access_token', 'the token request'),
-      refreshToken: typeof answer.body.refresh_token === 'string' && answer.body.refresh_token ? answer.body.refresh_token : undefined,
-      expiresAt: Date.now() + (seconds('expires_in') ?? defaultLifetimeSeconds) * 1000,
-      refreshTokenExpiresAt: refreshSeconds ? Date.now() + refreshSeconds * 1000 : undefined,
-    };
   }
 
   return {

@@ -1,4 +1,5 @@
-import { createPlatformHttp, type Answer, type PlatformHttpOptions } from '../platform-http.ts';
+import { createPlatformHttp, type PlatformHttpOptions } from '../platform-http.ts';
+import { tokensOfAnswer } from '../oauth-token-answer.ts';
 import type { OAuthClient, OAuthPlatform, OAuthTokens } from '../oauth-platform.ts';
 import { rateLimitWaitMs } from '../rate-limit-wait.ts';
 import { SocialRateLimitedError, SocialRejectedError, SocialUnavailableError } from '../social-connector.ts';
@@ -45,7 +46,7 @@ export function createTikTokOAuth(options: TikTokOAuthOptions): OAuthPlatform {
     const hidden = [...secrets, client.clientSecret];
     // TikTok may refuse with 200 and an `error` in place of the tokens: the body decides, not the status.
     const error = answer.body.error;
-    if (answer.status === 200 && !error) return tokensOf(answer);
+    if (answer.status === 200 && !error) return tokensOfAnswer(answer, http, { defaultSeconds: defaultLifetimeSeconds, refreshField: 'refresh_expires_in' });
     const detail = `(${answer.status})${tikTokErrorText(answer, hidden) ? `: ${tikTokErrorText(answer, hidden)}` : ''}`;
     if (error === 'rate_limit_exceeded' || answer.status === 429) {
       throw new SocialRateLimitedError(
@@ -57,20 +58,6 @@ export function createTikTokOAuth(options: TikTokOAuthOptions): OAuthPlatform {
     // invalid_grant (a used, expired or revoked code or refresh token), invalid_client: asked again, refused again.
     if (typeof error === 'string' || answer.status === 400 || answer.status === 401) throw new SocialRejectedError(`TikTok refused the grant ${detail}`);
     throw tikTokFailureOf(answer, 'the token request', hidden);
-  }
-
-  function tokensOf(answer: Answer): OAuthTokens {
-    const seconds = (field: string) => {
-      const value = answer.body[field];
-      return typeof value === 'number' && value > 0 ? value : undefined;
-    };
-    const refreshSeconds = seconds('refresh_expires_in');
-    return {
-      accessToken: http.textField(answer, 'access_token', 'the token request'),
-      refreshToken: typeof answer.body.refresh_token === 'string' && answer.body.refresh_token ? answer.body.refresh_token : undefined,
-      expiresAt: Date.now() + (seconds('expires_in') ?? defaultLifetimeSeconds) * 1000,
-      refreshTokenExpiresAt: refreshSeconds ? Date.now() + refreshSeconds * 1000 : undefined,
-    };
   }
 
   return {

@@ -1,4 +1,5 @@
-import { createPlatformHttp, type Answer, type PlatformHttpOptions } from '../platform-http.ts';
+import { createPlatformHttp, type PlatformHttpOptions } from '../platform-http.ts';
+import { tokensOfAnswer } from '../oauth-token-answer.ts';
 import { xAccountOf, xErrorText, xFailureOf } from './x-answers.ts';
 import type { OAuthClient, OAuthPlatform, OAuthTokens } from '../oauth-platform.ts';
 import { SocialRejectedError } from '../social-connector.ts';
@@ -42,7 +43,7 @@ export function createXOAuthPlatform(options: XOAuthOptions): OAuthPlatform {
       headers: { authorization: basicAuth(client), 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
       body: Buffer.from(new URLSearchParams({ ...form, client_id: client.clientId }).toString()),
     });
-    if (answer.status === 200) return tokensOf(answer);
+    if (answer.status === 200) return tokensOfAnswer(answer, http, { defaultSeconds: defaultLifetimeSeconds });
     // RFC 6749 §5.2: 400 (invalid_grant: a used, expired or revoked code or refresh token; invalid_request) and 401
     // (invalid_client) will be refused again; only the person connecting again helps.
     if (answer.status === 400 || answer.status === 401) {
@@ -50,16 +51,6 @@ export function createXOAuthPlatform(options: XOAuthOptions): OAuthPlatform {
       throw new SocialRejectedError(`X refused the grant (${answer.status})${text ? `: ${text}` : ''}`);
     }
     throw xFailureOf(answer, 'the token request', [...secrets, client.clientSecret]);
-  }
-
-  function tokensOf(answer: Answer): OAuthTokens {
-    const lifetime = answer.body.expires_in;
-    const seconds = typeof lifetime === 'number' && lifetime > 0 ? lifetime : defaultLifetimeSeconds;
-    return {
-      accessToken: http.textField(answer, 'access_token', 'the token request'),
-      refreshToken: typeof answer.body.refresh_token === 'string' && answer.body.refresh_token ? answer.body.refresh_token : undefined,
-      expiresAt: Date.now() + seconds * 1000,
-    };
   }
 
   return {

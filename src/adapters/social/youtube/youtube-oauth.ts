@@ -1,4 +1,5 @@
-import { createPlatformHttp, type Answer, type PlatformHttpOptions } from '../platform-http.ts';
+import { createPlatformHttp, type PlatformHttpOptions } from '../platform-http.ts';
+import { tokensOfAnswer } from '../oauth-token-answer.ts';
 import type { OAuthClient, OAuthPlatform, OAuthTokens } from '../oauth-platform.ts';
 import { SocialRejectedError } from '../social-connector.ts';
 import { platformNames } from '../social-platforms.ts';
@@ -38,22 +39,13 @@ export function createYouTubeOAuth(options: YouTubeOAuthOptions): OAuthPlatform 
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
       body: Buffer.from(new URLSearchParams({ ...form, client_id: client.clientId, client_secret: client.clientSecret }).toString()),
     });
-    if (answer.status === 200) return tokensOf(answer);
+    if (answer.status === 200) return tokensOfAnswer(answer, http, { defaultSeconds: defaultLifetimeSeconds });
     // invalid_grant (a used or revoked code or refresh token), invalid_client: asked again, refused again.
     if (answer.status === 400 || answer.status === 401) {
       const text = youTubeErrorText(answer, [...secrets, client.clientSecret]);
       throw new SocialRejectedError(`Google refused the grant (${answer.status})${text ? `: ${text}` : ''}`);
     }
     throw youTubeFailureOf(answer, 'the token request', [...secrets, client.clientSecret]);
-  }
-
-  function tokensOf(answer: Answer): OAuthTokens {
-    const lifetime = answer.body.expires_in;
-    return {
-      accessToken: http.textField(answer, 'access_token', 'the token request'),
-      refreshToken: typeof answer.body.refresh_token === 'string' && answer.body.refresh_token ? answer.body.refresh_token : undefined,
-      expiresAt: Date.now() + (typeof lifetime === 'number' && lifetime > 0 ? lifetime : defaultLifetimeSeconds) * 1000,
-    };
   }
 
   return {
