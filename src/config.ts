@@ -137,6 +137,10 @@ const schema = z
     TIKTOK_AUTHORIZE_URL: z.url({ protocol: /^https$/ }).default('https://www.tiktok.com/v2/auth/authorize/'),
     // Each chunk of an upload: TikTok takes 5 to 64 MB (https://developers.tiktok.com/doc/content-posting-api-media-transfer-guide).
     TIKTOK_UPLOAD_CHUNK_MIB: z.coerce.number().int().min(5).max(64).default(10),
+    FACEBOOK_CLIENT_ID: z.string().min(1).optional(),
+    FACEBOOK_CLIENT_SECRET: z.string().min(1).optional(),
+    FACEBOOK_API_URL: z.url({ protocol: /^https$/ }).default('https://graph.facebook.com'),
+    FACEBOOK_AUTHORIZE_URL: z.url({ protocol: /^https$/ }).default('https://www.facebook.com/v24.0/dialog/oauth'),
     SLACK_API_URL: z.url({ protocol: /^https$/ }).default('https://slack.com/api'),
     TELEGRAM_API_URL: z.url({ protocol: /^https$/ }).default('https://api.telegram.org'),
     DISCORD_API_URL: z.url({ protocol: /^https$/ }).default('https://discord.com/api'),
@@ -199,6 +203,7 @@ const schema = z
       ['Pinterest', 'PINTEREST'],
       ['YouTube', 'YOUTUBE'],
       ['Instagram', 'INSTAGRAM'],
+      ['Facebook', 'FACEBOOK'],
     ] as const) {
       const id = env[`${prefix}_CLIENT_ID`];
       if (Boolean(id) !== Boolean(env[`${prefix}_CLIENT_SECRET`])) {
@@ -384,6 +389,12 @@ function toConfig(env: z.infer<typeof schema>) {
         authorizeUrl: env.TIKTOK_AUTHORIZE_URL,
         client: env.TIKTOK_CLIENT_KEY && env.TIKTOK_CLIENT_SECRET ? { clientId: env.TIKTOK_CLIENT_KEY, clientSecret: env.TIKTOK_CLIENT_SECRET } : null,
         uploadChunkBytes: env.TIKTOK_UPLOAD_CHUNK_MIB * 1024 * 1024,
+      },
+      /** Facebook Pages: the Graph API, Facebook Login's dialog, and the operator's Meta app (null: not configured). */
+      facebook: {
+        apiUrl: env.FACEBOOK_API_URL.replace(/\/$/, ''),
+        authorizeUrl: env.FACEBOOK_AUTHORIZE_URL,
+        client: env.FACEBOOK_CLIENT_ID && env.FACEBOOK_CLIENT_SECRET ? { clientId: env.FACEBOOK_CLIENT_ID, clientSecret: env.FACEBOOK_CLIENT_SECRET } : null,
       },
       /** Slack: its Web API (customers bring their own app's bot token, so the operator sets up nothing). */
       slack: { apiUrl: env.SLACK_API_URL.replace(/\/$/, '') },

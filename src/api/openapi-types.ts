@@ -258,7 +258,7 @@ export interface paths {
          *     on the internet), `thread_unsupported` (`thread: true` and a text longer than a platform without threads
          *     takes: it would be posted as one post, shortened; the message says how much), `too_many_links` (a post, or a part
          *     of a thread, carries more different links than the platform takes, its `text.maxLinks`: publishing would fail),
-         *     `destination_needed` (a Pinterest connection whose board, or a TikTok connection whose privacy level, has not
+         *     `destination_needed` (a Pinterest connection whose board, a Facebook connection whose Page, or a TikTok connection whose privacy level, has not
          *     been chosen: `PATCH /social-connections/{id}`),
          *     `image_reshaped` (the image would be padded to a shape the platform takes: Instagram takes 4:5 to 1.91:1, so
          *     a 9:16 image is padded to 4:5 with its own dominant colour, never cropped; the message gives both sizes),
@@ -873,7 +873,7 @@ export interface paths {
         };
         /**
          * List where a connection may post
-         * @description Extension. The places the connection's account may post to, as its platform lists them now (a Pinterest account's boards, the privacy levels a TikTok account may post with), for choosing one with `PATCH /social-connections/{id}`. A connection whose platform has no destinations answers 400; one that needs to be connected again, 409; the platform unreachable, 503.
+         * @description Extension. The places the connection's account may post to, as its platform lists them now (a Pinterest account's boards, the Pages a Facebook user may post to, the privacy levels a TikTok account may post with), for choosing one with `PATCH /social-connections/{id}`. A connection whose platform has no destinations answers 400; one that needs to be connected again, 409; the platform unreachable, 503.
          */
         get: operations["listSocialConnectionDestinations"];
         put?: never;
@@ -910,7 +910,7 @@ export interface paths {
         head?: never;
         /**
          * Choose where a connection's posts go
-         * @description Extension. Sets the connection's `destination` (a Pinterest board, a TikTok privacy level) to one of those `GET /social-connections/{id}/destinations` lists; the platform is asked, so an id its account may not post to answers 400 naming `destination`, as does a connection whose platform has no destinations. A connection that needs to be connected again answers 409; the platform unreachable, 503. Setting the same destination again changes nothing, so a retry needs no `Idempotency-Key`.
+         * @description Extension. Sets the connection's `destination` (a Pinterest board, a Facebook Page, a TikTok privacy level) to one of those `GET /social-connections/{id}/destinations` lists; the platform is asked, so an id its account may not post to answers 400 naming `destination`, as does a connection whose platform has no destinations. A connection that needs to be connected again answers 409; the platform unreachable, 503. Setting the same destination again changes nothing, so a retry needs no `Idempotency-Key`.
          */
         patch: operations["updateSocialConnection"];
         trace?: never;
@@ -1144,7 +1144,7 @@ export interface components {
         /** @enum {string} */
         ProjectStatus: "active" | "archived";
         /** @enum {string} */
-        SocialPlatform: "mastodon" | "bluesky" | "x" | "linkedin" | "threads" | "nostr" | "telegram" | "discord" | "slack" | "pinterest" | "youtube" | "instagram" | "tiktok";
+        SocialPlatform: "mastodon" | "bluesky" | "x" | "linkedin" | "threads" | "nostr" | "telegram" | "discord" | "slack" | "pinterest" | "youtube" | "instagram" | "tiktok" | "facebook";
         /** @enum {string} */
         PublishTargetStatus: "Pending" | "Scheduled" | "Publishing" | "Published" | "Failed" | "Cancelled";
         /** @enum {string} */
@@ -1778,7 +1778,7 @@ export interface components {
             accountName: string;
             /** @description Bluesky, when given at creation. The language posts are marked with (`langs`). */
             postLanguage?: string;
-            /** @description Where the posts go, on a platform whose catalogue entry names a `destination` (Pinterest: the board; TikTok: the privacy level), once chosen with `PATCH /social-connections/{id}`; null until then, and on other platforms. */
+            /** @description Where the posts go, on a platform whose catalogue entry names a `destination` (Pinterest: the board; Facebook: the Page; TikTok: the privacy level), once chosen with `PATCH /social-connections/{id}`; null until then, and on other platforms. */
             destination: {
                 id: string;
                 name: string;
@@ -1799,7 +1799,7 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
-        /** @description Extension. A place an account may post to (a Pinterest board), or who may see its posts (a TikTok privacy level), as the platform names it. */
+        /** @description Extension. A place an account may post to (a Pinterest board, a Facebook Page), or who may see its posts (a TikTok privacy level), as the platform names it. */
         SocialDestination: {
             /** @description The platform's id of it. */
             id: string;
@@ -1811,11 +1811,11 @@ export interface components {
              * @description What they are on this platform.
              * @enum {string}
              */
-            what: "board" | "privacy level";
+            what: "board" | "page" | "privacy level";
             data: components["schemas"]["SocialDestination"][];
         };
         UpdateSocialConnectionRequest: {
-            /** @description The id of one of the places `GET /social-connections/{id}/destinations` lists (a Pinterest board, a TikTok privacy level) that the connection's posts go to from now on. */
+            /** @description The id of one of the places `GET /social-connections/{id}/destinations` lists (a Pinterest board, a Facebook Page, a TikTok privacy level) that the connection's posts go to from now on. */
             destination: string;
         };
         /** @description Extension. What a platform takes, as its connector declares it. */
@@ -1865,10 +1865,10 @@ export interface components {
             /** @description Whether the platform links posts into a thread. */
             threads: boolean;
             /**
-             * @description What a connection chooses its posts go to, where an account has several places (Pinterest: `board`) or audiences (TikTok: `privacy level`), listed by `GET /social-connections/{id}/destinations` and chosen with `PATCH /social-connections/{id}`); null where posts go to the account itself.
+             * @description What a connection chooses its posts go to, where an account has several places (Pinterest: `board`; Facebook: `page`) or audiences (TikTok: `privacy level`), listed by `GET /social-connections/{id}/destinations` and chosen with `PATCH /social-connections/{id}`); null where posts go to the account itself.
              * @enum {string|null}
              */
-            destination: "board" | "privacy level" | null;
+            destination: "board" | "page" | "privacy level" | null;
             /** @description Whether a retry after an attempt whose outcome is unknown (sent, no answer) can never post twice, and how. */
             retriesNeverDuplicate: {
                 guaranteed: boolean;

@@ -95,6 +95,7 @@ describe('GET /social-platforms', () => {
       'youtube',
       'instagram',
       'tiktok',
+      'facebook',
     ]);
     const entry = (platform: string) => response.body.find((listed) => listed.platform === platform);
     expect(entry('mastodon')).toEqual({
@@ -142,6 +143,8 @@ describe('GET /social-platforms', () => {
       video: { minDurationMs: 3000 },
     });
     // Videos only, to the privacy level chosen for the connection.
+    // Posts go to a Page the connection chooses.
+    expect(entry('facebook')).toMatchObject({ platform: 'facebook', auth: 'oauth2', configured: false, destination: 'page', text: { max: 63_206 } });
     expect(entry('tiktok')).toMatchObject({
       platform: 'tiktok',
       auth: 'oauth2',

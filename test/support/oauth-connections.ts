@@ -4,6 +4,7 @@ import { SocialConnection } from '../../src/adapters/database/entities/social-co
 import type { Database } from '../../src/adapters/database/orm.ts';
 import type { OAuthCredentials, SocialCredentials } from '../../src/adapters/social/social-connector.ts';
 import type { Schemas } from '../../src/api/schemas.ts';
+import type { FacebookServer } from '../fakes/facebook-server.ts';
 import type { InstagramServer } from '../fakes/instagram-server.ts';
 import type { LinkedInServer } from '../fakes/linkedin-server.ts';
 import type { PinterestServer } from '../fakes/pinterest-server.ts';
@@ -82,6 +83,17 @@ export function tikTokEnv(tiktok: TikTokServer): Record<string, string> {
     TIKTOK_AUTHORIZE_URL: tiktok.authorizeUrl,
     TIKTOK_CLIENT_KEY: tiktok.client.clientKey,
     TIKTOK_CLIENT_SECRET: tiktok.client.clientSecret,
+    SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true',
+  };
+}
+
+/** The environment that points the service at the fake Facebook, with the fake's Meta app as the operator's. */
+export function facebookEnv(facebook: FacebookServer): Record<string, string> {
+  return {
+    FACEBOOK_API_URL: facebook.url,
+    FACEBOOK_AUTHORIZE_URL: facebook.authorizeUrl,
+    FACEBOOK_CLIENT_ID: facebook.app.clientId,
+    FACEBOOK_CLIENT_SECRET: facebook.app.clientSecret,
     SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true',
   };
 }

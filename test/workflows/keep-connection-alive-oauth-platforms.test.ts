@@ -10,12 +10,14 @@ import type {
   PinterestCredentials,
   ThreadsCredentials,
   InstagramCredentials,
+  FacebookCredentials,
   TikTokCredentials,
   YouTubeCredentials,
 } from '../../src/adapters/social/social-connector.ts';
 import { createYouTubeOAuth } from '../../src/adapters/social/youtube/youtube-oauth.ts';
 import { workflowIds } from '../../src/adapters/temporal/workflow-ids.ts';
 import { keepConnectionAlive } from '../../workflows/keep-connection-alive.ts';
+import { startFacebookServer, type FacebookServer } from '../fakes/facebook-server.ts';
 import { startInstagramServer, type InstagramServer } from '../fakes/instagram-server.ts';
 import { startLinkedInServer, type LinkedInServer } from '../fakes/linkedin-server.ts';
 import { startPinterestServer, type PinterestServer } from '../fakes/pinterest-server.ts';
@@ -25,6 +27,7 @@ import { startYouTubeServer, type YouTubeServer } from '../fakes/youtube-server.
 import { eventually } from '../support/eventually.ts';
 import {
   createOAuthConnectionFixture,
+  facebookEnv,
   instagramEnv,
   linkedInEnv,
   pinterestEnv,
@@ -37,7 +40,7 @@ import { createPostFixture } from '../support/post-fixtures.ts';
 import { startWorkflowTestBed, type WorkflowTestBed } from '../support/workflow-test-bed.ts';
 
 // The keep-alive workflow for LinkedIn (whose refresh token comes back unchanged), Threads and Instagram (which have
-// none: their long-lived access tokens refresh themselves), Pinterest and TikTok (which rotate it) and YouTube
+// none: their long-lived access tokens refresh themselves), Facebook (whose long-lived user token is exchanged again), Pinterest and TikTok (which rotate it) and YouTube
 // (Google's, which does not), on the time-skipping server with the real activities against the fakes. (X's rotation is in keep-connection-alive.test.ts.)
 
 const dayMs = 24 * 60 * 60 * 1000;
@@ -48,16 +51,18 @@ let pinterest: PinterestServer;
 let youtube: YouTubeServer;
 let instagram: InstagramServer;
 let tiktok: TikTokServer;
+let facebook: FacebookServer;
 let bed: WorkflowTestBed;
 
 beforeAll(async () => {
-  [linkedin, threads, pinterest, youtube, instagram, tiktok] = await Promise.all([
+  [linkedin, threads, pinterest, youtube, instagram, tiktok, facebook] = await Promise.all([
     startLinkedInServer(),
     startThreadsServer(),
     startPinterestServer(),
     startYouTubeServer(),
     startInstagramServer(),
     startTikTokServer(),
+    startFacebookServer(),
   ]);
   bed = await startWorkflowTestBed({
     ...linkedInEnv(linkedin, { organizationApp: true }),
@@ -66,12 +71,13 @@ beforeAll(async () => {
     ...youTubeEnv(youtube),
     ...instagramEnv(instagram),
     ...tikTokEnv(tiktok),
+    ...facebookEnv(facebook),
   });
   await bed.startWorker();
 });
 afterAll(async () => {
   await bed?.stop();
-  await Promise.all([linkedin?.close(), threads?.close(), pinterest?.close(), youtube?.close(), instagram?.close(), tiktok?.close()]);
+  await Promise.all([linkedin?.close(), threads?.close(), pinterest?.close(), youtube?.close(), instagram?.close(), tiktok?.close(), facebook?.close()]);
 });
 
 function start(connectionId: string) {
@@ -111,7 +117,7 @@ async function tokensThroughConsent(oauth: OAuthPlatform, client: OAuthClient, p
 
 const inAMinute = () => new Date(Date.now() + 60_000).toISOString();
 
-describe('keepConnectionAlive for LinkedIn, Threads, Instagram, Pinterest, TikTok and YouTube', () => {
+describe('keepConnectionAlive for LinkedIn, Threads, Instagram, Facebook, Pinterest, TikTok and YouTube', () => {
   it('when a LinkedIn access token expires in a minute, then it is refreshed in time and the refresh token, which LinkedIn does not rotate, is kept', async () => {
     const { accessToken, refreshToken } = linkedin.grantTokens([...linkedInMemberScopes]);
     const author = `urn:li:person:${linkedin.member.sub}`;
@@ -161,6 +167,14 @@ describe('keepConnectionAlive for LinkedIn, Threads, Instagram, Pinterest, TikTo
     expect(after.refreshToken).toEqual(expect.any(String));
     expect(after.refreshToken).not.toBe(refreshToken);
     expect(Date.parse(after.expiresAt)).toBeGreaterThan(Date.now() + 23 * 3_600_000);
+  });
+
+  it('when a Facebook user token expires in a minute, then it is exchanged for a long-lived one again, with no refresh token', async () => {
+    const accessToken = facebook.issueUserToken('long');
+    const credentials: FacebookCredentials = { platform: 'facebook', accessToken, expiresAt: inAMinute(), userId: facebook.user.id };
+    const after = await refreshedByKeepAlive(credentials, { serverUrl: facebook.url, accountName: facebook.user.name, accountId: facebook.user.id });
+    expect(after.refreshToken).toBeUndefined();
+    expect(Date.parse(after.expiresAt)).toBeGreaterThan(Date.now() + 59 * dayMs);
   });
 
   it('when a Pinterest access token expires in a minute, then it is refreshed in time, and the rotated refresh token is kept in place of the old, which Pinterest retired', async () => {

@@ -29,6 +29,8 @@ export type MediaNote = {
   uploadUrl?: string;
   /** The size of each part but the last, where the upload announced it (TikTok's chunk_size). */
   chunkBytes?: number;
+  /** The post the platform made of the media once it was sent whole (Facebook's video), which a later attempt waits for. */
+  madeId?: string;
   /** The account's handle, for the post's link once it is made (TikTok's creator_username). */
   handle?: string;
 };

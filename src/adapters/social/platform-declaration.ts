@@ -34,11 +34,11 @@ export type PlatformDeclaration = {
   /** Whether the platform links posts into a thread (replies to one's own post). */
   threads: boolean;
   /**
-   * What a connection chooses its posts go to, where an account has several places (Pinterest: `board`) or ways
+   * What a connection chooses its posts go to, where an account has several places (Pinterest: `board`, Facebook: `page`) or ways
    * (TikTok: `privacy level`, who may see the video), listed by
    * the connector's `destinations`; null where posts go to the account itself (or the place its credentials name).
    */
-  destination: 'board' | 'privacy level' | null;
+  destination: 'board' | 'page' | 'privacy level' | null;
   /**
    * Whether a retry after an attempt whose outcome is unknown (the request was sent, no answer came) can never post
    * twice, and how (shown to clients in the catalogue).

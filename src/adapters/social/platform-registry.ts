@@ -1,5 +1,6 @@
 import { blueskyPlatform } from './bluesky/bluesky-platform.ts';
 import { discordPlatform } from './discord/discord-platform.ts';
+import { facebookPlatform } from './facebook/facebook-platform.ts';
 import { instagramPlatform } from './instagram/instagram-platform.ts';
 import { linkedInPlatform } from './linkedin/linkedin-platform.ts';
 import { mastodonPlatform } from './mastodon/mastodon-platform.ts';
@@ -42,6 +43,7 @@ const platformModules = {
   youtube: youTubePlatform,
   instagram: instagramPlatform,
   tiktok: tikTokPlatform,
+  facebook: facebookPlatform,
 } satisfies { [P in SocialPlatform]: PlatformModule<P, never> };
 
 type Modules = typeof platformModules;

@@ -50,8 +50,21 @@ export type InstagramCredentials = OAuthTokenFields & { platform: 'instagram'; u
  * posted with, which the person chooses after connecting (kept on the connection like Pinterest's board).
  */
 export type TikTokCredentials = OAuthTokenFields & { platform: 'tiktok'; openId: string; destination?: string | undefined };
+/**
+ * Facebook: the person's long-lived user token and id, and the Page the posts go to, chosen after connecting (kept on
+ * the connection and added when the credentials are opened, as Pinterest's board); the Page's own token is derived
+ * from the person's and held in the connection's session (facebook-page-token.ts).
+ */
+export type FacebookCredentials = OAuthTokenFields & { platform: 'facebook'; userId: string; destination?: string | undefined };
 export type OAuthCredentials =
-  XCredentials | LinkedInCredentials | ThreadsCredentials | PinterestCredentials | YouTubeCredentials | InstagramCredentials | TikTokCredentials;
+  | XCredentials
+  | LinkedInCredentials
+  | ThreadsCredentials
+  | PinterestCredentials
+  | YouTubeCredentials
+  | InstagramCredentials
+  | TikTokCredentials
+  | FacebookCredentials;
 /** Nostr: the secret key that signs the notes (64 hex digits) and the relays (wss:// URLs) they are sent to. */
 export type NostrCredentials = { platform: 'nostr'; secretKey: string; relays: string[] };
 /** Telegram: the bot's token (from @BotFather) and the chat it posts to: a numeric id or a public `@channelname`. */

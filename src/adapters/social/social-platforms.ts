@@ -14,6 +14,7 @@ export const socialPlatforms = [
   'youtube',
   'instagram',
   'tiktok',
+  'facebook',
 ] as const;
 export type SocialPlatform = (typeof socialPlatforms)[number];
 
@@ -32,4 +33,5 @@ export const platformNames: Record<SocialPlatform, string> = {
   youtube: 'YouTube',
   instagram: 'Instagram',
   tiktok: 'TikTok',
+  facebook: 'Facebook',
 };

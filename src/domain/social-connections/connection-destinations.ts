@@ -13,7 +13,7 @@ import { platformUnreachable } from './platform-unreachable.ts';
 // platform as it is now, and one chosen, which the platform must list. The choice is kept in its own columns, not in
 // the sealed credentials, so it never overwrites tokens a refresh is storing at the same moment.
 
-export type ConnectionDestinations = { what: 'board' | 'privacy level'; data: Destination[] };
+export type ConnectionDestinations = { what: 'board' | 'page' | 'privacy level'; data: Destination[] };
 
 /** The places the connection's account may post to, as its platform lists them now. */
 export async function listConnectionDestinations(deps: Deps, caller: Caller, id: string): Promise<ConnectionDestinations> {

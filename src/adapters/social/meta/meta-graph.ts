@@ -1,5 +1,5 @@
 import { answerFailure } from '../answer-failure.ts';
-import { createPlatformHttp, redactSecrets, type Answer, type PlatformHttpOptions } from '../platform-http.ts';
+import { createPlatformHttp, redactSecrets, type Answer, type PlatformHttpOptions, type PlatformRequest } from '../platform-http.ts';
 import { rateLimitWaitMs } from '../rate-limit-wait.ts';
 
 // How our pieces for Meta's platforms (Threads, Instagram) talk to their Graph APIs: parameters as the documentation
@@ -23,6 +23,8 @@ export type MetaGraph = {
   get(path: string | URL, params: Record<string, string>): Promise<Answer>;
   /** `params` go in a form body; `creates`: the request makes a post (see PlatformRequest.creates). */
   post(path: string | URL, params: Record<string, string>, options?: { creates?: boolean }): Promise<Answer>;
+  /** Any other request (a multipart form, an upload's bytes) to a path of the API. */
+  send(path: string, request: Omit<PlatformRequest, 'url'>): Promise<Answer>;
   /** The answer's non-empty string field, or SocialUnavailableError. */
   textField(answer: Answer, field: string, what: string): string;
   /** The error a failed answer stands for; `what` names the request ("the post"), `secrets` are blanked. */
@@ -81,6 +83,8 @@ export function createMetaGraph(platform: MetaPlatform, options: MetaGraphOption
         body: Buffer.from(new URLSearchParams(params).toString()),
       });
     },
+
+    send: (path, request) => http.request({ ...request, url: new URL(path, options.apiUrl) }),
 
     textField: (answer, field, what) => http.textField(answer, field, what),
 

@@ -1,0 +1,218 @@
+import { callSessionStore } from '../call-session-store.ts';
+import { imageDimensions } from '../image-dimensions.ts';
+import { firstLinkOf } from '../link-count.ts';
+import { mediaLedger, nextCheckAfterMs, type MediaLedger, type MediaNote } from '../media-ledger.ts';
+import type { MetaGraph } from '../meta/meta-graph.ts';
+import { encodeMultipart, httpsLinkOf, imageFileName, type Answer } from '../platform-http.ts';
+import { sentPostNotes, textDigest } from '../sent-post-notes.ts';
+import { shortenText } from '../shorten-text.ts';
+import {
+  MediaStillProcessing,
+  notSent,
+  SocialRejectedError,
+  type FacebookCredentials,
+  type PublishedSocialPost,
+  type SocialConnector,
+  type SocialCredentials,
+  type SocialPost,
+  type SocialVideo,
+} from '../social-connector.ts';
+import { platformNames } from '../social-platforms.ts';
+import { createFacebookGraph, facebookPagesOf, facebookPath, facebookUserOf, type FacebookGraphOptions } from './facebook-graph.ts';
+import { heldPageToken } from './facebook-page-token.ts';
+import { uploadedFacebookVideo } from './facebook-video-upload.ts';
+
+// Posts on a Facebook Page (https://developers.facebook.com/docs/pages-api/posts), made with the Page's own token: a
+// text post (`POST /{page-id}/feed`, its first link previewed), a photo (`POST /{page-id}/photos`, the file in the
+// request), or a video (`POST /{page-id}/videos` naming a file uploaded through the Resumable Upload API, then waited
+// for until Facebook has processed it). Facebook takes no idempotency key: each post is noted before it is sent, and
+// after a lost answer the Page's recent posts are searched for it.
+
+export type FacebookConnectorOptions = FacebookGraphOptions & {
+  /** The Meta app's id (FACEBOOK_CLIENT_ID), under which video uploads are opened; null where none is configured. */
+  appId: string | null;
+};
+
+// https://developers.facebook.com/docs/graph-api/reference/page/feed/#publish: a post's message, at most 63,206 characters.
+const maxMessage = 63_206;
+// https://developers.facebook.com/docs/graph-api/reference/page/photos/#requirements: JPEG or PNG, at most 4 MB.
+const maxPhotoBytes = 4_000_000;
+// https://www.facebook.com/help/1137954446221235 (Page video specs): up to 10 GB and 240 minutes, 9:16 to 16:9.
+const videoRules = {
+  types: ['video/mp4' as const],
+  maxBytes: 10_000_000_000,
+  maxDurationMs: 240 * 60_000,
+  aspectRatio: { min: 9 / 16, max: 16 / 9 },
+};
+// A processing video is looked at again on the workflow's timer; half an hour in processing fails it.
+const processingLimitMs = 30 * 60 * 1000;
+const clockSkewMs = 60_000;
+const permalinkMaxChars = 2_048;
+
+const sentPosts = sentPostNotes('facebookSent');
+
+function credentialsOf(credentials: SocialCredentials): FacebookCredentials {
+  if (credentials.platform !== 'facebook') throw new SocialRejectedError(`the Facebook connector cannot use ${credentials.platform} credentials`);
+  return credentials;
+}
+
+function pageOf(credentials: FacebookCredentials): string {
+  if (!credentials.destination) {
+    throw new SocialRejectedError('Choose the Facebook Page this connection posts to (PATCH /social-connections/{id} with a `destination`)', 'destination');
+  }
+  return credentials.destination;
+}
+
+const messageOf = (text: string) => shortenText(text.trim(), { codePoints: maxMessage });
+
+type Page = { id: string; token: string };
+
+/** The connector for Facebook Pages. */
+export function createFacebookConnector(options: FacebookConnectorOptions): SocialConnector {
+  const graph: MetaGraph = createFacebookGraph(options);
+
+  async function permalinkOf(page: Page, id: string): Promise<string | undefined> {
+    const answer = await graph.get(facebookPath(id), { fields: 'permalink_url', access_token: page.token }).catch(() => undefined);
+    return answer?.status === 200 ? httpsLinkOf(answer.body.permalink_url, permalinkMaxChars) : undefined;
+  }
+
+  async function made(answer: Answer, page: Page, field: 'id' | 'post_id'): Promise<PublishedSocialPost> {
+    if (answer.status !== 200) throw graph.failureOf(answer, 'the post', [page.token]);
+    const named = answer.body[field];
+    const id = typeof named === 'string' && named ? named : graph.textField(answer, 'id', 'the post');
+    return { externalPostId: id, url: await permalinkOf(page, id) };
+  }
+
+  async function postPhoto(page: Page, post: SocialPost, image: NonNullable<SocialPost['image']>, message: string): Promise<PublishedSocialPost> {
+    const form = new FormData();
+    form.set('message', message);
+    form.set('published', 'true');
+    form.set('access_token', page.token);
+    form.set('source', new Blob([new Uint8Array(image.bytes)], { type: image.contentType }), imageFileName(image.contentType));
+    const { body, contentType } = await encodeMultipart(form);
+    const answer = await graph.send(facebookPath(page.id, 'photos'), {
+      method: 'POST',
+      headers: { 'content-type': contentType, accept: 'application/json' },
+      body,
+      creates: true,
+    });
+    // A photo's answer names the photo (`id`) and the post showing it (`post_id`): the post is what was published.
+    return made(answer, page, 'post_id');
+  }
+
+  async function postText(page: Page, message: string): Promise<PublishedSocialPost> {
+    const link = firstLinkOf(message);
+    const answer = await graph.post(facebookPath(page.id, 'feed'), { message, ...(link ? { link } : {}), access_token: page.token }, { creates: true });
+    return made(answer, page, 'id');
+  }
+
+  /** The video Facebook made of the upload, once it is processed: until then the attempt stops for the workflow's timer. */
+  async function processedVideo(page: Page, note: MediaNote & { madeId: string }, ledger: MediaLedger, key: string): Promise<PublishedSocialPost> {
+    const answer = await graph.get(facebookPath(note.madeId), { fields: 'status,permalink_url', access_token: page.token });
+    if (answer.status !== 200) throw graph.failureOf(answer, 'the video', [page.token]);
+    const status = (answer.body.status ?? {}) as Record<string, unknown>;
+    if (status.video_status === 'error') {
+      await ledger.forget(key);
+      throw new SocialRejectedError('Facebook could not process the video');
+    }
+    if (status.video_status !== 'ready') {
+      if (Date.now() - note.madeAt > processingLimitMs) throw new SocialRejectedError('Facebook was still processing the video 30 minutes after it was sent');
+      throw new MediaStillProcessing('Uploaded the video; Facebook is processing it.', nextCheckAfterMs(note.madeAt));
+    }
+    await ledger.forgetAfterPost(key);
+    // A video's permalink_url comes relative to Facebook's site (`/{page}/videos/{id}/`).
+    const permalink = typeof answer.body.permalink_url === 'string' ? new URL(answer.body.permalink_url, 'https://www.facebook.com').toString() : undefined;
+    return { externalPostId: note.madeId, url: httpsLinkOf(permalink, permalinkMaxChars) };
+  }
+
+  async function postVideo(
+    page: Page,
+    account: FacebookCredentials,
+    post: SocialPost,
+    video: SocialVideo,
+    message: string,
+    sessions: Parameters<typeof mediaLedger>[0],
+  ) {
+    const ledger = mediaLedger(sessions);
+    const key = post.idempotencyKey;
+    const noted = await ledger.find(key);
+    if (noted?.madeId) return processedVideo(page, { ...noted, madeId: noted.madeId }, ledger, key);
+    if (!options.appId) throw new SocialRejectedError('This service is not set up for Facebook (FACEBOOK_CLIENT_ID)');
+    const handle = await uploadedFacebookVideo({ graph, appId: options.appId, userToken: account.accessToken, ledger, idempotencyKey: key }, video);
+    await sentPosts.note(sessions, { key, digest: textDigest(message), image: true, at: Date.now() });
+    const answer = await graph.post(
+      facebookPath(page.id, 'videos'),
+      {
+        fbuploader_video_file_chunk: handle,
+        title: shortenText(message.split('\n')[0] ?? '', { codePoints: 255 }),
+        description: message,
+        access_token: page.token,
+      },
+      { creates: true },
+    );
+    if (answer.status !== 200) throw graph.failureOf(answer, 'the video', [page.token]);
+    const madeId = graph.textField(answer, 'id', 'the video');
+    const note = { ...((await ledger.find(key)) ?? { id: handle, madeAt: Date.now() }), madeId, finalized: true };
+    await ledger.note(key, note);
+    return processedVideo(page, note, ledger, key);
+  }
+
+  return {
+    platform: 'facebook',
+    declaration: {
+      platform: 'facebook',
+      auth: 'oauth2',
+      text: { max: maxMessage, unit: 'characters' },
+      images: { types: ['image/png', 'image/jpeg'], maxBytes: maxPhotoBytes, maxCount: 1, altText: false },
+      video: videoRules,
+      threads: false,
+      destination: 'page',
+      retriesNeverDuplicate: {
+        guaranteed: false,
+        how:
+          "Facebook takes no idempotency key: each post is noted before it is sent, and before a retry the Page's " +
+          'recent posts are searched for one with the same text made since. A post edited or deleted meanwhile is not found.',
+      },
+    },
+
+    verify: (credentials) => facebookUserOf(graph, credentialsOf(credentials).accessToken),
+
+    destinations: (credentials) => facebookPagesOf(graph, credentialsOf(credentials).accessToken),
+
+    async preview(post) {
+      const text = messageOf(post.text);
+      const image = post.image
+        ? { type: post.image.contentType, bytes: post.image.bytes.length, ...(await imageDimensions(post.image.bytes, platformNames.facebook)) }
+        : null;
+      return { text, count: Array.from(text).length, image };
+    },
+
+    async publish(credentials, post, sessions = callSessionStore()) {
+      const account = credentialsOf(credentials);
+      const pageId = pageOf(account);
+      const page = { id: pageId, token: await heldPageToken(graph, sessions, account.accessToken, pageId) };
+      const message = messageOf(post.text);
+      if (post.video) return postVideo(page, account, post, post.video, message, sessions);
+      if (!post.image && !message) throw new SocialRejectedError('A Facebook post needs text, an image or a video; this one has none');
+      await sentPosts.note(sessions, { key: post.idempotencyKey, digest: textDigest(message), image: Boolean(post.image), at: Date.now() });
+      return post.image ? postPhoto(page, post, post.image, message) : postText(page, message);
+    },
+
+    async findPublished(credentials, idempotencyKey, sessions) {
+      const account = credentialsOf(credentials);
+      const sent = await sentPosts.lookUp(sessions, idempotencyKey);
+      if (sent === 'never sent') return notSent;
+      if (sent === 'unknown') return null;
+      const pageId = pageOf(account);
+      const token = await heldPageToken(graph, sessions ?? callSessionStore(), account.accessToken, pageId);
+      const since = String(Math.floor((sent.at - clockSkewMs) / 1000));
+      const answer = await graph.get(facebookPath(pageId, 'feed'), { fields: 'id,message,created_time,permalink_url', since, access_token: token });
+      if (answer.status !== 200) throw graph.failureOf(answer, 'the list of posts', [token]);
+      const posts = Array.isArray(answer.body.data) ? (answer.body.data as Array<Record<string, unknown>>) : [];
+      const found = posts.find(
+        (candidate) => typeof candidate.id === 'string' && textDigest(typeof candidate.message === 'string' ? candidate.message : '') === sent.digest,
+      );
+      return found ? { externalPostId: found.id as string, url: httpsLinkOf(found.permalink_url, permalinkMaxChars) } : null;
+    },
+  };
+}
