@@ -5,7 +5,7 @@ import { socialVideoOf, targetMediaOf } from '../src/domain/publishing/post-medi
 import { handOverEvent } from '../src/domain/events/hand-over-event.ts';
 import { freshCredentials } from '../src/domain/social-connections/fresh-credentials.ts';
 import { recordTargetPublished } from '../src/domain/publishing/record-target-published.ts';
-import { attemptOutcomeOf, foundDetail, publishedDetail, vanishedDetail, unknownNotRetriedDetail } from '../src/domain/publishing/attempt-outcome.ts';
+import { attemptOutcomeOf, foundDetail, publishedDetailOf, vanishedDetail, unknownNotRetriedDetail } from '../src/domain/publishing/attempt-outcome.ts';
 import { recordedAttempts, recordPublishAttempt, type PublishAttempt } from '../src/domain/publishing/record-publish-attempt.ts';
 import { WorkRefused } from '../src/domain/work-refused.ts';
 import { countOutcome } from '../src/adapters/metrics/remote-call-outcome.ts';
@@ -182,7 +182,14 @@ async function publish(deps: Deps, input: PublishToTargetInput, progress: Progre
       socialPublishAttempts.inc({ platform: connection.platform, outcome }),
     );
     published.push(
-      await recordPart(em, publication, answer, input, { ...attempt, detail: publishedDetail, answers: answer.answers }, last ? published : undefined),
+      await recordPart(
+        em,
+        publication,
+        answer,
+        input,
+        { ...attempt, detail: publishedDetailOf(answer.visibility), answers: answer.answers },
+        last ? published : undefined,
+      ),
     );
   }
 }

@@ -107,4 +107,16 @@ describe('publishing to YouTube', () => {
     expect(made).toHaveLength(1);
     expect(target.externalPostId).toBe(made[0]!.id);
   });
+
+  it('when Google has not audited the app, then YouTube locks the video private, and the published attempt says so and why', async () => {
+    youtube.unverifiedApp = true;
+    try {
+      const target = await publishedTarget(await videoPost('Locked private on YouTube'));
+      expect(target.status).toBe('Published');
+      expect(youtube.videos.find((video) => video.id === target.externalPostId)!.privacyStatus).toBe('private');
+      expect(target.attempts.at(-1)!.detail).toMatch(/^Published on the platform\. Visible only to the channel owner: YouTube locked the video private.*audit/);
+    } finally {
+      youtube.unverifiedApp = false;
+    }
+  });
 });

@@ -136,6 +136,11 @@ export type PublishedSocialPost = {
   replyRef?: string | undefined;
   /** Each server's answer where the post went to several (Nostr). */
   answers?: ServerAnswer[] | undefined;
+  /**
+   * Who can see the post, in a sentence for the attempt's history, where that is not everyone (YouTube's private
+   * lock on an unaudited app, TikTok's `SELF_ONLY`): the post exists, and a customer who cannot find it learns why.
+   */
+  visibility?: string | undefined;
 };
 
 /** The posts of a thread a later part replies to: the thread's first post and the one just before the part. */

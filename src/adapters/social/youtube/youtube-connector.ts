@@ -16,6 +16,7 @@ import { platformNames } from '../social-platforms.ts';
 import { youTubeChannelOf, type YouTubeCall } from './youtube-api.ts';
 import type { YouTubeEndpoints } from './youtube-oauth.ts';
 import { uploadedYouTubeVideo, youTubeVideoMadeBefore, type YouTubeUpload } from './youtube-video-upload.ts';
+import { youTubeVisibilityOf } from './youtube-visibility.ts';
 
 // The post's video to the connection's channel through the YouTube Data API v3
 // (https://developers.google.com/youtube/v3/docs/videos/insert), uploaded with the resumable protocol
@@ -25,7 +26,8 @@ import { uploadedYouTubeVideo, youTubeVideoMadeBefore, type YouTubeUpload } from
 //
 // The video's privacy is public, it is declared not made for children, and, as our images and videos are generated,
 // as containing synthetic media (YouTube asks creators to disclose it). A project Google has not audited has its
-// uploads locked private whatever is asked (the catalogue and the docs say so).
+// uploads locked private whatever is asked (the catalogue and the docs say so, and the published attempt's detail,
+// from the privacy YouTube answers).
 
 export type YouTubeConnectorOptions = PlatformHttpOptions & YouTubeEndpoints & { uploadChunkBytes: number };
 
@@ -37,6 +39,7 @@ const maxDescriptionBytes = 5000;
 const angleBrackets = /[<>]/g;
 // People & Blogs: the category a video needs when nothing better is known.
 const defaultCategory = '22';
+const askedPrivacy = 'public';
 
 function credentialsOf(credentials: SocialCredentials): YouTubeCredentials {
   if (credentials.platform !== 'youtube') throw new SocialRejectedError(`the YouTube connector cannot use ${credentials.platform} credentials`);
@@ -97,9 +100,10 @@ export function createYouTubeConnector(options: YouTubeConnectorOptions): YouTub
       const { title, description } = videoTextOf(post.text);
       const metadata = {
         snippet: { title, description, categoryId: defaultCategory },
-        status: { privacyStatus: 'public', selfDeclaredMadeForKids: false, containsSyntheticMedia: true },
+        status: { privacyStatus: askedPrivacy, selfDeclaredMadeForKids: false, containsSyntheticMedia: true },
       };
-      return publishedOf(await uploadedYouTubeVideo(uploadOf(account, post.idempotencyKey, sessions, metadata), post.video));
+      const video = await uploadedYouTubeVideo(uploadOf(account, post.idempotencyKey, sessions, metadata), post.video);
+      return { ...publishedOf(video.id), visibility: youTubeVisibilityOf(video.privacyStatus, askedPrivacy) };
     },
 
     async findPublished(credentials, idempotencyKey, sessions) {

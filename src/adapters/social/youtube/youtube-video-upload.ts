@@ -24,8 +24,11 @@ export type YouTubeUpload = YouTubeCall & { ledger: MediaLedger; idempotencyKey:
 /** Where a session stands: how many bytes YouTube has, or the video it made of them, or no session at all. */
 type SessionState = { received: number } | { videoId: string } | 'gone';
 
-/** The id of the post's video on YouTube once uploaded and processed; while it processes, MediaStillProcessing. */
-export async function uploadedYouTubeVideo(upload: YouTubeUpload, video: SocialVideo): Promise<string> {
+/** A video YouTube has: its id and the privacy YouTube gave it, which may not be the one asked (youtube-visibility.ts). */
+export type UploadedVideo = { id: string; privacyStatus?: string | undefined };
+
+/** The post's video on YouTube once uploaded and processed; while it processes, MediaStillProcessing. */
+export async function uploadedYouTubeVideo(upload: YouTubeUpload, video: SocialVideo): Promise<UploadedVideo> {
   const noted = await upload.ledger.find(upload.idempotencyKey);
   if (noted?.finalized) return processed(upload, noted, 'YouTube is still processing the video.');
   let session = noted?.id;
@@ -136,19 +139,20 @@ async function partAt(video: SocialVideo, start: number, length: number): Promis
   return [];
 }
 
-/** The video id once YouTube has processed it; its refusal where YouTube failed or rejected it; else a wait. */
-async function processed(upload: YouTubeUpload, note: MediaNote, detail: string): Promise<string> {
+/** The video once YouTube has processed it; its refusal where YouTube failed or rejected it; else a wait. */
+async function processed(upload: YouTubeUpload, note: MediaNote, detail: string): Promise<UploadedVideo> {
   const url = new URL('/youtube/v3/videos', upload.apiUrl);
   url.search = new URLSearchParams({ part: 'status,processingDetails', id: note.id }).toString();
   const answer = await upload.http.request({ method: 'GET', url, headers: youTubeHeaders(upload.token) });
   if (answer.status !== 200) throw youTubeFailureOf(answer, 'the video', [upload.token]);
   const [item] = Array.isArray(answer.body.items) ? (answer.body.items as Array<{ status?: Record<string, unknown> }>) : [];
   const status = item?.status ?? {};
-  if (status.uploadStatus === 'processed') return note.id;
+  const uploaded = { id: note.id, privacyStatus: typeof status.privacyStatus === 'string' ? status.privacyStatus : undefined };
+  if (status.uploadStatus === 'processed') return uploaded;
   if (status.uploadStatus === 'failed' || status.uploadStatus === 'rejected' || status.uploadStatus === 'deleted') {
     const why = [status.failureReason, status.rejectionReason].find((reason) => typeof reason === 'string');
     throw new SocialRejectedError(`YouTube ${String(status.uploadStatus)} the video${typeof why === 'string' ? ` (${why})` : ''}`);
   }
-  if (Date.now() - note.madeAt > processingLimitMs) return note.id;
+  if (Date.now() - note.madeAt > processingLimitMs) return uploaded;
   throw new MediaStillProcessing(detail, nextCheckAfterMs(note.madeAt));
 }
