@@ -30,6 +30,7 @@ import { Migration20261130015735_pinterest_boards } from './Migration20261130015
 import { Migration20261130023959_youtube } from './Migration20261130023959_youtube.ts';
 import { Migration20261130050540_instagram } from './Migration20261130050540_instagram.ts';
 import { Migration20261130051404_tiktok } from './Migration20261130051404_tiktok.ts';
+import { Migration20261130052811_platform_quota } from './Migration20261130052811_platform_quota.ts';
 
 export const migrationsList = [
   Migration20261122091116_initial,
@@ -62,4 +63,5 @@ export const migrationsList = [
   Migration20261130023959_youtube,
   Migration20261130050540_instagram,
   Migration20261130051404_tiktok,
+  Migration20261130052811_platform_quota,
 ];

@@ -13,9 +13,9 @@ import {
   type YouTubeCredentials,
 } from '../social-connector.ts';
 import { platformNames } from '../social-platforms.ts';
-import { youTubeChannelOf, type YouTubeCall } from './youtube-api.ts';
+import { youTubeChannelOf, youTubeQuotaTimeZone, type YouTubeCall } from './youtube-api.ts';
 import type { YouTubeEndpoints } from './youtube-oauth.ts';
-import { uploadedYouTubeVideo, youTubeVideoMadeBefore, type YouTubeUpload } from './youtube-video-upload.ts';
+import { uploadedYouTubeVideo, videosInsertUnits, youTubeVideoMadeBefore, type YouTubeUpload } from './youtube-video-upload.ts';
 import { youTubeVisibilityOf } from './youtube-visibility.ts';
 
 // The post's video to the connection's channel through the YouTube Data API v3
@@ -29,7 +29,8 @@ import { youTubeVisibilityOf } from './youtube-visibility.ts';
 // uploads locked private whatever is asked (the catalogue and the docs say so, and the published attempt's detail,
 // from the privacy YouTube answers).
 
-export type YouTubeConnectorOptions = PlatformHttpOptions & YouTubeEndpoints & { uploadChunkBytes: number };
+/** `dailyQuota`: the units a day the operator's Google Cloud project has (YOUTUBE_DAILY_QUOTA). */
+export type YouTubeConnectorOptions = PlatformHttpOptions & YouTubeEndpoints & { uploadChunkBytes: number; dailyQuota: number };
 
 export type YouTubeConnector = SocialConnector & Required<Pick<SocialConnector, 'findPublished'>>;
 
@@ -63,8 +64,9 @@ export function createYouTubeConnector(options: YouTubeConnectorOptions): YouTub
   const http = createPlatformHttp(platformNames.youtube, options);
   const callOf = (credentials: YouTubeCredentials): YouTubeCall => ({ http, apiUrl: options.apiUrl, token: credentials.accessToken });
 
-  function uploadOf(credentials: YouTubeCredentials, idempotencyKey: string, sessions: SessionStore, metadata: object = {}): YouTubeUpload {
-    return { ...callOf(credentials), ledger: mediaLedger(sessions), idempotencyKey, metadata, chunkBytes: options.uploadChunkBytes };
+  function uploadOf(credentials: YouTubeCredentials, idempotencyKey: string, sessions: SessionStore, post?: SocialPost, metadata: object = {}): YouTubeUpload {
+    const upload = { ...callOf(credentials), ledger: mediaLedger(sessions), idempotencyKey, metadata, chunkBytes: options.uploadChunkBytes };
+    return { ...upload, spendQuota: post?.spendQuota };
   }
 
   return {
@@ -79,6 +81,8 @@ export function createYouTubeConnector(options: YouTubeConnectorOptions): YouTub
       video: { types: ['video/mp4'], maxBytes: 256 * 1024 ** 3, maxDurationMs: 15 * 60_000 },
       threads: false,
       destination: null,
+      // The project's daily quota (every upload of every connection draws on it), reset at midnight Pacific time.
+      quota: { what: 'YouTube Data API units today', daily: options.dailyQuota, unitsPerPost: videosInsertUnits, timeZone: youTubeQuotaTimeZone },
       retriesNeverDuplicate: {
         guaranteed: true,
         how: 'The upload session is noted before its first byte; a retry asks YouTube where that session stands and resumes it, or gets the video it already made, instead of uploading again.',
@@ -102,7 +106,7 @@ export function createYouTubeConnector(options: YouTubeConnectorOptions): YouTub
         snippet: { title, description, categoryId: defaultCategory },
         status: { privacyStatus: askedPrivacy, selfDeclaredMadeForKids: false, containsSyntheticMedia: true },
       };
-      const video = await uploadedYouTubeVideo(uploadOf(account, post.idempotencyKey, sessions, metadata), post.video);
+      const video = await uploadedYouTubeVideo(uploadOf(account, post.idempotencyKey, sessions, post, metadata), post.video);
       return { ...publishedOf(video.id), visibility: youTubeVisibilityOf(video.privacyStatus, askedPrivacy) };
     },
 
