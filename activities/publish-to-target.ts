@@ -5,7 +5,7 @@ import { socialVideoOf, targetMediaOf } from '../src/domain/publishing/post-medi
 import { handOverEvent } from '../src/domain/events/hand-over-event.ts';
 import { freshCredentials } from '../src/domain/social-connections/fresh-credentials.ts';
 import { recordTargetPublished } from '../src/domain/publishing/record-target-published.ts';
-import { attemptOutcomeOf, foundDetail, publishedDetail, vanishedDetail, unknownNotRetriedDetail } from '../src/domain/publishing/attempt-outcome.ts';
+import { attemptOutcomeOf, foundDetail, publishedDetailOf, vanishedDetail, unknownNotRetriedDetail } from '../src/domain/publishing/attempt-outcome.ts';
 import { recordedAttempts, recordPublishAttempt, type PublishAttempt } from '../src/domain/publishing/record-publish-attempt.ts';
 import { WorkRefused } from '../src/domain/work-refused.ts';
 import { countOutcome } from '../src/adapters/metrics/remote-call-outcome.ts';
@@ -27,6 +27,7 @@ import {
 } from '../src/adapters/social/social-connector.ts';
 import { imageLinkKindOf } from '../src/adapters/social/platform-registry.ts';
 import { platformCopyLink } from '../src/domain/publishing/platform-copy-link.ts';
+import { ensureQuotaForPost, spendPlatformQuota } from '../src/domain/publishing/platform-quota.ts';
 import type { Deps } from '../src/domain/deps.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { PublishTargetPart } from '../src/adapters/database/entities/publish-target-part.ts';
@@ -159,6 +160,11 @@ async function publish(deps: Deps, input: PublishToTargetInput, progress: Progre
       }
       if (found !== notSent && !mayResend(connector, unansweredSince)) throw notRetried();
     }
+    const { quota } = connector.declaration;
+    // Counted across every replica (platform-quota.ts): a post that would pass the day's quota waits for the next day
+    // before anything is sent. Only the target's first attempt asks: a later one may be resuming an upload that has
+    // spent its units already (or checking on its processing), and spendQuota refuses whatever would not fit anyway.
+    if (quota && attempt.attempt === 1) await ensureQuotaForPost(deps.orm.em.fork(), connection.platform, quota);
     const [root] = published;
     const parent = published.at(-1);
     const socialPost: SocialPost = {
@@ -170,6 +176,7 @@ async function publish(deps: Deps, input: PublishToTargetInput, progress: Progre
       // A second apart, so the parts keep their order where a platform dates posts by this (Nostr).
       datedAt: new Date(Date.parse(input.publishedAt) + (part - 1) * 1000),
       onProgress: () => Context.current().heartbeat(),
+      ...(quota ? { spendQuota: (units: number) => spendPlatformQuota(deps.orm.em.fork(), connection.platform, quota, units) } : {}),
       ...(part === 1 && draft.image && post.imageKey
         ? {
             imageUrl: linkOf(deps, connection.platform, post.imageKey),
@@ -182,7 +189,14 @@ async function publish(deps: Deps, input: PublishToTargetInput, progress: Progre
       socialPublishAttempts.inc({ platform: connection.platform, outcome }),
     );
     published.push(
-      await recordPart(em, publication, answer, input, { ...attempt, detail: publishedDetail, answers: answer.answers }, last ? published : undefined),
+      await recordPart(
+        em,
+        publication,
+        answer,
+        input,
+        { ...attempt, detail: publishedDetailOf(answer.visibility), answers: answer.answers },
+        last ? published : undefined,
+      ),
     );
   }
 }

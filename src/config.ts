@@ -126,6 +126,8 @@ const schema = z
       .max(256 * 1024)
       .refine((kib) => kib % 256 === 0, 'must be a multiple of 256')
       .default(8192),
+    // The daily quota of the operator's Google Cloud project, 10,000 units unless Google granted more.
+    YOUTUBE_DAILY_QUOTA: z.coerce.number().int().min(1).default(10_000),
     INSTAGRAM_CLIENT_ID: z.string().min(1).optional(),
     INSTAGRAM_CLIENT_SECRET: z.string().min(1).optional(),
     INSTAGRAM_API_URL: z.url({ protocol: /^https$/ }).default('https://graph.instagram.com'),
@@ -363,7 +365,8 @@ function toConfig(env: z.infer<typeof schema>) {
       },
       /**
        * YouTube: the Data API (and its upload host), Google's consent page and token endpoint, the operator's Google
-       * OAuth client (null: not configured), and how many bytes each request of an upload carries.
+       * OAuth client (null: not configured), how many bytes each request of an upload carries, and the units a day
+       * its Google Cloud project has.
        */
       youtube: {
         apiUrl: env.YOUTUBE_API_URL.replace(/\/$/, ''),
@@ -371,6 +374,7 @@ function toConfig(env: z.infer<typeof schema>) {
         tokenUrl: env.YOUTUBE_TOKEN_URL,
         client: env.YOUTUBE_CLIENT_ID && env.YOUTUBE_CLIENT_SECRET ? { clientId: env.YOUTUBE_CLIENT_ID, clientSecret: env.YOUTUBE_CLIENT_SECRET } : null,
         uploadChunkBytes: env.YOUTUBE_UPLOAD_CHUNK_KIB * 1024,
+        dailyQuota: env.YOUTUBE_DAILY_QUOTA,
       },
       /** Instagram (Instagram Login): its Graph API, its consent window and code exchange, and the operator's Instagram app (null: not configured). */
       instagram: {

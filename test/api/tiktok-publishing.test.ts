@@ -120,4 +120,17 @@ describe('publishing to TikTok', () => {
     expect(made).toHaveLength(1);
     expect(target.externalPostId).toBe(made[0]!.id);
   });
+
+  it("when the connection's privacy level is Only me, then the published attempt says only the creator sees the post, and why", async () => {
+    const chosen = await workspace.client.call('PATCH', `/social-connections/${connectionId}`, { body: { destination: 'SELF_ONLY' } });
+    expect(chosen.status).toBe(200);
+    try {
+      const target = await publishedTarget(await videoPost('Only me on TikTok'));
+      expect(target.status).toBe('Published');
+      expect(tiktok.posts.find((post) => post.title === 'Only me on TikTok')!.privacyLevel).toBe('SELF_ONLY');
+      expect(target.attempts.at(-1)!.detail).toMatch(/^Published on the platform\. Visible only to the creator .*audited/);
+    } finally {
+      await workspace.client.call('PATCH', `/social-connections/${connectionId}`, { body: { destination: 'PUBLIC_TO_EVERYONE' } });
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { YouTubeCredentials } from '../../src/adapters/social/social-connector.ts';
+import { untilPacificMidnightMs } from '../../src/adapters/social/youtube/youtube-api.ts';
 import type { Schemas } from '../../src/api/schemas.ts';
 import { startYouTubeServer, type YouTubeServer } from '../fakes/youtube-server.ts';
 import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
@@ -106,5 +107,79 @@ describe('publishing to YouTube', () => {
     const made = youtube.videos.filter((video) => video.title === 'Lost answer on YouTube');
     expect(made).toHaveLength(1);
     expect(target.externalPostId).toBe(made[0]!.id);
+  });
+
+  it('when Google has not audited the app, then YouTube locks the video private, and the published attempt says so and why', async () => {
+    youtube.unverifiedApp = true;
+    try {
+      const target = await publishedTarget(await videoPost('Locked private on YouTube'));
+      expect(target.status).toBe('Published');
+      expect(youtube.videos.find((video) => video.id === target.externalPostId)!.privacyStatus).toBe('private');
+      expect(target.attempts.at(-1)!.detail).toMatch(/^Published on the platform\. Visible only to the channel owner: YouTube locked the video private.*audit/);
+    } finally {
+      youtube.unverifiedApp = false;
+    }
+  });
+});
+
+describe("YouTube's daily quota, counted by the service", () => {
+  // An app of its own, its database counting from nothing, with room for two uploads' 1,600 units but not the list
+  // calls that check on their processing besides.
+  let quotaApp: TestApp;
+  let quotaWorkspace: TestWorkspace;
+  let quotaProjectId: string;
+  let quotaConnectionId: string;
+
+  beforeAll(async () => {
+    ({
+      app: quotaApp,
+      workspace: quotaWorkspace,
+      projectId: quotaProjectId,
+    } = await startAppWithWorkspace({
+      env: { ...youTubeEnv(youtube), YOUTUBE_UPLOAD_CHUNK_KIB: '256', YOUTUBE_DAILY_QUOTA: '3200', API_WAIT_SECONDS: '1' },
+      project: 'YouTube quota',
+    }));
+    expect((await quotaWorkspace.client.call('PATCH', '/workspace', { body: { oauthRedirectUris: [redirectUri] } })).status).toBe(200);
+    const back = await connectThroughOAuth(quotaWorkspace.client, { platform: 'youtube', redirectUri });
+    quotaConnectionId = back.searchParams.get('connectionId')!;
+  });
+  afterAll(async () => {
+    await quotaApp?.stop();
+  });
+
+  const post = (title: string) => postWithVideo(quotaApp, quotaWorkspace, { projectId: quotaProjectId, title, bytes: clip, durationMs: 3_000 });
+  const dryRun = async (postId: string) =>
+    (
+      await quotaWorkspace.client.post<Schemas['PublishPreview'][]>(`/posts/${postId}/publish-social`, {
+        connectionIds: [quotaConnectionId],
+        dryRun: true,
+      })
+    ).body[0]!;
+
+  it('when a video was uploaded, then the dry run shows the units it spent, without asking YouTube', async () => {
+    const what = 'YouTube Data API units today';
+    const first = await post('First of the day');
+    expect((await dryRun(first)).limits).toEqual([{ what, used: 0, limit: 3200 }]);
+    const [target] = await publishAndWait(quotaWorkspace.client, first, { connectionIds: [quotaConnectionId] });
+    expect(target!.status).toBe('Published');
+    // videos.insert's 1,600 (the fake charges Google's other figure, 100, so its count is not ours) and one videos.list.
+    const spent = 1601;
+    const requestsBefore = youtube.requests.length;
+    const preview = await dryRun(await post('Second of the day'));
+    expect(preview.limits).toEqual([{ what, used: spent, limit: 3200 }]);
+    expect(preview.problems).toContainEqual({ code: 'limit_reached', message: expect.stringContaining('1601 of its 3200') });
+    expect(youtube.requests.length).toBe(requestsBefore);
+  });
+
+  it("when one more upload would pass the day's quota, then the publication waits until midnight Pacific time, and YouTube receives no upload", async () => {
+    const uploadsBefore = youtube.requests.filter((request) => request.path.startsWith('/upload/')).length;
+    const id = await post('Over the quota');
+    expect((await quotaWorkspace.client.post(`/posts/${id}/publish-social`, { connectionIds: [quotaConnectionId] })).status).toBe(202);
+    const attempts = async () => (await quotaWorkspace.client.get<Schemas['PublishTarget'][]>(`/posts/${id}/publish-targets`)).body[0]?.attempts ?? [];
+    await expect.poll(async () => (await attempts()).length, { timeout: 30_000, interval: 200 }).toBe(1);
+    const [waiting] = await attempts();
+    expect(waiting).toMatchObject({ outcome: 'rate_limited' });
+    expect(Math.abs(Date.parse(waiting!.nextAttemptAt!) - (Date.parse(waiting!.at) + untilPacificMidnightMs(new Date(waiting!.at))))).toBeLessThan(5_000);
+    expect(youtube.requests.filter((request) => request.path.startsWith('/upload/')).length).toBe(uploadsBefore);
   });
 });

@@ -43,6 +43,14 @@ export type PlatformDeclaration = {
    * Whether a retry after an attempt whose outcome is unknown (the request was sent, no answer came) can never post
    * twice, and how (shown to clients in the catalogue).
    */
+  /**
+   * A daily quota of API units the platform counts against the operator's app, shared by every connection of every
+   * workspace (YouTube's per Google Cloud project), where it has one: `what` the units are called, `daily` how many
+   * the app has, `unitsPerPost` what one post costs, and `timeZone` where its day begins again at midnight. The
+   * publish activity counts what the connector spends (SocialPost.spendQuota) and waits for the next day rather than
+   * start a post that would not fit; the dry run shows the count.
+   */
+  quota?: PlatformQuota;
   retriesNeverDuplicate: {
     guaranteed: boolean;
     how: string;
@@ -53,6 +61,8 @@ export type PlatformDeclaration = {
     withinMs?: number;
   };
 };
+
+export type PlatformQuota = { what: string; daily: number; unitsPerPost: number; timeZone: string };
 
 /**
  * The videos a platform takes, as its reference documents them: a post's video outside these is caught by the dry

@@ -137,6 +137,12 @@ export type SocialPost = {
   datedAt?: Date | undefined;
   /** For a part of a thread after the first: the posts it replies to (only on a platform whose declaration has `threads`). */
   replyTo?: ThreadReply | undefined;
+  /**
+   * Counts `units` of the platform's daily quota (its declaration's `quota`) as spent, right before the connector makes
+   * the call that costs them (YouTube: opening an upload session), so the count every replica reads stays ahead of the
+   * platform's own. Given on a platform with a quota; absent (some tests): nothing is counted.
+   */
+  spendQuota?: ((units: number) => Promise<void>) | undefined;
 };
 
 /** One server's answer, where a post goes to several at once (Nostr relays, NIP-20 `OK`), in the order they were asked. */
@@ -149,6 +155,11 @@ export type PublishedSocialPost = {
   replyRef?: string | undefined;
   /** Each server's answer where the post went to several (Nostr). */
   answers?: ServerAnswer[] | undefined;
+  /**
+   * Who can see the post, in a sentence for the attempt's history, where that is not everyone (YouTube's private
+   * lock on an unaudited app, TikTok's `SELF_ONLY`): the post exists, and a customer who cannot find it learns why.
+   */
+  visibility?: string | undefined;
 };
 
 /** The posts of a thread a later part replies to: the thread's first post and the one just before the part. */

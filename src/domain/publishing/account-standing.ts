@@ -3,9 +3,11 @@ import { SocialRejectedError, type PlatformLimit } from '../../adapters/social/s
 import { platformNames } from '../../adapters/social/social-platforms.ts';
 import type { Deps } from '../deps.ts';
 import { freshCredentials } from '../social-connections/fresh-credentials.ts';
+import { platformQuotaUsed, postWouldPassQuota } from './platform-quota.ts';
 
 // The one thing a dry run asks a platform: the limits it counts against the account (Instagram's posts a day through
-// its API), so a publication that would wait for one says so in advance. Nothing is sent; a platform that cannot be
+// its API), so a publication that would wait for one says so in advance; a platform's daily quota (YouTube's) is our
+// own count, read from the database. Nothing is sent; a platform that cannot be
 // asked makes a problem of the preview, not a failed dry run.
 
 type StandingProblem = { code: 'limit_reached' | 'platform_unreachable'; message: string };
@@ -14,8 +16,28 @@ export type Standing = { limits: PlatformLimit[]; problems: StandingProblem[] };
 
 const none: Standing = { limits: [], problems: [] };
 
-/** The account's limits as its platform says they stand, and the problems they make; none where the platform counts none. */
+/**
+ * The account's limits as its platform says they stand, and the problems they make, after the platform's daily quota
+ * as we count it (platform-quota.ts, not asked of the platform); none where the platform counts none.
+ */
 export async function accountStandingOf(deps: Deps, connection: SocialConnection): Promise<Standing> {
+  const quota = await quotaStandingOf(deps, connection);
+  const account = await platformStandingOf(deps, connection);
+  return { limits: [...quota.limits, ...account.limits], problems: [...quota.problems, ...account.problems] };
+}
+
+/** The platform's daily quota as counted today, and `limit_reached` when one more post would not fit. */
+async function quotaStandingOf(deps: Deps, connection: SocialConnection): Promise<Standing> {
+  const { quota } = deps.social[connection.platform].declaration;
+  if (!quota) return none;
+  const used = await platformQuotaUsed(deps.orm.em.fork(), connection.platform, quota);
+  const limits = [{ what: quota.what, used, limit: quota.daily }];
+  if (!postWouldPassQuota(quota, used)) return { limits, problems: [] };
+  const message = `${platformNames[connection.platform]} has ${used} of its ${quota.daily} ${quota.what} used and a post needs ${quota.unitsPerPost}: publishing would wait until the quota resets at midnight (${quota.timeZone}).`;
+  return { limits, problems: [{ code: 'limit_reached', message }] };
+}
+
+async function platformStandingOf(deps: Deps, connection: SocialConnection): Promise<Standing> {
   const connector = deps.social[connection.platform];
   // A connection that cannot publish has its own problem already (connection_needs_reauth, platform_not_configured).
   if (!connector.standing || connection.status === 'needs_reauth' || !deps.socialConfigured[connection.platform]) return none;

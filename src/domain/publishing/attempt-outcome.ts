@@ -14,7 +14,12 @@ import { WorkRefused } from '../work-refused.ts';
 /** `answers`: each server's, when the post went to several (Nostr relays). */
 export type AttemptOutcome = { outcome: PublishAttemptOutcome; detail: string; answers?: ServerAnswer[] | null };
 
-export const publishedDetail = 'Published on the platform.';
+const publishedDetail = 'Published on the platform.';
+
+/** A published attempt's sentence, with who can see the post where the platform made it less than public (its connector's words). */
+export function publishedDetailOf(visibility: string | undefined): string {
+  return visibility ? `${publishedDetail} ${visibility}` : publishedDetail;
+}
 export const foundDetail = 'Found on the platform: the earlier attempt whose answer was lost had published it, so it was not sent again.';
 export const vanishedDetail = 'The attempt stopped without an outcome (its worker stopped, or it ran out of time); whether it sent the post is unknown.';
 

@@ -3,6 +3,7 @@ import { BrandKit } from './brand-kit.ts';
 import { IdempotencyKey } from './idempotency-key.ts';
 import { OAuthAuthorization } from './oauth-authorization.ts';
 import { OrphanedObject } from './orphaned-object.ts';
+import { PlatformQuotaDay } from './platform-quota-day.ts';
 import { Post } from './post.ts';
 import { PostVersion } from './post-version.ts';
 import { Project } from './project.ts';
@@ -34,6 +35,7 @@ export const entities = [
   PublishTarget,
   PublishTargetAttempt,
   PublishTargetPart,
+  PlatformQuotaDay,
   Webhook,
   WebhookDelivery,
   Schedule,

@@ -31,6 +31,7 @@ import { Migration20261130023959_youtube } from './Migration20261130023959_youtu
 import { Migration20261130050540_instagram } from './Migration20261130050540_instagram.ts';
 import { Migration20261130051404_tiktok } from './Migration20261130051404_tiktok.ts';
 import { Migration20261130052658_facebook } from './Migration20261130052658_facebook.ts';
+import { Migration20261130052811_platform_quota } from './Migration20261130052811_platform_quota.ts';
 
 export const migrationsList = [
   Migration20261122091116_initial,
@@ -64,4 +65,5 @@ export const migrationsList = [
   Migration20261130050540_instagram,
   Migration20261130051404_tiktok,
   Migration20261130052658_facebook,
+  Migration20261130052811_platform_quota,
 ];

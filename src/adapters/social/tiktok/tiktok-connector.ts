@@ -17,6 +17,7 @@ import { platformNames } from '../social-platforms.ts';
 import { tikTokAccountOf, type TikTokCall } from './tiktok-api.ts';
 import { creatorInfoOf, creatorRefusal, privacyLevelsOf } from './tiktok-creator.ts';
 import type { TikTokEndpoints } from './tiktok-oauth.ts';
+import { tikTokVisibilityOf } from './tiktok-visibility.ts';
 import { publishedOf, publishedOrWait, publishStatusOf, sendChunks, startPublish, uploadComplete, type TikTokUpload } from './tiktok-video-upload.ts';
 
 // Videos through the Content Posting API's Direct Post
@@ -52,6 +53,9 @@ function privacyLevelOf(credentials: TikTokCredentials): string {
   }
   return credentials.destination;
 }
+
+/** The post with who can see it: the privacy level it was posted with, the connection's (checked against the creator's before each new publish). */
+const visible = (post: PublishedSocialPost, privacyLevel: string): PublishedSocialPost => ({ ...post, visibility: tikTokVisibilityOf(privacyLevel) });
 
 const titleOf = (text: string) => shortenText(text.trim(), { utf16Units: maxTitle });
 
@@ -134,10 +138,10 @@ export function createTikTokConnector(options: TikTokConnectorOptions): TikTokCo
           const sent = await sendChunks(upload, note, post.video, status.uploadedBytes);
           if (sent === 'expired') await upload.ledger.forget(post.idempotencyKey);
           note = sent === 'expired' ? undefined : sent;
-        } else return publishedOrWait(upload, note, status, 'TikTok is still processing the video.');
+        } else return visible(await publishedOrWait(upload, note, status, 'TikTok is still processing the video.'), privacyLevel);
       }
       note ??= await newPublish(upload, privacyLevel, post, post.video);
-      return publishedOrWait(upload, note, await publishStatusOf(upload, note.id), 'Uploaded the video; TikTok is processing it.');
+      return visible(await publishedOrWait(upload, note, await publishStatusOf(upload, note.id), 'Uploaded the video; TikTok is processing it.'), privacyLevel);
     },
 
     async findPublished(credentials, idempotencyKey, sessions): Promise<PublishedSocialPost | null | typeof notSent> {

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { answerFailure } from '../answer-failure.ts';
+import { untilMidnightMs } from '../quota-day.ts';
 import { redactSecrets, type Answer, type PlatformHttp } from '../platform-http.ts';
 import { rateLimitWaitMs } from '../rate-limit-wait.ts';
 import { SocialRateLimitedError, SocialRejectedError, type VerifiedAccount } from '../social-connector.ts';
@@ -18,14 +19,12 @@ export const youTubeHeaders = (token: string) => ({ authorization: `Bearer ${tok
 // Reasons that ask to wait: the project's daily quota or the channel's uploads for the day, and the per-user rate.
 const dailyLimits = new Set(['quotaExceeded', 'dailyLimitExceeded', 'uploadLimitExceeded']);
 const rateLimits = new Set(['rateLimitExceeded', 'userRateLimitExceeded']);
-const dayMs = 24 * 60 * 60 * 1000;
 
-/** How long until YouTube's quota day begins again: midnight in Los Angeles. */
-export function untilPacificMidnightMs(now = new Date()): number {
-  const clock = new Intl.DateTimeFormat('en-GB', { timeZone: 'America/Los_Angeles', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
-  const [hours = 0, minutes = 0, seconds = 0] = clock.format(now).split(':').map(Number);
-  return dayMs - ((hours * 60 + minutes) * 60 + seconds) * 1000;
-}
+/** The time zone of YouTube's quota day, which begins again at midnight in Los Angeles. */
+export const youTubeQuotaTimeZone = 'America/Los_Angeles';
+
+/** How long until YouTube's quota day begins again. */
+export const untilPacificMidnightMs = (now = new Date()): number => untilMidnightMs(youTubeQuotaTimeZone, now);
 
 function reasonsOf(answer: Answer): string[] {
   const errors = (answer.body.error as { errors?: Array<{ reason?: unknown }> } | undefined)?.errors;

@@ -13,9 +13,10 @@ import {
   type YouTubeCredentials,
 } from '../social-connector.ts';
 import { platformNames } from '../social-platforms.ts';
-import { youTubeChannelOf, type YouTubeCall } from './youtube-api.ts';
+import { youTubeChannelOf, youTubeQuotaTimeZone, type YouTubeCall } from './youtube-api.ts';
 import type { YouTubeEndpoints } from './youtube-oauth.ts';
-import { uploadedYouTubeVideo, youTubeVideoMadeBefore, type YouTubeUpload } from './youtube-video-upload.ts';
+import { uploadedYouTubeVideo, videosInsertUnits, youTubeVideoMadeBefore, type YouTubeUpload } from './youtube-video-upload.ts';
+import { youTubeVisibilityOf } from './youtube-visibility.ts';
 
 // The post's video to the connection's channel through the YouTube Data API v3
 // (https://developers.google.com/youtube/v3/docs/videos/insert), uploaded with the resumable protocol
@@ -25,9 +26,11 @@ import { uploadedYouTubeVideo, youTubeVideoMadeBefore, type YouTubeUpload } from
 //
 // The video's privacy is public, it is declared not made for children, and, as our images and videos are generated,
 // as containing synthetic media (YouTube asks creators to disclose it). A project Google has not audited has its
-// uploads locked private whatever is asked (the catalogue and the docs say so).
+// uploads locked private whatever is asked (the catalogue and the docs say so, and the published attempt's detail,
+// from the privacy YouTube answers).
 
-export type YouTubeConnectorOptions = PlatformHttpOptions & YouTubeEndpoints & { uploadChunkBytes: number };
+/** `dailyQuota`: the units a day the operator's Google Cloud project has (YOUTUBE_DAILY_QUOTA). */
+export type YouTubeConnectorOptions = PlatformHttpOptions & YouTubeEndpoints & { uploadChunkBytes: number; dailyQuota: number };
 
 export type YouTubeConnector = SocialConnector & Required<Pick<SocialConnector, 'findPublished'>>;
 
@@ -37,6 +40,7 @@ const maxDescriptionBytes = 5000;
 const angleBrackets = /[<>]/g;
 // People & Blogs: the category a video needs when nothing better is known.
 const defaultCategory = '22';
+const askedPrivacy = 'public';
 
 function credentialsOf(credentials: SocialCredentials): YouTubeCredentials {
   if (credentials.platform !== 'youtube') throw new SocialRejectedError(`the YouTube connector cannot use ${credentials.platform} credentials`);
@@ -60,8 +64,9 @@ export function createYouTubeConnector(options: YouTubeConnectorOptions): YouTub
   const http = createPlatformHttp(platformNames.youtube, options);
   const callOf = (credentials: YouTubeCredentials): YouTubeCall => ({ http, apiUrl: options.apiUrl, token: credentials.accessToken });
 
-  function uploadOf(credentials: YouTubeCredentials, idempotencyKey: string, sessions: SessionStore, metadata: object = {}): YouTubeUpload {
-    return { ...callOf(credentials), ledger: mediaLedger(sessions), idempotencyKey, metadata, chunkBytes: options.uploadChunkBytes };
+  function uploadOf(credentials: YouTubeCredentials, idempotencyKey: string, sessions: SessionStore, post?: SocialPost, metadata: object = {}): YouTubeUpload {
+    const upload = { ...callOf(credentials), ledger: mediaLedger(sessions), idempotencyKey, metadata, chunkBytes: options.uploadChunkBytes };
+    return { ...upload, spendQuota: post?.spendQuota };
   }
 
   return {
@@ -76,6 +81,8 @@ export function createYouTubeConnector(options: YouTubeConnectorOptions): YouTub
       video: { types: ['video/mp4'], maxBytes: 256 * 1024 ** 3, maxDurationMs: 15 * 60_000 },
       threads: false,
       destination: null,
+      // The project's daily quota (every upload of every connection draws on it), reset at midnight Pacific time.
+      quota: { what: 'YouTube Data API units today', daily: options.dailyQuota, unitsPerPost: videosInsertUnits, timeZone: youTubeQuotaTimeZone },
       retriesNeverDuplicate: {
         guaranteed: true,
         how: 'The upload session is noted before its first byte; a retry asks YouTube where that session stands and resumes it, or gets the video it already made, instead of uploading again.',
@@ -97,9 +104,10 @@ export function createYouTubeConnector(options: YouTubeConnectorOptions): YouTub
       const { title, description } = videoTextOf(post.text);
       const metadata = {
         snippet: { title, description, categoryId: defaultCategory },
-        status: { privacyStatus: 'public', selfDeclaredMadeForKids: false, containsSyntheticMedia: true },
+        status: { privacyStatus: askedPrivacy, selfDeclaredMadeForKids: false, containsSyntheticMedia: true },
       };
-      return publishedOf(await uploadedYouTubeVideo(uploadOf(account, post.idempotencyKey, sessions, metadata), post.video));
+      const video = await uploadedYouTubeVideo(uploadOf(account, post.idempotencyKey, sessions, post, metadata), post.video);
+      return { ...publishedOf(video.id), visibility: youTubeVisibilityOf(video.privacyStatus, askedPrivacy) };
     },
 
     async findPublished(credentials, idempotencyKey, sessions) {

@@ -18,14 +18,31 @@ import { youTubeFailureOf, youTubeHeaders, type YouTubeCall } from './youtube-ap
 // How long YouTube's processing may take before the publication stops waiting (the video is on the channel by then).
 const processingLimitMs = 30 * 60_000;
 
-/** What the upload is given: the call, the ledger, the publication's key, the metadata, and the size of each part. */
-export type YouTubeUpload = YouTubeCall & { ledger: MediaLedger; idempotencyKey: string; metadata: object; chunkBytes: number };
+/**
+ * What the upload is given: the call, the ledger, the publication's key, the metadata, the size of each part, and
+ * what counts the quota units the calls cost (SocialPost.spendQuota).
+ */
+export type YouTubeUpload = YouTubeCall & {
+  ledger: MediaLedger;
+  idempotencyKey: string;
+  metadata: object;
+  chunkBytes: number;
+  spendQuota?: ((units: number) => Promise<void>) | undefined;
+};
+
+// https://developers.google.com/youtube/v3/determine_quota_cost: videos.insert costs 1,600 units, videos.list 1. The
+// session's PUTs are part of the insert; a resumed session costs nothing more.
+export const videosInsertUnits = 1600;
+const videosListUnits = 1;
 
 /** Where a session stands: how many bytes YouTube has, or the video it made of them, or no session at all. */
 type SessionState = { received: number } | { videoId: string } | 'gone';
 
-/** The id of the post's video on YouTube once uploaded and processed; while it processes, MediaStillProcessing. */
-export async function uploadedYouTubeVideo(upload: YouTubeUpload, video: SocialVideo): Promise<string> {
+/** A video YouTube has: its id and the privacy YouTube gave it, which may not be the one asked (youtube-visibility.ts). */
+export type UploadedVideo = { id: string; privacyStatus?: string | undefined };
+
+/** The post's video on YouTube once uploaded and processed; while it processes, MediaStillProcessing. */
+export async function uploadedYouTubeVideo(upload: YouTubeUpload, video: SocialVideo): Promise<UploadedVideo> {
   const noted = await upload.ledger.find(upload.idempotencyKey);
   if (noted?.finalized) return processed(upload, noted, 'YouTube is still processing the video.');
   let session = noted?.id;
@@ -56,6 +73,7 @@ export async function youTubeVideoMadeBefore(upload: YouTubeUpload): Promise<str
 }
 
 async function openSession(upload: YouTubeUpload, video: SocialVideo): Promise<string> {
+  await upload.spendQuota?.(videosInsertUnits);
   const url = new URL('/upload/youtube/v3/videos', upload.apiUrl);
   url.search = new URLSearchParams({ uploadType: 'resumable', part: 'snippet,status' }).toString();
   const answer = await upload.http.request({
@@ -136,19 +154,21 @@ async function partAt(video: SocialVideo, start: number, length: number): Promis
   return [];
 }
 
-/** The video id once YouTube has processed it; its refusal where YouTube failed or rejected it; else a wait. */
-async function processed(upload: YouTubeUpload, note: MediaNote, detail: string): Promise<string> {
+/** The video once YouTube has processed it; its refusal where YouTube failed or rejected it; else a wait. */
+async function processed(upload: YouTubeUpload, note: MediaNote, detail: string): Promise<UploadedVideo> {
   const url = new URL('/youtube/v3/videos', upload.apiUrl);
   url.search = new URLSearchParams({ part: 'status,processingDetails', id: note.id }).toString();
+  await upload.spendQuota?.(videosListUnits);
   const answer = await upload.http.request({ method: 'GET', url, headers: youTubeHeaders(upload.token) });
   if (answer.status !== 200) throw youTubeFailureOf(answer, 'the video', [upload.token]);
   const [item] = Array.isArray(answer.body.items) ? (answer.body.items as Array<{ status?: Record<string, unknown> }>) : [];
   const status = item?.status ?? {};
-  if (status.uploadStatus === 'processed') return note.id;
+  const uploaded = { id: note.id, privacyStatus: typeof status.privacyStatus === 'string' ? status.privacyStatus : undefined };
+  if (status.uploadStatus === 'processed') return uploaded;
   if (status.uploadStatus === 'failed' || status.uploadStatus === 'rejected' || status.uploadStatus === 'deleted') {
     const why = [status.failureReason, status.rejectionReason].find((reason) => typeof reason === 'string');
     throw new SocialRejectedError(`YouTube ${String(status.uploadStatus)} the video${typeof why === 'string' ? ` (${why})` : ''}`);
   }
-  if (Date.now() - note.madeAt > processingLimitMs) return note.id;
+  if (Date.now() - note.madeAt > processingLimitMs) return uploaded;
   throw new MediaStillProcessing(detail, nextCheckAfterMs(note.madeAt));
 }

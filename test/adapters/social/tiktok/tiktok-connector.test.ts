@@ -200,7 +200,7 @@ describe('TikTok connector', () => {
     tiktok.unaudited = true;
     expect(await connector.destinations(credentials())).toEqual([{ id: 'SELF_ONLY', name: 'Only me' }]);
     const published = await connector.publish(credentials('SELF_ONLY'), postWith(), callSessionStore());
-    // A private video has no public id: the publish stands for it, with no link.
-    expect(published).toEqual({ externalPostId: tiktok.publishes[0]!.publishId });
+    // A private video has no public id: the publish stands for it, with no link, and says who sees it.
+    expect(published).toEqual({ externalPostId: tiktok.publishes[0]!.publishId, visibility: expect.stringContaining('Visible only to the creator') });
   });
 });

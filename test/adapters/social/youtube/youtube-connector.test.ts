@@ -53,7 +53,7 @@ beforeAll(async () => {
   youtube = await startYouTubeServer();
   const endpoints = { allowPrivateNetworks: true, apiUrl: youtube.url, authorizeUrl: youtube.authorizeUrl, tokenUrl: youtube.tokenUrl };
   oauth = createYouTubeOAuth(endpoints);
-  connector = createYouTubeConnector({ ...endpoints, timeoutMs: 2_000, uploadChunkBytes: chunkBytes });
+  connector = createYouTubeConnector({ ...endpoints, timeoutMs: 2_000, uploadChunkBytes: chunkBytes, dailyQuota: 10_000 });
   // Three seconds of noise: more than two parts of 256 KiB.
   clip = makeVideo({ width: 108, height: 192, seconds: 3, noise: true });
   expect(clip.length).toBeGreaterThan(2 * chunkBytes);
