@@ -41,6 +41,18 @@ export const costCeilings = {
     historyEvents: 37,
     billableActions: 9,
   },
+  /**
+   * Held by test/workflows/temporal-cost.test.ts only (the bench does not publish to YouTube or Instagram). The same
+   * to one YouTube connection: the resumable upload (its parts in one run of the publish activity, however
+   * many), YouTube processing the video once, a durable timer, then the run that finds it processed. A part's
+   * progress is a heartbeat, not a history event, so the cost does not grow with the video's size.
+   */
+  'publish a video to YouTube': { workflowExecutions: 1, workflowTasks: 4, activityTasks: 2, localActivities: 2, historyEvents: 26, billableActions: 7 },
+  /**
+   * The same as a Reel to one Instagram connection: the container made (Instagram fetches the video itself), found in
+   * progress once, a durable timer, then the run that publishes it.
+   */
+  'publish a Reel to Instagram': { workflowExecutions: 1, workflowTasks: 4, activityTasks: 2, localActivities: 2, historyEvents: 26, billableActions: 7 },
   /** POST /posts/{id}/schedule a few seconds ahead, until it has published. */
   'scheduled publication': { workflowExecutions: 1, workflowTasks: 2, activityTasks: 0, localActivities: 2, historyEvents: 14, billableActions: 5 },
   /**

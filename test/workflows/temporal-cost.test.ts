@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { overCeilings } from '../../bench/cost-ceilings.ts';
 import { costOf } from '../../bench/history-cost.ts';
 import { costOfOperation, serviceScope, type CostScope } from '../../bench/temporal-cost.ts';
+import { startInstagramServer, type InstagramServer } from '../fakes/instagram-server.ts';
 import { startMastodonServer, type MastodonServer } from '../fakes/mastodon-server.ts';
+import { startYouTubeServer, type YouTubeServer } from '../fakes/youtube-server.ts';
+import { createOAuthConnectionFixture, instagramEnv, youTubeEnv } from '../support/oauth-connections.ts';
+import { postWithVideo } from '../support/post-with-video.ts';
+import { makeVideo } from '../support/video-files.ts';
 import { startStabilityServer, type StabilityServer } from '../fakes/stability-server.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.ts';
 import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
@@ -10,7 +15,7 @@ import type { TestApp } from '../support/test-app.ts';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
 
 // The Temporal cost ceilings the bench holds (bench/cost-ceilings.ts), held in `npm test` too for generate (both
-// paths), publish and one event to 20 webhooks: the real api and worker on the run's dev server, each operation's
+// paths), publish, a video to Mastodon, YouTube and as an Instagram Reel, and one event to 20 webhooks: the real api and worker on the run's dev server, each operation's
 // executions counted from their histories. Other files run on the same server at the same time; each app's task
 // queues are its own, so only this file's executions are counted (bench/temporal-cost.ts).
 
@@ -25,13 +30,16 @@ let stability: StabilityServer;
 let providerApp: TestApp | undefined;
 let receiver: WebhookReceiver;
 let mastodon: MastodonServer;
+let youtube: YouTubeServer;
+let instagram: InstagramServer;
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver({ secret });
   stability = await startStabilityServer();
   mastodon = await startMastodonServer();
+  [youtube, instagram] = await Promise.all([startYouTubeServer(), startInstagramServer()]);
   ({ app, workspace, projectId } = await startAppWithWorkspace({
-    env: { WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true', SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true' },
+    env: { WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true', SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true', ...youTubeEnv(youtube), ...instagramEnv(instagram) },
     project: 'Costs',
   }));
   scope = serviceScope(app.api.services.temporal, app.config);
@@ -42,7 +50,25 @@ afterAll(async () => {
   await stability?.close();
   await receiver?.close();
   await mastodon?.close();
+  await youtube?.close();
+  await instagram?.close();
 });
+
+/**
+ * What publishing a post with a 4 s vertical video to one connection costs, the connection written straight to the
+ * database (a connection made through OAuth starts its keep-alive workflow, which runs on and would never let the
+ * scope be quiet).
+ */
+async function videoPublicationCost(connection: Parameters<typeof createOAuthConnectionFixture>[2], title: string) {
+  const { id } = await createOAuthConnectionFixture(app.api.services.orm, app.config, connection);
+  const postId = await postWithVideo(app, workspace, { projectId, title, bytes: makeVideo({ width: 108, height: 192, seconds: 4 }), durationMs: 4_000 });
+  const { cost } = await costOfOperation(
+    scope,
+    async () => expect([200, 202]).toContain((await workspace.client.post(`/posts/${postId}/publish-social`, { connectionIds: [id] })).status),
+    waitMs,
+  );
+  return cost;
+}
 
 async function newPost(client = workspace.client, project = projectId): Promise<string> {
   const created = await client.post<{ id: string }>('/posts', { title: 'Costs', prompt: 'A calm sea at dusk', projectId: project });
@@ -120,6 +146,48 @@ describe('Temporal cost ceilings', () => {
     },
     // The video job, then the publication: each may take up to `waitMs`.
     2 * waitMs,
+  );
+
+  it(
+    'when a video is uploaded to YouTube, which processes it while the publication waits once on its timer, then its cost stays within its ceiling',
+    async () => {
+      youtube.videoProcessingChecks = 1;
+      const expiresAt = new Date(Date.now() + 3_600_000).toISOString();
+      const cost = await videoPublicationCost(
+        {
+          workspaceId: workspace.id,
+          credentials: { platform: 'youtube', accessToken: youtube.issueAccessToken(3600), expiresAt, channelId: youtube.channel.id },
+          serverUrl: youtube.url,
+          accountName: youtube.channel.customUrl,
+          accountId: youtube.channel.id,
+        },
+        'Costs on YouTube',
+      );
+      expect(youtube.videos.filter((video) => video.title === 'Costs on YouTube')).toHaveLength(1);
+      expect(overCeilings('publish a video to YouTube', cost)).toEqual([]);
+    },
+    waitMs,
+  );
+
+  it(
+    'when a Reel is published to Instagram, which processes its container while the publication waits once on its timer, then its cost stays within its ceiling',
+    async () => {
+      instagram.processingPolls = 1;
+      const expiresAt = new Date(Date.now() + 30 * 86_400_000).toISOString();
+      const cost = await videoPublicationCost(
+        {
+          workspaceId: workspace.id,
+          credentials: { platform: 'instagram', accessToken: instagram.issueToken('long'), expiresAt, userId: instagram.account.userId },
+          serverUrl: instagram.url,
+          accountName: `@${instagram.account.username}`,
+          accountId: instagram.account.userId,
+        },
+        'Costs as a Reel',
+      );
+      expect(instagram.media.filter((media) => media.caption === 'Costs as a Reel')).toHaveLength(1);
+      expect(overCeilings('publish a Reel to Instagram', cost)).toEqual([]);
+    },
+    waitMs,
   );
 
   it(
