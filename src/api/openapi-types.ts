@@ -265,7 +265,7 @@ export interface paths {
          *     `limit_reached` (a limit in `limits` is used up: the publication would wait until the platform frees it),
          *     `platform_unreachable` (the platform could not be asked for the account's `limits`). The same 400 and 404
          *     answers as a real publication apply; the platforms are asked only for the limits they count against the
-         *     account (`limits`), never sent anything. `parts` lists every post the connection would be sent, in
+         *     account (`limits`) and what they say of its settings (`facts`: TikTok's creator_info), never sent anything. `parts` lists every post the connection would be sent, in
          *     order, each with its exact text and count (one part for a single post); `text`, `count` and `image` are the
          *     first post's.
          *
@@ -1374,6 +1374,11 @@ export interface components {
                 what: string;
                 used: number;
                 limit: number;
+            }[];
+            /** @description What the platform says now of the account's settings that bear on the post, in words (TikTok: the privacy levels its creator_info offers, the longest video the account may post, and whether comments, duets and stitches may be on); empty where the platform is not asked. */
+            facts: {
+                what: string;
+                value: string;
             }[];
             /** @description Empty when the post would go out as the preview shows. */
             problems: components["schemas"]["PublishProblem"][];

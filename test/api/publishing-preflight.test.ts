@@ -197,6 +197,7 @@ describe('POST /posts/{id}/publish-social with dryRun', () => {
       video: null,
       parts: [{ text, count: 400 }],
       limits: [],
+      facts: [],
       problems: [],
     });
     expect(onBluesky).toMatchObject({ connectionId: blueskyId, platform: 'bluesky', image: { type: 'image/jpeg', width: 1420, height: 1420 } });
@@ -317,6 +318,7 @@ describe('POST /posts/{id}/publish-social with dryRun', () => {
         video: null,
         parts: [{ text: 'Harbour lights', count: 14 }],
         limits: [],
+        facts: [],
         problems: [],
       },
     ]);

@@ -61,10 +61,20 @@ describe('TikTok through OAuth, and its privacy level', () => {
     expect(JSON.stringify(connection.body)).not.toContain(stored.accessToken);
   });
 
-  it('when no privacy level is chosen, then the dry run says a destination is needed', async () => {
+  it('when no privacy level is chosen, then the dry run says a destination is needed, and shows what creator_info says of the account', async () => {
     const id = await videoPost('Privacy first');
+    tiktok.creator.commentDisabled = true;
     const preview = await workspace.client.post<Schemas['PublishPreview'][]>(`/posts/${id}/publish-social`, { connectionIds: [connectionId], dryRun: true });
+    tiktok.creator.commentDisabled = false;
     expect(preview.body[0]!.problems).toContainEqual({ code: 'destination_needed', message: expect.stringContaining('No privacy level has been chosen') });
+    expect(preview.body[0]!.facts).toEqual([
+      { what: 'privacy levels offered', value: 'Everyone, Friends, Only me' },
+      { what: 'longest video', value: `${tiktok.creator.maxVideoPostDurationSec} s` },
+      { what: 'comments', value: "off in the creator's settings: posts keep it off" },
+      { what: 'duets', value: 'may be on' },
+      { what: 'stitches', value: 'may be on' },
+    ]);
+    expect(tiktok.publishes).toHaveLength(0);
   });
 
   it('when the privacy levels are listed and one is chosen, then the connection shows it', async () => {

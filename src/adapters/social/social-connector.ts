@@ -226,8 +226,11 @@ export type SocialConnector = {
 /** A limit the platform counts against the account, as it stands (Instagram's posts a day through its API). */
 export type PlatformLimit = { what: string; used: number; limit: number };
 
-/** What the platform says of the account before a publication, for the dry run: the limits it counts. */
-type AccountStanding = { limits: PlatformLimit[] };
+/** Something the platform says of the account that bears on what it may post (TikTok's creator settings), in words. */
+export type PlatformFact = { what: string; value: string };
+
+/** What the platform says of the account before a publication, for the dry run: the limits it counts, and facts. */
+type AccountStanding = { limits: PlatformLimit[]; facts?: PlatformFact[] };
 
 /** A place an account may post to (a Pinterest board): the platform's id and its name as the person sees it. */
 export type Destination = { id: string; name: string };

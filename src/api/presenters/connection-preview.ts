@@ -18,6 +18,7 @@ export function presentConnectionPreview(preview: ConnectionPreview): Schemas['P
     image: preview.image && { type: preview.image.type, bytes: preview.image.bytes, width: preview.image.width, height: preview.image.height },
     parts: preview.parts.map(({ text, count }) => ({ text, count })),
     limits: preview.limits.map(({ what, used, limit }) => ({ what, used, limit })),
+    facts: preview.facts.map(({ what, value }) => ({ what, value })),
     problems: preview.problems.map(({ code, message }) => ({ code, message })),
   };
 }

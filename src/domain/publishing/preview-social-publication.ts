@@ -1,5 +1,5 @@
 import type { PlatformDeclaration } from '../../adapters/social/platform-declaration.ts';
-import type { OutgoingVideo, PlatformLimit, SocialPlatform, SocialPostDraft, SocialPostPreview } from '../../adapters/social/social-connector.ts';
+import type { OutgoingVideo, PlatformFact, PlatformLimit, SocialPlatform, SocialPostDraft, SocialPostPreview } from '../../adapters/social/social-connector.ts';
 import { imageDimensions } from '../../adapters/social/image-dimensions.ts';
 import { imageLinkKindOf } from '../../adapters/social/platform-registry.ts';
 import { uniqueLinkCount } from '../../adapters/social/link-count.ts';
@@ -50,6 +50,8 @@ export type ConnectionPreview = SocialPostPreview & {
   parts: PartPreview[];
   /** The limits the platform counts against the account, as it says they stand (account-standing.ts). */
   limits: PlatformLimit[];
+  /** What the platform says of the account's settings that bear on the post (TikTok's creator_info), in words. */
+  facts: PlatformFact[];
   problems: PublicationProblem[];
 };
 
@@ -103,6 +105,7 @@ export async function previewSocialPublication(deps: Deps, caller: Caller, postI
       video: sent ?? null,
       parts: partPreviews,
       limits: standing.limits,
+      facts: standing.facts,
       problems,
     });
   }

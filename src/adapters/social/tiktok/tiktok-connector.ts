@@ -15,7 +15,7 @@ import {
 } from '../social-connector.ts';
 import { platformNames } from '../social-platforms.ts';
 import { tikTokAccountOf, type TikTokCall } from './tiktok-api.ts';
-import { creatorInfoOf, creatorRefusal, privacyLevelsOf } from './tiktok-creator.ts';
+import { creatorInfoOf, creatorRefusal, creatorFactsOf, privacyLevelsOf } from './tiktok-creator.ts';
 import type { TikTokEndpoints } from './tiktok-oauth.ts';
 import { tikTokVisibilityOf } from './tiktok-visibility.ts';
 import { publishedOf, publishedOrWait, publishStatusOf, sendChunks, startPublish, uploadComplete, type TikTokUpload } from './tiktok-video-upload.ts';
@@ -119,6 +119,11 @@ export function createTikTokConnector(options: TikTokConnectorOptions): TikTokCo
 
     async destinations(credentials) {
       return privacyLevelsOf(await creatorInfoOf(callOf(credentialsOf(credentials))));
+    },
+
+    // The dry run shows what creator_info says now, as publishing will ask it again.
+    async standing(credentials) {
+      return { limits: [], facts: creatorFactsOf(await creatorInfoOf(callOf(credentialsOf(credentials)))) };
     },
 
     preview(post) {

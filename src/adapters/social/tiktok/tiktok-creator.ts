@@ -1,4 +1,4 @@
-import { SocialRejectedError, type Destination } from '../social-connector.ts';
+import { SocialRejectedError, type Destination, type PlatformFact } from '../social-connector.ts';
 import { tikTokApi, tikTokCodeOf, tikTokDataOf, tikTokErrorText, tikTokFailureOf, tikTokJsonHeaders, type TikTokCall } from './tiktok-api.ts';
 
 // What TikTok says of the creator before each post
@@ -60,6 +60,19 @@ export async function creatorInfoOf({ http, apiUrl, token }: TikTokCall): Promis
 /** The privacy levels the creator may choose from, as destinations. */
 export function privacyLevelsOf(creator: CreatorInfo): Destination[] {
   return creator.privacyLevels.map((level) => ({ id: level, name: privacyLevelName(level) }));
+}
+
+const interaction = (disabled: boolean) => (disabled ? "off in the creator's settings: posts keep it off" : 'may be on');
+
+/** The creator's settings as the dry run shows them: what TikTok's creator_info answered, in words. */
+export function creatorFactsOf(creator: CreatorInfo): PlatformFact[] {
+  return [
+    { what: 'privacy levels offered', value: creator.privacyLevels.map(privacyLevelName).join(', ') || 'none' },
+    { what: 'longest video', value: creator.maxVideoSeconds === undefined ? 'not said' : `${creator.maxVideoSeconds} s` },
+    { what: 'comments', value: interaction(creator.commentDisabled) },
+    { what: 'duets', value: interaction(creator.duetDisabled) },
+    { what: 'stitches', value: interaction(creator.stitchDisabled) },
+  ];
 }
 
 /** Why TikTok would refuse this video from this creator with this privacy level, in our words, or undefined. */
