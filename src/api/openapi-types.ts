@@ -909,8 +909,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Choose where a connection's posts go
-         * @description Extension. Sets the connection's `destination` (a Pinterest board, a Facebook Page, a TikTok privacy level) to one of those `GET /social-connections/{id}/destinations` lists; the platform is asked, so an id its account may not post to answers 400 naming `destination`, as does a connection whose platform has no destinations. A connection that needs to be connected again answers 409; the platform unreachable, 503. Setting the same destination again changes nothing, so a retry needs no `Idempotency-Key`.
+         * Choose where a connection's posts go and how they are published
+         * @description Extension. Sets the connection's `destination` (a Pinterest board, a Facebook Page, a TikTok privacy level) to one of those `GET /social-connections/{id}/destinations` lists; the platform is asked, so an id its account may not post to answers 400 naming `destination`, as does a connection whose platform has no destinations. A connection that needs to be connected again answers 409; the platform unreachable, 503. Sets its `settings` too (YouTube's `visibility` and `madeForKids`): a setting the platform does not take (its catalogue entry's `settings`) answers 400 naming `settings.<name>`. Nothing is written unless every part is taken. Setting the same values again changes nothing, so a retry needs no `Idempotency-Key`.
          */
         patch: operations["updateSocialConnection"];
         trace?: never;
@@ -1783,6 +1783,7 @@ export interface components {
             accountName: string;
             /** @description Bluesky, when given at creation. The language posts are marked with (`langs`). */
             postLanguage?: string;
+            settings: components["schemas"]["ConnectionSettings"];
             /** @description Where the posts go, on a platform whose catalogue entry names a `destination` (Pinterest: the board; Facebook: the Page; TikTok: the privacy level), once chosen with `PATCH /social-connections/{id}`; null until then, and on other platforms. */
             destination: {
                 id: string;
@@ -1819,9 +1820,21 @@ export interface components {
             what: "board" | "page" | "privacy level";
             data: components["schemas"]["SocialDestination"][];
         };
+        /** @description Extension. How a connection's posts are published, where its platform takes the setting (the catalogue entry's `settings`; YouTube takes both). Unset settings take the platform's default. */
+        ConnectionSettings: {
+            /**
+             * @description Who may see the posts (YouTube's privacy status). Default `public`.
+             * @enum {string}
+             */
+            visibility?: "public" | "unlisted" | "private";
+            /** @description Whether the posts are made for children (YouTube's declaration under COPPA). Default `false`. */
+            madeForKids?: boolean;
+        };
         UpdateSocialConnectionRequest: {
+            /** @description Settings to change, each one the platform takes (else 400 naming it); those left out stay as they are. Checked with the `destination` before either is written. */
+            settings?: components["schemas"]["ConnectionSettings"];
             /** @description The id of one of the places `GET /social-connections/{id}/destinations` lists (a Pinterest board, a Facebook Page, a TikTok privacy level) that the connection's posts go to from now on. */
-            destination: string;
+            destination?: string;
         };
         /** @description Extension. What a platform takes, as its connector declares it. */
         SocialPlatformEntry: {
@@ -1874,6 +1887,8 @@ export interface components {
              * @enum {string|null}
              */
             destination: "board" | "page" | "privacy level" | null;
+            /** @description The connection settings the platform takes (`PATCH /social-connections/{id}` `settings`); empty where none. */
+            settings: ("visibility" | "madeForKids")[];
             /** @description Whether a retry after an attempt whose outcome is unknown (sent, no answer) can never post twice, and how. */
             retriesNeverDuplicate: {
                 guaranteed: boolean;
@@ -3930,6 +3945,7 @@ export interface operations {
                      *         },
                      *         "threads": true,
                      *         "destination": null,
+                     *         "settings": [],
                      *         "retriesNeverDuplicate": {
                      *           "guaranteed": true,
                      *           "how": "The status carries an Idempotency-Key, which the server remembers for an hour.",
@@ -3962,6 +3978,7 @@ export interface operations {
                      *         },
                      *         "threads": true,
                      *         "destination": null,
+                     *         "settings": [],
                      *         "retriesNeverDuplicate": {
                      *           "guaranteed": true,
                      *           "how": "The record key is derived from the publication, so a second record under it cannot exist."

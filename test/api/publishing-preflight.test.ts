@@ -107,6 +107,7 @@ describe('GET /social-platforms', () => {
       video: { types: ['video/mp4'], maxBytes: 103_809_024 },
       threads: true,
       destination: null,
+      settings: [],
       retriesNeverDuplicate: { guaranteed: true, how: expect.stringContaining('Idempotency-Key'), withinMs: 50 * 60_000 },
     });
     expect(entry('bluesky')).toEqual({
@@ -118,6 +119,7 @@ describe('GET /social-platforms', () => {
       video: { types: ['video/mp4'], maxBytes: 100 * 1024 * 1024, maxDurationMs: 600_000 },
       threads: true,
       destination: null,
+      settings: [],
       retriesNeverDuplicate: { guaranteed: true, how: expect.stringContaining('record key') },
     });
     // OAuth platforms whose apps this service was not given: listed, not configured.

@@ -42,6 +42,7 @@ describe('POST /social-connections', () => {
       serverUrl: mastodon.url,
       accountName: expect.stringContaining(mastodon.account.username),
       destination: null,
+      settings: {},
       status: 'active',
       expiresAt: null,
       lastError: null,

@@ -4,7 +4,7 @@ import { untilPacificMidnightMs } from '../../src/adapters/social/youtube/youtub
 import type { Schemas } from '../../src/api/schemas.ts';
 import { startYouTubeServer, type YouTubeServer } from '../fakes/youtube-server.ts';
 import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
-import { connectThroughOAuth, storedCredentials, youTubeEnv } from '../support/oauth-connections.ts';
+import { connectThroughOAuth, createOAuthConnectionFixture, storedCredentials, youTubeEnv } from '../support/oauth-connections.ts';
 import { postWithVideo } from '../support/post-with-video.ts';
 import { publishAndWait } from '../support/published-targets.ts';
 import type { TestApp } from '../support/test-app.ts';
@@ -31,7 +31,14 @@ const redirectUri = 'https://client.example/connected';
 beforeAll(async () => {
   youtube = await startYouTubeServer();
   ({ app, workspace, projectId } = await startAppWithWorkspace({
-    env: { ...youTubeEnv(youtube), YOUTUBE_UPLOAD_CHUNK_KIB: '256', API_WAIT_SECONDS: '10', SOCIAL_REQUEST_TIMEOUT_SECONDS: lostAnswerSeconds },
+    env: {
+      ...youTubeEnv(youtube),
+      YOUTUBE_UPLOAD_CHUNK_KIB: '256',
+      // This file's uploads, 1,600 units each, pass the default 10,000 a day: its quota is tested on an app of its own.
+      YOUTUBE_DAILY_QUOTA: '100000',
+      API_WAIT_SECONDS: '10',
+      SOCIAL_REQUEST_TIMEOUT_SECONDS: lostAnswerSeconds,
+    },
     project: 'YouTube',
   }));
   expect((await workspace.client.call('PATCH', '/workspace', { body: { oauthRedirectUris: [redirectUri] } })).status).toBe(200);
@@ -107,6 +114,37 @@ describe('publishing to YouTube', () => {
     const made = youtube.videos.filter((video) => video.title === 'Lost answer on YouTube');
     expect(made).toHaveLength(1);
     expect(target.externalPostId).toBe(made[0]!.id);
+  });
+
+  it("when the connection's settings say unlisted and made for kids, then the video is uploaded so, and the attempt says who may see it", async () => {
+    const set = await workspace.client.call<Schemas['SocialConnection']>('PATCH', `/social-connections/${connectionId}`, {
+      body: { settings: { visibility: 'unlisted', madeForKids: true } },
+    });
+    expect(set.status).toBe(200);
+    expect(set.body.settings).toEqual({ visibility: 'unlisted', madeForKids: true });
+    try {
+      const target = await publishedTarget(await videoPost('Unlisted on YouTube'));
+      expect(youtube.videos.find((video) => video.id === target.externalPostId)).toMatchObject({ privacyStatus: 'unlisted', madeForKids: true });
+      expect(target.attempts.at(-1)!.detail).toBe('Published on the platform. Visible only to people with its link (unlisted).');
+    } finally {
+      await workspace.client.call('PATCH', `/social-connections/${connectionId}`, { body: { settings: { visibility: 'public', madeForKids: false } } });
+    }
+  });
+
+  it('when a setting is asked of a connection whose platform does not take it, or a value YouTube has not, then 400 names it and nothing changes', async () => {
+    const x = await createOAuthConnectionFixture(app.api.services.orm, app.config, {
+      workspaceId: workspace.id,
+      credentials: { platform: 'x', accessToken: 'token', expiresAt: new Date(Date.now() + 3_600_000).toISOString(), userId: '1' },
+      serverUrl: 'https://api.x.com',
+      accountName: '@alice',
+      accountId: '1',
+    });
+    const refused = await workspace.client.call('PATCH', `/social-connections/${x.id}`, { body: { settings: { visibility: 'unlisted' } } });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ errors: [{ location: 'body', path: 'settings.visibility', message: expect.stringContaining('X connections') }] });
+    const invalid = await workspace.client.call('PATCH', `/social-connections/${connectionId}`, { body: { settings: { visibility: 'hidden' } } });
+    expect(invalid.status).toBe(400);
+    expect((await workspace.client.get<Schemas['SocialConnection']>(`/social-connections/${x.id}`)).body.settings).toEqual({});
   });
 
   it('when Google has not audited the app, then YouTube locks the video private, and the published attempt says so and why', async () => {

@@ -39,6 +39,8 @@ export type PlatformDeclaration = {
    * the connector's `destinations`; null where posts go to the account itself (or the place its credentials name).
    */
   destination: 'board' | 'page' | 'privacy level' | null;
+  /** The connection settings the platform takes (PATCH /social-connections/{id}, ConnectionSettings); none where absent. */
+  settings?: Array<'visibility' | 'madeForKids'>;
   /**
    * Whether a retry after an attempt whose outcome is unknown (the request was sent, no answer came) can never post
    * twice, and how (shown to clients in the catalogue).

@@ -41,8 +41,14 @@ export type ThreadsCredentials = OAuthTokenFields & { platform: 'threads'; userI
  * connecting (kept on the connection, outside these sealed fields, and added when they are opened: fresh-credentials.ts).
  */
 export type PinterestCredentials = OAuthTokenFields & { platform: 'pinterest'; destination?: string | undefined };
-/** YouTube: the Google tokens (the refresh token does not rotate) and the channel the videos are uploaded to. */
-export type YouTubeCredentials = OAuthTokenFields & { platform: 'youtube'; channelId: string };
+/**
+ * How a connection's posts are published, where its platform takes the setting (its declaration's `settings`): who
+ * may see them (YouTube's privacy status) and whether they are made for kids (YouTube's COPPA declaration). Kept on the
+ * connection outside its sealed credentials and added when they are opened, as a destination is.
+ */
+export type ConnectionSettings = { visibility?: 'public' | 'unlisted' | 'private' | undefined; madeForKids?: boolean | undefined };
+/** YouTube: the Google tokens (the refresh token does not rotate), the channel the videos are uploaded to, and its settings. */
+export type YouTubeCredentials = OAuthTokenFields & { platform: 'youtube'; channelId: string; settings?: ConnectionSettings | undefined };
 /** Instagram: the long-lived token (which refreshes itself) and the professional account's id, the posts' `{ig-user-id}`. */
 export type InstagramCredentials = OAuthTokenFields & { platform: 'instagram'; userId: string };
 /**

@@ -10,6 +10,7 @@ export function presentSocialConnection(connection: SocialConnection): Schemas['
     accountName: connection.accountName,
     ...(connection.postLanguage ? { postLanguage: connection.postLanguage } : {}),
     destination: connection.destinationId ? { id: connection.destinationId, name: connection.destinationName ?? connection.destinationId } : null,
+    settings: { ...connection.settings },
     status: connection.status,
     expiresAt: connection.expiresAt?.toISOString() ?? null,
     lastError: connection.lastError ?? null,

@@ -23,6 +23,7 @@ export function presentSocialPlatform(entry: SocialPlatformEntry): Schemas['Soci
     },
     threads: entry.threads,
     destination: entry.destination,
+    settings: [...(entry.settings ?? [])],
     retriesNeverDuplicate: { ...entry.retriesNeverDuplicate },
   };
 }

@@ -1,7 +1,8 @@
 import { Router } from 'express';
 import type { Deps } from '../../domain/deps.ts';
 import { createSocialConnection } from '../../domain/social-connections/create-social-connection.ts';
-import { chooseConnectionDestination, listConnectionDestinations } from '../../domain/social-connections/connection-destinations.ts';
+import { listConnectionDestinations } from '../../domain/social-connections/connection-destinations.ts';
+import { updateSocialConnection } from '../../domain/social-connections/update-social-connection.ts';
 import { deleteSocialConnection } from '../../domain/social-connections/delete-social-connection.ts';
 import { findSocialConnection } from '../../domain/find-in-workspace.ts';
 import { listSocialConnections } from '../../domain/social-connections/list-social-connections.ts';
@@ -44,8 +45,8 @@ export function socialConnectionRoutes(deps: Deps): Router {
   });
 
   router.patch('/social-connections/:id', async (req, res) => {
-    const { destination } = req.body as Schemas['UpdateSocialConnectionRequest'];
-    res.json(presentSocialConnection(await chooseConnectionDestination(deps, callerOf(res), req.params.id, destination)));
+    const { destination, settings } = req.body as Schemas['UpdateSocialConnectionRequest'];
+    res.json(presentSocialConnection(await updateSocialConnection(deps, callerOf(res), req.params.id, { destination, settings })));
   });
 
   router.delete('/social-connections/:id', async (req, res) => {

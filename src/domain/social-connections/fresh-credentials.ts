@@ -5,12 +5,16 @@ import { isOAuthCredentials, refreshConnection } from './refresh-connection.ts';
 import { refreshMarginMs, type RefreshOutcome } from '../../../workflows/contracts/keep-connection-alive.ts';
 
 /**
- * The credentials sealed in the row, with the destination chosen for it (kept in its own columns; only a platform
- * with destinations has one), as its connector takes them.
+ * The credentials sealed in the row, with the destination chosen for it and its settings (kept in their own columns;
+ * only a platform with destinations or settings has them), as its connector takes them.
  */
 function credentialsOf(deps: Pick<Deps, 'secrets'>, connection: SocialConnection): SocialCredentials {
   const credentials = JSON.parse(deps.secrets.open(connection.credentialsSealed)) as SocialCredentials;
-  return connection.destinationId ? ({ ...credentials, destination: connection.destinationId } as SocialCredentials) : credentials;
+  return {
+    ...credentials,
+    ...(connection.destinationId ? { destination: connection.destinationId } : {}),
+    ...(connection.settings ? { settings: connection.settings } : {}),
+  };
 }
 
 /**

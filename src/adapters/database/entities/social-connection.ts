@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql';
-import { socialPlatforms } from '../../social/social-connector.ts';
+import { socialPlatforms, type ConnectionSettings } from '../../social/social-connector.ts';
 import { createdAt, primaryKey } from './common-properties.ts';
 import { belongsToWorkspace } from './workspace.ts';
 
@@ -34,6 +34,8 @@ export const SocialConnection = defineEntity({
      */
     destinationId: p.string().length(300).nullable(),
     destinationName: p.string().length(300).nullable(),
+    /** How the posts are published, where the platform takes settings (YouTube's visibility); null until set. Kept apart like the destination. */
+    settings: p.json<ConnectionSettings>().nullable(),
     /** `needs_reauth`: the platform refused the connection's tokens for good; only connecting the account again helps. */
     status: p.enum(connectionStatuses).default('active'),
     /** OAuth connections: when the access token in the credentials expires (its keep-alive workflow refreshes it before). */

@@ -32,6 +32,7 @@ import { Migration20261130050540_instagram } from './Migration20261130050540_ins
 import { Migration20261130051404_tiktok } from './Migration20261130051404_tiktok.ts';
 import { Migration20261130052658_facebook } from './Migration20261130052658_facebook.ts';
 import { Migration20261130052811_platform_quota } from './Migration20261130052811_platform_quota.ts';
+import { Migration20261130055600_connection_settings } from './Migration20261130055600_connection_settings.ts';
 
 export const migrationsList = [
   Migration20261122091116_initial,
@@ -66,4 +67,5 @@ export const migrationsList = [
   Migration20261130051404_tiktok,
   Migration20261130052658_facebook,
   Migration20261130052811_platform_quota,
+  Migration20261130055600_connection_settings,
 ];

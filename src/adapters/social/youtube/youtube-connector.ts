@@ -40,7 +40,7 @@ const maxDescriptionBytes = 5000;
 const angleBrackets = /[<>]/g;
 // People & Blogs: the category a video needs when nothing better is known.
 const defaultCategory = '22';
-const askedPrivacy = 'public';
+const defaultPrivacy = 'public';
 
 function credentialsOf(credentials: SocialCredentials): YouTubeCredentials {
   if (credentials.platform !== 'youtube') throw new SocialRejectedError(`the YouTube connector cannot use ${credentials.platform} credentials`);
@@ -81,6 +81,7 @@ export function createYouTubeConnector(options: YouTubeConnectorOptions): YouTub
       video: { types: ['video/mp4'], maxBytes: 256 * 1024 ** 3, maxDurationMs: 15 * 60_000 },
       threads: false,
       destination: null,
+      settings: ['visibility', 'madeForKids'],
       // The project's daily quota (every upload of every connection draws on it), reset at midnight Pacific time.
       quota: { what: 'YouTube Data API units today', daily: options.dailyQuota, unitsPerPost: videosInsertUnits, timeZone: youTubeQuotaTimeZone },
       retriesNeverDuplicate: {
@@ -102,12 +103,14 @@ export function createYouTubeConnector(options: YouTubeConnectorOptions): YouTub
       const account = credentialsOf(credentials);
       if (!post.video) throw new SocialRejectedError('YouTube takes only videos, and this post has no finished video to send');
       const { title, description } = videoTextOf(post.text);
+      // The connection's settings, else public and not made for kids.
+      const privacyStatus = account.settings?.visibility ?? defaultPrivacy;
       const metadata = {
         snippet: { title, description, categoryId: defaultCategory },
-        status: { privacyStatus: askedPrivacy, selfDeclaredMadeForKids: false, containsSyntheticMedia: true },
+        status: { privacyStatus, selfDeclaredMadeForKids: account.settings?.madeForKids ?? false, containsSyntheticMedia: true },
       };
       const video = await uploadedYouTubeVideo(uploadOf(account, post.idempotencyKey, sessions, post, metadata), post.video);
-      return { ...publishedOf(video.id), visibility: youTubeVisibilityOf(video.privacyStatus, askedPrivacy) };
+      return { ...publishedOf(video.id), visibility: youTubeVisibilityOf(video.privacyStatus, privacyStatus) };
     },
 
     async findPublished(credentials, idempotencyKey, sessions) {

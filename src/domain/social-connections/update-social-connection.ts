@@ -1,0 +1,35 @@
+import { SocialConnection } from '../../adapters/database/entities/social-connection.ts';
+import type { ConnectionSettings } from '../../adapters/social/social-connector.ts';
+import { platformNames } from '../../adapters/social/social-platforms.ts';
+import { AppError } from '../../common/errors/app-error.ts';
+import type { Caller } from '../caller.ts';
+import type { Deps } from '../deps.ts';
+import { findSocialConnection } from '../find-in-workspace.ts';
+import { chooseConnectionDestination } from './connection-destinations.ts';
+
+// PATCH /social-connections/{id}: where the posts go (connection-destinations.ts) and how they are published (the
+// settings its platform takes, its declaration's `settings`). Every part of the request is checked before anything
+// is written, so a refused request changes nothing.
+
+export type SocialConnectionUpdate = { destination?: string | undefined; settings?: ConnectionSettings | undefined };
+
+export async function updateSocialConnection(deps: Deps, caller: Caller, id: string, update: SocialConnectionUpdate): Promise<SocialConnection> {
+  const connection = await findSocialConnection(deps.orm.em.fork(), caller.workspaceId, id);
+  const settings = update.settings ? checkedSettings(deps, connection, update.settings) : undefined;
+  if (update.destination !== undefined) await chooseConnectionDestination(deps, caller, id, update.destination);
+  if (settings) {
+    await deps.orm.em.fork().nativeUpdate(SocialConnection, { id, workspaceId: caller.workspaceId }, { settings: { ...connection.settings, ...settings } });
+  }
+  return findSocialConnection(deps.orm.em.fork(), caller.workspaceId, id);
+}
+
+/** The settings asked for, each one the platform takes, or a 400 naming those it does not. */
+function checkedSettings(deps: Deps, connection: SocialConnection, settings: ConnectionSettings): ConnectionSettings {
+  const taken: readonly string[] = deps.social[connection.platform].declaration.settings ?? [];
+  const name = platformNames[connection.platform];
+  const refused = Object.keys(settings).filter((key) => !taken.includes(key));
+  if (refused.length === 0) return settings;
+  const takes = taken.length > 0 ? `it takes ${taken.join(', ')}` : 'it takes none';
+  const errors = refused.map((key) => ({ location: 'body' as const, path: `settings.${key}`, message: `is not a setting of ${name} connections (${takes})` }));
+  throw new AppError('validation-failed', `settings.${refused[0]} ${errors[0]!.message}.`, { errors });
+}
