@@ -3,10 +3,9 @@ import type { FacebookCredentials } from '../../src/adapters/social/social-conne
 import { workflowIds } from '../../src/adapters/temporal/workflow-ids.ts';
 import type { Schemas } from '../../src/api/schemas.ts';
 import { startFacebookServer, type FacebookServer } from '../fakes/facebook-server.ts';
-import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
 import { connectThroughOAuth, facebookEnv, storedCredentials } from '../support/oauth-connections.ts';
 import { postWithVideo } from '../support/post-with-video.ts';
-import { publishAndWait } from '../support/published-targets.ts';
+import { generatedPost, publishedTarget, redirectUri, startOAuthPlatformApp, type OAuthPlatformApp } from '../support/oauth-platform-app.ts';
 import type { TestApp } from '../support/test-app.ts';
 import { makeVideo } from '../support/video-files.ts';
 import type { TestWorkspace } from '../support/workspaces.ts';
@@ -16,23 +15,17 @@ import type { TestWorkspace } from '../support/workspaces.ts';
 
 type Connection = Schemas['SocialConnection'];
 
-// The test whose post's answer never comes waits for the request to time out: short here, 30 s by default.
-const lostAnswerSeconds = '5';
-
 let facebook: FacebookServer;
+let service: OAuthPlatformApp;
 let app: TestApp;
 let workspace: TestWorkspace;
 let projectId: string;
 let connectionId: string;
-const redirectUri = 'https://client.example/connected';
 
 beforeAll(async () => {
   facebook = await startFacebookServer();
-  ({ app, workspace, projectId } = await startAppWithWorkspace({
-    env: { ...facebookEnv(facebook), API_WAIT_SECONDS: '10', SOCIAL_REQUEST_TIMEOUT_SECONDS: lostAnswerSeconds },
-    project: 'Facebook',
-  }));
-  expect((await workspace.client.call('PATCH', '/workspace', { body: { oauthRedirectUris: [redirectUri] } })).status).toBe(200);
+  service = await startOAuthPlatformApp(facebookEnv(facebook), 'Facebook');
+  ({ app, workspace, projectId } = service);
 });
 afterAll(async () => {
   await app?.stop();
@@ -42,14 +35,8 @@ beforeEach(() => {
   facebook.videoProcessingChecks = 0;
 });
 
-/** A post with a generated image; its id. */
-async function generatedPost(title: string): Promise<string> {
-  const id = (await workspace.client.post<{ id: string }>('/posts', { title, prompt: 'Boats at night', projectId })).body.id;
-  expect((await workspace.client.post(`/posts/${id}/generate`)).status).toBe(200);
-  return id;
-}
-
-const publishedTarget = async (postId: string) => (await publishAndWait(workspace.client, postId, { connectionIds: [connectionId] }))[0]!;
+const post = (title: string, format?: '1:1' | '9:16') => generatedPost(service, title, format);
+const publishedTo = (postId: string) => publishedTarget(service, postId, connectionId);
 const postsTitled = (title: string) => facebook.posts.filter((post) => post.message === title);
 
 describe('Facebook through OAuth, and its Page', () => {
@@ -67,7 +54,7 @@ describe('Facebook through OAuth, and its Page', () => {
   });
 
   it('when no Page is chosen, then the dry run says so; once the Pages are listed one is chosen', async () => {
-    const preview = await workspace.client.post<Schemas['PublishPreview'][]>(`/posts/${await generatedPost('Pages first')}/publish-social`, {
+    const preview = await workspace.client.post<Schemas['PublishPreview'][]>(`/posts/${await post('Pages first')}/publish-social`, {
       connectionIds: [connectionId],
       dryRun: true,
     });
@@ -83,7 +70,7 @@ describe('Facebook through OAuth, and its Page', () => {
 
 describe('publishing to a Facebook Page', () => {
   it('when the post has an image, then it goes to the Page as a photo, once', async () => {
-    const target = await publishedTarget(await generatedPost('Harbour lights on Facebook'));
+    const target = await publishedTo(await post('Harbour lights on Facebook'));
     expect(target).toMatchObject({ status: 'Published', errorMessage: null });
     expect(postsTitled('Harbour lights on Facebook')).toEqual([expect.objectContaining({ kind: 'photo', pageId: facebook.pages[0]!.id })]);
     expect(target.externalPostId).toBe(postsTitled('Harbour lights on Facebook')[0]!.id);
@@ -92,9 +79,7 @@ describe('publishing to a Facebook Page', () => {
   it('when the post has a video, then it is uploaded once and published once Facebook has processed it', async () => {
     facebook.videoProcessingChecks = 1;
     const clip = makeVideo({ width: 108, height: 192, seconds: 2 });
-    const target = await publishedTarget(
-      await postWithVideo(app, workspace, { projectId, title: 'Harbour video on Facebook', bytes: clip, durationMs: 2_000 }),
-    );
+    const target = await publishedTo(await postWithVideo(app, workspace, { projectId, title: 'Harbour video on Facebook', bytes: clip, durationMs: 2_000 }));
     expect(target).toMatchObject({ status: 'Published', errorMessage: null });
     expect(target.attempts.map((attempt) => attempt.outcome)).toEqual(['processing', 'published']);
     const videos = facebook.videos.filter((video) => video.bytes.equals(clip));
@@ -104,14 +89,14 @@ describe('publishing to a Facebook Page', () => {
 
   it('when Facebook refuses the post, then the target fails after one attempt in its words', async () => {
     facebook.script('photos', [{ status: 400, code: 100, message: 'Invalid parameter' }]);
-    const target = await publishedTarget(await generatedPost('Refused by Facebook'));
+    const target = await publishedTo(await post('Refused by Facebook'));
     expect(target).toMatchObject({ status: 'Failed', errorMessage: expect.stringMatching(/^Facebook refused the post \(400, code 100\)/) });
     expect(target.attempts).toEqual([expect.objectContaining({ outcome: 'refused', nextAttemptAt: null })]);
   });
 
   it('when Facebook throttles the Page once, then the next attempt comes after its wait and one post is made', async () => {
     facebook.script('photos', [{ status: 400, code: 32, retryAfter: '2' }]);
-    const target = await publishedTarget(await generatedPost('Tide tables on Facebook'));
+    const target = await publishedTo(await post('Tide tables on Facebook'));
     expect(target.attempts.map((attempt) => attempt.outcome)).toEqual(['rate_limited', 'published']);
     const [limited, published] = target.attempts;
     expect(Date.parse(limited!.nextAttemptAt!) - Date.parse(limited!.at)).toBeGreaterThanOrEqual(2_000);
@@ -121,7 +106,7 @@ describe('publishing to a Facebook Page', () => {
 
   it('when the answer to the post is lost after Facebook made it, then the retry finds it on the Page and the target is Published once', async () => {
     facebook.timeOutAfterPosting = 1;
-    const target = await publishedTarget(await generatedPost('Lost answer on Facebook'));
+    const target = await publishedTo(await post('Lost answer on Facebook'));
     expect(target.status).toBe('Published');
     expect(target.attempts.map((attempt) => attempt.outcome)).toEqual(['unknown', 'published']);
     expect(postsTitled('Lost answer on Facebook')).toHaveLength(1);

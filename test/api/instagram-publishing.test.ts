@@ -5,10 +5,9 @@ import type { InstagramCredentials } from '../../src/adapters/social/social-conn
 import { workflowIds } from '../../src/adapters/temporal/workflow-ids.ts';
 import type { Schemas } from '../../src/api/schemas.ts';
 import { startInstagramServer, type InstagramServer } from '../fakes/instagram-server.ts';
-import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
 import { connectThroughOAuth, instagramEnv, storedCredentials } from '../support/oauth-connections.ts';
 import { postWithVideo } from '../support/post-with-video.ts';
-import { publishAndWait } from '../support/published-targets.ts';
+import { generatedPost, publishedTarget, redirectUri, startOAuthPlatformApp, type OAuthPlatformApp } from '../support/oauth-platform-app.ts';
 import type { TestApp } from '../support/test-app.ts';
 import { makeVideo } from '../support/video-files.ts';
 import type { TestWorkspace } from '../support/workspaces.ts';
@@ -20,23 +19,17 @@ import type { TestWorkspace } from '../support/workspaces.ts';
 type Connection = Schemas['SocialConnection'];
 type Preview = Schemas['PublishPreview'];
 
-// The test whose publication's answer never comes waits for the request to time out: short here, 30 s by default.
-const lostAnswerSeconds = '5';
-
 let instagram: InstagramServer;
+let service: OAuthPlatformApp;
 let app: TestApp;
 let workspace: TestWorkspace;
 let projectId: string;
 let connectionId: string;
-const redirectUri = 'https://client.example/connected';
 
 beforeAll(async () => {
   instagram = await startInstagramServer();
-  ({ app, workspace, projectId } = await startAppWithWorkspace({
-    env: { ...instagramEnv(instagram), API_WAIT_SECONDS: '10', SOCIAL_REQUEST_TIMEOUT_SECONDS: lostAnswerSeconds },
-    project: 'Instagram',
-  }));
-  expect((await workspace.client.call('PATCH', '/workspace', { body: { oauthRedirectUris: [redirectUri] } })).status).toBe(200);
+  service = await startOAuthPlatformApp(instagramEnv(instagram), 'Instagram');
+  ({ app, workspace, projectId } = service);
   const back = await connectThroughOAuth(workspace.client, { platform: 'instagram', redirectUri });
   expect(back.searchParams.get('error')).toBeNull();
   connectionId = back.searchParams.get('connectionId')!;
@@ -50,14 +43,8 @@ beforeEach(() => {
   instagram.publishingLimit.usedBefore = 0;
 });
 
-/** A post with a generated image of the format; its id. */
-async function generatedPost(title: string, format: '1:1' | '9:16' = '1:1'): Promise<string> {
-  const id = (await workspace.client.post<{ id: string }>('/posts', { title, prompt: 'Boats at night', projectId })).body.id;
-  expect((await workspace.client.post(`/posts/${id}/generate`, { format })).status).toBe(200);
-  return id;
-}
-
-const publishedTarget = async (postId: string) => (await publishAndWait(workspace.client, postId, { connectionIds: [connectionId] }))[0]!;
+const post = (title: string, format?: '1:1' | '9:16') => generatedPost(service, title, format);
+const publishedTo = (postId: string) => publishedTarget(service, postId, connectionId);
 const dryRun = async (postId: string) =>
   (await workspace.client.post<Preview[]>(`/posts/${postId}/publish-social`, { connectionIds: [connectionId], dryRun: true })).body[0]!;
 
@@ -76,7 +63,7 @@ describe('Instagram through OAuth', () => {
 describe('the dry run for Instagram', () => {
   it('when the post is 9:16, then its image is shown as the 4:5 JPEG Instagram would get, with the publishing limit as Instagram counts it', async () => {
     instagram.publishingLimit.usedBefore = 7;
-    const preview = await dryRun(await generatedPost('Tall harbour', '9:16'));
+    const preview = await dryRun(await post('Tall harbour', '9:16'));
     expect(preview.image).toMatchObject({ type: 'image/jpeg' });
     expect(preview.image!.width / preview.image!.height).toBeCloseTo(0.8, 2);
     expect(preview.limits).toEqual([{ what: 'posts published through the API in the last 24 hours', used: 7, limit: instagram.publishingLimit.total }]);
@@ -88,18 +75,18 @@ describe('the dry run for Instagram', () => {
 
   it('when the publishing limit is used up, then the dry run says publishing would wait', async () => {
     instagram.publishingLimit.usedBefore = instagram.publishingLimit.total;
-    const preview = await dryRun(await generatedPost('Over the limit'));
+    const preview = await dryRun(await post('Over the limit'));
     expect(preview.problems).toContainEqual({ code: 'limit_reached', message: expect.stringContaining('publishing would wait') });
   });
 });
 
 describe('publishing to Instagram', () => {
   it('when the post has an image, then Instagram fetches a JPEG copy of it, the post is made once, and the copy is due for deletion', async () => {
-    const target = await publishedTarget(await generatedPost('Harbour lights on Instagram'));
+    const target = await publishedTo(await post('Harbour lights on Instagram'));
     expect(target).toMatchObject({ status: 'Published', errorMessage: null });
-    const post = instagram.media.find((media) => media.id === target.externalPostId);
-    expect(post).toMatchObject({ caption: 'Harbour lights on Instagram', mediaType: 'IMAGE' });
-    const container = instagram.containers.find((candidate) => candidate.id === post?.containerId);
+    const made = instagram.media.find((media) => media.id === target.externalPostId);
+    expect(made).toMatchObject({ caption: 'Harbour lights on Instagram', mediaType: 'IMAGE' });
+    const container = instagram.containers.find((candidate) => candidate.id === made?.containerId);
     expect((await sharp(container?.image?.bytes).metadata()).format).toBe('jpeg');
     expect(container?.altText).toBe('Boats at night');
     const copies = await app.api.services.orm.em.fork().find(OrphanedObject, { objectKey: { $like: '%/copy-%' } });
@@ -109,7 +96,7 @@ describe('publishing to Instagram', () => {
   it('when the post has a video, then it goes as a Reel, waited for on the timer, and is made once', async () => {
     instagram.processingPolls = 1;
     const clip = makeVideo({ width: 108, height: 192, seconds: 4 });
-    const target = await publishedTarget(await postWithVideo(app, workspace, { projectId, title: 'Harbour Reel', bytes: clip, durationMs: 4_000 }));
+    const target = await publishedTo(await postWithVideo(app, workspace, { projectId, title: 'Harbour Reel', bytes: clip, durationMs: 4_000 }));
     expect(target).toMatchObject({ status: 'Published', errorMessage: null });
     expect(target.attempts.map((attempt) => attempt.outcome)).toEqual(['processing', 'published']);
     const reels = instagram.containers.filter((container) => container.caption === 'Harbour Reel');
@@ -120,7 +107,7 @@ describe('publishing to Instagram', () => {
 
   it('when Instagram refuses the post, then the target fails after one attempt in its words', async () => {
     instagram.script('create', [{ status: 400, code: 100, message: 'The media type is not supported.' }]);
-    const target = await publishedTarget(await generatedPost('Refused by Instagram'));
+    const target = await publishedTo(await post('Refused by Instagram'));
     expect(target).toMatchObject({ status: 'Failed', errorMessage: expect.stringMatching(/^Instagram refused the post \(400, code 100\)/) });
     expect(target.attempts).toEqual([
       expect.objectContaining({ outcome: 'refused', nextAttemptAt: null, detail: expect.stringContaining('The media type is not supported.') }),
@@ -129,7 +116,7 @@ describe('publishing to Instagram', () => {
 
   it('when Instagram rate-limits the publication once, then the next attempt comes after its wait and one post is made', async () => {
     instagram.script('publish', [{ status: 429, retryAfter: '2' }]);
-    const target = await publishedTarget(await generatedPost('Tide tables on Instagram'));
+    const target = await publishedTo(await post('Tide tables on Instagram'));
     expect(target.attempts.map((attempt) => attempt.outcome)).toEqual(['rate_limited', 'published']);
     const [limited, published] = target.attempts;
     expect(Date.parse(limited!.nextAttemptAt!) - Date.parse(limited!.at)).toBeGreaterThanOrEqual(2_000);
@@ -139,7 +126,7 @@ describe('publishing to Instagram', () => {
 
   it('when the answer to the publication is lost after Instagram made the post, then the retry finds it and the target is Published once', async () => {
     instagram.timeOutAfterPublishing = 1;
-    const target = await publishedTarget(await generatedPost('Lost answer on Instagram'));
+    const target = await publishedTo(await post('Lost answer on Instagram'));
     expect(target.status).toBe('Published');
     expect(target.attempts.map((attempt) => attempt.outcome)).toEqual(['unknown', 'published']);
     const made = instagram.media.filter((media) => media.caption === 'Lost answer on Instagram');

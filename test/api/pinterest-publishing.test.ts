@@ -4,10 +4,9 @@ import type { PinterestCredentials } from '../../src/adapters/social/social-conn
 import { workflowIds } from '../../src/adapters/temporal/workflow-ids.ts';
 import type { Schemas } from '../../src/api/schemas.ts';
 import { startPinterestServer, type PinterestServer } from '../fakes/pinterest-server.ts';
-import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
 import { connectThroughOAuth, createOAuthConnectionFixture, pinterestEnv, storedCredentials } from '../support/oauth-connections.ts';
 import { postWithVideo } from '../support/post-with-video.ts';
-import { publishAndWait } from '../support/published-targets.ts';
+import { generatedPost, publishedTarget, redirectUri, startOAuthPlatformApp, type OAuthPlatformApp } from '../support/oauth-platform-app.ts';
 import type { TestApp } from '../support/test-app.ts';
 import { makeVideo } from '../support/video-files.ts';
 import type { TestWorkspace } from '../support/workspaces.ts';
@@ -17,23 +16,17 @@ import type { TestWorkspace } from '../support/workspaces.ts';
 
 type Connection = Schemas['SocialConnection'];
 
-// The test whose Pin's answer never comes waits for the request to time out: short here, 30 s by default.
-const lostAnswerSeconds = '5';
-
 let pinterest: PinterestServer;
+let service: OAuthPlatformApp;
 let app: TestApp;
 let workspace: TestWorkspace;
 let projectId: string;
 let connectionId: string;
-const redirectUri = 'https://client.example/connected';
 
 beforeAll(async () => {
   pinterest = await startPinterestServer();
-  ({ app, workspace, projectId } = await startAppWithWorkspace({
-    env: { ...pinterestEnv(pinterest), API_WAIT_SECONDS: '10', SOCIAL_REQUEST_TIMEOUT_SECONDS: lostAnswerSeconds },
-    project: 'Pinterest',
-  }));
-  expect((await workspace.client.call('PATCH', '/workspace', { body: { oauthRedirectUris: [redirectUri] } })).status).toBe(200);
+  service = await startOAuthPlatformApp(pinterestEnv(pinterest), 'Pinterest');
+  ({ app, workspace, projectId } = service);
 });
 afterAll(async () => {
   await app?.stop();
@@ -43,14 +36,8 @@ beforeEach(() => {
   pinterest.videoProcessingChecks = 0;
 });
 
-/** A post with a generated image; its id. */
-async function generatedPost(title: string): Promise<string> {
-  const id = (await workspace.client.post<{ id: string }>('/posts', { title, prompt: 'Boats at night', projectId })).body.id;
-  expect((await workspace.client.post(`/posts/${id}/generate`)).status).toBe(200);
-  return id;
-}
-
-const publishedTarget = async (postId: string) => (await publishAndWait(workspace.client, postId, { connectionIds: [connectionId] }))[0]!;
+const post = (title: string, format?: '1:1' | '9:16') => generatedPost(service, title, format);
+const publishedTo = (postId: string) => publishedTarget(service, postId, connectionId);
 
 describe('Pinterest through OAuth, and its board', () => {
   it('when the person consents, then the callback makes a connection with no board yet, kept alive, whose tokens are sealed', async () => {
@@ -73,7 +60,7 @@ describe('Pinterest through OAuth, and its board', () => {
   });
 
   it('when no board is chosen, then the dry run says so and names the way to choose one', async () => {
-    const id = await generatedPost('Boards first');
+    const id = await post('Boards first');
     const preview = await workspace.client.post<Schemas['PublishPreview'][]>(`/posts/${id}/publish-social`, { connectionIds: [connectionId], dryRun: true });
     expect(preview.body[0]!.problems).toContainEqual({ code: 'destination_needed', message: expect.stringContaining('PATCH /social-connections/{id}') });
   });
@@ -115,7 +102,7 @@ describe('Pinterest through OAuth, and its board', () => {
 
 describe('publishing to Pinterest', () => {
   it('when the post has an image, then the Pin carries it on the chosen board with the title and the alt text', async () => {
-    const target = await publishedTarget(await generatedPost('Harbour lights on Pinterest'));
+    const target = await publishedTo(await post('Harbour lights on Pinterest'));
     expect(target).toMatchObject({ status: 'Published', errorMessage: null });
     const pin = pinterest.pins.find((candidate) => candidate.id === target.externalPostId);
     expect(pin).toMatchObject({ boardId: pinterest.boards[0]!.id, title: 'Harbour lights on Pinterest', altText: 'Boats at night' });
@@ -125,7 +112,7 @@ describe('publishing to Pinterest', () => {
   it('when the post has a video, then it is registered, uploaded once, waited for, and the Pin carries it', async () => {
     pinterest.videoProcessingChecks = 1;
     const clip = makeVideo({ width: 108, height: 192, seconds: 4 });
-    const target = await publishedTarget(
+    const target = await publishedTo(
       await postWithVideo(app, workspace, { projectId, title: 'Harbour lights moving on Pinterest', bytes: clip, durationMs: 4_000 }),
     );
     expect(target).toMatchObject({ status: 'Published', errorMessage: null });
@@ -137,7 +124,7 @@ describe('publishing to Pinterest', () => {
 
   it('when Pinterest refuses the Pin, then the target fails after one attempt in its words', async () => {
     pinterest.script('pins', [{ status: 400 }]);
-    const target = await publishedTarget(await generatedPost('Refused by Pinterest'));
+    const target = await publishedTo(await post('Refused by Pinterest'));
     expect(target).toMatchObject({ status: 'Failed', errorMessage: expect.stringMatching(/^Pinterest refused the Pin \(400\)/) });
     expect(target.attempts).toEqual([
       expect.objectContaining({ outcome: 'refused', nextAttemptAt: null, detail: expect.stringMatching(/^Pinterest refused the Pin \(400\): code \d+/) }),
@@ -146,7 +133,7 @@ describe('publishing to Pinterest', () => {
 
   it('when Pinterest rate-limits the Pin once, then the next attempt is due after its wait and comes no sooner, and one Pin is made', async () => {
     pinterest.script('pins', [{ status: 429, retryAfter: '2' }]);
-    const target = await publishedTarget(await generatedPost('Tide tables on Pinterest'));
+    const target = await publishedTo(await post('Tide tables on Pinterest'));
     expect(target.attempts.map((attempt) => attempt.outcome)).toEqual(['rate_limited', 'published']);
     const [limited, published] = target.attempts;
     expect(Date.parse(limited!.nextAttemptAt!) - Date.parse(limited!.at)).toBeGreaterThanOrEqual(2_000);
@@ -156,7 +143,7 @@ describe('publishing to Pinterest', () => {
 
   it('when the answer to the Pin is lost after Pinterest made it, then the retry finds it on the board and the target is Published once', async () => {
     pinterest.timeOutAfterNextPin = true;
-    const target = await publishedTarget(await generatedPost('Lost answer on Pinterest'));
+    const target = await publishedTo(await post('Lost answer on Pinterest'));
     expect(target.status).toBe('Published');
     expect(target.attempts.map((attempt) => attempt.outcome)).toEqual(['unknown', 'published']);
     const made = pinterest.pins.filter((pin) => pin.title === 'Lost answer on Pinterest');

@@ -2,10 +2,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TikTokCredentials } from '../../src/adapters/social/social-connector.ts';
 import type { Schemas } from '../../src/api/schemas.ts';
 import { startTikTokServer, type TikTokServer } from '../fakes/tiktok-server.ts';
-import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
 import { connectThroughOAuth, storedCredentials, tikTokEnv } from '../support/oauth-connections.ts';
 import { postWithVideo } from '../support/post-with-video.ts';
-import { publishAndWait } from '../support/published-targets.ts';
+import { publishedTarget, redirectUri, startOAuthPlatformApp, type OAuthPlatformApp } from '../support/oauth-platform-app.ts';
 import type { TestApp } from '../support/test-app.ts';
 import { makeVideo } from '../support/video-files.ts';
 import type { TestWorkspace } from '../support/workspaces.ts';
@@ -16,20 +15,17 @@ import type { TestWorkspace } from '../support/workspaces.ts';
 type Connection = Schemas['SocialConnection'];
 
 let tiktok: TikTokServer;
+let service: OAuthPlatformApp;
 let app: TestApp;
 let workspace: TestWorkspace;
 let projectId: string;
 let connectionId: string;
 let clip: Buffer;
-const redirectUri = 'https://client.example/connected';
 
 beforeAll(async () => {
   tiktok = await startTikTokServer();
-  ({ app, workspace, projectId } = await startAppWithWorkspace({
-    env: { ...tikTokEnv(tiktok), API_WAIT_SECONDS: '10', SOCIAL_REQUEST_TIMEOUT_SECONDS: '5' },
-    project: 'TikTok',
-  }));
-  expect((await workspace.client.call('PATCH', '/workspace', { body: { oauthRedirectUris: [redirectUri] } })).status).toBe(200);
+  service = await startOAuthPlatformApp(tikTokEnv(tiktok), 'TikTok');
+  ({ app, workspace, projectId } = service);
   clip = makeVideo({ width: 108, height: 192, seconds: 4 });
 });
 afterAll(async () => {
@@ -41,7 +37,7 @@ beforeEach(() => {
 });
 
 const videoPost = (title: string) => postWithVideo(app, workspace, { projectId, title, bytes: clip, durationMs: 4_000 });
-const publishedTarget = async (postId: string) => (await publishAndWait(workspace.client, postId, { connectionIds: [connectionId] }))[0]!;
+const publishedTo = (postId: string) => publishedTarget(service, postId, connectionId);
 
 describe('TikTok through OAuth, and its privacy level', () => {
   it('when the person consents, then the callback makes a connection with no privacy level yet, whose tokens are sealed', async () => {
@@ -96,7 +92,7 @@ describe('TikTok through OAuth, and its privacy level', () => {
 describe('publishing to TikTok', () => {
   it('when the post has a video, then it is uploaded once, waited for, and the target links the public post', async () => {
     tiktok.processingPolls = 1;
-    const target = await publishedTarget(await videoPost('Harbour lights on TikTok'));
+    const target = await publishedTo(await videoPost('Harbour lights on TikTok'));
     expect(target).toMatchObject({ status: 'Published', errorMessage: null });
     expect(target.attempts.map((attempt) => attempt.outcome)).toEqual(['processing', 'published']);
     const post = tiktok.posts.find((candidate) => candidate.id === target.externalPostId)!;
@@ -106,14 +102,14 @@ describe('publishing to TikTok', () => {
 
   it('when TikTok fails the video, then the target fails in its words', async () => {
     tiktok.failNextPublish = 'duration_check_failed';
-    const target = await publishedTarget(await videoPost('Refused by TikTok'));
+    const target = await publishedTo(await videoPost('Refused by TikTok'));
     expect(target.status).toBe('Failed');
     expect(target.errorMessage).toContain("the video's length is outside what TikTok allows (fail_reason duration_check_failed)");
   });
 
   it('when TikTok rate-limits the init once, then the next attempt comes no sooner than its wait, and one post is made', async () => {
     tiktok.script('init', [{ status: 429, retryAfter: '2' }]);
-    const target = await publishedTarget(await videoPost('Tide tables on TikTok'));
+    const target = await publishedTo(await videoPost('Tide tables on TikTok'));
     expect(target.attempts.map((attempt) => attempt.outcome)).toEqual(['rate_limited', 'published']);
     const [limited, published] = target.attempts;
     expect(Date.parse(limited!.nextAttemptAt!) - Date.parse(limited!.at)).toBeGreaterThanOrEqual(2_000);
@@ -123,7 +119,7 @@ describe('publishing to TikTok', () => {
 
   it('when the answer to the last chunk is lost, then the retry finds the post and the target is Published once', async () => {
     tiktok.dropAnswerOfNextChunk();
-    const target = await publishedTarget(await videoPost('Lost answer on TikTok'));
+    const target = await publishedTo(await videoPost('Lost answer on TikTok'));
     expect(target.status).toBe('Published');
     expect(target.attempts.map((attempt) => attempt.outcome)).toEqual(['unknown', 'published']);
     const made = tiktok.posts.filter((post) => post.title === 'Lost answer on TikTok');
@@ -135,7 +131,7 @@ describe('publishing to TikTok', () => {
     const chosen = await workspace.client.call('PATCH', `/social-connections/${connectionId}`, { body: { destination: 'SELF_ONLY' } });
     expect(chosen.status).toBe(200);
     try {
-      const target = await publishedTarget(await videoPost('Only me on TikTok'));
+      const target = await publishedTo(await videoPost('Only me on TikTok'));
       expect(target.status).toBe('Published');
       expect(tiktok.posts.find((post) => post.title === 'Only me on TikTok')!.privacyLevel).toBe('SELF_ONLY');
       expect(target.attempts.at(-1)!.detail).toMatch(/^Published on the platform\. Visible only to the creator .*audited/);

@@ -7,6 +7,7 @@ import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
 import { connectThroughOAuth, createOAuthConnectionFixture, storedCredentials, youTubeEnv } from '../support/oauth-connections.ts';
 import { postWithVideo } from '../support/post-with-video.ts';
 import { publishAndWait } from '../support/published-targets.ts';
+import { publishedTarget, redirectUri, startOAuthPlatformApp, type OAuthPlatformApp } from '../support/oauth-platform-app.ts';
 import type { TestApp } from '../support/test-app.ts';
 import { makeVideo } from '../support/video-files.ts';
 import type { TestWorkspace } from '../support/workspaces.ts';
@@ -17,31 +18,22 @@ import type { TestWorkspace } from '../support/workspaces.ts';
 
 type Connection = Schemas['SocialConnection'];
 
-// The test whose last part's answer never comes waits for the request to time out: short here, 30 s by default.
-const lostAnswerSeconds = '5';
-
 let youtube: YouTubeServer;
+let service: OAuthPlatformApp;
 let app: TestApp;
 let workspace: TestWorkspace;
 let projectId: string;
 let connectionId: string;
 let clip: Buffer;
-const redirectUri = 'https://client.example/connected';
 
 beforeAll(async () => {
   youtube = await startYouTubeServer();
-  ({ app, workspace, projectId } = await startAppWithWorkspace({
-    env: {
-      ...youTubeEnv(youtube),
-      YOUTUBE_UPLOAD_CHUNK_KIB: '256',
-      // This file's uploads, 1,600 units each, pass the default 10,000 a day: its quota is tested on an app of its own.
-      YOUTUBE_DAILY_QUOTA: '100000',
-      API_WAIT_SECONDS: '10',
-      SOCIAL_REQUEST_TIMEOUT_SECONDS: lostAnswerSeconds,
-    },
-    project: 'YouTube',
-  }));
-  expect((await workspace.client.call('PATCH', '/workspace', { body: { oauthRedirectUris: [redirectUri] } })).status).toBe(200);
+  service = await startOAuthPlatformApp(
+    // This file's uploads, 1,600 units each, pass the default 10,000 a day: its quota is tested on an app of its own.
+    { ...youTubeEnv(youtube), YOUTUBE_UPLOAD_CHUNK_KIB: '256', YOUTUBE_DAILY_QUOTA: '100000' },
+    'YouTube',
+  );
+  ({ app, workspace, projectId } = service);
   clip = makeVideo({ width: 108, height: 192, seconds: 3, noise: true });
 });
 afterAll(async () => {
@@ -52,7 +44,7 @@ beforeEach(() => {
   youtube.videoProcessingChecks = 0;
 });
 
-const publishedTarget = async (postId: string) => (await publishAndWait(workspace.client, postId, { connectionIds: [connectionId] }))[0]!;
+const publishedTo = (postId: string) => publishedTarget(service, postId, connectionId);
 const videoPost = (title: string) => postWithVideo(app, workspace, { projectId, title, bytes: clip, durationMs: 3_000 });
 
 describe('YouTube through OAuth', () => {
@@ -70,7 +62,7 @@ describe('YouTube through OAuth', () => {
 describe('publishing to YouTube', () => {
   it("when the post has a video, then it is uploaded in parts of one session, YouTube's processing is waited out, and the target links the video", async () => {
     youtube.videoProcessingChecks = 1;
-    const target = await publishedTarget(await videoPost('Harbour lights on YouTube'));
+    const target = await publishedTo(await videoPost('Harbour lights on YouTube'));
     expect(target).toMatchObject({ status: 'Published', errorMessage: null, externalUrl: `https://www.youtube.com/watch?v=${target.externalPostId}` });
     expect(target.attempts.map((attempt) => attempt.outcome)).toEqual(['processing', 'published']);
     const video = youtube.videos.find((candidate) => candidate.id === target.externalPostId)!;
@@ -84,21 +76,21 @@ describe('publishing to YouTube', () => {
     const preview = await workspace.client.post<Schemas['PublishPreview'][]>(`/posts/${id}/publish-social`, { connectionIds: [connectionId], dryRun: true });
     expect(preview.body[0]!.problems).toContainEqual({ code: 'video_required', message: expect.stringContaining('takes only video') });
     const before = youtube.requests.length;
-    const target = await publishedTarget(id);
+    const target = await publishedTo(id);
     expect(target).toMatchObject({ status: 'Failed', errorMessage: expect.stringContaining('takes only video') });
     expect(youtube.requests.slice(before).filter((request) => request.path.startsWith('/upload/'))).toHaveLength(0);
   });
 
   it('when YouTube refuses the upload, then the target fails after one attempt in its words', async () => {
     youtube.script('videos_insert', [{ status: 400 }]);
-    const target = await publishedTarget(await videoPost('Refused by YouTube'));
+    const target = await publishedTo(await videoPost('Refused by YouTube'));
     expect(target).toMatchObject({ status: 'Failed', errorMessage: expect.stringMatching(/^YouTube refused the video \(400\)/) });
     expect(target.attempts).toEqual([expect.objectContaining({ outcome: 'refused', nextAttemptAt: null })]);
   });
 
   it('when YouTube rate-limits the upload once, then the next attempt is due after its wait and comes no sooner, and one video is made', async () => {
     youtube.script('videos_insert', [{ status: 429, retryAfter: '2' }]);
-    const target = await publishedTarget(await videoPost('Tide tables on YouTube'));
+    const target = await publishedTo(await videoPost('Tide tables on YouTube'));
     expect(target.attempts.map((attempt) => attempt.outcome)).toEqual(['rate_limited', 'published']);
     const [limited, published] = target.attempts;
     expect(Date.parse(limited!.nextAttemptAt!) - Date.parse(limited!.at)).toBeGreaterThanOrEqual(2_000);
@@ -108,7 +100,7 @@ describe('publishing to YouTube', () => {
 
   it('when the answer to the last part is lost after YouTube made the video, then the retry asks the session, finds it, and the target is Published once', async () => {
     youtube.dropAnswerOfCompletingPut = true;
-    const target = await publishedTarget(await videoPost('Lost answer on YouTube'));
+    const target = await publishedTo(await videoPost('Lost answer on YouTube'));
     expect(target.status).toBe('Published');
     expect(target.attempts.map((attempt) => attempt.outcome)).toEqual(['unknown', 'published']);
     const made = youtube.videos.filter((video) => video.title === 'Lost answer on YouTube');
@@ -123,7 +115,7 @@ describe('publishing to YouTube', () => {
     expect(set.status).toBe(200);
     expect(set.body.settings).toEqual({ visibility: 'unlisted', madeForKids: true });
     try {
-      const target = await publishedTarget(await videoPost('Unlisted on YouTube'));
+      const target = await publishedTo(await videoPost('Unlisted on YouTube'));
       expect(youtube.videos.find((video) => video.id === target.externalPostId)).toMatchObject({ privacyStatus: 'unlisted', madeForKids: true });
       expect(target.attempts.at(-1)!.detail).toBe('Published on the platform. Visible only to people with its link (unlisted).');
     } finally {
@@ -150,7 +142,7 @@ describe('publishing to YouTube', () => {
   it('when Google has not audited the app, then YouTube locks the video private, and the published attempt says so and why', async () => {
     youtube.unverifiedApp = true;
     try {
-      const target = await publishedTarget(await videoPost('Locked private on YouTube'));
+      const target = await publishedTo(await videoPost('Locked private on YouTube'));
       expect(target.status).toBe('Published');
       expect(youtube.videos.find((video) => video.id === target.externalPostId)!.privacyStatus).toBe('private');
       expect(target.attempts.at(-1)!.detail).toMatch(/^Published on the platform\. Visible only to the channel owner: YouTube locked the video private.*audit/);
