@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import {
   afterClientGivesUp,
   fieldsOf,
+  formParamsOf,
   graphError,
   graphTime,
   invalidParameter,
@@ -13,12 +14,14 @@ import {
   paramsOf,
   paramsWithJsonOf,
   redirectWithCode,
+  scriptedGraphError,
+  timeParam,
   tokenHolder,
+  unservedField,
   type GraphErrorOverrides,
   type MetaToken,
 } from './meta-graph-fake.ts';
 import { isMp4, videoFactsOf } from './mp4.ts';
-import { multipartPartsOf } from './multipart-parts.ts';
 import { startScriptedServer, type Received, type Reply, type Route, type ScriptedResponse, type ScriptedServer } from './scripted-server.ts';
 
 // A local stand-in for the Instagram API with Instagram Login, speaking the part our OAuth platform and connector
@@ -169,15 +172,6 @@ const errors = {
 /** The caption's error (code 36004, subcode 2207010: "Max 2,200 characters, 30 hashtags, and 20 @ tags"), saying which limit it broke. */
 const captionRefused = (message: string) => graphError(400, { code: 36004, subcode: 2207010, message });
 
-// https://developers.facebook.com/docs/graph-api/overview/rate-limiting#error-codes: a scripted rate limit with only
-// its code gets the code's own message.
-const rateLimitMessages: Partial<Record<number, string>> = {
-  4: 'Application request limit reached',
-  17: 'User request limit reached',
-  32: 'Page request limit reached',
-  613: 'Calls to this API have exceeded the rate limit.',
-};
-
 // The status texts of a container that is not in ERROR: the IG Container page defines `status` only for ERROR
 // (its error subcode); these are the texts Instagram sends.
 const statusTexts: Record<Exclude<InstagramContainer['status'], 'ERROR'>, string> = {
@@ -186,18 +180,6 @@ const statusTexts: Record<Exclude<InstagramContainer['status'], 'ERROR'>, string
   PUBLISHED: 'Published: Media has been successfully published.',
   EXPIRED: 'Expired: Media was not published within 24 hours.',
 };
-
-/** A field the node does not serve: Graph API refuses the whole read. */
-const noSuchField = (field: string, node: string) => invalidParameter(`(#100) Tried accessing nonexisting field (${field}) on node type (${node})`);
-
-/**
- * The first asked field the node does not serve, as Graph API's refusal. A field Instagram has but the fake does not
- * model is refused the same way, so that a test finds out at once rather than reading a field that is never there.
- */
-function unservedField(fields: readonly string[], served: readonly string[], node: string): Reply | undefined {
-  const unknown = fields.find((field) => !served.includes(field));
-  return unknown === undefined ? undefined : noSuchField(unknown, node);
-}
 
 // Hashtags and @mentions as Instagram links them. Every occurrence counts, a repeated one too (the page does not
 // say; counting more is the least forgiving), and so does an e-mail address's "@host".
@@ -269,20 +251,6 @@ async function fetchMedia(
   }
 }
 
-/** The parameters of a form, urlencoded or multipart (the code exchange's sample sends `curl -F`, multipart). */
-async function formOf(received: Received): Promise<URLSearchParams> {
-  const params = paramsOf(received);
-  for (const part of await multipartPartsOf(received)) if (part.value !== undefined) params.set(part.name, part.value);
-  return params;
-}
-
-/** A Unix time parameter (seconds, or a date Graph API's strtotime would take) in ms; null when absent, NaN when unreadable. */
-function timeParam(params: URLSearchParams, name: string): number | null {
-  const value = params.get(name);
-  if (value === null) return null;
-  return /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value);
-}
-
 /** Starts the fake on 127.0.0.1 (port 0). */
 export async function startInstagramServer(): Promise<InstagramServer> {
   const tokens = new Map<string, MetaToken>();
@@ -298,8 +266,7 @@ export async function startInstagramServer(): Promise<InstagramServer> {
     rateLimitResetHeader: 'x-business-use-case-usage',
     record: (request, url) => ({ method: request.method ?? 'GET', path: url.pathname, query: url.searchParams }),
     route,
-    failure: (status, { code, subcode, message }) =>
-      graphError(status, { code, subcode, message: message ?? (code === undefined ? undefined : rateLimitMessages[code]) }),
+    failure: scriptedGraphError,
   });
   const server: InstagramServer = {
     ...scripted,
@@ -348,7 +315,8 @@ export async function startInstagramServer(): Promise<InstagramServer> {
   // the page's words, the "Instagram App-scoped User ID": the app-scoped `id`, not the account's `user_id` that the
   // publishing endpoints take (GET /me gives that one).
   async function exchangeCode(received: Received): Promise<Reply> {
-    const params = await formOf(received);
+    const params = await formParamsOf(received);
+    if (!params) return oauthRefusal('The form could not be read');
     if (params.get('client_id') !== server.app.clientId) return oauthRefusal('Invalid platform app');
     if (params.get('client_secret') !== server.app.clientSecret) return oauthRefusal('Error validating client secret.');
     if (params.get('grant_type') !== 'authorization_code') return oauthRefusal('Unsupported grant_type');
