@@ -143,6 +143,7 @@ const schema = z
     FACEBOOK_CLIENT_SECRET: z.string().min(1).optional(),
     FACEBOOK_API_URL: z.url({ protocol: /^https$/ }).default('https://graph.facebook.com'),
     FACEBOOK_AUTHORIZE_URL: z.url({ protocol: /^https$/ }).default('https://www.facebook.com/v24.0/dialog/oauth'),
+    FACEBOOK_VIDEO_API_URL: z.url({ protocol: /^https$/ }).default('https://graph-video.facebook.com'),
     SLACK_API_URL: z.url({ protocol: /^https$/ }).default('https://slack.com/api'),
     TELEGRAM_API_URL: z.url({ protocol: /^https$/ }).default('https://api.telegram.org'),
     DISCORD_API_URL: z.url({ protocol: /^https$/ }).default('https://discord.com/api'),
@@ -394,9 +395,10 @@ function toConfig(env: z.infer<typeof schema>) {
         client: env.TIKTOK_CLIENT_KEY && env.TIKTOK_CLIENT_SECRET ? { clientId: env.TIKTOK_CLIENT_KEY, clientSecret: env.TIKTOK_CLIENT_SECRET } : null,
         uploadChunkBytes: env.TIKTOK_UPLOAD_CHUNK_MIB * 1024 * 1024,
       },
-      /** Facebook Pages: the Graph API, Facebook Login's dialog, and the operator's Meta app (null: not configured). */
+      /** Facebook Pages: the Graph API and its Video API host, Facebook Login's dialog, and the operator's Meta app (null: not configured). */
       facebook: {
         apiUrl: env.FACEBOOK_API_URL.replace(/\/$/, ''),
+        videoApiUrl: env.FACEBOOK_VIDEO_API_URL.replace(/\/$/, ''),
         authorizeUrl: env.FACEBOOK_AUTHORIZE_URL,
         client: env.FACEBOOK_CLIENT_ID && env.FACEBOOK_CLIENT_SECRET ? { clientId: env.FACEBOOK_CLIENT_ID, clientSecret: env.FACEBOOK_CLIENT_SECRET } : null,
       },

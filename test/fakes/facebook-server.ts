@@ -41,6 +41,7 @@ type FacebookEndpoint =
   | 'photos'
   | 'feed'
   | 'feedList'
+  | 'videoList'
   | 'uploadStart'
   | 'upload'
   | 'uploadStatus'
@@ -81,6 +82,7 @@ type FacebookVideo = {
   status: 'processing' | 'ready' | 'error';
   /** The post made when the video became ready. */
   postId?: string;
+  createdAt: number;
 };
 
 type FacebookPage = { id: string; name: string; tasks: string[] };
@@ -157,6 +159,7 @@ const permissionsNeeded: Partial<Record<FacebookEndpoint, string[]>> = {
   feed: [managePosts, readEngagement],
   videos: [managePosts, readEngagement, showList],
   feedList: [readEngagement],
+  videoList: [readEngagement],
   video: [readEngagement],
   object: [readEngagement],
 };
@@ -585,6 +588,7 @@ export async function startFacebookServer(): Promise<FacebookServer> {
       bytes: session.bytes,
       checksLeft: server.videoProcessingChecks,
       status: 'processing',
+      createdAt: Date.now(),
     };
     server.videos.push(video);
     return answerAfterPosting(received, { status: 200, body: { id: video.id } });
@@ -693,6 +697,31 @@ export async function startFacebookServer(): Promise<FacebookServer> {
     return listPage(received.url, matching, (post) => postJson(post, fields));
   }
 
+  // https://developers.facebook.com/docs/graph-api/reference/page/videos#reading: the Page's videos, newest first,
+  // those still processing too (the reference lists every video the Page uploaded; it does not say otherwise), with
+  // `since` as the feed takes it.
+  function listVideos(received: Received, page: FacebookPage): Reply {
+    const params = received.url.searchParams;
+    const fields = fieldsOf(params, ['id', 'description', 'created_time']);
+    const refused = unservedField(fields, ['id', 'title', 'description', 'created_time', 'permalink_url'], 'Video');
+    if (refused) return refused;
+    const since = timeParam(params, 'since') ?? -Infinity;
+    if (Number.isNaN(since)) return invalidParameter('Param since must be a Unix timestamp or a date');
+    const matching = server.videos.filter((video) => video.pageId === page.id && video.createdAt >= since).sort((a, b) => b.createdAt - a.createdAt);
+    return listPage(received.url, matching, (video) =>
+      pick(
+        {
+          id: video.id,
+          title: video.title || undefined,
+          description: video.description || undefined,
+          created_time: graphTime(video.createdAt),
+          permalink_url: `/${page.id}/videos/${video.id}/`,
+        },
+        fields,
+      ),
+    );
+  }
+
   // A post (https://developers.facebook.com/docs/graph-api/reference/pagepost) or a photo
   // (https://developers.facebook.com/docs/graph-api/reference/photo: its caption is `name`).
   function readObject(received: Received, id: string, holder: MetaToken): Reply {
@@ -790,6 +819,7 @@ export async function startFacebookServer(): Promise<FacebookServer> {
       if (method === 'POST' && edge === 'feed') return onPage('feed', id, postToFeed);
       if (method === 'GET' && edge === 'feed') return onPage('feedList', id, listFeed);
       if (method === 'POST' && edge === 'videos') return onPage('videos', id, postVideo);
+      if (method === 'GET' && edge === 'videos') return onPage('videoList', id, listVideos);
       return undefined;
     }
     const objectId = method === 'GET' ? /^\/([^/]+)$/.exec(path)?.[1] : undefined;

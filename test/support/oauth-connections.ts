@@ -91,6 +91,7 @@ export function tikTokEnv(tiktok: TikTokServer): Record<string, string> {
 export function facebookEnv(facebook: FacebookServer): Record<string, string> {
   return {
     FACEBOOK_API_URL: facebook.url,
+    FACEBOOK_VIDEO_API_URL: facebook.url,
     FACEBOOK_AUTHORIZE_URL: facebook.authorizeUrl,
     FACEBOOK_CLIENT_ID: facebook.app.clientId,
     FACEBOOK_CLIENT_SECRET: facebook.app.clientSecret,

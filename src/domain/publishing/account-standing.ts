@@ -2,6 +2,7 @@ import type { SocialConnection } from '../../adapters/database/entities/social-c
 import { SocialRejectedError, type PlatformFact, type PlatformLimit } from '../../adapters/social/social-connector.ts';
 import { platformNames } from '../../adapters/social/social-platforms.ts';
 import type { Deps } from '../deps.ts';
+import { withTimeout } from '../../common/async/with-timeout.ts';
 import { freshCredentials } from '../social-connections/fresh-credentials.ts';
 import { platformQuotaUsed, postWouldPassQuota } from './platform-quota.ts';
 
@@ -16,6 +17,10 @@ type StandingProblem = { code: 'limit_reached' | 'platform_unreachable'; message
 export type Standing = { limits: PlatformLimit[]; facts: PlatformFact[]; problems: StandingProblem[] };
 
 const none: Standing = { limits: [], facts: [], problems: [] };
+
+// A dry run answers within seconds: a platform slower than this is reported as not answering, whatever the
+// request's own timeout (SOCIAL_REQUEST_TIMEOUT_SECONDS) would allow.
+const standingDeadlineMs = 10_000;
 
 /**
  * The account's limits as its platform says they stand, and the problems they make, after the platform's daily quota
@@ -44,7 +49,8 @@ async function platformStandingOf(deps: Deps, connection: SocialConnection): Pro
   if (!connector.standing || connection.status === 'needs_reauth' || !deps.socialConfigured[connection.platform]) return none;
   const name = platformNames[connection.platform];
   try {
-    const { limits, facts = [] } = await connector.standing((await freshCredentials(deps, connection)).credentials);
+    const asked = async () => connector.standing!((await freshCredentials(deps, connection)).credentials);
+    const { limits, facts = [] } = await withTimeout(asked(), standingDeadlineMs);
     const reached = limits.filter(({ used, limit }) => used >= limit);
     const problems = reached.map(({ what, used, limit }) => ({
       code: 'limit_reached' as const,

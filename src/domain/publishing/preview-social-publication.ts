@@ -58,7 +58,7 @@ export type ConnectionPreview = SocialPostPreview & {
 /**
  * The dry run of a publication: what each connection would be sent, worked out by its connector as publishing does,
  * and the problems it would meet. Records nothing, and asks a platform only for the limits it counts against the
- * account (account-standing.ts).
+ * account and its settings (account-standing.ts).
  */
 export async function previewSocialPublication(deps: Deps, caller: Caller, postId: string, request: SocialPublicationRequest): Promise<ConnectionPreview[]> {
   const em = deps.orm.em.fork();
@@ -66,6 +66,8 @@ export async function previewSocialPublication(deps: Deps, caller: Caller, postI
   const image = await postImageOf(deps, post);
   const video = await postVideoOf(deps, em, post.id);
   const videoComing = !video && (await videoInTheMaking(em, post.id));
+  // The platforms asked at once, each within its deadline, so the dry run takes as long as the slowest, not the sum.
+  const standings = await Promise.all(connections.map((connection) => accountStandingOf(deps, connection)));
   // Connections of one platform given the same draft get the same preview: a large image is resized once.
   const previews = new Map<string, Promise<SocialPostPreview>>();
   const previewOf = (platform: SocialPlatform, draft: SocialPostDraft) => {
@@ -75,7 +77,7 @@ export async function previewSocialPublication(deps: Deps, caller: Caller, postI
     return preview;
   };
   const results: ConnectionPreview[] = [];
-  for (const connection of connections) {
+  for (const [index, connection] of connections.entries()) {
     const { declaration } = deps.social[connection.platform];
     const choice = chooseMedia(requestedMediaOf(request, connection.id), declaration, video);
     const sent = choice.media === 'video' ? outgoingVideoOf(choice.video) : undefined;
@@ -93,7 +95,7 @@ export async function previewSocialPublication(deps: Deps, caller: Caller, postI
     problems.push(...mediaProblemsOf(declaration, choice, videoComing));
     const reshaped = draft.image && preview.image ? await reshapedProblemOf(draft.image.bytes, preview.image) : null;
     if (reshaped) problems.push(reshaped);
-    const standing = await accountStandingOf(deps, connection);
+    const standing = standings[index]!;
     problems.push(...standing.problems);
     const partPreviews = previews.map(({ text, count }) => ({ text, count }));
     const media = sent ? 'video' : preview.image ? 'image' : 'none';

@@ -1,4 +1,4 @@
-import { SocialConnection } from '../../adapters/database/entities/social-connection.ts';
+import type { SocialConnection } from '../../adapters/database/entities/social-connection.ts';
 import { SocialRejectedError, type Destination } from '../../adapters/social/social-connector.ts';
 import { platformNames } from '../../adapters/social/social-platforms.ts';
 import { AppError } from '../../common/errors/app-error.ts';
@@ -8,10 +8,10 @@ import { findSocialConnection } from '../find-in-workspace.ts';
 import { freshCredentials } from './fresh-credentials.ts';
 import { platformUnreachable } from './platform-unreachable.ts';
 
-// Where a connection's posts go, on a platform whose account has several places (Pinterest's boards) or audiences
-// (TikTok's privacy levels): listed from the
-// platform as it is now, and one chosen, which the platform must list. The choice is kept in its own columns, not in
-// the sealed credentials, so it never overwrites tokens a refresh is storing at the same moment.
+// Where a connection's posts go, on a platform whose account has several places (Pinterest's boards, Facebook's
+// Pages) or audiences (TikTok's privacy levels): listed from the platform as it is now, and one chosen
+// (update-social-connection.ts), which the platform must list. The choice is kept in its own columns, not in the
+// sealed credentials, so it never overwrites tokens a refresh is storing at the same moment.
 
 export type ConnectionDestinations = { what: 'board' | 'page' | 'privacy level'; data: Destination[] };
 
@@ -22,17 +22,15 @@ export async function listConnectionDestinations(deps: Deps, caller: Caller, id:
   return { what, data: await destinationsFrom(deps, connection) };
 }
 
-/** Chooses where the connection's posts go from now on: one of the places its platform lists, or a 400 naming `destination`. */
-export async function chooseConnectionDestination(deps: Deps, caller: Caller, id: string, destinationId: string): Promise<SocialConnection> {
-  const connection = await findSocialConnection(deps.orm.em.fork(), caller.workspaceId, id);
+/** One of the places the connection's platform lists now, by its id, or a 400 naming `destination`. */
+export async function listedDestination(deps: Deps, connection: SocialConnection, destinationId: string): Promise<Destination> {
   const what = destinationKindOf(deps, connection);
   const chosen = (await destinationsFrom(deps, connection)).find((destination) => destination.id === destinationId);
   if (!chosen) {
-    const message = `is not a ${what} the ${platformNames[connection.platform]} account ${connection.accountName} may post to (GET /social-connections/${id}/destinations lists them)`;
+    const message = `is not a ${what} the ${platformNames[connection.platform]} account ${connection.accountName} may post to (GET /social-connections/${connection.id}/destinations lists them)`;
     throw new AppError('validation-failed', `destination ${message}.`, { errors: [{ location: 'body', path: 'destination', message }] });
   }
-  await deps.orm.em.fork().nativeUpdate(SocialConnection, { id, workspaceId: caller.workspaceId }, { destinationId: chosen.id, destinationName: chosen.name });
-  return findSocialConnection(deps.orm.em.fork(), caller.workspaceId, id);
+  return chosen;
 }
 
 function destinationKindOf(deps: Deps, connection: SocialConnection): ConnectionDestinations['what'] {

@@ -1,11 +1,11 @@
-import { SocialConnection } from '../../adapters/database/entities/social-connection.ts';
+import type { SocialConnection } from '../../adapters/database/entities/social-connection.ts';
 import type { ConnectionSettings } from '../../adapters/social/social-connector.ts';
 import { platformNames } from '../../adapters/social/social-platforms.ts';
 import { AppError } from '../../common/errors/app-error.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
 import { findSocialConnection } from '../find-in-workspace.ts';
-import { chooseConnectionDestination } from './connection-destinations.ts';
+import { listedDestination } from './connection-destinations.ts';
 
 // PATCH /social-connections/{id}: where the posts go (connection-destinations.ts) and how they are published (the
 // settings its platform takes, its declaration's `settings`). Every part of the request is checked before anything
@@ -15,11 +15,18 @@ export type SocialConnectionUpdate = { destination?: string | undefined; setting
 
 export async function updateSocialConnection(deps: Deps, caller: Caller, id: string, update: SocialConnectionUpdate): Promise<SocialConnection> {
   const connection = await findSocialConnection(deps.orm.em.fork(), caller.workspaceId, id);
-  const settings = update.settings ? checkedSettings(deps, connection, update.settings) : undefined;
-  if (update.destination !== undefined) await chooseConnectionDestination(deps, caller, id, update.destination);
-  if (settings) {
-    await deps.orm.em.fork().nativeUpdate(SocialConnection, { id, workspaceId: caller.workspaceId }, { settings: { ...connection.settings, ...settings } });
-  }
+  const settings = update.settings ? checkedSettings(deps, connection, update.settings) : {};
+  const destination = update.destination === undefined ? undefined : await listedDestination(deps, connection, update.destination);
+  // One statement: both parts or neither, and the settings merged in the row, so a concurrent change of other
+  // settings is kept.
+  await deps.orm.em.fork().execute(
+    `update social_connections
+        set settings = coalesce(settings, '{}'::jsonb) || ?::jsonb,
+            destination_id = coalesce(?, destination_id),
+            destination_name = coalesce(?, destination_name)
+      where id = ? and workspace_id = ?`,
+    [JSON.stringify(settings), destination?.id ?? null, destination?.name ?? null, id, caller.workspaceId],
+  );
   return findSocialConnection(deps.orm.em.fork(), caller.workspaceId, id);
 }
 

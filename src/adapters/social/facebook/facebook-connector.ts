@@ -31,6 +31,8 @@ import { uploadedFacebookVideo } from './facebook-video-upload.ts';
 export type FacebookConnectorOptions = FacebookGraphOptions & {
   /** The Meta app's id (FACEBOOK_CLIENT_ID), under which video uploads are opened; null where none is configured. */
   appId: string | null;
+  /** The Video API's host (FACEBOOK_VIDEO_API_URL), where a Page's video is published. */
+  videoApiUrl: string;
 };
 
 // https://developers.facebook.com/docs/graph-api/reference/page/feed/#publish: a post's message, at most 63,206 characters.
@@ -50,6 +52,12 @@ const clockSkewMs = 60_000;
 const permalinkMaxChars = 2_048;
 
 const sentPosts = sentPostNotes('facebookSent');
+
+/** A post's or video's page on Facebook: a video's permalink_url comes relative to the site (`/{page}/videos/{id}/`). */
+function facebookLinkOf(permalink: unknown): string | undefined {
+  const site = 'https://www.facebook.com';
+  return typeof permalink === 'string' && URL.canParse(permalink, site) ? httpsLinkOf(new URL(permalink, site).toString(), permalinkMaxChars) : undefined;
+}
 
 function credentialsOf(credentials: SocialCredentials): FacebookCredentials {
   if (credentials.platform !== 'facebook') throw new SocialRejectedError(`the Facebook connector cannot use ${credentials.platform} credentials`);
@@ -73,7 +81,7 @@ export function createFacebookConnector(options: FacebookConnectorOptions): Soci
 
   async function permalinkOf(page: Page, id: string): Promise<string | undefined> {
     const answer = await graph.get(facebookPath(id), { fields: 'permalink_url', access_token: page.token }).catch(() => undefined);
-    return answer?.status === 200 ? httpsLinkOf(answer.body.permalink_url, permalinkMaxChars) : undefined;
+    return answer?.status === 200 ? facebookLinkOf(answer.body.permalink_url) : undefined;
   }
 
   async function made(answer: Answer, page: Page, field: 'id' | 'post_id'): Promise<PublishedSocialPost> {
@@ -120,9 +128,7 @@ export function createFacebookConnector(options: FacebookConnectorOptions): Soci
       throw new MediaStillProcessing('Uploaded the video; Facebook is processing it.', nextCheckAfterMs(note.madeAt));
     }
     await ledger.forgetAfterPost(key);
-    // A video's permalink_url comes relative to Facebook's site (`/{page}/videos/{id}/`).
-    const permalink = typeof answer.body.permalink_url === 'string' ? new URL(answer.body.permalink_url, 'https://www.facebook.com').toString() : undefined;
-    return { externalPostId: note.madeId, url: httpsLinkOf(permalink, permalinkMaxChars) };
+    return { externalPostId: note.madeId, url: facebookLinkOf(answer.body.permalink_url) };
   }
 
   async function postVideo(
@@ -140,8 +146,9 @@ export function createFacebookConnector(options: FacebookConnectorOptions): Soci
     if (!options.appId) throw new SocialRejectedError('This service is not set up for Facebook (FACEBOOK_CLIENT_ID)');
     const handle = await uploadedFacebookVideo({ graph, appId: options.appId, userToken: account.accessToken, ledger, idempotencyKey: key }, video);
     await sentPosts.note(sessions, { key, digest: textDigest(message), image: true, at: Date.now() });
+    // The Video API takes the Page's video on its own host (https://developers.facebook.com/docs/video-api/guides/publishing).
     const answer = await graph.post(
-      facebookPath(page.id, 'videos'),
+      `${options.videoApiUrl}${facebookPath(page.id, 'videos')}`,
       {
         fbuploader_video_file_chunk: handle,
         title: shortenText(message.split('\n')[0] ?? '', { codePoints: 255 }),
@@ -152,7 +159,8 @@ export function createFacebookConnector(options: FacebookConnectorOptions): Soci
     );
     if (answer.status !== 200) throw graph.failureOf(answer, 'the video', [page.token]);
     const madeId = graph.textField(answer, 'id', 'the video');
-    const note = { ...((await ledger.find(key)) ?? { id: handle, madeAt: Date.now() }), madeId, finalized: true };
+    // Processing is timed from now, not from the upload's start, so a long upload does not use up the wait.
+    const note = { ...((await ledger.find(key)) ?? { id: handle }), madeId, finalized: true, madeAt: Date.now() };
     await ledger.note(key, note);
     return processedVideo(page, note, ledger, key);
   }
@@ -198,21 +206,30 @@ export function createFacebookConnector(options: FacebookConnectorOptions): Soci
       return post.image ? postPhoto(page, post, post.image, message) : postText(page, message);
     },
 
-    async findPublished(credentials, idempotencyKey, sessions) {
+    async findPublished(credentials, idempotencyKey, sessions = callSessionStore()) {
       const account = credentialsOf(credentials);
       const sent = await sentPosts.lookUp(sessions, idempotencyKey);
       if (sent === 'never sent') return notSent;
       if (sent === 'unknown') return null;
       const pageId = pageOf(account);
-      const token = await heldPageToken(graph, sessions ?? callSessionStore(), account.accessToken, pageId);
+      const page = { id: pageId, token: await heldPageToken(graph, sessions, account.accessToken, pageId) };
       const since = String(Math.floor((sent.at - clockSkewMs) / 1000));
-      const answer = await graph.get(facebookPath(pageId, 'feed'), { fields: 'id,message,created_time,permalink_url', since, access_token: token });
-      if (answer.status !== 200) throw graph.failureOf(answer, 'the list of posts', [token]);
+      // A video whose answer was lost is among the Page's videos even while Facebook processes it, before its post is
+      // in the feed (https://developers.facebook.com/docs/graph-api/reference/page/videos#reading).
+      const video = (await mediaLedger(sessions).find(idempotencyKey))?.uploadToken !== undefined;
+      const list = video ? { edge: 'videos', text: 'description' } : { edge: 'feed', text: 'message' };
+      const answer = await graph.get(facebookPath(pageId, list.edge), {
+        fields: `id,${list.text},created_time,permalink_url`,
+        since,
+        access_token: page.token,
+      });
+      if (answer.status !== 200) throw graph.failureOf(answer, 'the list of posts', [page.token]);
       const posts = Array.isArray(answer.body.data) ? (answer.body.data as Array<Record<string, unknown>>) : [];
-      const found = posts.find(
-        (candidate) => typeof candidate.id === 'string' && textDigest(typeof candidate.message === 'string' ? candidate.message : '') === sent.digest,
-      );
-      return found ? { externalPostId: found.id as string, url: httpsLinkOf(found.permalink_url, permalinkMaxChars) } : null;
+      const found = posts.find((candidate) => {
+        const text = candidate[list.text];
+        return typeof candidate.id === 'string' && textDigest(typeof text === 'string' ? text : '') === sent.digest;
+      });
+      return found ? { externalPostId: found.id as string, url: facebookLinkOf(found.permalink_url) } : null;
     },
   };
 }

@@ -19,5 +19,10 @@ export const facebookPlatform = {
     authors: null,
   },
   createConnector: (config) =>
-    createFacebookConnector({ ...httpOptionsOf(config), apiUrl: config.facebook.apiUrl, appId: config.facebook.client?.clientId ?? null }),
+    createFacebookConnector({
+      ...httpOptionsOf(config),
+      apiUrl: config.facebook.apiUrl,
+      videoApiUrl: config.facebook.videoApiUrl,
+      appId: config.facebook.client?.clientId ?? null,
+    }),
 } satisfies PlatformModule<'facebook'>;

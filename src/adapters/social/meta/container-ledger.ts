@@ -7,8 +7,9 @@ import type { SessionStore } from '../social-connector.ts';
 // attempt, or the reconciliation after an attempt whose outcome is unknown, asks the platform for that container's
 // status instead of making another (Threads: https://developers.facebook.com/docs/threads/troubleshooting#publishing-does-not-return-a-media-id,
 // Instagram: https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-container:
-// PUBLISHED, FINISHED, IN_PROGRESS, ERROR, EXPIRED). The entry goes once the publication's outcome is known; entries
-// left by publications abandoned half-way go after a week, so the session stays small.
+// PUBLISHED, FINISHED, IN_PROGRESS, ERROR, EXPIRED). An entry stays a week after its container was made, whatever
+// became of it (should recording a publication's outcome fail, its retry finds the post through it), so the session
+// stays small; the session's other fields are kept as they are.
 
 export type LedgerEntry = {
   /** The container's id. */
@@ -27,7 +28,7 @@ export type ContainerLedger = {
   forget(idempotencyKey: string): Promise<void>;
 };
 
-type Session = { containers: Record<string, LedgerEntry> };
+type Session = { containers: Record<string, LedgerEntry>; rest: Record<string, unknown> };
 
 const keptMs = 7 * 24 * 60 * 60 * 1000;
 
@@ -43,12 +44,12 @@ function isEntry(value: unknown): value is LedgerEntry {
 
 function sessionOf(text: string | undefined): Session {
   try {
-    const parsed = JSON.parse(text ?? '{}') as { containers?: unknown };
-    const containers = typeof parsed.containers === 'object' && parsed.containers !== null ? (parsed.containers as Record<string, unknown>) : {};
+    const { containers: noted, ...rest } = JSON.parse(text ?? '{}') as Record<string, unknown>;
+    const containers = typeof noted === 'object' && noted !== null ? (noted as Record<string, unknown>) : {};
     const entries = Object.entries(containers).filter((pair): pair is [string, LedgerEntry] => isEntry(pair[1]));
-    return { containers: Object.fromEntries(entries) };
+    return { containers: Object.fromEntries(entries), rest };
   } catch {
-    return { containers: {} };
+    return { containers: {}, rest: {} };
   }
 }
 
@@ -56,11 +57,11 @@ function sessionOf(text: string | undefined): Session {
 export function containerLedger(sessions: SessionStore): ContainerLedger {
   async function change(edit: (containers: Record<string, LedgerEntry>) => void): Promise<void> {
     await sessions.renew((stored) => {
-      const { containers } = sessionOf(stored);
+      const { containers, rest } = sessionOf(stored);
       edit(containers);
       const now = Date.now();
       for (const [key, entry] of Object.entries(containers)) if (now - entry.madeAt > keptMs) delete containers[key];
-      return Promise.resolve(JSON.stringify({ containers }));
+      return Promise.resolve(JSON.stringify({ ...rest, containers }));
     });
   }
 

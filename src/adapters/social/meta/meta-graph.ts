@@ -2,7 +2,7 @@ import { answerFailure } from '../answer-failure.ts';
 import { createPlatformHttp, redactSecrets, type Answer, type PlatformHttpOptions, type PlatformRequest } from '../platform-http.ts';
 import { rateLimitWaitMs } from '../rate-limit-wait.ts';
 
-// How our pieces for Meta's platforms (Threads, Instagram) talk to their Graph APIs: parameters as the documentation
+// How our pieces for Meta's platforms (Threads, Instagram, Facebook) talk to their Graph APIs: parameters as the documentation
 // sends them (the query string for GET, a form body for POST, access_token among them), and errors read from Graph
 // API's error body (https://developers.facebook.com/docs/graph-api/guides/error-handling): `{error: {message, type,
 // code, error_subcode, fbtrace_id}}`, or the flat `{error_type, code, error_message}` their authorization endpoints

@@ -18,7 +18,16 @@ import { tikTokAccountOf, type TikTokCall } from './tiktok-api.ts';
 import { creatorInfoOf, creatorRefusal, creatorFactsOf, privacyLevelsOf } from './tiktok-creator.ts';
 import type { TikTokEndpoints } from './tiktok-oauth.ts';
 import { tikTokVisibilityOf } from './tiktok-visibility.ts';
-import { publishedOf, publishedOrWait, publishStatusOf, sendChunks, startPublish, uploadComplete, type TikTokUpload } from './tiktok-video-upload.ts';
+import {
+  finalized,
+  publishedOf,
+  publishedOrWait,
+  publishStatusOf,
+  sendChunks,
+  startPublish,
+  uploadComplete,
+  type TikTokUpload,
+} from './tiktok-video-upload.ts';
 
 // Videos through the Content Posting API's Direct Post
 // (https://developers.tiktok.com/doc/content-posting-api-reference-direct-post), with the privacy level the person
@@ -143,7 +152,10 @@ export function createTikTokConnector(options: TikTokConnectorOptions): TikTokCo
           const sent = await sendChunks(upload, note, post.video, status.uploadedBytes);
           if (sent === 'expired') await upload.ledger.forget(post.idempotencyKey);
           note = sent === 'expired' ? undefined : sent;
-        } else return visible(await publishedOrWait(upload, note, status, 'TikTok is still processing the video.'), privacyLevel);
+        } else {
+          const whole = note.finalized ? note : await finalized(upload, note);
+          return visible(await publishedOrWait(upload, whole, status, 'TikTok is still processing the video.'), privacyLevel);
+        }
       }
       note ??= await newPublish(upload, privacyLevel, post, post.video);
       return visible(await publishedOrWait(upload, note, await publishStatusOf(upload, note.id), 'Uploaded the video; TikTok is processing it.'), privacyLevel);

@@ -1,4 +1,4 @@
-import { SocialRejectedError, type Destination, type PlatformFact } from '../social-connector.ts';
+import { SocialRateLimitedError, SocialRejectedError, type Destination, type PlatformFact } from '../social-connector.ts';
 import { tikTokApi, tikTokCodeOf, tikTokDataOf, tikTokErrorText, tikTokFailureOf, tikTokJsonHeaders, type TikTokCall } from './tiktok-api.ts';
 
 // What TikTok says of the creator before each post
@@ -26,12 +26,14 @@ const privacyLevelNames: Record<string, string> = {
 /** A privacy level as the person sees it, or TikTok's own name for one we do not know. */
 const privacyLevelName = (level: string) => privacyLevelNames[level] ?? level;
 
-// The query's "200 (intentional)" refusals: the creator may not post now, in our words.
-const cannotPost: Record<string, string> = {
-  spam_risk_too_many_posts: 'TikTok says the account has posted as many times as it may today; try again tomorrow',
-  spam_risk_user_banned_from_posting: 'TikTok has banned the account from posting',
-  reached_active_user_cap: 'TikTok says the app has reached its daily limit of people posting through it; try again tomorrow',
+// The query's "200 (intentional)" refusals, in our words: a ban is for good; the two daily caps pass, so the
+// publication waits and asks again (TikTok does not say when its day ends: an hour, as for Instagram's limit).
+const bannedFromPosting = 'spam_risk_user_banned_from_posting';
+const dailyCaps: Record<string, string> = {
+  spam_risk_too_many_posts: 'TikTok says the account has posted as many times as it may today',
+  reached_active_user_cap: 'TikTok says the app has reached its daily limit of people posting through it',
 };
+const capWaitMs = 60 * 60 * 1000;
 
 const flag = (value: unknown) => value === true;
 
@@ -41,8 +43,10 @@ export async function creatorInfoOf({ http, apiUrl, token }: TikTokCall): Promis
   const data = tikTokDataOf(answer);
   if (!data) {
     const code = tikTokCodeOf(answer);
-    const sentence = code === undefined ? undefined : cannotPost[code];
-    if (sentence) throw new SocialRejectedError(`${sentence} (${tikTokErrorText(answer, [token])})`);
+    const words = tikTokErrorText(answer, [token]);
+    if (code === bannedFromPosting) throw new SocialRejectedError(`TikTok has banned the account from posting (${words})`);
+    const cap = code === undefined ? undefined : dailyCaps[code];
+    if (cap) throw new SocialRateLimitedError(`${cap}; the publication asks again in an hour (${words})`, capWaitMs);
     throw tikTokFailureOf(answer, "the creator's settings", [token]);
   }
   const options = Array.isArray(data.privacy_level_options) ? data.privacy_level_options.filter((level): level is string => typeof level === 'string') : [];

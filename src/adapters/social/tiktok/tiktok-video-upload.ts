@@ -97,6 +97,16 @@ export async function publishStatusOf(upload: TikTokCall, publishId: string): Pr
   };
 }
 
+/**
+ * The note of a publish TikTok has the whole file of, noted so: its processing is timed from now, not from the upload's
+ * start, so a long upload does not use up the wait.
+ */
+export async function finalized(upload: TikTokUpload, note: MediaNote): Promise<MediaNote> {
+  const whole = { ...note, finalized: true, madeAt: Date.now() };
+  await upload.ledger.note(upload.idempotencyKey, whole);
+  return whole;
+}
+
 /** Whether TikTok has the whole file of a noted publish (it no longer waits for chunks). */
 export const uploadComplete = (note: MediaNote, status: PublishStatus) =>
   note.finalized === true || status.status !== 'PROCESSING_UPLOAD' || (status.uploadedBytes !== undefined && status.uploadedBytes === note.bytes);
@@ -126,13 +136,16 @@ export async function sendChunks(upload: TikTokUpload, note: MediaNote, video: S
       creates: last,
     });
     // "Content-Range does not reflect the actual upload progress" (416), an expired upload_url (403), or one TikTok
-    // cannot find (404): this publish will never be a post.
-    if (answer.status === 416 || answer.status === 403 || answer.status === 404) return 'expired';
+    // cannot find (404). Unless TikTok has the whole file after all (a last chunk whose answer was lost, sent again),
+    // this publish will never be a post, and a new one is safe.
+    if (answer.status === 416 || answer.status === 403 || answer.status === 404) {
+      return uploadComplete(current, await publishStatusOf(upload, note.id)) ? finalized(upload, current) : 'expired';
+    }
     if (answer.status !== 206 && answer.status !== 201) throw tikTokFailureOf(answer, `the video's bytes from ${start}`, [upload.token]);
     sent += 1;
-    current = { ...current, parts: sent, ...(answer.status === 201 ? { finalized: true } : {}) };
+    if (answer.status === 201) return finalized(upload, { ...current, parts: sent });
+    current = { ...current, parts: sent };
     await upload.ledger.note(upload.idempotencyKey, current);
-    if (answer.status === 201) return current;
   }
   throw new SocialUnavailableError('TikTok took every chunk of the video without saying the upload was complete');
 }

@@ -27,7 +27,13 @@ let png: Buffer;
 const callbackUrl = 'https://content.example/oauth/facebook/callback';
 
 const connectorFor = (timeoutMs?: number) =>
-  createFacebookConnector({ apiUrl: facebook.url, allowPrivateNetworks: true, appId: facebook.app.clientId, ...(timeoutMs ? { timeoutMs } : {}) });
+  createFacebookConnector({
+    apiUrl: facebook.url,
+    videoApiUrl: facebook.url,
+    allowPrivateNetworks: true,
+    appId: facebook.app.clientId,
+    ...(timeoutMs ? { timeoutMs } : {}),
+  });
 
 function post(overrides: Partial<SocialPost> = {}): SocialPost {
   return { text: 'Harbour lights at dusk https://example.com/harbour', idempotencyKey: randomUUID(), ...overrides };
@@ -136,6 +142,16 @@ describe('Facebook connector: publishing', () => {
     const error = await failureOf(connector.publish(credentials, imagePost(), callSessionStore()), SocialRateLimitedError);
     expect(error.retryAfterMs).toBe(7_000);
     expect(facebook.posts).toHaveLength(0);
+  });
+
+  it('when the answer to a video is lost after Facebook took it, then it is found among the Page’s videos while it processes', async () => {
+    const sessions = callSessionStore();
+    const lost = post({ text: 'A video whose answer was lost', video: socialVideoOf(makeVideo({ width: 108, height: 192, seconds: 2 })) });
+    facebook.timeOutAfterPosting = 1;
+    await failureOf(connectorFor(500).publish(credentials, lost, sessions), SocialOutcomeUnknownError);
+    const found = foundPost(await connector.findPublished?.(credentials, lost.idempotencyKey, sessions));
+    expect(found.externalPostId).toBe(facebook.videos.at(-1)!.id);
+    expect(facebook.videos.filter((video) => video.description === lost.text)).toHaveLength(1);
   });
 
   it('when the answer to a post is lost after Facebook made it, then it is found among the Page’s posts', async () => {

@@ -169,11 +169,19 @@ describe('TikTok connector', () => {
     expect(tiktok.publishes[0]!.postInfo).toMatchObject({ disable_comment: true, disable_duet: false });
   });
 
-  it('when the creator may not post now, then the refusal says so in TikTok’s words', async () => {
+  it('when the creator has posted as much as TikTok allows today, then the publication waits an hour and asks again, in TikTok’s words', async () => {
     tiktok.creator.canPost = 'spam_risk_too_many_posts';
+    const error = await failureOf(connector.publish(credentials(), postWith(), callSessionStore()), SocialRateLimitedError);
+    expect(error.retryAfterMs).toBe(60 * 60 * 1000);
+    expect(error.message).toContain('spam_risk_too_many_posts');
+    expect(error.message).toContain('posted as many times as it may today');
+    expect(inits()).toHaveLength(0);
+  });
+
+  it('when the creator is banned from posting, then the refusal is for good, in TikTok’s words', async () => {
+    tiktok.creator.canPost = 'spam_risk_user_banned_from_posting';
     const error = await failureOf(connector.publish(credentials(), postWith(), callSessionStore()), SocialRejectedError);
-    expect(error.reason).toContain('spam_risk_too_many_posts');
-    expect(error.reason).toContain('posted as many times as it may today');
+    expect(error.reason).toContain('banned the account from posting');
   });
 
   it('when TikTok rate-limits the init, then the attempt waits as TikTok asks', async () => {
