@@ -2,7 +2,7 @@ import { callSessionStore } from '../call-session-store.ts';
 import { imageDimensions } from '../image-dimensions.ts';
 import { firstLinkOf } from '../link-count.ts';
 import { mediaLedger, nextCheckAfterMs, type MediaLedger, type MediaNote } from '../media-ledger.ts';
-import type { MetaGraph } from '../meta/meta-graph.ts';
+import { isGraphError, type MetaGraph } from '../meta/meta-graph.ts';
 import { encodeMultipart, httpsLinkOf, imageFileName, type Answer } from '../platform-http.ts';
 import { sentPostNotes, textDigest } from '../sent-post-notes.ts';
 import { shortenText } from '../shorten-text.ts';
@@ -75,9 +75,18 @@ const messageOf = (text: string) => shortenText(text.trim(), { codePoints: maxMe
 
 type Page = { id: string; token: string };
 
+/** Facebook refused the Page token itself (code 190): nothing was made, and a token derived again may be taken. */
+class PageTokenRefused extends SocialRejectedError {}
+
 /** The connector for Facebook Pages. */
 export function createFacebookConnector(options: FacebookConnectorOptions): SocialConnector {
   const graph: MetaGraph = createFacebookGraph(options);
+
+  /** The error a failed answer to a request made with the Page's token stands for. */
+  function pageFailureOf(answer: Answer, what: string, page: Page): Error {
+    const failure = graph.failureOf(answer, what, [page.token]);
+    return failure instanceof SocialRejectedError && isGraphError(answer, { code: 190 }) ? new PageTokenRefused(failure.reason) : failure;
+  }
 
   async function permalinkOf(page: Page, id: string): Promise<string | undefined> {
     const answer = await graph.get(facebookPath(id), { fields: 'permalink_url', access_token: page.token }).catch(() => undefined);
@@ -85,7 +94,7 @@ export function createFacebookConnector(options: FacebookConnectorOptions): Soci
   }
 
   async function made(answer: Answer, page: Page, field: 'id' | 'post_id'): Promise<PublishedSocialPost> {
-    if (answer.status !== 200) throw graph.failureOf(answer, 'the post', [page.token]);
+    if (answer.status !== 200) throw pageFailureOf(answer, 'the post', page);
     const named = answer.body[field];
     const id = typeof named === 'string' && named ? named : graph.textField(answer, 'id', 'the post');
     return { externalPostId: id, url: await permalinkOf(page, id) };
@@ -117,7 +126,7 @@ export function createFacebookConnector(options: FacebookConnectorOptions): Soci
   /** The video Facebook made of the upload, once it is processed: until then the attempt stops for the workflow's timer. */
   async function processedVideo(page: Page, note: MediaNote & { madeId: string }, ledger: MediaLedger, key: string): Promise<PublishedSocialPost> {
     const answer = await graph.get(facebookPath(note.madeId), { fields: 'status,permalink_url', access_token: page.token });
-    if (answer.status !== 200) throw graph.failureOf(answer, 'the video', [page.token]);
+    if (answer.status !== 200) throw pageFailureOf(answer, 'the video', page);
     const status = (answer.body.status ?? {}) as Record<string, unknown>;
     if (status.video_status === 'error') {
       await ledger.forget(key);
@@ -157,7 +166,7 @@ export function createFacebookConnector(options: FacebookConnectorOptions): Soci
       },
       { creates: true },
     );
-    if (answer.status !== 200) throw graph.failureOf(answer, 'the video', [page.token]);
+    if (answer.status !== 200) throw pageFailureOf(answer, 'the video', page);
     const madeId = graph.textField(answer, 'id', 'the video');
     // Processing is timed from now, not from the upload's start, so a long upload does not use up the wait.
     const note = { ...((await ledger.find(key)) ?? { id: handle }), madeId, finalized: true, madeAt: Date.now() };
@@ -198,12 +207,21 @@ export function createFacebookConnector(options: FacebookConnectorOptions): Soci
     async publish(credentials, post, sessions = callSessionStore()) {
       const account = credentialsOf(credentials);
       const pageId = pageOf(account);
-      const page = { id: pageId, token: await heldPageToken(graph, sessions, account.accessToken, pageId) };
       const message = messageOf(post.text);
-      if (post.video) return postVideo(page, account, post, post.video, message, sessions);
-      if (!post.image && !message) throw new SocialRejectedError('A Facebook post needs text, an image or a video; this one has none');
-      await sentPosts.note(sessions, { key: post.idempotencyKey, digest: textDigest(message), image: Boolean(post.image), at: Date.now() });
-      return post.image ? postPhoto(page, post, post.image, message) : postText(page, message);
+      if (!post.video && !post.image && !message) throw new SocialRejectedError('A Facebook post needs text, an image or a video; this one has none');
+      const publishAs = async (fresh: boolean) => {
+        const page = { id: pageId, token: await heldPageToken(graph, sessions, account.accessToken, pageId, fresh) };
+        if (post.video) return postVideo(page, account, post, post.video, message, sessions);
+        await sentPosts.note(sessions, { key: post.idempotencyKey, digest: textDigest(message), image: Boolean(post.image), at: Date.now() });
+        return post.image ? postPhoto(page, post, post.image, message) : postText(page, message);
+      };
+      try {
+        return await publishAs(false);
+      } catch (error) {
+        // A Page token refused made nothing: the held one is derived again, once.
+        if (error instanceof PageTokenRefused) return publishAs(true);
+        throw error;
+      }
     },
 
     async findPublished(credentials, idempotencyKey, sessions = callSessionStore()) {

@@ -105,6 +105,16 @@ describe('Facebook connector: publishing', () => {
     expect(facebook.posts).toHaveLength(2);
   });
 
+  it('when the Page token the connection holds is refused, then it is derived again once and the post is made once', async () => {
+    const sessions = callSessionStore();
+    await connector.publish(credentials, post(), sessions);
+    const held = (JSON.parse((await sessions.read()) ?? '{}') as { facebookPageTokens: Record<string, string> }).facebookPageTokens;
+    facebook.expire(held[credentials.destination!]!);
+    await connector.publish(credentials, post({ text: 'After the Page token was refused' }), sessions);
+    expect(facebook.posts.filter((made) => made.message === 'After the Page token was refused')).toHaveLength(1);
+    expect(facebook.requests.filter((request) => request.path.endsWith('/me/accounts'))).toHaveLength(2);
+  });
+
   it('when a video is posted, then it is uploaded once, the Page video names it, and the post waits until Facebook has processed it', async () => {
     facebook.videoProcessingChecks = 1;
     const clip = makeVideo({ width: 108, height: 192, seconds: 2 });
@@ -129,6 +139,18 @@ describe('Facebook connector: publishing', () => {
     expect(facebook.requests.filter((request) => request.method === 'GET' && request.path.includes('upload:'))).toHaveLength(1);
     expect(facebook.bytesReceivedTotal() - before).toBe(clip.length);
     expect(facebook.videos.filter((video) => video.bytes.equals(clip))).toHaveLength(1);
+  });
+
+  it('when a resumed upload is refused, then a new upload session takes the whole file and one video is made', async () => {
+    const clip = makeVideo({ width: 108, height: 192, seconds: 2, noise: true });
+    const sessions = callSessionStore();
+    const videoPost = post({ text: 'A resumed upload refused', video: socialVideoOf(clip) });
+    facebook.dropAnswerOfNextUpload();
+    await expect(connector.publish(credentials, videoPost, sessions)).rejects.toThrow();
+    facebook.script('upload', [{ status: 400, code: 100, message: 'Invalid upload session' }]);
+    await connector.publish(credentials, videoPost, sessions);
+    expect(facebook.requests.filter((request) => request.method === 'POST' && request.path.endsWith('/uploads'))).toHaveLength(2);
+    expect(facebook.videos.filter((video) => video.description === videoPost.text)).toHaveLength(1);
   });
 
   it('when Facebook refuses the post, then the attempt fails for good in its words', async () => {

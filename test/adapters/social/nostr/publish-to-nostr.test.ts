@@ -147,6 +147,7 @@ describe('publish-social to Nostr on real relays', () => {
       video: { types: ['video/mp4'], maxBytes: 100 * 1024 * 1024 },
       threads: true,
       destination: null,
+      settings: [],
       retriesNeverDuplicate: { guaranteed: true, how: expect.stringContaining("event's id") },
     });
     const id = await newPost('Lanterns');
