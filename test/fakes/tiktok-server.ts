@@ -65,6 +65,11 @@ export type TikTokServer = ScriptedServer<TikTokEndpoint, TikTokScriptedResponse
   processingPolls: number;
   /** The next publish that completes ends FAILED with this fail_reason instead (e.g. 'file_format_check_failed'), once. */
   failNextPublish: string | undefined;
+  /**
+   * The next status fetch answers as if the last chunk had not arrived yet (PROCESSING_UPLOAD, the bytes before it),
+   * once: TikTok counts received bytes as it likes, and a client must not take a lagging count for a lost chunk.
+   */
+  statusLagsNextFetch: boolean;
   publishes: TikTokPublish[];
   /** Posts made (PUBLISH_COMPLETE): one per completed publish. */
   posts: Array<{ id: string; publishId: string; title: string; privacyLevel: string; video: Buffer }>;
@@ -278,6 +283,7 @@ export async function startTikTokServer(): Promise<TikTokServer> {
     unaudited: false,
     processingPolls: 1,
     failNextPublish: undefined,
+    statusLagsNextFetch: false,
     publishes: [],
     posts: [],
     bytesReceived: 0,
@@ -639,6 +645,11 @@ export async function startTikTokServer(): Promise<TikTokServer> {
     if ('refusal' in parsed) return parsed.refusal;
     const publish = server.publishes.find((candidate) => candidate.publishId === parsed.json.publish_id);
     if (!publish) return apiError(400, 'invalid_publish_id', 'The publish_id does not exist.');
+    if (server.statusLagsNextFetch) {
+      server.statusLagsNextFetch = false;
+      const beforeLastChunk = Math.min(publish.received.length, publish.chunkSize * (publish.totalChunkCount - 1));
+      return apiAnswer({ status: 'PROCESSING_UPLOAD', publicaly_available_post_id: [], uploaded_bytes: beforeLastChunk });
+    }
     const uploaded = publish.received.length === publish.videoSize;
     if (uploaded && publish.status === 'PROCESSING_UPLOAD') {
       if (publish.pollsLeft > 0) publish.pollsLeft -= 1;

@@ -229,6 +229,8 @@ export function createFacebookConnector(options: FacebookConnectorOptions): Soci
       const sent = await sentPosts.lookUp(sessions, idempotencyKey);
       if (sent === 'never sent') return notSent;
       if (sent === 'unknown') return null;
+      // A photo without a message is one of any such posts made meanwhile: it cannot be told.
+      if (sent.digest === textDigest('')) return null;
       const pageId = pageOf(account);
       const page = { id: pageId, token: await heldPageToken(graph, sessions, account.accessToken, pageId) };
       const since = String(Math.floor((sent.at - clockSkewMs) / 1000));

@@ -156,7 +156,6 @@ const failReasons: Record<string, string> = {
   duration_check_failed: "the video's length is outside what TikTok allows",
   frame_rate_check_failed: "the video's frame rate is outside what TikTok allows",
   picture_size_check_failed: "the video's picture size is outside what TikTok allows",
-  internal: 'TikTok failed while processing it',
   publish_cancelled: 'the publish was cancelled',
   auth_removed: 'the account no longer allows this app to post',
   spam_risk_too_many_posts: 'the account has posted as many times as it may today',
@@ -174,6 +173,9 @@ export async function publishedOrWait(upload: TikTokUpload, note: MediaNote, sta
   if (status.status === 'FAILED') {
     await upload.ledger.forget(upload.idempotencyKey);
     const reason = status.failReason ?? 'unknown';
+    // TikTok's own failure is worth another publish (a failed one never becomes a post): the ladder's next attempt.
+    if (reason === 'internal')
+      throw new SocialUnavailableError('TikTok failed while processing the video (fail_reason internal); the next attempt sends it again');
     throw new SocialRejectedError(`TikTok did not publish the video: ${failReasons[reason] ?? reason} (fail_reason ${reason})`);
   }
   if (Date.now() - note.madeAt > processingLimitMs) {

@@ -176,6 +176,15 @@ describe('Facebook connector: publishing', () => {
     expect(facebook.videos.filter((video) => video.description === lost.text)).toHaveLength(1);
   });
 
+  it('when the answer to a photo without text is lost, then it cannot be told from other such posts and is not claimed', async () => {
+    const sessions = callSessionStore();
+    const lost = post({ text: '', image: { bytes: png, contentType: 'image/png', alt: '' } });
+    facebook.timeOutAfterPosting = 1;
+    await failureOf(connectorFor(500).publish(credentials, lost, sessions), SocialOutcomeUnknownError);
+    expect(facebook.posts).toHaveLength(1);
+    expect(await connector.findPublished?.(credentials, lost.idempotencyKey, sessions)).toBeNull();
+  });
+
   it('when the answer to a post is lost after Facebook made it, then it is found among the Page’s posts', async () => {
     const sessions = callSessionStore();
     const lost = post();

@@ -8,6 +8,7 @@ import {
   SocialOutcomeUnknownError,
   SocialRateLimitedError,
   SocialRejectedError,
+  SocialUnavailableError,
   type SocialPost,
   type TikTokCredentials,
 } from '../../../../src/adapters/social/social-connector.ts';
@@ -61,6 +62,7 @@ beforeEach(() => {
   tiktok.unaudited = false;
   tiktok.processingPolls = 0;
   tiktok.failNextPublish = undefined;
+  tiktok.statusLagsNextFetch = false;
   tiktok.creator.canPost = true;
   tiktok.creator.commentDisabled = false;
   tiktok.creator.privacyLevelOptions = ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'SELF_ONLY'];
@@ -200,6 +202,31 @@ describe('TikTok connector', () => {
     const again = await connector.publish(account, post, sessions);
     expect(again).toEqual(found);
     expect(uploads()).toHaveLength(1);
+    expect(inits()).toHaveLength(1);
+    expect(tiktok.posts).toHaveLength(1);
+  });
+
+  it('when TikTok fails the publish on its own side, then the next attempt publishes again, and one post results', async () => {
+    tiktok.failNextPublish = 'internal';
+    const sessions = callSessionStore();
+    const post = postWith();
+    const error = await failureOf(connector.publish(credentials(), post, sessions), SocialUnavailableError);
+    expect(error.message).toContain('fail_reason internal');
+    await connector.publish(credentials(), post, sessions);
+    expect(inits()).toHaveLength(2);
+    expect(tiktok.posts).toHaveLength(1);
+  });
+
+  it('when the last chunk’s answer is lost and TikTok’s count lags, then the resent chunk it refuses starts no second publish', async () => {
+    tiktok.dropAnswerOfNextChunk();
+    const sessions = callSessionStore();
+    const post = postWith();
+    const account = credentials();
+    await failureOf(connector.publish(account, post, sessions), SocialOutcomeUnknownError);
+    tiktok.statusLagsNextFetch = true;
+    await connector.publish(account, post, sessions);
+    // The chunk went twice (the second refused, TikTok having it), the publish once.
+    expect(uploads()).toHaveLength(2);
     expect(inits()).toHaveLength(1);
     expect(tiktok.posts).toHaveLength(1);
   });
