@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { withTimeout } from '../src/common/async/with-timeout.ts';
 import { heartbeatingOnAClock } from './heartbeat-on-a-clock.ts';
 import { saveGeneratedImage, type SaveGeneratedImageInput } from '../src/domain/generation/save-generated-image.ts';
+import { generateKeepingKeyStanding } from '../src/domain/generation/image-key-standing.ts';
 import type { GenerationResult } from '../workflows/contracts/generate-post.ts';
 import { loadPost } from '../src/domain/posts/load-post.ts';
 import { PostVersion } from '../src/adapters/database/entities/post-version.ts';
@@ -45,7 +46,7 @@ const artworkGraceMs = 24 * 60 * 60 * 1000;
  * Asks the image provider for the artwork, stores it and, when asked, saves it to the post. The key depends only on
  * the generation, so a retry overwrites the same object. Provider errors become Temporal failures: refusals are
  * final, rate limits wait as long as the provider asked, outages follow the activity's retry ladder
- * (activities/temporal-failure.ts).
+ * (activities/temporal-failure.ts); a refused key is also logged and recorded for /ready (image-key-standing.ts).
  */
 export function generatePostImage(deps: Deps, input: GeneratePostImageInput): Promise<GeneratedArtwork> {
   // The provider call (up to minutes), the store and the save are each bounded, but not by the heartbeat timeout.
@@ -90,7 +91,7 @@ async function newArtwork(deps: Deps, em: EntityManager, input: GeneratePostImag
   // The key is reserved while the image is made (a database round trip off the customer's wait); both are done
   // before any byte is stored, which is what the reservation must precede.
   const [image] = await Promise.all([
-    countOutcome(deps.images.generate({ prompt: input.prompt, format: input.format, seed: input.seed, colors }), (outcome) =>
+    countOutcome(generateKeepingKeyStanding(deps, { prompt: input.prompt, format: input.format, seed: input.seed, colors }), (outcome) =>
       postGenerations.inc({ provider: deps.images.name, outcome }),
     ),
     reserveObjectKey(em, { key: artworkKey, reason: 'generated artwork never saved', graceMs: artworkGraceMs }),

@@ -5,7 +5,7 @@ import { RemoteRateLimitedError, RemoteRejectedError, RemoteUnavailableError } f
 /**
  * A failure as Temporal should treat it. Work the domain refused is final, typed from the failure table. Of a
  * service at the network edge, a refusal is final, a rate limit waits as long as the service asked, an outage
- * follows the activity's retry policy. Anything else passes through.
+ * follows the activity's retry policy (or waits as long as the service said). Anything else passes through.
  */
 export function asTemporalFailure(error: unknown): unknown {
   if (error instanceof WorkRefused) return ApplicationFailure.nonRetryable(error.message, error.failureType);
@@ -13,7 +13,10 @@ export function asTemporalFailure(error: unknown): unknown {
   if (error instanceof RemoteRateLimitedError) {
     return ApplicationFailure.create({ message: error.message, type: error.failureType, nextRetryDelay: error.retryAfterMs });
   }
-  if (error instanceof RemoteUnavailableError) return ApplicationFailure.retryable(error.message, error.failureType);
+  if (error instanceof RemoteUnavailableError) {
+    if (error.retryAfterMs === undefined) return ApplicationFailure.retryable(error.message, error.failureType);
+    return ApplicationFailure.create({ message: error.message, type: error.failureType, nextRetryDelay: error.retryAfterMs });
+  }
   return error;
 }
 

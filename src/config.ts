@@ -61,9 +61,31 @@ const schema = z
     S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
     S3_FORCE_PATH_STYLE: booleanString.default(false),
 
+    // Unset: Stability AI when its key is set, OpenAI's images API when only its key is, otherwise the local renderer.
+    IMAGE_PROVIDER: z.enum(['local', 'stability', 'openai']).optional(),
     STABILITY_API_KEY: z.string().min(1).optional(),
     STABILITY_API_URL: z.url().default('https://api.stability.ai'),
     STABILITY_ENGINE: z.enum(['core', 'ultra', 'sd3']).default('core'),
+    // Up to the API's version (…/v1), or an Azure OpenAI resource's endpoint with OPENAI_IMAGES_AZURE_API_VERSION.
+    OPENAI_IMAGES_URL: z.url({ protocol: /^https?$/ }).default('https://api.openai.com/v1'),
+    OPENAI_IMAGES_API_KEY: z.string().min(1).optional(),
+    OPENAI_IMAGES_MODEL: z.string().min(1).default('gpt-image-1'),
+    // The sizes the model takes, for servers other than OpenAI's (whose models' sizes are known).
+    OPENAI_IMAGES_SIZES: z
+      .string()
+      .transform((list, ctx) => {
+        const sizes = list.split(',').map((entry) => entry.trim());
+        if (sizes.length > 20 || sizes.some((size) => !/^[1-9]\d{1,4}x[1-9]\d{1,4}$/.test(size))) {
+          ctx.addIssue({ code: 'custom', message: 'must list 1 to 20 sizes, comma-separated, each WIDTHxHEIGHT in pixels (e.g. 1024x1024,1536x1024)' });
+          return z.NEVER;
+        }
+        return sizes as Array<`${number}x${number}`>;
+      })
+      .optional(),
+    OPENAI_IMAGES_AZURE_API_VERSION: z.string().min(1).optional(),
+    OPENAI_IMAGES_AZURE_DEPLOYMENT: z.string().min(1).optional(),
+    // An image answered as a URL is fetched through the public-address guard; development servers may be local.
+    OPENAI_IMAGES_ALLOW_PRIVATE_NETWORKS: booleanString.default(false),
     LOGO_FETCH_ALLOW_PRIVATE_NETWORKS: booleanString.default(false),
     FFMPEG_PATH: z.string().min(1).optional(),
     VIDEO_CONCURRENCY: z.coerce.number().int().positive().default(availableParallelism()),
@@ -219,6 +241,7 @@ const schema = z
       const missing = env.TIKTOK_CLIENT_KEY ? 'TIKTOK_CLIENT_SECRET' : 'TIKTOK_CLIENT_KEY';
       ctx.addIssue({ code: 'custom', path: [missing], message: 'TikTok needs both TIKTOK_CLIENT_KEY and TIKTOK_CLIENT_SECRET' });
     }
+    for (const issue of imageProviderProblems(env)) ctx.addIssue({ code: 'custom', ...issue });
     if (env.STORAGE_DRIVER === 's3' && !env.S3_BUCKET) {
       ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required when STORAGE_DRIVER=s3' });
     }
@@ -301,9 +324,19 @@ function toConfig(env: z.infer<typeof schema>) {
       },
     },
     generation: {
-      // Stability AI when a key is configured, otherwise the local renderer.
-      provider: env.STABILITY_API_KEY ? ('stability' as const) : ('local' as const),
+      provider: imageProviderOf(env),
       stability: { apiKey: env.STABILITY_API_KEY ?? '', baseUrl: env.STABILITY_API_URL.replace(/\/$/, ''), engine: env.STABILITY_ENGINE },
+      openai: {
+        baseUrl: env.OPENAI_IMAGES_URL.replace(/\/$/, ''),
+        apiKey: env.OPENAI_IMAGES_API_KEY ?? '',
+        model: env.OPENAI_IMAGES_MODEL,
+        sizes: env.OPENAI_IMAGES_SIZES,
+        azure:
+          env.OPENAI_IMAGES_AZURE_API_VERSION && env.OPENAI_IMAGES_AZURE_DEPLOYMENT
+            ? { apiVersion: env.OPENAI_IMAGES_AZURE_API_VERSION, deployment: env.OPENAI_IMAGES_AZURE_DEPLOYMENT }
+            : null,
+        allowPrivateNetworks: env.OPENAI_IMAGES_ALLOW_PRIVATE_NETWORKS,
+      },
       logoFetch: { allowPrivateNetworks: env.LOGO_FETCH_ALLOW_PRIVATE_NETWORKS },
     },
     /** `concurrency`: encodes one worker runs at once (each ffmpeg keeps a core busy). */
@@ -441,6 +474,48 @@ function toConfig(env: z.infer<typeof schema>) {
       temporalPort: env.TEMPORAL_METRICS_PORT,
     },
   };
+}
+
+type ImageProviderEnv = {
+  IMAGE_PROVIDER?: 'local' | 'stability' | 'openai' | undefined;
+  STABILITY_API_KEY?: string | undefined;
+  OPENAI_IMAGES_API_KEY?: string | undefined;
+  OPENAI_IMAGES_URL: string;
+  OPENAI_IMAGES_AZURE_API_VERSION?: string | undefined;
+  OPENAI_IMAGES_AZURE_DEPLOYMENT?: string | undefined;
+};
+
+/**
+ * IMAGE_PROVIDER, or the provider whose key is set: Stability AI's first, as before the choice was a setting, so a
+ * deployment that set only STABILITY_API_KEY sees no change.
+ */
+function imageProviderOf(env: ImageProviderEnv): 'local' | 'stability' | 'openai' {
+  if (env.IMAGE_PROVIDER) return env.IMAGE_PROVIDER;
+  if (env.STABILITY_API_KEY) return 'stability';
+  return env.OPENAI_IMAGES_API_KEY ? 'openai' : 'local';
+}
+
+/** Image provider settings that cannot work together, each naming the variable to fix. */
+function imageProviderProblems(env: ImageProviderEnv): Array<{ path: string[]; message: string }> {
+  const problems: Array<{ path: string[]; message: string }> = [];
+  if (!env.IMAGE_PROVIDER && env.STABILITY_API_KEY && env.OPENAI_IMAGES_API_KEY) {
+    problems.push({ path: ['IMAGE_PROVIDER'], message: 'is required when both STABILITY_API_KEY and OPENAI_IMAGES_API_KEY are set (stability or openai)' });
+  }
+  const provider = imageProviderOf(env);
+  if (provider === 'stability' && !env.STABILITY_API_KEY) {
+    problems.push({ path: ['STABILITY_API_KEY'], message: 'is required when IMAGE_PROVIDER=stability' });
+  }
+  if (provider !== 'openai') return problems;
+  if (!env.OPENAI_IMAGES_API_KEY) {
+    problems.push({ path: ['OPENAI_IMAGES_API_KEY'], message: 'is required when IMAGE_PROVIDER=openai (any value for a server that takes no key)' });
+  }
+  if (Boolean(env.OPENAI_IMAGES_AZURE_API_VERSION) !== Boolean(env.OPENAI_IMAGES_AZURE_DEPLOYMENT)) {
+    const missing = env.OPENAI_IMAGES_AZURE_API_VERSION ? 'OPENAI_IMAGES_AZURE_DEPLOYMENT' : 'OPENAI_IMAGES_AZURE_API_VERSION';
+    problems.push({ path: [missing], message: 'Azure OpenAI needs both OPENAI_IMAGES_AZURE_API_VERSION and OPENAI_IMAGES_AZURE_DEPLOYMENT' });
+  } else if (env.OPENAI_IMAGES_AZURE_API_VERSION && new URL(env.OPENAI_IMAGES_URL).hostname === 'api.openai.com') {
+    problems.push({ path: ['OPENAI_IMAGES_URL'], message: "must be the Azure OpenAI resource's endpoint (https://<resource>.openai.azure.com) with OPENAI_IMAGES_AZURE_API_VERSION" });
+  }
+  return problems;
 }
 
 /** The keys that seal and open secrets at rest, the current one first; ENCRYPTION_KEY is the list of one. */

@@ -17,7 +17,7 @@ describe('GET /health and GET /ready', () => {
 
     const ready = await fetch(`${app.url}/ready`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', temporal: 'ok', storage: 'ok' } });
+    expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', temporal: 'ok', storage: 'ok', imageProvider: 'ok' } });
   });
 
   it('when a dependency fails, then /ready answers 503 naming it, without what it said', async () => {

@@ -9,12 +9,24 @@ export class ImageRejectedError extends RemoteRejectedError {
   readonly failureType = failureTypes.imageRejected;
 }
 
+/**
+ * The provider refused the configured API key (401): every generation will fail until the operator fixes `setting`.
+ * Final for the generation like any refusal; the worker also logs it and records it for the api's /ready.
+ */
+export class ImageKeyRejectedError extends ImageRejectedError {
+  readonly setting: string;
+  constructor(reason: string, setting: string) {
+    super(reason);
+    this.setting = setting;
+  }
+}
+
 /** The provider asked us to slow down; retry no sooner than `retryAfterMs`. */
 export class ImageRateLimitedError extends RemoteRateLimitedError {
   readonly failureType = failureTypes.imageRateLimited;
 }
 
-/** A transient failure (5xx, timeout, connection error): retry on the normal ladder. */
+/** A transient failure (5xx, timeout, connection error): retry on the normal ladder, or when the provider said. */
 export class ImageProviderUnavailableError extends RemoteUnavailableError {
   readonly failureType = failureTypes.imageProviderUnavailable;
 }

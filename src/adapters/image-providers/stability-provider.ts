@@ -1,10 +1,11 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import got, { RequestError, TimeoutError } from 'got';
-import sharp from 'sharp';
 import { postFormats } from '../artwork/post-formats.ts';
 import { ResponseTooLargeError, withResponseSizeLimit } from '../net/response-size-limit.ts';
+import { fitToFormat } from './fit-to-format.ts';
 import type { ImageProvider, ImageRequest } from './image-provider.ts';
-import { ImageProviderUnavailableError, ImageRateLimitedError, ImageRejectedError } from './provider-errors.ts';
+import { promptWithPalette } from './prompt-with-palette.ts';
+import { ImageKeyRejectedError, ImageProviderUnavailableError, ImageRateLimitedError, ImageRejectedError } from './provider-errors.ts';
 
 // Stability AI's v2beta stable-image REST API. One attempt per call: got's own retries are off
 // because Temporal's retry policy owns retrying, with the delays the errors below ask for.
@@ -26,16 +27,6 @@ const rateLimitPenaltyMs = 60_000;
 /** Stability's answer, whatever its status. */
 type Answer = { status: number; headers: IncomingHttpHeaders; body: Buffer };
 type Generated = { bytes: Buffer; finishReason: string | undefined; seed: number | undefined };
-
-function promptOf(request: ImageRequest): string {
-  const palette = [request.colors.primary, request.colors.secondary, request.colors.accent, request.colors.neutral].filter((colour): colour is string =>
-    Boolean(colour),
-  );
-  if (palette.length === 0) return request.prompt;
-  // One line: multipart encoding turns a newline into CRLF, which the model would then see.
-  const prompt = request.prompt.trimEnd();
-  return `${/[.!?]$/.test(prompt) ? prompt : `${prompt}.`} Colour palette: ${palette.join(', ')}`;
-}
 
 function retryAfterMs(header: string | undefined): number {
   const seconds = Number(header);
@@ -70,7 +61,7 @@ function detailOf(answer: Answer, apiKey: string): string {
 function failureOf(answer: Answer, apiKey: string): Error {
   const status = answer.status;
   const detail = detailOf(answer, apiKey);
-  if (status === 401) return new ImageRejectedError(`Stability AI rejected the configured API key ${detail}`);
+  if (status === 401) return new ImageKeyRejectedError(`Stability AI rejected the configured API key ${detail}`, 'STABILITY_API_KEY');
   if (status === 429) {
     return new ImageRateLimitedError(`Stability AI rate limit reached ${detail}`, retryAfterMs(answer.headers['retry-after']));
   }
@@ -97,21 +88,13 @@ function generatedOf(answer: Answer): Generated {
   return { bytes: answer.body, finishReason: typeof finishReason === 'string' ? finishReason : undefined, seed: Number.isFinite(seed) ? seed : undefined };
 }
 
-async function fitToFormat(bytes: Buffer, width: number, height: number): Promise<Buffer> {
-  try {
-    return await sharp(bytes).resize(width, height, { fit: 'cover' }).png().toBuffer();
-  } catch (error) {
-    throw new ImageProviderUnavailableError('Stability AI returned an image that could not be read', { cause: error });
-  }
-}
-
 /** The image provider used when STABILITY_API_KEY is set. */
 export function createStabilityImageProvider(options: StabilityOptions): ImageProvider {
   const url = `${options.baseUrl}/v2beta/stable-image/generate/${options.engine}`;
   const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
   async function post(request: ImageRequest): Promise<Answer> {
     const form = new FormData();
-    form.set('prompt', promptOf(request));
+    form.set('prompt', promptWithPalette(request));
     form.set('aspect_ratio', request.format);
     form.set('seed', String(request.seed));
     form.set('output_format', 'png');
@@ -152,7 +135,7 @@ export function createStabilityImageProvider(options: StabilityOptions): ImagePr
         throw new ImageRejectedError('Stability AI withheld the image: its content filter flagged the result (CONTENT_FILTERED)');
       }
       const { width, height } = postFormats[request.format];
-      const png = await fitToFormat(generated.bytes, width, height);
+      const png = await fitToFormat(generated.bytes, request.format, title);
       const seed = generated.seed ?? request.seed;
       return { png, width, height, seed, madeBy: `${title} (stable-image ${options.engine}, seed ${seed})` };
     },

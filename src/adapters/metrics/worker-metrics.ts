@@ -12,7 +12,7 @@ collectDefaultMetrics({ register: workerRegistry });
 
 /** workflows/contracts/deliver-event.ts's DeliveryOutcome. */
 const webhookDeliveryOutcomes = ['delivered', 'failed', 'gone', 'unusable', 'not-on-plan'] as const;
-const imageProviders = ['local', 'stability'] as const satisfies ReadonlyArray<ImageProvider['name']>;
+const imageProviders = ['local', 'stability', 'openai'] as const satisfies ReadonlyArray<ImageProvider['name']>;
 
 export const webhookDeliveryAttempts = new Counter({
   name: 'webhook_delivery_attempts_total',

@@ -32,8 +32,14 @@ export abstract class RemoteRateLimitedError extends RemoteError {
   }
 }
 
-/** A transient failure (5xx, timeout, connection error): retry on the normal ladder. */
+/** A transient failure (5xx, timeout, connection error): retry on the normal ladder, or after `retryAfterMs`. */
 export abstract class RemoteUnavailableError extends RemoteError {
   /** A request that creates something was sent and no answer came: the service may have acted on it. */
   readonly outcomeUnknown: boolean = false;
+  /** When the service said when to come back (a 503's Retry-After); otherwise the retry policy's ladder decides. */
+  readonly retryAfterMs: number | undefined;
+  constructor(message: string, options?: { cause?: unknown; retryAfterMs?: number }) {
+    super(message, options);
+    this.retryAfterMs = options?.retryAfterMs;
+  }
 }

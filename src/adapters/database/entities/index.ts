@@ -1,6 +1,7 @@
 import { ApiKey } from './api-key.ts';
 import { BrandKit } from './brand-kit.ts';
 import { IdempotencyKey } from './idempotency-key.ts';
+import { ImageKeyRejection } from './image-key-rejection.ts';
 import { OAuthAuthorization } from './oauth-authorization.ts';
 import { OrphanedObject } from './orphaned-object.ts';
 import { PlatformQuotaDay } from './platform-quota-day.ts';
@@ -36,6 +37,7 @@ export const entities = [
   PublishTargetAttempt,
   PublishTargetPart,
   PlatformQuotaDay,
+  ImageKeyRejection,
   Webhook,
   WebhookDelivery,
   Schedule,

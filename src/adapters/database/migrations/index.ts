@@ -33,6 +33,7 @@ import { Migration20261130051404_tiktok } from './Migration20261130051404_tiktok
 import { Migration20261130052658_facebook } from './Migration20261130052658_facebook.ts';
 import { Migration20261130052811_platform_quota } from './Migration20261130052811_platform_quota.ts';
 import { Migration20261130055600_connection_settings } from './Migration20261130055600_connection_settings.ts';
+import { Migration20261130074644_image_key_rejections } from './Migration20261130074644_image_key_rejections.ts';
 
 export const migrationsList = [
   Migration20261122091116_initial,
@@ -68,4 +69,5 @@ export const migrationsList = [
   Migration20261130052658_facebook,
   Migration20261130052811_platform_quota,
   Migration20261130055600_connection_settings,
+  Migration20261130074644_image_key_rejections,
 ];
