@@ -50,8 +50,23 @@ function queryValueOf(text: string, schema: Schema | undefined): unknown {
   return text;
 }
 
+/**
+ * OpenAPI 3.0's `nullable: true`, which some 3.1 descriptions still use (OpenAI's, beside `anyOf`), as 3.1 says it:
+ * null is one more allowed value. Ajv reads `nullable` only beside a `type`, and refuses to compile it elsewhere.
+ */
+function nullableAsNull(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(nullableAsNull);
+  if (typeof value !== 'object' || value === null) return value;
+  const { nullable, ...rest } = Object.fromEntries(Object.entries(value).map(([key, item]) => [key, nullableAsNull(item)])) as Schema;
+  if (nullable !== true) return nullable === undefined ? rest : { ...rest, nullable };
+  if (typeof rest.type === 'string') return { ...rest, type: [rest.type, 'null'] };
+  if (Array.isArray(rest.anyOf)) return { ...rest, anyOf: [...(rest.anyOf as unknown[]), { type: 'null' }] };
+  return { anyOf: [rest, { type: 'null' }] };
+}
+
 export function loadOpenApiContract(file: string): ApiContract {
-  const document = JSON.parse(readFileSync(file, 'utf8')) as { openapi: string; paths: Record<string, Record<string, Operation>> };
+  const read = JSON.parse(readFileSync(file, 'utf8')) as { openapi: string; paths: Record<string, Record<string, Operation>> };
+  const document = (read.openapi.startsWith('3.1') ? nullableAsNull(read) : read) as typeof read;
   const options = { strict: false, allErrors: true };
   const ajv = document.openapi.startsWith('3.1') ? new Ajv2020(options) : new Ajv(options);
   addFormats.default(ajv);

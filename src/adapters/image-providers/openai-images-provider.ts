@@ -166,7 +166,7 @@ export function createOpenAIImagesProvider(options: OpenAIImagesOptions): ImageP
         maxBytes: maxImageBytes,
         timeoutMs: imageFetchTimeoutMs,
         allowPrivateNetworks: options.allowPrivateNetworks,
-        what: 'generated image',
+        what: 'the generated image',
       });
       return body;
     } catch (error) {
