@@ -108,4 +108,35 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ...minimal, TRUST_PROXY_HOPS: 'true' })).toThrow(/TRUST_PROXY_HOPS/);
     expect(loadConfig({ ...minimal, TRUST_PROXY_HOPS: '2' }).http.trustProxyHops).toBe(2);
   });
+
+  it('when IMAGE_PROVIDER is unset, then Stability AI serves when its key is set, OpenAI when only its key is, else the local renderer', () => {
+    expect(loadConfig(minimal).generation.provider).toBe('local');
+    expect(loadConfig({ ...minimal, STABILITY_API_KEY: 'sk-s' }).generation.provider).toBe('stability');
+    const openai = loadConfig({ ...minimal, OPENAI_IMAGES_API_KEY: 'sk-o' }).generation;
+    expect(openai.provider).toBe('openai');
+    expect(openai.openai).toEqual({
+      baseUrl: 'https://api.openai.com/v1',
+      apiKey: 'sk-o',
+      model: 'gpt-image-1',
+      sizes: undefined,
+      azure: null,
+      allowPrivateNetworks: false,
+    });
+    expect(() => loadConfig({ ...minimal, STABILITY_API_KEY: 'sk-s', OPENAI_IMAGES_API_KEY: 'sk-o' })).toThrow(/IMAGE_PROVIDER: is required when both/);
+    expect(loadConfig({ ...minimal, IMAGE_PROVIDER: 'local', STABILITY_API_KEY: 'sk-s' }).generation.provider).toBe('local');
+  });
+
+  it('when IMAGE_PROVIDER names a provider without its settings, then start-up stops naming the variable to set', () => {
+    expect(() => loadConfig({ ...minimal, IMAGE_PROVIDER: 'stability' })).toThrow(/STABILITY_API_KEY: is required when IMAGE_PROVIDER=stability/);
+    expect(() => loadConfig({ ...minimal, IMAGE_PROVIDER: 'openai' })).toThrow(/OPENAI_IMAGES_API_KEY: is required when IMAGE_PROVIDER=openai/);
+    expect(() => loadConfig({ ...minimal, IMAGE_PROVIDER: 'dall-e' })).toThrow(/IMAGE_PROVIDER/);
+    const openai = { ...minimal, IMAGE_PROVIDER: 'openai', OPENAI_IMAGES_API_KEY: 'k' };
+    expect(() => loadConfig({ ...openai, OPENAI_IMAGES_SIZES: '1024x1024,big' })).toThrow(/OPENAI_IMAGES_SIZES: must list 1 to 20 sizes/);
+    expect(loadConfig({ ...openai, OPENAI_IMAGES_SIZES: '1024x1024, 1344x768' }).generation.openai.sizes).toEqual(['1024x1024', '1344x768']);
+    expect(() => loadConfig({ ...openai, OPENAI_IMAGES_AZURE_API_VERSION: '2025-04-01-preview' })).toThrow(/OPENAI_IMAGES_AZURE_DEPLOYMENT: Azure OpenAI needs both/);
+    const azure = { ...openai, OPENAI_IMAGES_AZURE_API_VERSION: '2025-04-01-preview', OPENAI_IMAGES_AZURE_DEPLOYMENT: 'images' };
+    expect(() => loadConfig(azure)).toThrow(/OPENAI_IMAGES_URL: must be the Azure OpenAI resource's endpoint/);
+    const endpoint = loadConfig({ ...azure, OPENAI_IMAGES_URL: 'https://acme.openai.azure.com/' }).generation.openai;
+    expect(endpoint).toMatchObject({ baseUrl: 'https://acme.openai.azure.com', azure: { apiVersion: '2025-04-01-preview', deployment: 'images' } });
+  });
 });
