@@ -513,7 +513,10 @@ function imageProviderProblems(env: ImageProviderEnv): Array<{ path: string[]; m
     const missing = env.OPENAI_IMAGES_AZURE_API_VERSION ? 'OPENAI_IMAGES_AZURE_DEPLOYMENT' : 'OPENAI_IMAGES_AZURE_API_VERSION';
     problems.push({ path: [missing], message: 'Azure OpenAI needs both OPENAI_IMAGES_AZURE_API_VERSION and OPENAI_IMAGES_AZURE_DEPLOYMENT' });
   } else if (env.OPENAI_IMAGES_AZURE_API_VERSION && new URL(env.OPENAI_IMAGES_URL).hostname === 'api.openai.com') {
-    problems.push({ path: ['OPENAI_IMAGES_URL'], message: "must be the Azure OpenAI resource's endpoint (https://<resource>.openai.azure.com) with OPENAI_IMAGES_AZURE_API_VERSION" });
+    problems.push({
+      path: ['OPENAI_IMAGES_URL'],
+      message: "must be the Azure OpenAI resource's endpoint (https://<resource>.openai.azure.com) with OPENAI_IMAGES_AZURE_API_VERSION",
+    });
   }
   return problems;
 }

@@ -133,7 +133,9 @@ describe('loadConfig', () => {
     const openai = { ...minimal, IMAGE_PROVIDER: 'openai', OPENAI_IMAGES_API_KEY: 'k' };
     expect(() => loadConfig({ ...openai, OPENAI_IMAGES_SIZES: '1024x1024,big' })).toThrow(/OPENAI_IMAGES_SIZES: must list 1 to 20 sizes/);
     expect(loadConfig({ ...openai, OPENAI_IMAGES_SIZES: '1024x1024, 1344x768' }).generation.openai.sizes).toEqual(['1024x1024', '1344x768']);
-    expect(() => loadConfig({ ...openai, OPENAI_IMAGES_AZURE_API_VERSION: '2025-04-01-preview' })).toThrow(/OPENAI_IMAGES_AZURE_DEPLOYMENT: Azure OpenAI needs both/);
+    expect(() => loadConfig({ ...openai, OPENAI_IMAGES_AZURE_API_VERSION: '2025-04-01-preview' })).toThrow(
+      /OPENAI_IMAGES_AZURE_DEPLOYMENT: Azure OpenAI needs both/,
+    );
     const azure = { ...openai, OPENAI_IMAGES_AZURE_API_VERSION: '2025-04-01-preview', OPENAI_IMAGES_AZURE_DEPLOYMENT: 'images' };
     expect(() => loadConfig(azure)).toThrow(/OPENAI_IMAGES_URL: must be the Azure OpenAI resource's endpoint/);
     const endpoint = loadConfig({ ...azure, OPENAI_IMAGES_URL: 'https://acme.openai.azure.com/' }).generation.openai;

@@ -22,7 +22,7 @@ type OpenAIScriptedResponse =
   /** An error in OpenAI's shape; `retryAfter` becomes Retry-After. */
   | { status: number; code?: string; type?: string; message?: string; retryAfter?: string };
 
-export type OpenAIImagesRequest = { path: string; query: URLSearchParams; headers: IncomingHttpHeaders; body: Record<string, unknown> };
+type OpenAIImagesRequest = { path: string; query: URLSearchParams; headers: IncomingHttpHeaders; body: Record<string, unknown> };
 
 export type OpenAIImagesServer = {
   /** OPENAI_IMAGES_URL for OpenAI's form (`…/v1`). */
@@ -74,8 +74,18 @@ function sendJson(response: ServerResponse, status: number, body: unknown, heade
   response.end(JSON.stringify(body));
 }
 
-function sendError(response: ServerResponse, status: number, error: { message: string; type?: string; param?: string | null; code?: string | null }, headers?: Record<string, string>) {
-  sendJson(response, status, { error: { message: error.message, type: error.type ?? 'invalid_request_error', param: error.param ?? null, code: error.code ?? null } }, headers);
+function sendError(
+  response: ServerResponse,
+  status: number,
+  error: { message: string; type?: string; param?: string | null; code?: string | null },
+  headers?: Record<string, string>,
+) {
+  sendJson(
+    response,
+    status,
+    { error: { message: error.message, type: error.type ?? 'invalid_request_error', param: error.param ?? null, code: error.code ?? null } },
+    headers,
+  );
 }
 
 async function readJson(request: IncomingMessage): Promise<unknown> {
@@ -90,7 +100,11 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
 }
 
 /** What OpenAI refuses that its description leaves to prose: a size the model does not take, a parameter it does not take. */
-function modelProblem(model: string, body: Record<string, unknown>, otherModelSizes: string[] | undefined): { message: string; param: string; code: string } | undefined {
+function modelProblem(
+  model: string,
+  body: Record<string, unknown>,
+  otherModelSizes: string[] | undefined,
+): { message: string; param: string; code: string } | undefined {
   const family = model.startsWith('gpt-image-') ? 'gpt-image' : model.startsWith('dall-e-') ? 'dall-e' : 'other';
   if (family === 'gpt-image' && body.response_format !== undefined) {
     return { message: "Unknown parameter: 'response_format'.", param: 'response_format', code: 'unknown_parameter' };
@@ -105,7 +119,11 @@ function modelProblem(model: string, body: Record<string, unknown>, otherModelSi
   const sizes = documentedSizes.find((entry) => entry.model.test(model))?.sizes ?? otherModelSizes;
   const size = typeof body.size === 'string' ? body.size : family === 'gpt-image' ? 'auto' : '1024x1024';
   if (sizes && !sizes.includes(size)) {
-    return { message: `Invalid value: '${size}'. Supported values are: ${sizes.map((entry) => `'${entry}'`).join(', ')}.`, param: 'size', code: 'invalid_value' };
+    return {
+      message: `Invalid value: '${size}'. Supported values are: ${sizes.map((entry) => `'${entry}'`).join(', ')}.`,
+      param: 'size',
+      code: 'invalid_value',
+    };
   }
   return undefined;
 }
@@ -129,7 +147,11 @@ export async function startOpenAIImagesServer(options: OpenAIImagesServerOptions
     if (azure) {
       if (request.headers['api-key'] !== apiKey) {
         return sendJson(response, 401, {
-          error: { code: '401', message: 'Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource.' },
+          error: {
+            code: '401',
+            message:
+              'Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource.',
+          },
         });
       }
     } else if (request.headers.authorization !== `Bearer ${apiKey}`) {
@@ -148,7 +170,11 @@ export async function startOpenAIImagesServer(options: OpenAIImagesServerOptions
     const problems = apiContract.problemsOf({ method: 'POST', path: '/images/generations', query: new URLSearchParams(), json });
     if (problems.length > 0) return sendError(response, 400, { message: problems.join('; ') });
     if (body.prompt === '') {
-      return sendError(response, 400, { message: "Invalid 'prompt': empty string. Expected a string with minimum length 1, but got an empty string instead.", param: 'prompt', code: 'empty_string' });
+      return sendError(response, 400, {
+        message: "Invalid 'prompt': empty string. Expected a string with minimum length 1, but got an empty string instead.",
+        param: 'prompt',
+        code: 'empty_string',
+      });
     }
     const chosen = model ?? (typeof body.model === 'string' ? body.model : 'dall-e-2');
     const problem = modelProblem(chosen, body, options.otherModelSizes);
@@ -159,7 +185,11 @@ export async function startOpenAIImagesServer(options: OpenAIImagesServerOptions
       return sendError(
         response,
         next.status,
-        { message: next.message ?? `The fake answered ${next.status}.`, type: next.type ?? (next.status >= 500 ? 'server_error' : 'invalid_request_error'), code: next.code ?? null },
+        {
+          message: next.message ?? `The fake answered ${next.status}.`,
+          type: next.type ?? (next.status >= 500 ? 'server_error' : 'invalid_request_error'),
+          code: next.code ?? null,
+        },
         next.retryAfter ? { 'retry-after': next.retryAfter } : {},
       );
     }
@@ -188,7 +218,17 @@ export async function startOpenAIImagesServer(options: OpenAIImagesServerOptions
     return sendJson(
       response,
       200,
-      gptImage ? { created, data: [image], background: 'opaque', output_format: 'png', size, quality: 'high', usage: { total_tokens: 100, input_tokens: 50, output_tokens: 50, input_tokens_details: { text_tokens: 50, image_tokens: 0 } } } : { created, data: [image] },
+      gptImage
+        ? {
+            created,
+            data: [image],
+            background: 'opaque',
+            output_format: 'png',
+            size,
+            quality: 'high',
+            usage: { total_tokens: 100, input_tokens: 50, output_tokens: 50, input_tokens_details: { text_tokens: 50, image_tokens: 0 } },
+          }
+        : { created, data: [image] },
     );
   }
 
@@ -208,7 +248,11 @@ export async function startOpenAIImagesServer(options: OpenAIImagesServerOptions
       if (!url.searchParams.get('api-version')) return sendJson(response, 404, { error: { code: '404', message: 'Resource not found' } });
       if (decodeURIComponent(deployment) !== options.azureDeployment?.name) {
         return sendJson(response, 404, {
-          error: { code: 'DeploymentNotFound', message: 'The API deployment for this resource does not exist. If you created the deployment within the last 5 minutes, please wait a moment and try again.' },
+          error: {
+            code: 'DeploymentNotFound',
+            message:
+              'The API deployment for this resource does not exist. If you created the deployment within the last 5 minutes, please wait a moment and try again.',
+          },
         });
       }
       return generate(request, response, url, true, options.azureDeployment.model);

@@ -57,7 +57,7 @@ function queryValueOf(text: string, schema: Schema | undefined): unknown {
 function nullableAsNull(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(nullableAsNull);
   if (typeof value !== 'object' || value === null) return value;
-  const { nullable, ...rest } = Object.fromEntries(Object.entries(value).map(([key, item]) => [key, nullableAsNull(item)])) as Schema;
+  const { nullable, ...rest } = Object.fromEntries<unknown>(Object.entries(value).map(([key, item]) => [key, nullableAsNull(item)]));
   if (nullable !== true) return nullable === undefined ? rest : { ...rest, nullable };
   if (typeof rest.type === 'string') return { ...rest, type: [rest.type, 'null'] };
   if (Array.isArray(rest.anyOf)) return { ...rest, anyOf: [...(rest.anyOf as unknown[]), { type: 'null' }] };

@@ -96,8 +96,13 @@ describe('OpenAI-compatible image provider: requests and answers', () => {
 
   it('when the answer’s URL is on a private address and private networks are not allowed, then it fails as unavailable without fetching', async () => {
     openai.script([{ kind: 'image', as: 'url' }]);
-    const error = await failureOf(providerFor({ model: 'flux-schnell', sizes: ['1024x1024'], allowPrivateNetworks: false }).generate(request), ImageProviderUnavailableError);
-    expect(error.message).toBe('The OpenAI-compatible image API answered an image URL that could not be fetched: the generated image host is a private address');
+    const error = await failureOf(
+      providerFor({ model: 'flux-schnell', sizes: ['1024x1024'], allowPrivateNetworks: false }).generate(request),
+      ImageProviderUnavailableError,
+    );
+    expect(error.message).toBe(
+      'The OpenAI-compatible image API answered an image URL that could not be fetched: the generated image host is a private address',
+    );
     expect(openai.downloads).toEqual([]);
   });
 
@@ -118,7 +123,11 @@ describe('OpenAI-compatible image provider: failures', () => {
   it.each(['content_policy_violation', 'moderation_blocked'] as const)('when the prompt is refused (%s), then it fails permanently saying so', async (code) => {
     openai.script([{ kind: 'content-policy', code }]);
     const error = await failureOf(providerFor().generate(request), ImageRejectedError);
-    expect(error.reason).toMatch(new RegExp(`^The OpenAI-compatible image API refused to draw this prompt: its content policy does not allow it \\(400 ${code}\\): Your request was rejected`));
+    expect(error.reason).toMatch(
+      new RegExp(
+        `^The OpenAI-compatible image API refused to draw this prompt: its content policy does not allow it \\(400 ${code}\\): Your request was rejected`,
+      ),
+    );
   });
 
   it('when the prompt is empty, then the server refuses it and it fails permanently', async () => {
