@@ -7,6 +7,7 @@ import { benchCosts } from './operation-costs.ts';
 import { benchFailingReceivers } from './failing-receivers.ts';
 import { benchGenerate } from './generate-latency.ts';
 import { benchMemory } from './memory.ts';
+import { benchOpenAIImages } from './openai-images.ts';
 import { benchPostsList } from './posts-list.ts';
 import { benchRateLimits } from './rate-limits.ts';
 import { benchArguments, runSections, summarizeRuns } from './runs.ts';
@@ -25,6 +26,7 @@ import { benchWebhooks } from './webhook-throughput.ts';
 const sections = {
   cost: benchCosts,
   generate: benchGenerate,
+  openai: benchOpenAIImages,
   video: benchVideo,
   upload: benchVideoUpload,
   webhooks: benchWebhooks,

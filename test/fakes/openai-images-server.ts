@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { startHttpsServer } from './https-server.ts';
 import { loadOpenApiContract, type ApiContract } from './openapi-contract.ts';
@@ -44,7 +45,22 @@ export type OpenAIImagesServerOptions = {
   azureDeployment?: { name: string; model: string };
   /** The sizes a model OpenAI does not document takes (another server's); any size when not given. */
   otherModelSizes?: string[];
+  /** Plain HTTP, for the bench (which has no test CA); its `url` answers then fail the public-address guard's https rule. */
+  plainHttp?: boolean;
 };
+
+async function startPlainHttpServer(handler: RequestListener): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer(handler);
+  await new Promise<void>((resolveListen) => server.listen(0, '127.0.0.1', resolveListen));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolveClose) => {
+        server.close(() => resolveClose());
+        server.closeAllConnections();
+      }),
+  };
+}
 
 // Each model's sizes as the reference page lists them; `auto` is the GPT image models' default.
 const documentedSizes: Array<{ model: RegExp; sizes: string[] }> = [
@@ -260,12 +276,13 @@ export async function startOpenAIImagesServer(options: OpenAIImagesServerOptions
     sendError(response, 404, { message: `Invalid URL (${request.method ?? 'GET'} ${url.pathname})`, code: null });
   }
 
-  const server = await startHttpsServer((request, response) => {
+  const handler: RequestListener = (request, response) => {
     answer(request, response).catch((error: unknown) => {
       console.error('openai images fake failed', error);
       response.destroy();
     });
-  });
+  };
+  const server = options.plainHttp ? await startPlainHttpServer(handler) : await startHttpsServer(handler);
   base = server.url;
 
   return {
