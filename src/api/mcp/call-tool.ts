@@ -12,7 +12,8 @@ export type ToolCaller = (context: ToolContext & { logger: Logger; requestId: st
 
 /**
  * The one way a tool is called: its input checked against the schema it published (the operation's, from
- * openapi.yaml, with the formats the REST validator uses and its defaults filled in), then run (under its idempotency
+ * openapi.yaml, with the formats the REST validator uses and its defaults filled in, as REST's validator fills them in
+ * before the Idempotency-Key's hash), then run (under its idempotency
  * key if it changes something), and its answer or problem turned into a result. Input validators compile once.
  */
 export function toolCaller(tools: McpTool[]): ToolCaller {

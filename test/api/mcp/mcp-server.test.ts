@@ -42,7 +42,7 @@ async function failure(client: Client, name: string, args: Record<string, unknow
 async function generatedPost(title = 'Harbour lights'): Promise<string> {
   const created = await call<Schemas['CreatePostResponse']>(agent, 'create_post', { title, prompt: 'Boats at night', projectId, idempotencyKey: randomUUID() });
   const generated = await call<Schemas['GeneratePostResponse']>(agent, 'generate_post', { id: created.id, idempotencyKey: randomUUID() });
-  expect(generated.status).toBe('draft');
+  expect(generated.post.status).toBe('draft');
   return created.id;
 }
 
@@ -90,9 +90,13 @@ describe('MCP at /mcp', () => {
     const id = await generatedPost();
     const previews = await call<{ items: Schemas['PublishPreview'][] }>(agent, 'preview_publication', { id, connectionIds: [mastodonId] });
     expect(previews.items).toMatchObject([{ connectionId: mastodonId, platform: 'mastodon', text: 'Harbour lights', problems: [] }]);
-    expect(mastodon.statuses.filter((status) => status.status === 'Harbour lights')).toHaveLength(0);
+    expect(mastodon.statuses.filter((status) => status.text === 'Harbour lights')).toHaveLength(0);
 
-    const published = await call<{ items: Schemas['PublishTarget'][] }>(agent, 'publish_post', { id, connectionIds: [mastodonId], idempotencyKey: randomUUID() });
+    const published = await call<{ items: Schemas['PublishTarget'][] }>(agent, 'publish_post', {
+      id,
+      connectionIds: [mastodonId],
+      idempotencyKey: randomUUID(),
+    });
     expect(published.items).toMatchObject([{ platform: 'mastodon', status: 'Published' }]);
 
     const read = await call<{ post: Schemas['Post']; publishTargets: Schemas['PublishTarget'][] }>(agent, 'get_post', { id });
@@ -109,13 +113,18 @@ describe('MCP at /mcp', () => {
     const retry = (await agent.callTool({ name: 'publish_post', arguments: { id, connectionIds: [mastodonId], idempotencyKey: key } })) as CallToolResult;
     expect(retry.structuredContent).toEqual(first.structuredContent);
     expect((retry.content[0] as { text: string }).text).toContain('replayed');
-    expect(mastodon.statuses.filter((status) => status.status === 'Once only')).toHaveLength(1);
+    expect(mastodon.statuses.filter((status) => status.text === 'Once only')).toHaveLength(1);
     // One storage with REST: the same key and request over REST is the same answer, replayed.
     const overRest = await workspace.client.post(`/posts/${id}/publish-social`, { connectionIds: [mastodonId] }, { headers: { 'Idempotency-Key': key } });
     expect(overRest.headers.get('idempotent-replayed')).toBe('true');
     expect(overRest.body).toEqual((first.structuredContent as { items: unknown }).items);
     // The same key with another request is refused.
-    const reused = await failure(agent, 'publish_post', { id, connectionIds: [mastodonId], scheduledAt: new Date(Date.now() + 3_600_000).toISOString(), idempotencyKey: key });
+    const reused = await failure(agent, 'publish_post', {
+      id,
+      connectionIds: [mastodonId],
+      scheduledAt: new Date(Date.now() + 3_600_000).toISOString(),
+      idempotencyKey: key,
+    });
     expect(reused.problem).toMatchObject({ status: 422, title: 'Idempotency key reused' });
   });
 
@@ -129,7 +138,11 @@ describe('MCP at /mcp', () => {
   it('when a target is refused by Mastodon, then explain_failed_target gives the reason and the next step', async () => {
     const id = await generatedPost('Refused here');
     mastodon.script('statuses', [{ status: 422, error: 'Validation failed: Text character limit of 500 exceeded' }]);
-    const published = await call<{ items: Schemas['PublishTarget'][] }>(agent, 'publish_post', { id, connectionIds: [mastodonId], idempotencyKey: randomUUID() });
+    const published = await call<{ items: Schemas['PublishTarget'][] }>(agent, 'publish_post', {
+      id,
+      connectionIds: [mastodonId],
+      idempotencyKey: randomUUID(),
+    });
     expect(published.items).toMatchObject([{ status: 'Failed' }]);
     const explained = await call<{ failed: boolean; whatHappened: string; whatToDo: string }>(agent, 'explain_failed_target', {
       id,
@@ -143,7 +156,12 @@ describe('MCP at /mcp', () => {
   it('when a scheduled publication is cancelled, then its target ends Cancelled and nothing is sent', async () => {
     const id = await generatedPost('Not tonight');
     const scheduledAt = new Date(Date.now() + 3_600_000).toISOString();
-    const planned = await call<{ items: Schemas['PublishTarget'][] }>(agent, 'publish_post', { id, connectionIds: [mastodonId], scheduledAt, idempotencyKey: randomUUID() });
+    const planned = await call<{ items: Schemas['PublishTarget'][] }>(agent, 'publish_post', {
+      id,
+      connectionIds: [mastodonId],
+      scheduledAt,
+      idempotencyKey: randomUUID(),
+    });
     expect(planned.items).toMatchObject([{ status: 'Scheduled' }]);
     const cancelled = await call<Schemas['UpdatePostResponse']>(agent, 'cancel_publication', { id, idempotencyKey: randomUUID() });
     expect(cancelled.status).toBe('draft');

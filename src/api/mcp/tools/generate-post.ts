@@ -18,7 +18,7 @@ export function generatePostTool(spec: ToolSpec): McpTool {
     inputSchema: withIdempotencyKey(spec, inputSchemaOf(operation), false),
     outputSchema: responseSchemaOf(operation),
     operation: ({ id, ...body }) => ({ method: 'POST', path: `/api/v1/posts/${String(id)}/generate`, body }),
-    summary: (structured) => `The post ${String(structured.id)} is ${String(structured.status)}.`,
+    summary: (structured) => String(structured.respond),
     run: async ({ deps, caller }, { id, ...body }, requestKey) => {
       const outcome = await requestGeneration(deps, caller, id as string, body, requestKey);
       return {

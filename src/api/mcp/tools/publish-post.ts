@@ -17,7 +17,8 @@ export function publishPostTool(spec: ToolSpec): McpTool {
     keyRequired: true,
     inputSchema: withIdempotencyKey(spec, inputSchemaOf(spec.operation('publishPostToSocial'), { omit: ['dryRun'] }), true),
     outputSchema: itemsSchemaOf({ type: 'array', items: spec.schema('PublishTarget') }, 'One publish target per connection (REST answers the array).'),
-    operation: ({ id, ...body }) => ({ method: 'POST', path: `/api/v1/posts/${String(id)}/publish-social`, body }),
+    // The REST request it stands for, as REST's validator completes it (dryRun's default), so the key's hash matches.
+    operation: ({ id, ...body }) => ({ method: 'POST', path: `/api/v1/posts/${String(id)}/publish-social`, body: { ...body, dryRun: false } }),
     summary: (structured) =>
       `Publish targets: ${(structured.items as Schemas['PublishTarget'][]).map((target) => `${target.platform} ${target.status}`).join(', ')}.`,
     run: async ({ deps, caller }, { id, ...request }, requestKey) => {
