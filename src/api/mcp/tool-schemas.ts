@@ -99,7 +99,7 @@ const specOnly = new Set(['example', 'examples', 'discriminator', 'xml', 'extern
  * An OpenAPI 3.0 schema as plain JSON Schema: `nullable: true` becomes a `null` type (MCP clients validate answers
  * with stock JSON Schema validators, which do not know `nullable`), and documentation-only keywords go.
  */
-export function toJsonSchema(schema: JsonSchema): JsonSchema {
+function toJsonSchema(schema: JsonSchema): JsonSchema {
   const converted: JsonSchema = {};
   for (const [keyword, value] of Object.entries(schema)) {
     if (specOnly.has(keyword)) continue;
