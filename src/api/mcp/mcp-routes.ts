@@ -1,5 +1,5 @@
-import express, { Router, type ErrorRequestHandler } from 'express';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import express, { Router, type ErrorRequestHandler, type Request } from 'express';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { LastUsedTracker } from '../../domain/api-keys/last-used-tracker.ts';
 import type { Deps } from '../../domain/deps.ts';
 import { AppError } from '../../common/errors/app-error.ts';
@@ -35,14 +35,20 @@ export function mcpRoutes({ deps, lastUsed, rateLimiter, specPath }: Options): R
     async (req, res) => {
       const context = { deps, caller: callerOf(res), logger: req.log, requestId: String(res.getHeader('x-request-id') ?? '') };
       const server = createMcpServer(listed, callTool, context);
-      // JSON answers rather than an event stream: every tool answers once, and a plain answer is cheaper to send.
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-      res.on('close', () => {
-        void transport.close();
-        void server.close();
-      });
-      await server.connect(transport);
-      await transport.handleRequest(req, res, req.body);
+      // The SDK's Streamable HTTP transport itself (its Node StreamableHTTPServerTransport wraps this one), handed
+      // the body Express parsed: the Node wrapper would rebuild the whole request as a Web stream first, a millisecond
+      // a call. JSON answers rather than an event stream: every tool answers once.
+      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      try {
+        await server.connect(transport);
+        const answer = await transport.handleRequest(webRequestOf(req), { parsedBody: req.body });
+        res.status(answer.status);
+        answer.headers.forEach((value, name) => res.setHeader(name, value));
+        res.send(answer.body ? Buffer.from(await answer.arrayBuffer()) : undefined);
+      } finally {
+        await transport.close();
+        await server.close();
+      }
     },
   );
 
@@ -57,3 +63,13 @@ const challengeBearer: ErrorRequestHandler = (error: unknown, _req, res, next) =
   if (error instanceof AppError && error.code === 'unauthorized') res.set('WWW-Authenticate', 'Bearer realm="mcp"');
   next(error);
 };
+
+/** The request's method and headers as a Web Request (its body is handed over parsed). */
+function webRequestOf(req: Request): globalThis.Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else if (value !== undefined) headers.set(name, value);
+  }
+  return new globalThis.Request(`http://localhost${req.originalUrl}`, { method: req.method, headers });
+}

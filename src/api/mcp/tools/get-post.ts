@@ -29,9 +29,9 @@ export function getPostTool(spec: ToolSpec): McpTool {
     },
     run: async ({ deps, caller }, input) => {
       const id = input.id as string;
-      const post = await presentPost(await readPost(deps.orm.em.fork(), caller.workspaceId, id), deps.storage);
-      const publishTargets = (await listPublishTargets(deps, caller, id)).map(presentPublishTarget);
-      return { status: 200, body: { post, publishTargets } };
+      // Side by side: each read checks the post is the workspace's, so neither waits for the other.
+      const [post, targets] = await Promise.all([readPost(deps.orm.em.fork(), caller.workspaceId, id), listPublishTargets(deps, caller, id)]);
+      return { status: 200, body: { post: await presentPost(post, deps.storage), publishTargets: targets.map(presentPublishTarget) } };
     },
   };
 }
