@@ -16,6 +16,7 @@ import { printTable, type Row } from './table.ts';
 import { benchVideo } from './video.ts';
 import { benchVideoUpload } from './video-upload.ts';
 import { benchWebhooks } from './webhook-throughput.ts';
+import { benchMcp } from './mcp.ts';
 
 // `npm run bench [-- [--runs N] section ...]`: every benchmark (or the sections named) on ONE stack, then one table;
 // with `--runs N`, the chosen sections N times over and each figure's median and spread (bench/runs.ts). The exit
@@ -37,6 +38,7 @@ const sections = {
   limits: benchRateLimits,
   schedules: benchSchedules,
   posts: benchPostsList,
+  mcp: benchMcp,
 };
 
 const { runs, sections: asked } = benchArguments(process.argv.slice(2));

@@ -22,6 +22,7 @@ import { apiKeyRoutes } from './routes/api-keys.ts';
 import { brandKitRoutes } from './routes/brand-kits.ts';
 import { dashboardRoutes } from './routes/dashboard.ts';
 import { docsRoutes } from './routes/docs.ts';
+import { mcpRoutes } from './mcp/mcp-routes.ts';
 import { fileRoutes } from './routes/files.ts';
 import { healthRoutes } from './routes/health.ts';
 import { imageLinkRoutes } from './routes/image-links.ts';
@@ -74,6 +75,8 @@ export function createApp(options: AppOptions): Express {
   app.use(oauthCallbackRoutes(deps, options.rateLimiter));
   // The lasting image links Nostr notes carry: public, outside the API and its keys (docs/api.md, Lasting image links).
   app.use(imageLinkRoutes(deps, options.rateLimiter));
+  // The MCP server for AI agents: the same keys, rate limits and use cases as the API, outside its contract (docs/agents.md).
+  app.use(mcpRoutes({ deps, lastUsed: options.lastUsed, rateLimiter: options.rateLimiter, specPath }));
 
   // The API proper: authenticated and rate-limited before anything else looks at the request.
   app.use('/api/v1', authenticate(deps.orm, options.lastUsed, options.rateLimiter), rateLimit(options.rateLimiter));

@@ -39,12 +39,12 @@ export function idempotency(deps: Pick<Deps, 'orm' | 'idempotentAnswers' | 'idem
     };
     const claim = await claimIdempotencyKey(deps.orm, request, lockMs);
     if (claim.state === 'answered') {
-      // Whatever the operation: the stored answer may be one that carried a secret (see openBody).
+      // Whatever the operation: the stored answer may be one that carried a secret (see openStoredBody).
       res
         .status(claim.answer.status)
         .set(claim.answer.headers)
         .set({ 'Idempotent-Replayed': 'true', 'Cache-Control': 'no-store' })
-        .send(openBody(deps.idempotentAnswers, claim.answer.body));
+        .send(openStoredBody(deps.idempotentAnswers, claim.answer.body));
       return;
     }
     setRequestKey(res, requestFingerprint(request));
@@ -93,7 +93,7 @@ function storeAnswerBeforeSending(res: Response, store: (answer: StoredAnswer) =
  * secret) carry it in their body, and the replay must give it back. An answer stored before answers were sealed is
  * plain JSON (never `v1.` or `v2.`), and is kept at most a day.
  */
-function openBody(answers: SecretBox, stored: string): string {
+export function openStoredBody(answers: SecretBox, stored: string): string {
   return isSealed(stored) ? answers.open(stored) : stored;
 }
 

@@ -30,19 +30,17 @@ export const problemResponse: ErrorRequestHandler = (error: unknown, req, res, _
 };
 
 function sendProblem(req: Request, res: Response, error: AppError, headers: Record<string, string> = {}): void {
-  const { status, title } = problemTypes[error.code];
-  const { retryAfterSeconds, ...extras } = error.extras;
-  const body: Schemas['Problem'] = {
-    type: `/problems/${error.code}`,
-    title,
-    status,
-    detail: error.message,
-    instance: req.originalUrl.split('?')[0] ?? req.originalUrl,
-    requestId: String(res.getHeader('x-request-id') ?? ''),
-    ...extras,
-  };
+  const body = problemOf(error, req.originalUrl.split('?')[0] ?? req.originalUrl, String(res.getHeader('x-request-id') ?? ''));
+  const { retryAfterSeconds } = error.extras;
   if (retryAfterSeconds !== undefined) res.set('Retry-After', String(retryAfterSeconds));
-  res.status(status).set(headers).type('application/problem+json').json(body);
+  res.status(body.status).set(headers).type('application/problem+json').json(body);
+}
+
+/** The problem document of an error: what REST answers, and what an MCP tool's error carries. */
+export function problemOf(error: AppError, instance: string, requestId: string): Schemas['Problem'] {
+  const { status, title } = problemTypes[error.code];
+  const { retryAfterSeconds: _retryAfter, ...extras } = error.extras;
+  return { type: `/problems/${error.code}`, title, status, detail: error.message, instance, requestId, ...extras };
 }
 
 function toAppError(error: unknown, req: Request): AppError {
@@ -52,6 +50,15 @@ function toAppError(error: unknown, req: Request): AppError {
     return new AppError('malformed-request', 'The request body is not valid JSON.');
   }
   if (isValidatorError(error)) return multipartFailure(error, req) ?? fromValidator(error, req);
+  return appErrorOf(error);
+}
+
+/**
+ * The AppError that an error thrown by a use case answers as: itself, a 503 for a dependency that does not answer, else
+ * a generic 500 that leaks nothing.
+ */
+export function appErrorOf(error: unknown): AppError {
+  if (error instanceof AppError) return error;
   if (isDatabaseUnavailable(error)) {
     return new AppError('service-unavailable', 'The database is not answering right now; try again shortly.', { retryAfterSeconds: 5 });
   }
