@@ -39,16 +39,13 @@ export function mcpRoutes({ deps, lastUsed, rateLimiter, specPath }: Options): R
       // the body Express parsed: the Node wrapper would rebuild the whole request as a Web stream first, a millisecond
       // a call. JSON answers rather than an event stream: every tool answers once.
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-      try {
-        await server.connect(transport);
-        const answer = await transport.handleRequest(webRequestOf(req), { parsedBody: req.body });
-        res.status(answer.status);
-        answer.headers.forEach((value, name) => res.setHeader(name, value));
-        res.send(answer.body ? Buffer.from(await answer.arrayBuffer()) : undefined);
-      } finally {
-        await transport.close();
-        await server.close();
-      }
+      // Neither is closed afterwards: with JSON answers and no session, nothing stays open once the answer is made, and
+      // closing would only build an error (with its stack) to reject the requests still waiting, of which there are none.
+      await server.connect(transport);
+      const answer = await transport.handleRequest(webRequestOf(req), { parsedBody: req.body });
+      res.status(answer.status);
+      answer.headers.forEach((value, name) => res.setHeader(name, value));
+      res.send(answer.body ? Buffer.from(await answer.arrayBuffer()) : undefined);
     },
   );
 
@@ -64,12 +61,16 @@ const challengeBearer: ErrorRequestHandler = (error: unknown, _req, res, next) =
   next(error);
 };
 
-/** The request's method and headers as a Web Request (its body is handed over parsed). */
+// The headers the SDK's transport reads (its host and origin checks, content negotiation, the protocol version and
+// session): a Web Request with only these is a fraction of one that copies every header.
+const transportHeaders = ['host', 'origin', 'accept', 'content-type', 'last-event-id', 'mcp-protocol-version', 'mcp-session-id'];
+
+/** The request's method and the headers the transport reads, as a Web Request (its body is handed over parsed). */
 function webRequestOf(req: Request): globalThis.Request {
   const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-    else if (value !== undefined) headers.set(name, value);
+  for (const name of transportHeaders) {
+    const value = req.headers[name];
+    if (typeof value === 'string') headers.set(name, value);
   }
   return new globalThis.Request(`http://localhost${req.originalUrl}`, { method: req.method, headers });
 }

@@ -46,6 +46,17 @@ export async function readPost(em: EntityManager, workspaceId: string, id: strin
   return post;
 }
 
+/**
+ * The caller's post as readPost reads it, and whether any publication ever made it a publish target, in the same
+ * statement: a reader that shows the targets too (the MCP get_post) reads them only when there are some.
+ */
+export async function readPostNotingTargets(em: EntityManager, workspaceId: string, id: string): Promise<{ post: PostRecord; hasTargets: boolean }> {
+  const hasTargets = 'exists (select 1 from publish_targets where publish_targets.post_id = posts.id) as has_targets';
+  const row = await selectRow<{ has_targets: boolean }>(em, 'id = ? and workspace_id = ?', [id, workspaceId], hasTargets);
+  if (!row) throw notFound(`Post ${id}`);
+  return { post: recordOf(row), hasTargets: row.has_targets };
+}
+
 /** The post a workflow works on, read-only (load-post.ts); a post deleted meanwhile ends the workflow for good. */
 export function readWorkflowPost(em: EntityManager, postId: string): Promise<PostRecord> {
   return workflowPost(em, postId, { lock: false });
@@ -71,13 +82,23 @@ export function postDeletedMeanwhile(postId: string): WorkRefused {
 }
 
 async function selectPost(em: EntityManager, condition: string, parameters: unknown[]): Promise<PostRecord | undefined> {
-  const [row] = await em.execute<Row[]>(
+  const row = await selectRow(em, condition, parameters);
+  return row && recordOf(row);
+}
+
+async function selectRow<Extra extends object = object>(
+  em: EntityManager,
+  condition: string,
+  parameters: unknown[],
+  extraColumn?: string,
+): Promise<(Row & Extra) | undefined> {
+  const [row] = await em.execute<Array<Row & Extra>>(
     `select id, workspace_id, project_id, title, prompt, status, format, image_key, artwork_key, has_video, brand_kit_id,
-            scheduled_at, published_at, failure_reason, created_at, updated_at
+            scheduled_at, published_at, failure_reason, created_at, updated_at${extraColumn ? `, ${extraColumn}` : ''}
        from posts where ${condition}`,
     parameters,
   );
-  return row && recordOf(row);
+  return row;
 }
 
 function recordOf(row: Row): PostRecord {

@@ -1,5 +1,4 @@
-import { readPost } from '../../../domain/posts/read-post.ts';
-import { listPublishTargets } from '../../../domain/publishing/list-publish-targets.ts';
+import { readPostWithTargets } from '../../../domain/publishing/list-publish-targets.ts';
 import { presentPost } from '../../presenters/post.ts';
 import { presentPublishTarget } from '../../presenters/publish-target.ts';
 import type { Schemas } from '../../schemas.ts';
@@ -29,8 +28,7 @@ export function getPostTool(spec: ToolSpec): McpTool {
     },
     run: async ({ deps, caller }, input) => {
       const id = input.id as string;
-      // Side by side: each read checks the post is the workspace's, so neither waits for the other.
-      const [post, targets] = await Promise.all([readPost(deps.orm.em.fork(), caller.workspaceId, id), listPublishTargets(deps, caller, id)]);
+      const { post, targets } = await readPostWithTargets(deps, caller, id);
       return { status: 200, body: { post: await presentPost(post, deps.storage), publishTargets: targets.map(presentPublishTarget) } };
     },
   };
