@@ -1,11 +1,8 @@
 import { AppError } from '../../common/errors/app-error.ts';
 import type { Deps } from '../../domain/deps.ts';
-import { claimIdempotencyKey } from '../../domain/idempotency/claim-idempotency-key.ts';
-import { requestBodyHash, requestFingerprint, type KeyedRequest } from '../../domain/idempotency/idempotent-request.ts';
-import { keepIdempotencyKeyLocked } from '../../domain/idempotency/keep-idempotency-key-locked.ts';
-import { recordIdempotentAnswer, releaseIdempotencyKey } from '../../domain/idempotency/record-idempotent-answer.ts';
+import { holdIdempotencyKey } from '../../domain/idempotency/hold-idempotency-key.ts';
+import { requestBodyHash, type KeyedRequest, type StoredAnswer } from '../../domain/idempotency/idempotent-request.ts';
 import type { Logger } from '../../logger.ts';
-import { openStoredBody } from '../middleware/idempotency.ts';
 import { appErrorOf, problemOf } from '../middleware/problem-response.ts';
 import type { KeyedOperation, ToolAnswer } from './mcp-tool.ts';
 
@@ -27,27 +24,21 @@ export async function runKeyed(
   run: (requestKey: string) => Promise<ToolAnswer>,
 ): Promise<KeyedAnswer> {
   const request: KeyedRequest = { workspaceId, key, method: operation.method, path: operation.path, hash: requestBodyHash(operation.body) };
-  const claim = await claimIdempotencyKey(deps.orm, request, deps.idempotencyLockMs);
-  if (claim.state === 'answered') {
-    const body = JSON.parse(openStoredBody(deps.idempotentAnswers, claim.answer.body)) as unknown;
-    if (claim.answer.status >= 400) throw new ReplayedProblem(body);
-    return { status: claim.answer.status, body, ...(claim.answer.headers.location && { location: claim.answer.headers.location }), replayed: true };
+  const held = await holdIdempotencyKey(deps, request, (error) => logger.debug({ err: error }, 'could not renew the lock of an Idempotency-Key'));
+  if (held.state === 'answered') {
+    const body = JSON.parse(held.answer.body) as unknown;
+    if (held.answer.status >= 400) throw new ReplayedProblem(body);
+    return { status: held.answer.status, body, ...(held.answer.headers.location && { location: held.answer.headers.location }), replayed: true };
   }
-  const lock = keepIdempotencyKeyLocked(deps.orm, request, claim.lockId, deps.idempotencyLockMs, (error) =>
-    logger.debug({ err: error }, 'could not renew the lock of an Idempotency-Key'),
-  );
-  let answer: { status: number; body: unknown; location?: string };
+  let answer: ToolAnswer;
   try {
-    answer = await run(requestFingerprint(request));
+    answer = await run(held.requestKey);
   } catch (error) {
     const appError = appErrorOf(error);
-    await lock.stop();
-    if (appError.status >= 500) await releaseIdempotencyKey(deps.orm, request, claim.lockId);
-    else await record(deps, request, claim.lockId, { status: appError.status, body: problemOf(appError, operation.path, '') }, 'application/problem+json');
+    await held.settle(storedAnswerOf({ status: appError.status, body: problemOf(appError, operation.path, '') }, 'application/problem+json'));
     throw error;
   }
-  await lock.stop();
-  await record(deps, request, claim.lockId, answer, 'application/json; charset=utf-8');
+  await held.settle(storedAnswerOf(answer, 'application/json; charset=utf-8'));
   return { ...answer, replayed: false };
 }
 
@@ -61,15 +52,13 @@ export class ReplayedProblem extends Error {
   }
 }
 
-async function record(
-  deps: Pick<Deps, 'orm' | 'idempotentAnswers'>,
-  request: KeyedRequest,
-  lockId: string,
-  answer: ToolAnswer,
-  contentType: string,
-): Promise<void> {
-  const headers: Record<string, string> = { 'content-type': contentType, ...(answer.location && { location: answer.location }) };
-  await recordIdempotentAnswer(deps.orm, request, lockId, { status: answer.status, headers, body: deps.idempotentAnswers.seal(JSON.stringify(answer.body)) });
+/** A tool's answer as REST would have stored it: its status, the headers a replay gives back, the JSON body. */
+function storedAnswerOf(answer: ToolAnswer, contentType: string): StoredAnswer {
+  return {
+    status: answer.status,
+    headers: { 'content-type': contentType, ...(answer.location && { location: answer.location }) },
+    body: JSON.stringify(answer.body),
+  };
 }
 
 /** The refusal of a tool that publishes without a key: the why is the point (an agent retries). */

@@ -1,10 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
-import { isSealed, type SecretBox } from '../../adapters/crypto/secret-box.ts';
 import type { Deps } from '../../domain/deps.ts';
-import { claimIdempotencyKey } from '../../domain/idempotency/claim-idempotency-key.ts';
-import { requestBodyHash, requestFingerprint, type KeyedRequest, type StoredAnswer, type UploadedPart } from '../../domain/idempotency/idempotent-request.ts';
-import { keepIdempotencyKeyLocked } from '../../domain/idempotency/keep-idempotency-key-locked.ts';
-import { recordIdempotentAnswer, releaseIdempotencyKey } from '../../domain/idempotency/record-idempotent-answer.ts';
+import { holdIdempotencyKey } from '../../domain/idempotency/hold-idempotency-key.ts';
+import { requestBodyHash, type KeyedRequest, type StoredAnswer, type UploadedPart } from '../../domain/idempotency/idempotent-request.ts';
 import { callerOf } from '../caller-of.ts';
 import { setRequestKey } from '../request-key-of.ts';
 
@@ -24,7 +21,6 @@ const replayedHeaders = ['content-type', 'location', 'link', 'retry-after'];
  * recordPublicationPlan). So a retry of a request whose api died waits that long, and is told so in Retry-After.
  */
 export function idempotency(deps: Pick<Deps, 'orm' | 'idempotentAnswers' | 'idempotencyLockMs'>): RequestHandler {
-  const lockMs = deps.idempotencyLockMs;
   return async (req, res, next) => {
     const key = req.get('idempotency-key');
     // A dry run changes nothing, so there is nothing to make idempotent: it is answered afresh, and its key stays
@@ -37,29 +33,17 @@ export function idempotency(deps: Pick<Deps, 'orm' | 'idempotentAnswers' | 'idem
       path: req.originalUrl,
       hash: requestBodyHash(req.body, uploadedParts(req)),
     };
-    const claim = await claimIdempotencyKey(deps.orm, request, lockMs);
-    if (claim.state === 'answered') {
-      // Whatever the operation: the stored answer may be one that carried a secret (see openStoredBody).
-      res
-        .status(claim.answer.status)
-        .set(claim.answer.headers)
-        .set({ 'Idempotent-Replayed': 'true', 'Cache-Control': 'no-store' })
-        .send(openStoredBody(deps.idempotentAnswers, claim.answer.body));
+    const held = await holdIdempotencyKey(deps, request, (error) => req.log.debug({ err: error }, 'could not renew the lock of an Idempotency-Key'));
+    if (held.state === 'answered') {
+      // Whatever the operation: the stored answer may be one that carried a secret (see holdIdempotencyKey).
+      res.status(held.answer.status).set(held.answer.headers).set({ 'Idempotent-Replayed': 'true', 'Cache-Control': 'no-store' }).send(held.answer.body);
       return;
     }
-    setRequestKey(res, requestFingerprint(request));
+    setRequestKey(res, held.requestKey);
     // The request runs again after its first run's api died: what that run did is found, not done again (createOnce,
     // the publication's record, the run's memo), and the client is told so.
-    if (claim.takenOver) res.set('Idempotent-Recovered', 'true');
-    const lock = keepIdempotencyKeyLocked(deps.orm, request, claim.lockId, lockMs, (error) =>
-      req.log.debug({ err: error }, 'could not renew the lock of an Idempotency-Key'),
-    );
-    storeAnswerBeforeSending(res, async (answer) => {
-      await lock.stop();
-      await (answer.status >= 500
-        ? releaseIdempotencyKey(deps.orm, request, claim.lockId)
-        : recordIdempotentAnswer(deps.orm, request, claim.lockId, { ...answer, body: deps.idempotentAnswers.seal(answer.body) }));
-    });
+    if (held.takenOver) res.set('Idempotent-Recovered', 'true');
+    storeAnswerBeforeSending(res, held.settle);
     next();
   };
 }
@@ -86,15 +70,6 @@ function storeAnswerBeforeSending(res: Response, store: (answer: StoredAnswer) =
       .finally(() => end(...args));
     return res;
   }) as Response['end'];
-}
-
-/**
- * A stored answer is sealed like any secret at rest: answers that create a secret (an API key, a webhook's signing
- * secret) carry it in their body, and the replay must give it back. An answer stored before answers were sealed is
- * plain JSON (never `v1.` or `v2.`), and is kept at most a day.
- */
-export function openStoredBody(answers: SecretBox, stored: string): string {
-  return isSealed(stored) ? answers.open(stored) : stored;
 }
 
 function isDryRun(body: unknown): boolean {
