@@ -1,10 +1,8 @@
-import type { IncomingHttpHeaders } from 'node:http';
-import got, { RequestError, TimeoutError } from 'got';
 import { postFormats } from '../artwork/post-formats.ts';
 import { fetchPublicResource, PublicFetchError } from '../net/public-fetch.ts';
-import { ResponseTooLargeError, withResponseSizeLimit } from '../net/response-size-limit.ts';
 import { fitToFormat } from './fit-to-format.ts';
 import type { ImageProvider, ImageRequest } from './image-provider.ts';
+import { postToProvider, type ProviderAnswer } from './post-to-provider.ts';
 import { defaultSizes, modelOf, nearestSize, type ImageSize } from './openai-image-sizes.ts';
 import { promptWithPalette } from './prompt-with-palette.ts';
 import { ImageKeyRejectedError, ImageProviderUnavailableError, ImageRateLimitedError, ImageRejectedError } from './provider-errors.ts';
@@ -40,7 +38,7 @@ const defaultRateLimitWaitMs = 10_000;
 const contentPolicyCodes = new Set(['content_policy_violation', 'moderation_blocked']);
 const keySetting = 'OPENAI_IMAGES_API_KEY';
 
-type Answer = { status: number; headers: IncomingHttpHeaders; body: Buffer };
+type Answer = ProviderAnswer;
 type OpenAIError = { message: string; code: string | undefined; type: string | undefined };
 type GeneratedImage = { b64_json?: unknown; url?: unknown; revised_prompt?: unknown };
 
@@ -65,7 +63,7 @@ function errorOf(answer: Answer, apiKey: string): OpenAIError {
 }
 
 /** Retry-After in milliseconds: OpenAI's `retry-after-ms`, else `Retry-After` in seconds or as an HTTP date. */
-function retryAfterMsOf(headers: IncomingHttpHeaders): number | undefined {
+function retryAfterMsOf(headers: ProviderAnswer['headers']): number | undefined {
   const precise = Number(headers['retry-after-ms']);
   if (headers['retry-after-ms'] !== undefined && Number.isFinite(precise) && precise >= 0) return precise;
   const header = headers['retry-after'];
@@ -113,7 +111,7 @@ export function createOpenAIImagesProvider(options: OpenAIImagesOptions): ImageP
   const url = options.azure
     ? `${options.baseUrl}/openai/deployments/${encodeURIComponent(options.azure.deployment)}/images/generations?api-version=${encodeURIComponent(options.azure.apiVersion)}`
     : `${options.baseUrl}/images/generations`;
-  const headers = options.azure ? { 'api-key': options.apiKey } : { authorization: `Bearer ${options.apiKey}` };
+  const headers: Record<string, string> = options.azure ? { 'api-key': options.apiKey } : { authorization: `Bearer ${options.apiKey}` };
   const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
   const title = titleOf(options);
   const who = sentenceStart(title);
@@ -129,32 +127,6 @@ export function createOpenAIImagesProvider(options: OpenAIImagesOptions): ImageP
       // spares a second request and the URL's 60 minutes. Other servers answer their default, either shape.
       ...(family === 'dall-e' ? { response_format: 'b64_json' } : {}),
     };
-  }
-
-  async function post(body: Record<string, unknown>): Promise<Answer> {
-    try {
-      const response = await withResponseSizeLimit(maxAnswerBytes, (signal) =>
-        got.post(url, {
-          json: body,
-          headers,
-          responseType: 'buffer',
-          throwHttpErrors: false,
-          retry: { limit: 0 },
-          timeout: { request: timeoutMs },
-          signal,
-        }),
-      );
-      const { rawBody } = response;
-      return { status: response.statusCode, headers: response.headers, body: Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength) };
-    } catch (error) {
-      // got's error carries the request options, the key's header included: keep only its message.
-      if (error instanceof TimeoutError) throw new ImageProviderUnavailableError(`${who} did not answer within ${timeoutMs / 1000} s`);
-      if (error instanceof Error && error.cause instanceof ResponseTooLargeError) {
-        throw new ImageProviderUnavailableError(`${who} answered with more than ${maxAnswerBytes / (1024 * 1024)} MB`);
-      }
-      const code = error instanceof RequestError ? error.code : 'unknown error';
-      throw new ImageProviderUnavailableError(`${who} could not be reached (${code})`);
-    }
   }
 
   async function bytesOf(image: GeneratedImage): Promise<Buffer> {
@@ -180,7 +152,7 @@ export function createOpenAIImagesProvider(options: OpenAIImagesOptions): ImageP
     title,
     async generate(request) {
       const size = nearestSize(sizes, request.format);
-      const answer = await post(bodyOf(request, size));
+      const answer = await postToProvider(url, { who, json: bodyOf(request, size), headers, timeoutMs, maxAnswerBytes });
       if (answer.status >= 300) throw failureOf(answer, options.apiKey, title);
       const data = jsonOf(answer)?.data;
       const [image] = Array.isArray(data) ? (data as GeneratedImage[]) : [];

@@ -1,9 +1,7 @@
-import type { IncomingHttpHeaders } from 'node:http';
-import got, { RequestError, TimeoutError } from 'got';
 import { postFormats } from '../artwork/post-formats.ts';
-import { ResponseTooLargeError, withResponseSizeLimit } from '../net/response-size-limit.ts';
 import { fitToFormat } from './fit-to-format.ts';
 import type { ImageProvider, ImageRequest } from './image-provider.ts';
+import { postToProvider, type ProviderAnswer } from './post-to-provider.ts';
 import { promptWithPalette } from './prompt-with-palette.ts';
 import { ImageKeyRejectedError, ImageProviderUnavailableError, ImageRateLimitedError, ImageRejectedError } from './provider-errors.ts';
 
@@ -25,7 +23,7 @@ const maxAnswerBytes = 32 * 1024 * 1024;
 const rateLimitPenaltyMs = 60_000;
 
 /** Stability's answer, whatever its status. */
-type Answer = { status: number; headers: IncomingHttpHeaders; body: Buffer };
+type Answer = ProviderAnswer;
 type Generated = { bytes: Buffer; finishReason: string | undefined; seed: number | undefined };
 
 function retryAfterMs(header: string | undefined): number {
@@ -92,43 +90,27 @@ function generatedOf(answer: Answer): Generated {
 export function createStabilityImageProvider(options: StabilityOptions): ImageProvider {
   const url = `${options.baseUrl}/v2beta/stable-image/generate/${options.engine}`;
   const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
-  async function post(request: ImageRequest): Promise<Answer> {
+  const title = 'Stability AI';
+  function formOf(request: ImageRequest): FormData {
     const form = new FormData();
     form.set('prompt', promptWithPalette(request));
     form.set('aspect_ratio', request.format);
     form.set('seed', String(request.seed));
     form.set('output_format', 'png');
-    try {
-      const response = await withResponseSizeLimit(maxAnswerBytes, (signal) =>
-        got.post(url, {
-          body: form,
-          headers: { authorization: `Bearer ${options.apiKey}`, accept: 'image/*' },
-          responseType: 'buffer',
-          throwHttpErrors: false,
-          retry: { limit: 0 },
-          timeout: { request: timeoutMs },
-          signal,
-        }),
-      );
-      const { rawBody } = response;
-      return { status: response.statusCode, headers: response.headers, body: Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength) };
-    } catch (error) {
-      // got's error carries the request options, Authorization header included: keep only its message.
-      if (error instanceof TimeoutError) throw new ImageProviderUnavailableError(`Stability AI did not answer within ${timeoutMs / 1000} s`);
-      if (error instanceof Error && error.cause instanceof ResponseTooLargeError) {
-        throw new ImageProviderUnavailableError(`Stability AI answered with more than ${maxAnswerBytes / (1024 * 1024)} MB`);
-      }
-      const code = error instanceof RequestError ? error.code : 'unknown error';
-      throw new ImageProviderUnavailableError(`Stability AI could not be reached (${code})`);
-    }
+    return form;
   }
 
-  const title = 'Stability AI';
   return {
     name: 'stability',
     title,
     async generate(request) {
-      const answer = await post(request);
+      const answer = await postToProvider(url, {
+        who: title,
+        form: formOf(request),
+        headers: { authorization: `Bearer ${options.apiKey}`, accept: 'image/*' },
+        timeoutMs,
+        maxAnswerBytes,
+      });
       if (answer.status >= 300) throw failureOf(answer, options.apiKey);
       const generated = generatedOf(answer);
       if (generated.finishReason === 'CONTENT_FILTERED') {
