@@ -67,7 +67,11 @@ async function sessionsIdleInTransaction(): Promise<number> {
 beforeAll(async () => {
   slowServer = await startBlueskyServer();
   fastServer = await startBlueskyServer();
-  ({ app, workspace: slowTenant, projectId: slowProjectId } = await startAppWithWorkspace({
+  ({
+    app,
+    workspace: slowTenant,
+    projectId: slowProjectId,
+  } = await startAppWithWorkspace({
     env: { SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true', API_WAIT_SECONDS: '20' },
     project: 'Slow server',
   }));
@@ -116,9 +120,9 @@ describe('publishing while a customer server is slow', () => {
     expect([idleBefore, idleAfter]).toEqual([0, 0]);
     expect([200, 202]).toContain((await slowPublication).status);
     const targets = async () => (await slowTenant.client.get<Target[]>(`/posts/${slowPostId}/publish-targets`)).body;
-    await expect.poll(async () => (await targets()).map((target) => target.status), { timeout: 60_000, interval: 500 }).toEqual(
-      slowConnectionIds.map(() => 'Published'),
-    );
+    await expect
+      .poll(async () => (await targets()).map((target) => target.status), { timeout: 60_000, interval: 500 })
+      .toEqual(slowConnectionIds.map(() => 'Published'));
     // Each slow target renewed its own session once: no renewal was lost or repeated.
     expect(renewing() - checkedAccounts).toBe(slowTargets);
   });

@@ -42,16 +42,18 @@ export async function takeConnectionLease(orm: Database, connectionId: string, k
   const giveUpAt = Date.now() + 2 * connectionLeaseMs;
   for (let pollMs = firstPollMs; ; pollMs = Math.min(2 * pollMs, lastPollMs)) {
     const lease = newId();
-    const taken = await em.execute<Array<{ id: string }>>(
-      `update social_connections set ${owner} = ?, ${until} = now() + ? * interval '1 millisecond'
-        where id = ? and (${until} is null or ${until} <= now())
-       returning id`,
-      [lease, connectionLeaseMs, connectionId],
+    // One statement: the lease is taken if it is free or ran out; otherwise the row says whether there is a connection.
+    const [row] = await em.execute<Array<{ taken: boolean; found: boolean }>>(
+      `with taken as (
+         update social_connections set ${owner} = ?, ${until} = now() + ? * interval '1 millisecond'
+          where id = ? and (${until} is null or ${until} <= now())
+         returning id)
+       select exists (select 1 from taken) as taken, exists (select 1 from social_connections where id = ?) as found`,
+      [lease, connectionLeaseMs, connectionId, connectionId],
       'all',
     );
-    if (taken.length > 0) return lease;
-    const [held] = await em.execute<Array<{ id: string }>>('select id from social_connections where id = ?', [connectionId], 'all');
-    if (!held) return undefined;
+    if (row?.taken) return lease;
+    if (!row?.found) return undefined;
     if (Date.now() + pollMs > giveUpAt) throw new SocialUnavailableError('another renewal of this connection is taking too long; try again later');
     await sleep(pollMs);
   }

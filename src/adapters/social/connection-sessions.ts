@@ -43,7 +43,11 @@ export function connectionSessions(orm: Database, secrets: SecretBox, connection
             [secrets.seal(renewed), connectionId, lease],
             'all',
           );
-        if (written.length === 0) throw new SocialUnavailableError('the session renewal outlasted its lease; try again');
+        if (written.length === 0) {
+          // Deleted meanwhile: there is nowhere to keep the session, and the renewal's caller may still use it.
+          if (!(await read())) return renewed;
+          throw new SocialUnavailableError('the session renewal outlasted its lease; try again');
+        }
         held = false;
         return renewed;
       } finally {
