@@ -16,7 +16,7 @@ import { SocialUnavailableError } from './social-connector.ts';
 export type ConnectionLeaseKind = 'session' | 'refresh';
 
 /** The lease's columns of each kind; table and column names never come from input. */
-export const connectionLeaseColumns: Record<ConnectionLeaseKind, { owner: string; until: string }> = {
+const connectionLeaseColumns: Record<ConnectionLeaseKind, { owner: string; until: string }> = {
   session: { owner: 'session_lease_owner', until: 'session_lease_until' },
   refresh: { owner: 'refresh_lease_owner', until: 'refresh_lease_until' },
 };
@@ -25,7 +25,7 @@ export const connectionLeaseColumns: Record<ConnectionLeaseKind, { owner: string
  * Longer than any holder can take: a Bluesky renewal is at most two calls and a refresh one, each bounded by the
  * platform request timeout (30 s). A holder that dies (its process killed) keeps the others waiting this long at most.
  */
-export const connectionLeaseMs = 120_000;
+const connectionLeaseMs = 120_000;
 
 const firstPollMs = 50;
 const lastPollMs = 1_000;
