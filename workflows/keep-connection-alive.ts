@@ -18,7 +18,7 @@ const minimumWaitMs = 60_000;
 /**
  * Keeps one OAuth connection's tokens alive (`social-connection-<connectionId>`, started when the connection is
  * made): sleeps until `refreshMarginMs` before the access token expires, refreshes it (the activity stores the new
- * access token and the rotated refresh token in one update, under the row's lock), and sleeps again. A refusal by
+ * access token and the rotated refresh token in one update, while it holds the row's refresh lease), and sleeps again. A refusal by
  * the platform is reported by the activity: the connection is then `needs_reauth`, its `connection.expired` event
  * is handed to its delivery, and the workflow ends. Outages and rate limits are retried by the activity's policy
  * without end. Deleting the connection terminates the workflow; a run that wakes to a deleted connection ends too.

@@ -54,6 +54,7 @@ describe('npm run admin -- secrets reseal', () => {
           { table: 'webhooks', column: 'secret_sealed', resealed: 3, changedMeanwhile: 0, unreadable: 0, remaining: 0 },
           { table: 'social_connections', column: 'credentials_sealed', resealed: 3, changedMeanwhile: 0, unreadable: 0, remaining: 0 },
           { table: 'social_connections', column: 'session_sealed', resealed: 3, changedMeanwhile: 0, unreadable: 0, remaining: 0 },
+          { table: 'oauth_authorizations', column: 'code_verifier_sealed', resealed: 3, changedMeanwhile: 0, unreadable: 0, remaining: 0 },
           { table: 'idempotency_keys', column: 'response_body', resealed: 3, changedMeanwhile: 0, unreadable: 0, remaining: 0 },
           { table: 'request_effects', column: 'secret_sealed', resealed: 3, changedMeanwhile: 0, unreadable: 0, remaining: 0 },
         ],
@@ -75,7 +76,7 @@ describe('npm run admin -- secrets reseal', () => {
       const [first, second] = (await Promise.all([reseal([keyB, keyA], '--json'), reseal([keyB, keyA], '--json')])).map(
         ({ stdout }) => JSON.parse(stdout) as ResealReport,
       );
-      expect(resealed(first!).map((count, index) => count + resealed(second!)[index]!)).toEqual([30, 30, 30, 30, 30]);
+      expect(resealed(first!).map((count, index) => count + resealed(second!)[index]!)).toEqual([30, 30, 30, 30, 30, 30]);
 
       const after = await readSealedValues(orm, values);
       for (const value of after) expect(value.stored.startsWith(`v2.${keyIdOf(keyB)}.`)).toBe(true);
@@ -92,7 +93,7 @@ describe('npm run admin -- secrets reseal', () => {
       expect(failure.code).toBe(1);
       const { stdout, stderr } = failure;
       expect(stdout).toMatch(/webhooks\.secret_sealed +0 resealed, 0 changed meanwhile, 2 unreadable, 2 remaining/);
-      expect(stdout).toContain('10 values are not sealed with the current key: keep the older keys');
+      expect(stdout).toContain('12 values are not sealed with the current key: keep the older keys');
       expect(stderr).toContain('which is not configured');
       for (const value of values) expect(stdout + stderr).not.toContain(value.plaintext);
       expect(await readSealedValues(orm, values)).toEqual(values);

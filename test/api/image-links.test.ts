@@ -49,6 +49,20 @@ describe('lasting image links', () => {
     expect((await fetchImage(link)).bytes).toEqual(bytes);
   });
 
+  it('when a link is fetched again within its cache lifetime, then the api answers the same redirect without reading the storage', async () => {
+    const key = await newImageKey();
+    const link = app.api.services.imageLinks.linkTo(key);
+    const first = await visit(link);
+    expect(first.status).toBe(302);
+    // Gone from the storage now: only an answer that reads the storage again could tell (as a cache in front
+    // of the api would not either, for as long as the redirect is public).
+    await app.storage.delete(key);
+    const again = await visit(link);
+    expect(again.status).toBe(302);
+    expect(again.headers.get('location')).toBe(first.headers.get('location'));
+    expect(again.headers.get('cache-control')).toBe('public, max-age=300');
+  });
+
   it('when the image is gone (its post deleted and its objects purged), then its link answers 404', async () => {
     const key = await newImageKey();
     const link = app.api.services.imageLinks.linkTo(key);

@@ -1,6 +1,7 @@
 import { createCipheriv, randomBytes } from 'node:crypto';
 import type { SecretBox } from '../../src/adapters/crypto/secret-box.ts';
 import { IdempotencyKey } from '../../src/adapters/database/entities/idempotency-key.ts';
+import { OAuthAuthorization } from '../../src/adapters/database/entities/oauth-authorization.ts';
 import { RequestEffect } from '../../src/adapters/database/entities/request-effect.ts';
 import { SocialConnection } from '../../src/adapters/database/entities/social-connection.ts';
 import { Webhook } from '../../src/adapters/database/entities/webhook.ts';
@@ -11,8 +12,8 @@ import { createWorkspace } from '../../src/domain/workspaces/create-workspace.ts
 export type SealedValue = { table: string; column: string; id: string; stored: string; plaintext: string };
 
 /**
- * A workspace with `count` webhooks, social connections (credentials and a session), stored idempotent answers and
- * secrets issued by keyed requests (request effects), each sealed with the boxes given (as the service seals them), written straight to the database. Returns every
+ * A workspace with `count` webhooks, social connections (credentials and a session), OAuth authorizations under way
+ * (their PKCE verifiers), stored idempotent answers and secrets issued by keyed requests (request effects), each sealed with the boxes given (as the service seals them), written straight to the database. Returns every
  * sealed value; an answer stored in plain text (before answers were sealed) is added too, and is not among them.
  */
 export async function insertSealedRows(orm: Database, boxes: { secrets: SecretBox; answers: SecretBox }, count: number): Promise<SealedValue[]> {
@@ -23,6 +24,7 @@ export async function insertSealedRows(orm: Database, boxes: { secrets: SecretBo
     const credentials = JSON.stringify({ accessToken: `token-${randomBytes(8).toString('hex')}` });
     const session = JSON.stringify({ refreshJwt: `jwt-${randomBytes(8).toString('hex')}` });
     const answer = JSON.stringify({ id: `answer-${index}`, secret });
+    const verifier = randomBytes(32).toString('base64url');
     return {
       webhook: em.create(Webhook, {
         workspaceId: workspace.id,
@@ -41,6 +43,16 @@ export async function insertSealedRows(orm: Database, boxes: { secrets: SecretBo
         sessionSealed: boxes.secrets.seal(session),
         postLanguage: null,
       }),
+      authorization: em.create(OAuthAuthorization, {
+        workspaceId: workspace.id,
+        platform: 'x',
+        stateHash: randomBytes(32).toString('hex'),
+        codeVerifierSealed: boxes.secrets.seal(verifier),
+        redirectUri: 'https://app.example/connected',
+        author: null,
+        app: null,
+        expiresAt: new Date(Date.now() + 600_000),
+      }),
       answer: storedAnswer(em, workspace.id, `key-${index}`, boxes.answers.seal(answer)),
       effect: em.create(RequestEffect, {
         workspaceId: workspace.id,
@@ -50,15 +62,22 @@ export async function insertSealedRows(orm: Database, boxes: { secrets: SecretBo
         secretSealed: boxes.answers.seal(`sk_issued-${index}`),
         expiresAt: new Date(Date.now() + 86_400_000),
       }),
-      plaintexts: { secret, credentials, session, answer, issued: `sk_issued-${index}` },
+      plaintexts: { secret, credentials, session, verifier, answer, issued: `sk_issued-${index}` },
     };
   });
   storedAnswer(em, workspace.id, 'plain-answer', '{"id":"stored before answers were sealed"}');
   await em.flush();
-  return rows.flatMap(({ webhook, connection, answer, effect, plaintexts }) => [
+  return rows.flatMap(({ webhook, connection, authorization, answer, effect, plaintexts }) => [
     { table: 'webhooks', column: 'secret_sealed', id: webhook.id, stored: webhook.secretSealed!, plaintext: plaintexts.secret },
     { table: 'social_connections', column: 'credentials_sealed', id: connection.id, stored: connection.credentialsSealed, plaintext: plaintexts.credentials },
     { table: 'social_connections', column: 'session_sealed', id: connection.id, stored: connection.sessionSealed!, plaintext: plaintexts.session },
+    {
+      table: 'oauth_authorizations',
+      column: 'code_verifier_sealed',
+      id: authorization.id,
+      stored: authorization.codeVerifierSealed,
+      plaintext: plaintexts.verifier,
+    },
     { table: 'idempotency_keys', column: 'response_body', id: answer.id, stored: answer.responseBody!, plaintext: plaintexts.answer },
     { table: 'request_effects', column: 'secret_sealed', id: effect.id, stored: effect.secretSealed!, plaintext: plaintexts.issued },
   ]);

@@ -6,6 +6,8 @@ import { releaseDeadConnections } from './release-dead-connections.ts';
 
 export type Database = MikroORM;
 
+const idleInTransactionTimeoutMs = 30_000;
+
 /** `statementTimeoutMs`: the server-side bound on one statement; 0 for none (the migrator's, see migrate-database.ts). */
 export function ormOptions(databaseUrl: string, poolMax = 10, statementTimeoutMs = 10_000) {
   return {
@@ -24,6 +26,11 @@ export function ormOptions(databaseUrl: string, poolMax = 10, statementTimeoutMs
     // pool (see releaseDeadConnections).
     driverOptions: {
       connectionTimeoutMillis: 5_000,
+      // A transaction left open while its process waits on something else (a remote server, a hung await) holds a
+      // pooled connection and its locks from every other tenant; the server ends such a session after 30 s, which
+      // gives the connection back (releaseDeadConnections) and rolls the transaction back. Nothing of ours waits on a
+      // remote server inside a transaction (see src/adapters/social/connection-leases.ts).
+      idle_in_transaction_session_timeout: idleInTransactionTimeoutMs,
       // pg leaves a statement_timeout of 0 out of the session's parameters (the database's or role's default would
       // then apply): "none" is sent as an option of its own.
       ...(statementTimeoutMs === 0

@@ -4,7 +4,9 @@ import type { Deps } from '../deps.ts';
 // Moves every sealed value onto the current key (the first of ENCRYPTION_KEYS), so an older key can be dropped.
 // It runs beside the service: each batch is read without a lock, and a row is written only if its sealed text is
 // still the one that was read. A value the service (or a second reseal) rewrote meanwhile is left alone, since
-// whoever rewrote it sealed it with their current key; the final count says whether anything is left.
+// whoever rewrote it sealed it with their current key; the final count says whether anything is left. Every column
+// an entity names `*Sealed` is listed here (a test reads the entities' metadata to hold that), and so are the stored
+// idempotent answers, which keep their name from before they were sealed.
 
 type SealedColumn = {
   table: string;
@@ -18,6 +20,7 @@ const sealedColumns: readonly SealedColumn[] = [
   { table: 'webhooks', column: 'secret_sealed', box: 'secrets' },
   { table: 'social_connections', column: 'credentials_sealed', box: 'secrets' },
   { table: 'social_connections', column: 'session_sealed', box: 'secrets' },
+  { table: 'oauth_authorizations', column: 'code_verifier_sealed', box: 'secrets' },
   { table: 'idempotency_keys', column: 'response_body', box: 'idempotentAnswers', alsoPlain: true },
   { table: 'request_effects', column: 'secret_sealed', box: 'idempotentAnswers' },
 ];

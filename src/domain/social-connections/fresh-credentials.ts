@@ -29,7 +29,7 @@ export async function freshCredentials(
 ): Promise<{ credentials: SocialCredentials; refresh: RefreshOutcome | null }> {
   const credentials = credentialsOf(deps, connection);
   if (!isOAuthCredentials(credentials)) return { credentials, refresh: null };
-  // Good for longer than the margin: nothing to refresh, so no need to take the row's lock.
+  // Good for longer than the margin: nothing to refresh, so no need to take the row's refresh lease.
   if (Date.parse(credentials.expiresAt) - Date.now() > refreshMarginMs) return { credentials, refresh: null };
   const refresh = await refreshConnection(deps, connection.id);
   if (refresh.state !== 'active') return { credentials, refresh };

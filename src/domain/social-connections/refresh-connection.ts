@@ -1,6 +1,7 @@
 import { oauthAppOf, oauthTokenFieldsOf } from '../../adapters/social/platform-module.ts';
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { SocialConnection } from '../../adapters/database/entities/social-connection.ts';
+import { releaseConnectionLease, takeConnectionLease } from '../../adapters/social/connection-leases.ts';
 import type { OAuthTokens } from '../../adapters/social/oauth-platform.ts';
 import { SocialRejectedError, SocialUnavailableError, type OAuthCredentials, type SocialCredentials } from '../../adapters/social/social-connector.ts';
 import { storableReason } from '../../common/validation/storable-text.ts';
@@ -57,19 +58,23 @@ export async function markNeedsReauth(em: EntityManager, connection: SocialConne
 
 /**
  * Refreshes the connection's access token unless it is good for longer than the margin (`force`: whatever its
- * expiry, as of `asOf`, epoch ms, or now). Runs under the row's lock from reading the tokens to storing the new ones, so two refreshes (the
- * keep-alive workflow, a publish, a verify) never both spend one refresh token: the second waits, then finds the
- * token the first stored and has nothing to do. The new access token and the rotated refresh token are stored in
- * one update. A refusal marks the connection `needs_reauth`; an outage or a rate limit throws as it is, changing
- * nothing (never taken as a dead token).
+ * expiry, as of `asOf`, epoch ms, or now). Holds the row's refresh lease from reading the tokens to storing the new
+ * ones, so two refreshes (the keep-alive workflow, a publish, a verify, on any replica) never both spend one refresh
+ * token: the second waits, then finds the token the first stored and has nothing to do. The platform answers while
+ * no transaction is open and no lock is held (connection-leases.ts says why). The new access token and the rotated
+ * refresh token are stored in one update, made only while the lease is still this refresh's. A refusal marks the
+ * connection `needs_reauth`; an outage or a rate limit throws as it is, changing nothing (never taken as a dead token).
  */
 export async function refreshConnection(
   deps: Pick<Deps, 'orm' | 'secrets' | 'oauth'>,
   connectionId: string,
   options: { force?: boolean; asOf?: number } = {},
 ): Promise<RefreshOutcome> {
-  return deps.orm.em.fork().transactional(async (em) => {
-    const connection = await em.findOne(SocialConnection, connectionId, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  const lease = await takeConnectionLease(deps.orm, connectionId, 'refresh');
+  if (!lease) return { state: 'gone' };
+  let held = true;
+  try {
+    const connection = await deps.orm.em.fork().findOne(SocialConnection, connectionId);
     if (!connection) return { state: 'gone' };
     if (connection.status === 'needs_reauth') return { state: 'needs_reauth', eventId: null };
     const credentials = JSON.parse(deps.secrets.open(connection.credentialsSealed)) as SocialCredentials;
@@ -90,11 +95,38 @@ export async function refreshConnection(
       tokens = await app.platform.refresh({ client: app.client, tokens: tokensOf(credentials) });
     } catch (error) {
       if (!(error instanceof SocialRejectedError)) throw error;
-      return { state: 'needs_reauth', ...(await markNeedsReauth(em, connection, error.reason)) };
+      const refused = await markRefused(deps, connectionId, lease, error.reason);
+      held = false;
+      return refused;
     }
-    connection.credentialsSealed = deps.secrets.seal(JSON.stringify(withTokens(credentials, tokens)));
-    connection.expiresAt = new Date(tokens.expiresAt);
-    connection.lastError = null;
+    const written = await deps.orm.em.fork().nativeUpdate(
+      SocialConnection,
+      { id: connectionId, refreshLeaseOwner: lease },
+      {
+        credentialsSealed: deps.secrets.seal(JSON.stringify(withTokens(credentials, tokens))),
+        expiresAt: new Date(tokens.expiresAt),
+        lastError: null,
+        refreshLeaseOwner: null,
+        refreshLeaseUntil: null,
+      },
+    );
+    if (written === 0) throw new SocialUnavailableError('the token refresh outlasted its lease; try again');
+    held = false;
     return { state: 'active', expiresAt: tokens.expiresAt };
+  } finally {
+    if (held) await releaseConnectionLease(deps.orm, connectionId, 'refresh', lease);
+  }
+}
+
+/** Marks the connection `needs_reauth` and gives the lease back, in one short transaction, if the lease is still `lease`. */
+async function markRefused(deps: Pick<Deps, 'orm'>, connectionId: string, lease: string, reason: string): Promise<RefreshOutcome> {
+  return deps.orm.em.fork().transactional(async (em) => {
+    const connection = await em.findOne(SocialConnection, connectionId, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!connection) return { state: 'gone' };
+    // Another refresh took the lease after this one's ran out, and may have stored tokens that work: it decides.
+    if (connection.refreshLeaseOwner !== lease) throw new SocialUnavailableError('the token refresh outlasted its lease; try again');
+    connection.refreshLeaseOwner = null;
+    connection.refreshLeaseUntil = null;
+    return { state: 'needs_reauth', ...(await markNeedsReauth(em, connection, reason)) };
   });
 }

@@ -17,6 +17,7 @@ const columns = [
   'webhooks.secret_sealed',
   'social_connections.credentials_sealed',
   'social_connections.session_sealed',
+  'oauth_authorizations.code_verifier_sealed',
   'idempotency_keys.response_body',
   'request_effects.secret_sealed',
 ];
@@ -49,7 +50,22 @@ function each(report: ResealReport, field: 'resealed' | 'changedMeanwhile' | 'un
   return report.columns.map((column) => column[field]);
 }
 
+/** Every column the entities seal: each property named `*Sealed`, as `table.column`. */
+function sealedColumnsOfEntities(orm: Database): string[] {
+  return [...orm.getMetadata().getAll().values()]
+    .flatMap((meta) => meta.props.filter((property) => property.name.endsWith('Sealed')).map((property) => `${meta.tableName}.${property.fieldNames[0]}`))
+    .sort();
+}
+
 describe('resealSecrets', () => {
+  it('when the entities are read, then every column they seal (each property named *Sealed) is one the reseal covers', () =>
+    withDatabase(async (orm) => {
+      const sealed = sealedColumnsOfEntities(orm);
+      expect(sealed).toContain('oauth_authorizations.code_verifier_sealed');
+      const covered = (await reseal(orm, [randomBytes(32)])).columns.map((column) => `${column.table}.${column.column}`);
+      expect(sealed.filter((column) => !covered.includes(column))).toEqual([]);
+    }));
+
   it('when values sealed with A are resealed under [B, A], then every one names B, [B] alone opens them all, and a second run finds nothing', () =>
     withDatabase(async (orm) => {
       const [keyA, keyB] = [randomBytes(32), randomBytes(32)];
@@ -60,8 +76,8 @@ describe('resealSecrets', () => {
       // Batches of 2: every column takes three.
       const report = await reseal(orm, [keyB, keyA], 2);
       expect(report.keyId).toBe(keyIdOf(keyB));
-      expect(each(report, 'resealed')).toEqual([5, 5, 5, 5, 5]);
-      expect([...each(report, 'changedMeanwhile'), ...each(report, 'unreadable'), ...each(report, 'remaining')]).toEqual(Array(15).fill(0));
+      expect(each(report, 'resealed')).toEqual([5, 5, 5, 5, 5, 5]);
+      expect([...each(report, 'changedMeanwhile'), ...each(report, 'unreadable'), ...each(report, 'remaining')]).toEqual(Array(18).fill(0));
 
       const after = await readSealedValues(orm, values);
       for (const value of after) expect(value.stored.startsWith(`v2.${keyIdOf(keyB)}.`)).toBe(true);
@@ -70,7 +86,7 @@ describe('resealSecrets', () => {
       expect(await readPlainAnswer(orm)).toBe('{"id":"stored before answers were sealed"}');
 
       const again = await reseal(orm, [keyB, keyA]);
-      expect([...each(again, 'resealed'), ...each(again, 'remaining')]).toEqual(Array(10).fill(0));
+      expect([...each(again, 'resealed'), ...each(again, 'remaining')]).toEqual(Array(12).fill(0));
       expect(await readSealedValues(orm, values)).toEqual(after);
     }));
 
@@ -83,7 +99,7 @@ describe('resealSecrets', () => {
       for (const value of values) await em.execute(`update ${value.table} set ${value.column} = ? where id = ?`, [sealV1(keyA, value.plaintext), value.id]);
 
       const report = await reseal(orm, [keyA]);
-      expect(each(report, 'resealed')).toEqual([2, 2, 2, 2, 2]);
+      expect(each(report, 'resealed')).toEqual([2, 2, 2, 2, 2, 2]);
       const after = await readSealedValues(orm, values);
       for (const value of after) expect(value.stored.startsWith(`v2.${keyIdOf(keyA)}.`)).toBe(true);
       expect(openAll(after, [keyA])).toEqual(values.map((value) => value.plaintext));
@@ -96,9 +112,9 @@ describe('resealSecrets', () => {
       const unreadable = await insertSealedRows(orm, boxes([lost]), 1);
 
       const report = await reseal(orm, [current, old]);
-      expect(each(report, 'resealed')).toEqual([3, 3, 3, 3, 3]);
-      expect(each(report, 'unreadable')).toEqual([1, 1, 1, 1, 1]);
-      expect(each(report, 'remaining')).toEqual([1, 1, 1, 1, 1]);
+      expect(each(report, 'resealed')).toEqual([3, 3, 3, 3, 3, 3]);
+      expect(each(report, 'unreadable')).toEqual([1, 1, 1, 1, 1, 1]);
+      expect(each(report, 'remaining')).toEqual([1, 1, 1, 1, 1, 1]);
       expect(await readSealedValues(orm, unreadable)).toEqual(unreadable);
       expect(openAll(await readSealedValues(orm, readable), [current])).toEqual(readable.map((value) => value.plaintext));
     }));
@@ -109,8 +125,8 @@ describe('resealSecrets', () => {
       const values = await insertSealedRows(orm, boxes([keyA]), 40);
 
       const [first, second] = await Promise.all([reseal(orm, [keyB, keyA], 7), reseal(orm, [keyB, keyA], 7)]);
-      expect(each(first, 'resealed').map((count, index) => count + each(second, 'resealed')[index]!)).toEqual([40, 40, 40, 40, 40]);
-      expect([...each(first, 'remaining'), ...each(second, 'remaining')]).toEqual(Array(10).fill(0));
+      expect(each(first, 'resealed').map((count, index) => count + each(second, 'resealed')[index]!)).toEqual([40, 40, 40, 40, 40, 40]);
+      expect([...each(first, 'remaining'), ...each(second, 'remaining')]).toEqual(Array(12).fill(0));
 
       const after = await readSealedValues(orm, values);
       for (const value of after) expect(value.stored.startsWith(`v2.${keyIdOf(keyB)}.`)).toBe(true);

@@ -1,19 +1,22 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSecretBox } from '../../../src/adapters/crypto/secret-box.ts';
 import { SocialConnection } from '../../../src/adapters/database/entities/social-connection.ts';
+import { openDatabase } from '../../../src/adapters/database/orm.ts';
 import { WorkspaceEvent } from '../../../src/adapters/database/entities/workspace-event.ts';
 import { createOAuthPlatforms } from '../../../src/adapters/social/platform-registry.ts';
 import { SocialUnavailableError } from '../../../src/adapters/social/social-connector.ts';
 import { refreshConnection } from '../../../src/domain/social-connections/refresh-connection.ts';
 import { startXServer, type XServer } from '../../fakes/x-server.ts';
+import { eventually } from '../../support/eventually.ts';
 import { failureOf } from '../../support/failure-of.ts';
 import { createPostFixture } from '../../support/post-fixtures.ts';
 import { testConfig } from '../../support/test-config.ts';
-import { useTestDatabase } from '../../support/test-database.ts';
+import { useTestDatabase, withClient } from '../../support/test-database.ts';
 import { createXConnectionFixture, storedXCredentials, xEnv, xTokens } from '../../support/x-connections.ts';
 
-// Refreshing under the row's lock: whoever refreshes second (the workflow, a publish, a verify) never spends a
-// refresh token the first already rotated away, so a race is never taken for a dead connection.
+// Refreshing under the row's refresh lease: whoever refreshes second (the workflow, a publish, a verify, on any
+// replica) never spends a refresh token the first already rotated away, so a race is never taken for a dead
+// connection, and no database session stays in a transaction while X answers.
 
 const database = useTestDatabase();
 let x: XServer;
@@ -72,5 +75,35 @@ describe('refreshConnection', () => {
     expect({ status: row.status, lastError: row.lastError }).toEqual({ status: 'active', lastError: null });
     expect(await storedXCredentials(database.orm, config, connection.id)).toEqual(before);
     expect(await database.orm.em.fork().count(WorkspaceEvent, { workspaceId: connection.workspaceId })).toBe(0);
+  });
+
+  it('when two replicas refresh one connection while X takes its time, then X is asked once and no database session idles in a transaction meanwhile', async () => {
+    const connection = await connectionDueNow();
+    // A second replica: its own pool, as another worker process has.
+    const replica = await openDatabase(database.url, 2);
+    try {
+      x.requests.length = 0;
+      x.script('token', [{ delayMs: 2_000 }]);
+      const refreshes = [database.orm, replica].map((orm) => refreshConnection({ ...deps, orm }, connection.id));
+      await eventually(() => Promise.resolve(expect(refreshRequests()).toHaveLength(1)));
+      // X holds its answer now: a refresh that kept its transaction open would show here.
+      const idle = await withClient(database.url, async (client) => {
+        const { rows } = await client.query<{ sessions: number }>(
+          "select count(*)::int as sessions from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'",
+        );
+        return rows[0]!.sessions;
+      });
+      const outcomes = await Promise.all(refreshes);
+
+      expect(idle).toBe(0);
+      expect(outcomes.map((outcome) => outcome.state)).toEqual(['active', 'active']);
+      // The second refresh waited for the lease, then found the tokens the first stored: the refresh token was spent once.
+      expect(refreshRequests()).toHaveLength(1);
+      expect((await storedXCredentials(database.orm, config, connection.id)).refreshToken).toBe(x.currentRefreshToken());
+      const row = await database.orm.em.fork().findOneOrFail(SocialConnection, connection.id);
+      expect({ status: row.status, leaseOwner: row.refreshLeaseOwner }).toEqual({ status: 'active', leaseOwner: null });
+    } finally {
+      await replica.close();
+    }
   });
 });

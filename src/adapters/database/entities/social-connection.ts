@@ -22,9 +22,19 @@ export const SocialConnection = defineEntity({
     credentialsSealed: p.text(),
     /**
      * The platform session the connector keeps between publications (Bluesky's access and refresh tokens), sealed
-     * like the credentials; null until there is one. Written only under the row's lock (src/adapters/social/connection-sessions.ts).
+     * like the credentials; null until there is one. Written only by the holder of the session lease
+     * (src/adapters/social/connection-sessions.ts).
      */
     sessionSealed: p.text().nullable(),
+    /**
+     * The session lease: who renews the session now (a token of that renewal, never a secret) and until when at most.
+     * Held while the platform answers, instead of a lock or a transaction (connection-leases.ts says why).
+     */
+    sessionLeaseOwner: p.uuid().nullable(),
+    sessionLeaseUntil: p.datetime().nullable(),
+    /** The refresh lease: the same for refreshing the OAuth tokens in the credentials (refresh-connection.ts). */
+    refreshLeaseOwner: p.uuid().nullable(),
+    refreshLeaseUntil: p.datetime().nullable(),
     /** Bluesky: the BCP 47 tag its posts are marked with (`langs`), when the customer gave one. */
     postLanguage: p.string().length(35).nullable(),
     /**

@@ -29,7 +29,7 @@ import { platformNames } from '../social-platforms.ts';
 // The session is kept in the connection's SessionStore and reused until its access token is about to expire (or is
 // refused as expired), then refreshed with com.atproto.server.refreshSession; a new one is created from the app
 // password only when there is none or the refresh token is refused. One renewal at a time per connection: within a
-// process the callers share it, across processes the store's lock orders them, and whoever comes second finds the
+// process the callers share it, across processes the store's lease orders them, and whoever comes second finds the
 // renewed session stored and uses it.
 
 /** `allowPrivateNetworks` lets the service URL point at loopback and private networks. */
@@ -199,7 +199,7 @@ export function createBlueskyConnector(options: BlueskyConnectorOptions): Social
     const renewal = sessions
       .renew(async (storedText) => {
         const stored = sessionOf(storedText);
-        // Renewed by another process while this one waited for the lock.
+        // Renewed by another process while this one waited for the session lease.
         if (stored && stored.accessJwt !== stale?.accessJwt) return sessionText(stored);
         const refreshed = stored ? await refreshSession(serviceOf(credentials).origin, stored) : undefined;
         return sessionText(refreshed ?? (await createSession(credentials)));

@@ -74,14 +74,21 @@ async function recordOf(uri: string): Promise<PostRecord> {
   return ((await answer.json()) as { value: PostRecord }).value;
 }
 
-/** How many sessions of this test's database wait on an advisory lock. */
-async function advisoryLockWaiters(): Promise<number> {
+/** The database's clock, to tell statements that started after now from those before. */
+async function databaseNow(): Promise<Date> {
+  const [row] = await orm.em.getConnection().execute<Array<{ now: Date }>>('select clock_timestamp() as now');
+  return row!.now;
+}
+
+/** How many sessions of this test's database last tried to take a session lease at or after `since`. */
+async function leaseAttemptsSince(since: Date): Promise<number> {
   const [row] = await orm.em
     .getConnection()
-    .execute<Array<{ waiting: string }>>(
-      "select count(*) as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and wait_event = 'advisory'",
+    .execute<Array<{ tried: string }>>(
+      "select count(*) as tried from pg_stat_activity where datname = current_database() and query like '%update social_connections set session_lease_owner%' and query_start >= ?",
+      [since],
     );
-  return Number(row!.waiting);
+  return Number(row!.tried);
 }
 
 /** The text each facet's byte range cuts out, with its feature. */
@@ -244,13 +251,14 @@ describe("A connection's session store", () => {
       return 'renewed by the first';
     });
     await firstRunning;
+    const secondStarts = await databaseNow();
     const second = connectionSessions(otherOrm, secrets, connectionId).renew((stored) => {
       seenBySecond.push(stored);
       return Promise.resolve(stored ?? 'renewed by the second');
     });
-    // The second waits for the first's lock (PostgreSQL shows its session waiting on an advisory lock): it has
-    // not been given anything yet.
-    await eventually(async () => expect(await advisoryLockWaiters()).toBe(1));
+    // The second has tried to take the session lease the first holds (PostgreSQL shows its statement) and waits,
+    // holding no connection: it has not been given anything yet.
+    await eventually(async () => expect(await leaseAttemptsSince(secondStarts)).toBeGreaterThan(0));
     expect(seenBySecond).toEqual([]);
     releaseFirst();
 
