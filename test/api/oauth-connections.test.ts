@@ -6,7 +6,7 @@ import { startXServer, type XServer } from '../fakes/x-server.ts';
 import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
 import type { TestApp } from '../support/test-app.ts';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
-import { connectThroughOAuth, visit } from '../support/oauth-connections.ts';
+import { connectThroughOAuth, continueOnConsentPage, visit } from '../support/oauth-connections.ts';
 import { storedXCredentials, xEnv } from '../support/x-connections.ts';
 
 // The tests whose post's answer never comes wait for the request to time out: short here, 30 s by default.
@@ -46,12 +46,13 @@ describe('connecting X through OAuth', () => {
     const created = await workspace.client.post<Authorization>('/social-connections/authorizations', { platform: 'x', redirectUri });
     expect(created.status).toBe(201);
     expect(Date.parse(created.body.expiresAt) - Date.now()).toBeGreaterThan(9 * 60_000);
-    const authorizationUrl = new URL(created.body.authorizationUrl);
+    expect(created.body.authorizationUrl).toBe(`http://localhost:${new URL(app.url).port}/oauth/consent/${created.body.state}`);
+    const authorizationUrl = await continueOnConsentPage(created.body.authorizationUrl);
     expect(authorizationUrl.origin + authorizationUrl.pathname).toBe(x.authorizeUrl);
     expect(authorizationUrl.searchParams.get('redirect_uri')).toBe(`http://localhost:${new URL(app.url).port}/oauth/x/callback`);
     expect(authorizationUrl.searchParams.get('state')).toBe(created.body.state);
 
-    const consent = await visit(created.body.authorizationUrl);
+    const consent = await visit(authorizationUrl.toString());
     const callback = await visit(consent.location!.toString());
     expect(callback.status).toBe(303);
     const back = callback.location!;
