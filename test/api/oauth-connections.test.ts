@@ -145,7 +145,7 @@ describe('our consent page', () => {
     expect((await visit(created.body.authorizationUrl)).status).toBe(400);
   });
 
-  it("when the state has expired, then the callback answers our page and sends the person nowhere the client registered", async () => {
+  it('when the state has expired, then the callback answers our page and sends the person nowhere the client registered', async () => {
     const created = await workspace.client.post<Authorization>('/social-connections/authorizations', { platform: 'x', redirectUri });
     const atX = await visit((await continueOnConsentPage(created.body.authorizationUrl)).toString());
     await app.api.services.orm.em

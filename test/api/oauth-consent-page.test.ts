@@ -14,7 +14,16 @@ import { xEnv } from '../support/x-connections.ts';
 // its Continue takes them through the platform (the fake X) and our callback back to the client, connected.
 
 // What the closed test network needs (as for the dashboard): no GPU, no QUIC, none of Chromium's own calls home.
-const chromiumArgs = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 let x: XServer;
 let app: TestApp;
@@ -28,7 +37,9 @@ beforeAll(async () => {
   x = await startXServer();
   app = await startTestApp(xEnv(x));
   workspace = await createTestWorkspace(app, 'growth', 'Harbour & Sons Studio');
-  client = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Client</title><p>Back at the client</p>'));
+  client = createServer((_req, res) =>
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Client</title><p>Back at the client</p>'),
+  );
   client.listen(0, '127.0.0.1');
   await once(client, 'listening');
   redirectUri = `http://127.0.0.1:${(client.address() as AddressInfo).port}/connected`;
@@ -43,34 +54,38 @@ afterAll(async () => {
 });
 
 describe('the OAuth consent page in Chromium', () => {
-  it('when the person opens the authorizationUrl, then they see the workspace and platform, and Continue brings them back to the client connected', { timeout: 60_000 }, async () => {
-    const created = await workspace.client.post<Schemas['OAuthAuthorization']>('/social-connections/authorizations', { platform: 'x', redirectUri });
-    expect(created.status).toBe(201);
-    // The fake X serves HTTPS with the tests' own certificate authority, which Chromium does not know.
-    const context = await browser.newContext({ ignoreHTTPSErrors: true });
-    const page = await context.newPage();
-    // Console errors (a CSP refusal shows up there) and uncaught exceptions.
-    const problems: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(message.text());
-    });
-    page.on('pageerror', (error) => problems.push(error.message));
-    try {
-      await page.goto(created.body.authorizationUrl);
-      expect(await page.locator('#workspace').textContent()).toBe('Harbour & Sons Studio');
-      expect(await page.locator('#platform').textContent()).toBe('X');
-      expect(await page.locator('body').textContent()).toContain('is asking to post as you on X');
+  it(
+    'when the person opens the authorizationUrl, then they see the workspace and platform, and Continue brings them back to the client connected',
+    { timeout: 60_000 },
+    async () => {
+      const created = await workspace.client.post<Schemas['OAuthAuthorization']>('/social-connections/authorizations', { platform: 'x', redirectUri });
+      expect(created.status).toBe(201);
+      // The fake X serves HTTPS with the tests' own certificate authority, which Chromium does not know.
+      const context = await browser.newContext({ ignoreHTTPSErrors: true });
+      const page = await context.newPage();
+      // Console errors (a CSP refusal shows up there) and uncaught exceptions.
+      const problems: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') problems.push(message.text());
+      });
+      page.on('pageerror', (error) => problems.push(error.message));
+      try {
+        await page.goto(created.body.authorizationUrl);
+        expect(await page.locator('#workspace').textContent()).toBe('Harbour & Sons Studio');
+        expect(await page.locator('#platform').textContent()).toBe('X');
+        expect(await page.locator('body').textContent()).toContain('is asking to post as you on X');
 
-      await Promise.all([page.waitForURL((url) => url.toString().startsWith(redirectUri)), page.getByRole('button', { name: 'Continue to X' }).click()]);
-      const back = new URL(page.url());
-      expect(back.searchParams.get('state')).toBe(created.body.state);
-      const connectionId = back.searchParams.get('connectionId');
-      expect(connectionId).toBeTruthy();
-      const connection = await workspace.client.get<Schemas['SocialConnection']>(`/social-connections/${connectionId}`);
-      expect(connection.body).toMatchObject({ platform: 'x', accountName: '@alice_x', status: 'active' });
-      expect(problems).toEqual([]);
-    } finally {
-      await context.close();
-    }
-  });
+        await Promise.all([page.waitForURL((url) => url.toString().startsWith(redirectUri)), page.getByRole('button', { name: 'Continue to X' }).click()]);
+        const back = new URL(page.url());
+        expect(back.searchParams.get('state')).toBe(created.body.state);
+        const connectionId = back.searchParams.get('connectionId');
+        expect(connectionId).toBeTruthy();
+        const connection = await workspace.client.get<Schemas['SocialConnection']>(`/social-connections/${connectionId}`);
+        expect(connection.body).toMatchObject({ platform: 'x', accountName: '@alice_x', status: 'active' });
+        expect(problems).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+  );
 });

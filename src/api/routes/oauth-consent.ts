@@ -36,7 +36,13 @@ export function oauthConsentRoutes(deps: Deps, limiter: RateLimiter): Router {
     const consent = stateShape.test(state) ? await describeAuthorization(deps, state) : 'invalid-state';
     if (typeof consent === 'string') return refuse(req, res, consent);
     const csrf = randomBytes(32).toString('base64url');
-    res.cookie(csrfCookie, csrf, { httpOnly: true, sameSite: 'strict', secure, path: req.baseUrl + req.path, maxAge: consent.expiresAt.getTime() - Date.now() });
+    res.cookie(csrfCookie, csrf, {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure,
+      path: req.baseUrl + req.path,
+      maxAge: consent.expiresAt.getTime() - Date.now(),
+    });
     sendConsentPage(res, consent, csrf);
   });
 

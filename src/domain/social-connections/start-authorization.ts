@@ -21,7 +21,7 @@ const expiredKeptMs = 24 * 60 * 60 * 1000;
  * How many authorizations a workspace may have pending (not yet expired) at once: far more than people connecting at
  * one time, and a bound on the rows (and consent links) one workspace can mint.
  */
-export const pendingAuthorizationsCap = 50;
+const pendingAuthorizationsCap = 50;
 
 export type StartedAuthorization = { authorizationUrl: string; state: string; expiresAt: Date };
 
@@ -35,7 +35,7 @@ export function stateHashOf(state: string): string {
  * before anything goes to the platform (routes/oauth-consent.ts); the state in its path is what the page continues
  * with, so the page needs no other secret kept.
  */
-export function consentUrlOf(deps: Pick<Deps, 'publicUrl'>, state: string): string {
+function consentUrlOf(deps: Pick<Deps, 'publicUrl'>, state: string): string {
   return `${deps.publicUrl()}/oauth/consent/${state}`;
 }
 

@@ -1,7 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
 export class Migration20261130082408_oauth_authorization_confirmed extends Migration {
-
   override name = 'Migration20261130082408_oauth_authorization_confirmed';
 
   override up(): void | Promise<void> {
@@ -11,5 +10,4 @@ export class Migration20261130082408_oauth_authorization_confirmed extends Migra
   override down(): void | Promise<void> {
     this.addSql(`alter table "oauth_authorizations" drop column "confirmed_at";`);
   }
-
 }
