@@ -102,7 +102,7 @@ describe('connecting X through OAuth', () => {
     expect((await connect(starter.client)).searchParams.get('error')).toBe('quota_exceeded');
   });
 
-  it('when the state is unknown, then the callback answers a plain 400 and redirects nowhere', async () => {
+  it('when the state is unknown, then the callback answers our 400 page and redirects nowhere', async () => {
     const answer = await visit(`${app.url}/oauth/x/callback?code=abc&state=not-ours`);
     expect(answer).toMatchObject({ status: 400, location: null });
   });
