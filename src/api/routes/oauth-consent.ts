@@ -50,10 +50,10 @@ export function oauthConsentRoutes(deps: Deps, limiter: RateLimiter): Router {
     const state = req.params.state;
     if (!stateShape.test(state)) return refuse(req, res, 'invalid-state');
     if (!sentFromOurPage(req)) return refuse(req, res, 'forged');
-    const platformUrl = await confirmAuthorization(deps, state);
-    if (platformUrl === null) return refuse(req, res, 'invalid-state');
+    const confirmed = await confirmAuthorization(deps, state);
+    if (typeof confirmed === 'string') return refuse(req, res, confirmed);
     res.clearCookie(csrfCookie, { httpOnly: true, sameSite: 'strict', secure, path: req.baseUrl + req.path });
-    res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' }).redirect(303, platformUrl);
+    res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' }).redirect(303, confirmed.platformUrl);
   });
   return router;
 }

@@ -6,19 +6,21 @@ import { callbackUrlOf, stateHashOf } from './start-authorization.ts';
 
 /**
  * The person pressed Continue on our consent page: the authorization is marked confirmed (the callback completes no
- * other) and the platform's authorization URL is made, with the PKCE S256 challenge and our callback. Null when the
- * state is not ours, already used, expired, or its platform's app is no longer configured: the page says so and
- * sends nobody anywhere.
+ * other) and the platform's authorization URL is made, with the PKCE S256 challenge and our callback. Or why not:
+ * the state is not ours, already used, or its platform's app is no longer configured (`invalid-state`), or it has
+ * `expired`; the page says so and sends nobody anywhere.
  */
-export async function confirmAuthorization(deps: Deps, state: string): Promise<string | null> {
+export async function confirmAuthorization(deps: Deps, state: string): Promise<{ platformUrl: string } | 'invalid-state' | 'expired'> {
   const em = deps.orm.em.fork();
-  const authorization = await em.findOne(OAuthAuthorization, { stateHash: stateHashOf(state), expiresAt: { $gt: new Date() } });
-  const setup = authorization ? deps.oauth[authorization.platform] : undefined;
-  const app = authorization && setup ? oauthAppOf(setup, authorization) : null;
-  if (!authorization || !app?.client) return null;
+  const authorization = await em.findOne(OAuthAuthorization, { stateHash: stateHashOf(state) });
+  if (!authorization) return 'invalid-state';
+  if (authorization.expiresAt.getTime() <= Date.now()) return 'expired';
+  const setup = deps.oauth[authorization.platform];
+  const app = setup ? oauthAppOf(setup, authorization) : null;
+  if (!app?.client) return 'invalid-state';
   // Pressing Continue again (the back button) keeps the first confirmation: the link is the same either way.
   authorization.confirmedAt ??= new Date();
   await em.flush();
   const codeChallenge = createHash('sha256').update(deps.secrets.open(authorization.codeVerifierSealed)).digest('base64url');
-  return app.platform.authorizationUrl({ client: app.client, callbackUrl: callbackUrlOf(deps, authorization.platform), state, codeChallenge });
+  return { platformUrl: app.platform.authorizationUrl({ client: app.client, callbackUrl: callbackUrlOf(deps, authorization.platform), state, codeChallenge }) };
 }
