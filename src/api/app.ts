@@ -27,6 +27,7 @@ import { fileRoutes } from './routes/files.ts';
 import { healthRoutes } from './routes/health.ts';
 import { imageLinkRoutes } from './routes/image-links.ts';
 import { oauthCallbackRoutes } from './routes/oauth-callback.ts';
+import { oauthConsentRoutes } from './routes/oauth-consent.ts';
 import { postActionRoutes } from './routes/post-actions.ts';
 import { postDownloadRoutes } from './routes/post-download.ts';
 import { postPublishingRoutes } from './routes/post-publishing.ts';
@@ -71,8 +72,9 @@ export function createApp(options: AppOptions): Express {
   if (deps.storage.driver === 'filesystem') app.use(fileRoutes(deps.storage, options.urlSigningSecret));
   // The dashboard editor and its own small API: outside /api/v1 and the public contract (see docs/api.md, Dashboard).
   app.use(dashboardRoutes({ deps, lastUsed: options.lastUsed, rateLimiter: options.rateLimiter }));
-  // Where OAuth platforms send the person back to: public, outside the API and its keys (docs/social-platforms.md).
-  app.use(oauthCallbackRoutes(deps, options.rateLimiter));
+  // The consent page the authorizationUrl leads to, and where OAuth platforms send the person back to: public,
+  // outside the API and its keys (docs/social-platforms.md).
+  app.use(oauthConsentRoutes(deps, options.rateLimiter), oauthCallbackRoutes(deps, options.rateLimiter));
   // The lasting image links Nostr notes carry: public, outside the API and its keys (docs/api.md, Lasting image links).
   app.use(imageLinkRoutes(deps, options.rateLimiter));
   // The MCP server for AI agents: the same keys, rate limits and use cases as the API, outside its contract (docs/agents.md).

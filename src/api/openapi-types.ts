@@ -815,17 +815,21 @@ export interface paths {
         put?: never;
         /**
          * Start connecting an account through OAuth
-         * @description Extension. For a platform that connects through OAuth 2 (X, LinkedIn, Threads, Pinterest, YouTube): answers the platform's authorization URL to send
-         *     the person to, with a `state` bound to this workspace, good once and for ten minutes (PKCE S256 is ours to
-         *     keep). The person grants access on the platform, which sends them to our public callback
-         *     `GET /oauth/{platform}/callback` (outside `/api/v1`, no API key), which exchanges the code, creates the
-         *     connection (counted against the plan's `socialConnections`) and redirects (303) to `redirectUri` with
-         *     `connectionId=<id>`, or with `error=<code>`: `access_denied` (the person refused), `expired` (after ten
-         *     minutes), `exchange_failed` (the platform refused the code, or could not be reached), `quota_exceeded` (the
-         *     plan's connections are used up). A callback with an unknown or used `state` answers a plain 400 page and
+         * @description Extension. For a platform that connects through OAuth 2 (X, LinkedIn, Threads, Pinterest, YouTube, Instagram,
+         *     TikTok, Facebook): answers the link to send the person to, our consent page `GET /oauth/consent/{state}`
+         *     (outside `/api/v1`, no API key), with a `state` bound to this workspace, good once and for ten minutes (PKCE
+         *     S256 is ours to keep). The page names the workspace asking (its name), the platform, and the author the
+         *     connection would post as where it is not the person; only its Continue sends the person on to the platform,
+         *     which is asked to show its own consent screen again where it documents how. The platform sends them to our
+         *     public callback `GET /oauth/{platform}/callback`, which exchanges the code, creates the connection (counted
+         *     against the plan's `socialConnections`) and redirects (303) to `redirectUri` with `connectionId=<id>`, or with
+         *     `error=<code>`: `access_denied` (the person refused), `exchange_failed` (the platform refused the code, or
+         *     could not be reached), `quota_exceeded` (the plan's connections are used up). A callback with an unknown,
+         *     used or expired `state`, or one that never went through the consent page, answers our own 400 page and
          *     redirects nowhere. `redirectUri` must be on the workspace's `oauthRedirectUris` (`PATCH /workspace`): 400
          *     naming it otherwise. A platform that does not connect through OAuth answers 400; one the operator has not
-         *     configured (its client id and secret), 409.
+         *     configured (its client id and secret), 409. A workspace may have 50 authorizations pending (not yet expired)
+         *     at once: another answers 429 with `Retry-After` (when the oldest expires).
          */
         post: operations["createOAuthAuthorization"];
         delete?: never;
@@ -1915,14 +1919,14 @@ export interface components {
         OAuthAuthorization: {
             /**
              * Format: uri
-             * @description Send the person here (the platform's consent page).
+             * @description Send the person here: our consent page (`/oauth/consent/{state}`), which names the workspace asking and the platform, and sends the person on to the platform's own consent page only when they press Continue. A callback for an authorization that did not go through it connects nothing.
              */
             authorizationUrl: string;
             /** @description Comes back on the redirect to `redirectUri` only as a check for the client; used once. */
             state: string;
             /**
              * Format: date-time
-             * @description Ten minutes after it was made; a later callback sends the person back with `error=expired`.
+             * @description Ten minutes after it was made; a later callback answers our own page saying the link expired, and sends the person nowhere.
              */
             expiresAt: string;
         };

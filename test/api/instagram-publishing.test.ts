@@ -52,6 +52,8 @@ describe('Instagram through OAuth', () => {
   it('when the person consents, then the connection is the professional account, kept alive, with its long-lived token sealed', async () => {
     const connection = await workspace.client.get<Connection>(`/social-connections/${connectionId}`);
     expect(connection.body).toMatchObject({ platform: 'instagram', accountName: `@${instagram.account.username}`, serverUrl: instagram.url, status: 'active' });
+    // Instagram was asked to show its consent window again whoever had granted the app before.
+    expect(instagram.requests.find((request) => request.path === '/oauth/authorize')?.query.get('force_reauth')).toBe('true');
     const stored = await storedCredentials<InstagramCredentials>(app.api.services.orm, app.config, connectionId);
     expect(stored.userId).toBe(instagram.account.userId);
     expect(JSON.stringify(connection.body)).not.toContain(stored.accessToken);

@@ -1,12 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schemas } from '../../src/api/schemas.ts';
 import { SocialConnection } from '../../src/adapters/database/entities/social-connection.ts';
+import { randomBytes } from 'node:crypto';
 import { workflowIds } from '../../src/adapters/temporal/workflow-ids.ts';
+import { createXOAuthPlatform } from '../../src/adapters/social/x/x-oauth-platform.ts';
+import { stateHashOf } from '../../src/domain/social-connections/start-authorization.ts';
 import { startXServer, type XServer } from '../fakes/x-server.ts';
 import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
 import type { TestApp } from '../support/test-app.ts';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
-import { connectThroughOAuth, visit } from '../support/oauth-connections.ts';
+import { connectThroughOAuth, continueOnConsentPage, visit } from '../support/oauth-connections.ts';
 import { storedXCredentials, xEnv } from '../support/x-connections.ts';
 
 // The tests whose post's answer never comes wait for the request to time out: short here, 30 s by default.
@@ -46,12 +49,13 @@ describe('connecting X through OAuth', () => {
     const created = await workspace.client.post<Authorization>('/social-connections/authorizations', { platform: 'x', redirectUri });
     expect(created.status).toBe(201);
     expect(Date.parse(created.body.expiresAt) - Date.now()).toBeGreaterThan(9 * 60_000);
-    const authorizationUrl = new URL(created.body.authorizationUrl);
+    expect(created.body.authorizationUrl).toBe(`http://localhost:${new URL(app.url).port}/oauth/consent/${created.body.state}`);
+    const authorizationUrl = await continueOnConsentPage(created.body.authorizationUrl);
     expect(authorizationUrl.origin + authorizationUrl.pathname).toBe(x.authorizeUrl);
     expect(authorizationUrl.searchParams.get('redirect_uri')).toBe(`http://localhost:${new URL(app.url).port}/oauth/x/callback`);
     expect(authorizationUrl.searchParams.get('state')).toBe(created.body.state);
 
-    const consent = await visit(created.body.authorizationUrl);
+    const consent = await visit(authorizationUrl.toString());
     const callback = await visit(consent.location!.toString());
     expect(callback.status).toBe(303);
     const back = callback.location!;
@@ -98,7 +102,7 @@ describe('connecting X through OAuth', () => {
     expect((await connect(starter.client)).searchParams.get('error')).toBe('quota_exceeded');
   });
 
-  it('when the state is unknown, then the callback answers a plain 400 and redirects nowhere', async () => {
+  it('when the state is unknown, then the callback answers our 400 page and redirects nowhere', async () => {
     const answer = await visit(`${app.url}/oauth/x/callback?code=abc&state=not-ours`);
     expect(answer).toMatchObject({ status: 400, location: null });
   });
@@ -117,6 +121,85 @@ describe('connecting X through OAuth', () => {
     expect(response.status).toBe(400);
     expect(response.body.errors?.[0]).toMatchObject({ path: '/oauthRedirectUris', message: expect.stringContaining('http://client.example/back') });
     expect((await workspace.client.get<Schemas['Workspace']>('/workspace')).body.oauthRedirectUris).toEqual([redirectUri, 'http://127.0.0.1:8765/done']);
+  });
+});
+
+/** X's authorization URL for `state` as a client could build it without our consent page (any challenge). */
+function straightToX(state: string): string {
+  const oauth = createXOAuthPlatform({ allowPrivateNetworks: true, apiUrl: x.url, authorizeUrl: x.authorizeUrl });
+  const callbackUrl = `http://localhost:${new URL(app.url).port}/oauth/x/callback`;
+  return oauth.authorizationUrl({ client: x.client, callbackUrl, state, codeChallenge: randomBytes(32).toString('base64url') });
+}
+
+describe('our consent page', () => {
+  it('when a state never went through our consent page, then the callback answers our page, connects nothing and redirects nowhere', async () => {
+    const before = await app.api.services.orm.em.fork().count(SocialConnection, {});
+    const created = await workspace.client.post<Authorization>('/social-connections/authorizations', { platform: 'x', redirectUri });
+    const atX = await visit(straightToX(created.body.state));
+    expect(atX.location?.searchParams.get('code')).toBeTruthy();
+    const callback = await visit(atX.location!.toString());
+    expect(callback).toMatchObject({ status: 400, location: null });
+    expect(callback.text).toContain('not confirmed');
+    expect(await app.api.services.orm.em.fork().count(SocialConnection, {})).toBe(before);
+    // The state was used up: the consent page no longer continues with it.
+    expect((await visit(created.body.authorizationUrl)).status).toBe(400);
+  });
+
+  it('when the state has expired, then the callback answers our page and sends the person nowhere the client registered', async () => {
+    const created = await workspace.client.post<Authorization>('/social-connections/authorizations', { platform: 'x', redirectUri });
+    const atX = await visit((await continueOnConsentPage(created.body.authorizationUrl)).toString());
+    await app.api.services.orm.em
+      .fork()
+      .execute("update oauth_authorizations set expires_at = now() - interval '1 hour' where state_hash = ?", [stateHashOf(created.body.state)]);
+    const callback = await visit(atX.location!.toString());
+    expect(callback).toMatchObject({ status: 400, location: null });
+    expect(callback.text).toContain('expired');
+  });
+
+  it('when opened, then it names the workspace (escaped) and the platform, is never cached or framed, and runs no script', async () => {
+    const named = await createTestWorkspace(app, 'growth', '<img src=x onerror=alert(1)> & Co');
+    expect((await named.client.call('PATCH', '/workspace', { body: { oauthRedirectUris: [redirectUri] } })).status).toBe(200);
+    const created = await named.client.post<Authorization>('/social-connections/authorizations', { platform: 'x', redirectUri });
+    const page = await fetch(created.body.authorizationUrl);
+    const html = await page.text();
+    expect(page.status).toBe(200);
+    expect(html).toContain('&#60;img src=x onerror=alert(1)&#62; &#38; Co');
+    expect(html).not.toContain('<img');
+    expect(html).not.toContain('<script');
+    expect(html).toContain('<strong id="platform">X</strong>');
+    expect(html).toContain('client.example');
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    expect(page.headers.get('content-security-policy')).toMatch(/default-src 'none'.*frame-ancestors 'none'/);
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(page.headers.get('set-cookie')).toMatch(/HttpOnly.*SameSite=Strict/i);
+  });
+
+  it("when Continue is sent without the page's cookie or from another site, then it answers 403 and confirms nothing", async () => {
+    const created = await workspace.client.post<Authorization>('/social-connections/authorizations', { platform: 'x', redirectUri });
+    const page = await fetch(created.body.authorizationUrl);
+    const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())![1]!;
+    const cookie = page.headers.get('set-cookie')!.split(';')[0]!;
+    const form = { method: 'POST', redirect: 'manual', body: new URLSearchParams({ csrf }).toString() } as const;
+    const formType = { 'content-type': 'application/x-www-form-urlencoded' };
+    expect((await fetch(created.body.authorizationUrl, { ...form, headers: formType })).status).toBe(403);
+    expect((await fetch(created.body.authorizationUrl, { ...form, headers: { ...formType, cookie, 'sec-fetch-site': 'cross-site' } })).status).toBe(403);
+    const [row] = await app.api.services.orm.em
+      .fork()
+      .execute<Array<{ confirmed_at: Date | null }>>('select confirmed_at from oauth_authorizations where state_hash = ?', [stateHashOf(created.body.state)]);
+    expect(row?.confirmed_at).toBeNull();
+  });
+
+  it('when a workspace has 50 authorizations pending, then another answers 429 naming the cap, with when to retry', async () => {
+    const busy = await createTestWorkspace(app, 'growth');
+    expect((await busy.client.call('PATCH', '/workspace', { body: { oauthRedirectUris: [redirectUri] } })).status).toBe(200);
+    for (let made = 0; made < 50; made += 1) {
+      expect((await busy.client.post('/social-connections/authorizations', { platform: 'x', redirectUri })).status).toBe(201);
+    }
+    const refused = await busy.client.post<Problem>('/social-connections/authorizations', { platform: 'x', redirectUri });
+    expect(refused.status).toBe(429);
+    expect(refused.body.detail).toContain('50 OAuth authorizations pending');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(500);
   });
 });
 

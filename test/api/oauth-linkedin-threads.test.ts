@@ -7,7 +7,7 @@ import { startThreadsServer, type ThreadsServer } from '../fakes/threads-server.
 import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
 import { postWithVideo } from '../support/post-with-video.ts';
 import { publishAndWait } from '../support/published-targets.ts';
-import { connectThroughOAuth, linkedInEnv, storedCredentials, threadsEnv } from '../support/oauth-connections.ts';
+import { connectThroughOAuth, continueOnConsentPage, linkedInEnv, storedCredentials, threadsEnv } from '../support/oauth-connections.ts';
 import type { TestApp } from '../support/test-app.ts';
 import { makeVideo } from '../support/video-files.ts';
 import type { TestWorkspace } from '../support/workspaces.ts';
@@ -98,7 +98,7 @@ describe('GET /social-platforms with the LinkedIn and Threads apps set', () => {
 describe('LinkedIn through OAuth', () => {
   it('when the member consents, then the callback makes a connection posting as the member, starts its keep-alive and sends them back with its id', async () => {
     const created = await workspace.client.post<Schemas['OAuthAuthorization']>('/social-connections/authorizations', { platform: 'linkedin', redirectUri });
-    const authorizationUrl = new URL(created.body.authorizationUrl);
+    const authorizationUrl = await continueOnConsentPage(created.body.authorizationUrl);
     expect(authorizationUrl.origin + authorizationUrl.pathname).toBe(`${linkedin.url}/oauth/v2/authorization`);
     expect(authorizationUrl.searchParams.get('redirect_uri')).toBe(`http://localhost:${new URL(app.url).port}/oauth/linkedin/callback`);
 
@@ -120,7 +120,7 @@ describe('LinkedIn through OAuth', () => {
       redirectUri,
       author: 'urn:li:organization:12345',
     });
-    const asked = new URL(created.body.authorizationUrl).searchParams;
+    const asked = (await continueOnConsentPage(created.body.authorizationUrl)).searchParams;
     expect(asked.get('client_id')).toBe(linkedin.organizationClient.clientId);
     expect(asked.get('scope')).toBe('r_basicprofile w_organization_social r_organization_social rw_organization_admin');
     const connectionId = await connect('linkedin', 'urn:li:organization:12345');

@@ -107,13 +107,34 @@ export async function visit(url: string): Promise<{ status: number; location: UR
 }
 
 /**
- * The whole round trip: our authorization, the platform's consent page, our callback; where the person ends up (the
- * client's `redirectUri`, with `connectionId` or `error`).
+ * What a browser does on our consent page (the `authorizationUrl`): load it, keep its cookie, press Continue (the
+ * form's POST with its token); the platform's authorization URL it is sent on to.
+ */
+export async function continueOnConsentPage(authorizationUrl: string): Promise<URL> {
+  const page = await fetch(authorizationUrl, { redirect: 'manual' });
+  const html = await page.text();
+  const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1];
+  const cookie = page.headers.get('set-cookie')?.split(';')[0];
+  if (page.status !== 200 || !csrf || !cookie) throw new Error(`Our consent page answered ${page.status}: ${html}`);
+  const continued = await fetch(authorizationUrl, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+    body: new URLSearchParams({ csrf }).toString(),
+  });
+  const location = continued.headers.get('location');
+  if (continued.status !== 303 || !location) throw new Error(`Continue on our consent page answered ${continued.status}: ${await continued.text()}`);
+  return new URL(location, authorizationUrl);
+}
+
+/**
+ * The whole round trip: our authorization, our consent page, the platform's consent page, our callback; where the
+ * person ends up (the client's `redirectUri`, with `connectionId` or `error`).
  */
 export async function connectThroughOAuth(client: ApiClient, request: Schemas['CreateOAuthAuthorizationRequest']): Promise<URL> {
   const created = await client.post<Schemas['OAuthAuthorization']>('/social-connections/authorizations', request);
   if (created.status !== 201) throw new Error(`The authorization was not made: ${created.status} ${JSON.stringify(created.body)}`);
-  const consent = await visit(created.body.authorizationUrl);
+  const consent = await visit((await continueOnConsentPage(created.body.authorizationUrl)).toString());
   if (consent.status !== 302 || !consent.location) throw new Error(`The consent page answered ${consent.status}: ${consent.text}`);
   const callback = await visit(consent.location.toString());
   if (callback.status !== 303 || !callback.location) throw new Error(`Our callback answered ${callback.status}: ${callback.text}`);

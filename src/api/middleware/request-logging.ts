@@ -62,7 +62,14 @@ function requestIdOf(req: IncomingMessage, res: ServerResponse): string {
   return id;
 }
 
-/** The request as logged; signed-URL signatures are capabilities, so they are kept out. */
+/**
+ * The request as logged. Capabilities are kept out: signed-URL signatures, the OAuth state in a consent page's path,
+ * and the whole query of an OAuth callback (`code` and `state`, which are worth an account for ten minutes).
+ */
 function described(req: IncomingMessage): Described {
-  return { id: req.id, method: req.method ?? '', url: (req.url ?? '').replace(/signature=[^&]+/, 'signature=[redacted]') };
+  const url = (req.url ?? '')
+    .replace(/signature=[^&]+/, 'signature=[redacted]')
+    .replace(/^(\/oauth\/consent\/)[^/?#]+/, '$1[redacted]')
+    .replace(/^(\/oauth\/[^/?#]+\/callback\/?)\?.*$/, '$1?[redacted]');
+  return { id: req.id, method: req.method ?? '', url };
 }

@@ -13,13 +13,16 @@ import { lockWorkspace } from '../workspaces/lock-workspace.ts';
 import { requireQuota } from '../workspaces/plans.ts';
 import { callbackUrlOf, stateHashOf } from './start-authorization.ts';
 
-/** What the callback answers: a redirect to the client's `redirectUri`, or a plain 400 when the state is not ours. */
-export type CallbackAnswer = { kind: 'redirect'; url: string } | { kind: 'invalid-state' };
+/**
+ * What the callback answers: a redirect to the client's `redirectUri`, or our own page, sending nobody anywhere, when
+ * the state is not ours (or used), expired, or never went through our consent page.
+ */
+export type CallbackAnswer = { kind: 'redirect'; url: string } | { kind: 'refused'; reason: 'invalid-state' | 'expired' | 'unconfirmed' };
 
 export type CallbackInput = { platform: SocialPlatform; state?: string; code?: string; error?: string };
 
 /** The error codes a client's `redirectUri` may receive. */
-type CallbackError = 'access_denied' | 'expired' | 'exchange_failed' | 'quota_exceeded';
+type CallbackError = 'access_denied' | 'exchange_failed' | 'quota_exceeded';
 
 // social_connections.account_name and account_id.
 const accountFieldChars = 300;
@@ -31,25 +34,30 @@ type Consumed = {
   author: string | null;
   app: 'authors' | null;
   expires_at: Date;
+  confirmed_at: Date | null;
 };
 
 /**
  * Our public callback (`GET /oauth/{platform}/callback`), where the platform sends the person after they answered
  * its consent screen. The state is used up as it is read (deleted in one statement, so two callbacks with one state
- * cannot both go on); a state we did not hand out, or already used, redirects nowhere. Then the code is exchanged
+ * cannot both go on); a state we did not hand out, or already used, expired, or that never went through our consent
+ * page (start-authorization.ts), redirects nowhere: a redirect to the client's `redirectUri` is earned by a person
+ * who saw which workspace asked, within the ten minutes, and by nothing else. Then the code is exchanged
  * (with the PKCE verifier), the account read, and the connection created under the workspace's lock (counted against
  * its plan) with its tokens sealed; its keep-alive workflow is started, and the person goes back to the client's
  * `redirectUri` with `connectionId`, or with `error`.
  */
 export async function completeAuthorization(deps: Deps, input: CallbackInput): Promise<CallbackAnswer> {
-  if (!input.state) return { kind: 'invalid-state' };
+  if (!input.state) return { kind: 'refused', reason: 'invalid-state' };
   const [consumed] = await deps.orm.em
     .fork()
     .execute<Consumed[]>(
-      'delete from oauth_authorizations where state_hash = ? and platform = ? returning workspace_id, code_verifier_sealed, redirect_uri, author, app, expires_at',
+      'delete from oauth_authorizations where state_hash = ? and platform = ? returning workspace_id, code_verifier_sealed, redirect_uri, author, app, expires_at, confirmed_at',
       [stateHashOf(input.state), input.platform],
     );
-  if (!consumed) return { kind: 'invalid-state' };
+  if (!consumed) return { kind: 'refused', reason: 'invalid-state' };
+  if (new Date(consumed.expires_at).getTime() < Date.now()) return { kind: 'refused', reason: 'expired' };
+  if (consumed.confirmed_at === null) return { kind: 'refused', reason: 'unconfirmed' };
 
   const back = (result: { connectionId: string } | { error: CallbackError }): CallbackAnswer => {
     const url = new URL(consumed.redirect_uri);
@@ -57,7 +65,6 @@ export async function completeAuthorization(deps: Deps, input: CallbackInput): P
     url.searchParams.set('state', input.state!);
     return { kind: 'redirect', url: url.toString() };
   };
-  if (new Date(consumed.expires_at).getTime() < Date.now()) return back({ error: 'expired' });
   if (input.error) return back({ error: input.error === 'access_denied' ? 'access_denied' : 'exchange_failed' });
   // The app the authorization went through (start-authorization.ts): its client exchanges the code.
   const setup = deps.oauth[input.platform];

@@ -4,8 +4,9 @@ import { createdAt, primaryKey } from './common-properties.ts';
 import { belongsToWorkspace } from './workspace.ts';
 
 /**
- * An OAuth authorization under way: made by POST /social-connections/authorizations, used once by the platform's
- * redirect to our callback (deleted as it is read), worthless ten minutes after it was made.
+ * An OAuth authorization under way: made by POST /social-connections/authorizations, confirmed by the person on our
+ * consent page, used once by the platform's redirect to our callback (deleted as it is read), worthless ten minutes
+ * after it was made.
  */
 export const OAuthAuthorization = defineEntity({
   name: 'OAuthAuthorization',
@@ -28,6 +29,11 @@ export const OAuthAuthorization = defineEntity({
      */
     app: p.enum(['authors']).nullable(),
     expiresAt: p.datetime().index(),
+    /**
+     * When the person pressed Continue on our consent page, which names the workspace asking: the callback completes
+     * only a confirmed authorization, so a link that skipped the page (straight to the platform) connects nothing.
+     */
+    confirmedAt: p.datetime().nullable(),
     ...createdAt,
   },
 });

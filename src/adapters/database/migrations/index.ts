@@ -34,6 +34,7 @@ import { Migration20261130052658_facebook } from './Migration20261130052658_face
 import { Migration20261130052811_platform_quota } from './Migration20261130052811_platform_quota.ts';
 import { Migration20261130055600_connection_settings } from './Migration20261130055600_connection_settings.ts';
 import { Migration20261130074644_image_key_rejections } from './Migration20261130074644_image_key_rejections.ts';
+import { Migration20261130082408_oauth_authorization_confirmed } from './Migration20261130082408_oauth_authorization_confirmed.ts';
 import { Migration20261130082500_social_connection_leases } from './Migration20261130082500_social_connection_leases.ts';
 
 export const migrationsList = [
@@ -71,5 +72,6 @@ export const migrationsList = [
   Migration20261130052811_platform_quota,
   Migration20261130055600_connection_settings,
   Migration20261130074644_image_key_rejections,
+  Migration20261130082408_oauth_authorization_confirmed,
   Migration20261130082500_social_connection_leases,
 ];

@@ -53,6 +53,10 @@ export function createFacebookOAuth(options: FacebookOAuthOptions): OAuthPlatfor
         state,
         scope: scopes.join(','),
         response_type: 'code',
+        // The manual flow's re-asking: the dialog asks again for what the person declined before rather than
+        // skipping it (Facebook documents no parameter that always shows the whole dialog; it shows "continue as"
+        // to a person who logged in to the app before).
+        auth_type: 'rerequest',
       }).toString();
       return url.toString();
     },

@@ -28,6 +28,9 @@ export function createInstagramOAuth(options: InstagramOAuthOptions): OAuthPlatf
     name: platformNames.instagram,
     scopes,
     authorizeUrl: options.authorizeUrl ?? instagramDefaults.authorizeUrl,
+    // As in the embed URL Meta's App Dashboard makes for Business Login: the person signs in again, and sees what
+    // they grant, even when they granted it before.
+    askAgain: { force_reauth: 'true' },
     codeExchangeUrl: options.tokenUrl ?? instagramDefaults.tokenUrl,
     grants: { exchange: 'ig_exchange_token', refresh: 'ig_refresh_token' },
     account: (accessToken) => instagramAccountOf(graph, accessToken),

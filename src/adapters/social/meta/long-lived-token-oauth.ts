@@ -21,6 +21,11 @@ export type LongLivedTokenFlow = {
   scopes: readonly string[];
   /** The consent window. */
   authorizeUrl: string;
+  /**
+   * What the consent window takes to show itself again to a person who granted the app before, where the platform
+   * documents it (Instagram's `force_reauth`); Threads documents none.
+   */
+  askAgain?: Record<string, string>;
   /** Where the code is exchanged for a short-lived token: a path of the graph, or another host of the platform's. */
   codeExchangeUrl: string;
   /** The grant types of the long-lived token's exchange and refresh (`th_exchange_token`, `ig_refresh_token`...). */
@@ -66,6 +71,7 @@ export function createLongLivedTokenOAuth(flow: LongLivedTokenFlow): OAuthPlatfo
       url.searchParams.set('scope', flow.scopes.join(','));
       url.searchParams.set('response_type', 'code');
       url.searchParams.set('state', state);
+      for (const [name, value] of Object.entries(flow.askAgain ?? {})) url.searchParams.set(name, value);
       return url.toString();
     },
 

@@ -71,6 +71,9 @@ export function createTikTokOAuth(options: TikTokOAuthOptions): OAuthPlatform {
         response_type: 'code',
         redirect_uri: callbackUrl,
         state,
+        // Login Kit for Web's "always display the authorization page": a person signed in to TikTok who granted the
+        // app before is otherwise sent straight back, without seeing what they grant (or to whom).
+        disable_auto_auth: '1',
       }).toString();
       return url.toString();
     },

@@ -64,9 +64,9 @@ afterAll(() => facebook?.close());
 describe('Facebook OAuth and Pages', () => {
   it('when the person consents, then the code becomes a long-lived user token of theirs, and their Pages are the destinations', async () => {
     const oauth = createFacebookOAuth({ apiUrl: facebook.url, authorizeUrl: facebook.authorizeUrl, allowPrivateNetworks: true });
-    const consent = await fetch(oauth.authorizationUrl({ client: facebook.app, callbackUrl, state: 'opaque', codeChallenge: 'unused' }), {
-      redirect: 'manual',
-    });
+    const authorizationUrl = oauth.authorizationUrl({ client: facebook.app, callbackUrl, state: 'opaque', codeChallenge: 'unused' });
+    expect(new URL(authorizationUrl).searchParams.get('auth_type')).toBe('rerequest');
+    const consent = await fetch(authorizationUrl, { redirect: 'manual' });
     const code = new URL(consent.headers.get('location') ?? '').searchParams.get('code') ?? '';
     const tokens = await oauth.exchangeCode({ client: facebook.app, callbackUrl, code, codeVerifier: 'unused' });
     expect(tokens.expiresAt).toBeGreaterThan(Date.now() + 59 * 86_400_000);

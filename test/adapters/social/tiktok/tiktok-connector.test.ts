@@ -85,6 +85,7 @@ describe('TikTok OAuth (Login Kit)', () => {
       response_type: 'code',
       redirect_uri: callbackUrl,
       state: 's',
+      disable_auto_auth: '1',
     });
     const consented = await got(url.toString(), { followRedirect: false, throwHttpErrors: false });
     const code = new URL(consented.headers.location ?? '').searchParams.get('code') ?? '';
