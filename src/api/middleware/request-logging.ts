@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Logger } from '../../logger.ts';
+import { redactCredentials } from '../../common/redaction/redact-credentials.ts';
 
 declare module 'http' {
   // Only an interface merges into Node's own.
@@ -62,7 +63,10 @@ function requestIdOf(req: IncomingMessage, res: ServerResponse): string {
   return id;
 }
 
-/** The request as logged; signed-URL signatures are capabilities, so they are kept out. */
+/**
+ * The request as logged; the credentials a URL can carry (a signed link's signature, an OAuth callback's code and
+ * state) are kept out.
+ */
 function described(req: IncomingMessage): Described {
-  return { id: req.id, method: req.method ?? '', url: (req.url ?? '').replace(/signature=[^&]+/, 'signature=[redacted]') };
+  return { id: req.id, method: req.method ?? '', url: redactCredentials(req.url ?? '') };
 }
