@@ -28,6 +28,7 @@ const secretParameters = new Set([
   'appsecret_proof',
   'awsaccesskeyid',
   'x-amz-credential',
+  'upload_id',
 ]);
 const secretLikeName = /token|secret|signature|passw|credential|api[-_]?key|proof|session/i;
 
@@ -39,11 +40,13 @@ const queryParameter = /([?&;])([^=&#?\s"'<>]+)=([^&#\s"'<>]*)/g;
 
 // Credentials in paths, with what replaces them: a Telegram bot's token (`/bot<id>:<secret>/`, also under `/file`),
 // a Discord webhook's (`/webhooks/<snowflake>/<token>`), a Slack incoming webhook's (`/services/T…/B…/<secret>`), and a
-// URL's user information (`//user:password@host`). A customer's webhook URL may be any of them.
+// URL's user information (`//user:password@host`). A customer's webhook URL may be any of them. An upload URL that is
+// itself the grant (Slack's `files.getUploadURLExternal`, YouTube's resumable `upload_id`) counts too.
 const secretPaths: Array<[RegExp, string]> = [
   [/\/bot(\d+):[\w-]+/g, `/bot$1:${redactedMark}`],
   [/\/webhooks\/(\d{5,})\/[\w-]+/g, `/webhooks/$1/${redactedMark}`],
   [/\/services\/(T\w+)\/(B\w+)\/\w+/g, `/services/$1/$2/${redactedMark}`],
+  [/\/upload\/v1\/[\w-]+/g, `/upload/v1/${redactedMark}`],
   [/\/\/[^/?#@\s"'\\]+@/g, `//${redactedMark}:${redactedMark}@`],
 ];
 
