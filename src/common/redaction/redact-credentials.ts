@@ -35,8 +35,9 @@ const secretLikeName = /token|secret|signature|passw|credential|api[-_]?key|proo
 // Headers that carry a credential by name (Set-Cookie and Cookie both: a session is one).
 const secretHeaders = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api-key']);
 
-// `?name=value` or `&name=value`, wherever it stands in the text: a whole URL, a path with its query, an error message.
-const queryParameter = /([?&;])([^=&#?\s"'<>]+)=([^&#\s"'<>]*)/g;
+// `?name=value` or `&name=value`, wherever it stands in the text (a whole URL, a path with its query, an error
+// message), or `name=value` opening it (a query on its own, as `url.query` holds it).
+const queryParameter = /(^|[?&;])([^=&#?\s"'<>]+)=([^&#\s"'<>]*)/g;
 
 // Credentials in paths, with what replaces them: a Telegram bot's token (`/bot<id>:<secret>/`, also under `/file`),
 // a Discord webhook's (`/webhooks/<snowflake>/<token>`), a Slack incoming webhook's (`/services/T…/B…/<secret>`), and a

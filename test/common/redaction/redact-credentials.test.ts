@@ -33,6 +33,7 @@ describe('redactCredentials', () => {
       '/debug_token?input_token=REDACTED&appsecret_proof=REDACTED&fb_exchange_token=REDACTED',
     );
     expect(redactCredentials('/files/a.png?expires=1&signature=abc')).toBe('/files/a.png?expires=1&signature=REDACTED');
+    expect(redactCredentials('code=AQB&state=s1&scope=a')).toBe('code=REDACTED&state=REDACTED&scope=a');
     expect(redactCredentials('/o?X-Amz-Credential=AKIA%2F1&X-Amz-Signature=f00&X-Amz-Security-Token=t')).toBe(
       '/o?X-Amz-Credential=REDACTED&X-Amz-Signature=REDACTED&X-Amz-Security-Token=REDACTED',
     );
