@@ -3,7 +3,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 // A local stand-in for an OpenTelemetry collector: OTLP over HTTP with JSON (`POST /v1/traces`), as the exporter in
-// src/adapters/telemetry/start-tracing.ts sends it. Keeps every span it receives, flattened with its service's name.
+// src/adapters/telemetry/start-tracing.ts sends it. Keeps every span it receives, flattened with its service's name,
+// and every request's body as it came (events, links and status included), for tests that look at all of it.
 
 type OtlpValue = { stringValue?: string; intValue?: number | string; boolValue?: boolean };
 type OtlpAttribute = { key: string; value: OtlpValue };
@@ -20,10 +21,11 @@ export type ReceivedSpan = {
   attributes: Record<string, string | number | boolean | undefined>;
 };
 
-export type OtlpReceiver = { url: string; spans: ReceivedSpan[]; close(): Promise<void> };
+export type OtlpReceiver = { url: string; spans: ReceivedSpan[]; bodies: string[]; close(): Promise<void> };
 
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const spans: ReceivedSpan[] = [];
+  const bodies: string[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -32,7 +34,9 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
         res.writeHead(404).end();
         return;
       }
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as OtlpRequest;
+      const text = Buffer.concat(chunks).toString('utf8');
+      bodies.push(text);
+      const body = JSON.parse(text) as OtlpRequest;
       for (const { resource, scopeSpans } of body.resourceSpans) {
         const service = String(valueOf(resource.attributes.find(({ key }) => key === 'service.name')?.value));
         for (const span of scopeSpans.flatMap((scope) => scope.spans)) {
@@ -55,6 +59,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     spans,
+    bodies,
     close: () => new Promise((resolveClose) => server.close(() => resolveClose())),
   };
 }

@@ -6,6 +6,7 @@ import { postToProvider, type ProviderAnswer } from './post-to-provider.ts';
 import { defaultSizes, modelOf, nearestSize, type ImageSize } from './openai-image-sizes.ts';
 import { promptWithPalette } from './prompt-with-palette.ts';
 import { ImageKeyRejectedError, ImageProviderUnavailableError, ImageRateLimitedError, ImageRejectedError } from './provider-errors.ts';
+import { redactedWords } from '../../common/redaction/redact-secrets.ts';
 
 // OpenAI's `POST /images/generations` (https://platform.openai.com/docs/api-reference/images/create), which Azure
 // OpenAI, Together, DeepInfra, xAI, LocalAI, vLLM-Omni and LiteLLM answer too. One attempt per call: Temporal's retry
@@ -57,7 +58,7 @@ function errorOf(answer: Answer, apiKey: string): OpenAIError {
   const text = typeof error?.message === 'string' ? error.message : answer.body.toString('utf8', 0, 2000);
   // A server that echoes the key back (OpenAI's 401 shows its last characters) must not put it into a reason users and
   // logs see; redacted before it is cut short, so no part of the key survives the cut.
-  const message = (apiKey ? text.replaceAll(apiKey, '[redacted]') : text).trim().slice(0, 300);
+  const message = redactedWords(text.trim(), [apiKey], 300);
   const code = typeof error?.code === 'string' ? error.code : undefined;
   return { message, code, type: typeof error?.type === 'string' ? error.type : undefined };
 }

@@ -4,6 +4,7 @@ import type { ImageProvider, ImageRequest } from './image-provider.ts';
 import { postToProvider, type ProviderAnswer } from './post-to-provider.ts';
 import { promptWithPalette } from './prompt-with-palette.ts';
 import { ImageKeyRejectedError, ImageProviderUnavailableError, ImageRateLimitedError, ImageRejectedError } from './provider-errors.ts';
+import { redactedWords, redactSecrets } from '../../common/redaction/redact-secrets.ts';
 
 // Stability AI's v2beta stable-image REST API. One attempt per call: got's own retries are off
 // because Temporal's retry policy owns retrying, with the delays the errors below ask for.
@@ -49,10 +50,10 @@ function jsonOf(answer: Answer): Record<string, unknown> {
 function detailOf(answer: Answer, apiKey: string): string {
   const body = isJson(answer) ? jsonOf(answer) : {};
   const name = typeof body.name === 'string' ? ` ${body.name}` : '';
-  const errors = Array.isArray(body.errors) ? body.errors.filter((error) => typeof error === 'string') : [answer.body.toString('utf8', 0, 200)];
-  const text = errors.join('; ').trim();
-  // A server that echoes the key back must not put it into a reason that users and logs see.
-  const redacted = apiKey ? text.replaceAll(apiKey, '[redacted]') : text;
+  const errors = Array.isArray(body.errors) ? body.errors.filter((error) => typeof error === 'string') : undefined;
+  // A server that echoes the key back must not put it into a reason that users and logs see; a body that is not
+  // Stability's error shows its first 200 characters, cut after the key is blanked so no part of it survives the cut.
+  const redacted = errors ? redactSecrets(errors.join('; ').trim(), [apiKey]) : redactedWords(answer.body.toString('utf8', 0, 4096).trim(), [apiKey], 200);
   return `(${answer.status}${name})${redacted ? `: ${redacted}` : ''}`;
 }
 

@@ -123,13 +123,6 @@ export function httpsLinkOf(value: unknown, maxChars: number): string | undefine
   return new URL(value).protocol === 'https:' && isStorableText(value, maxChars) ? value : undefined;
 }
 
-/** `text` with each secret blanked, should a server echo one back in an error. */
-export function redactSecrets(text: string, secrets: string[]): string {
-  let redacted = text;
-  for (const secret of secrets) if (secret) redacted = redacted.replaceAll(secret, '[redacted]');
-  return redacted;
-}
-
 // A server we must not reach, or whose name does not exist (NXDOMAIN is the name servers' final word; a resolver
 // in trouble says EAI_AGAIN instead, which stays a retryable outage): retrying cannot help, and a connection
 // created with such a URL is the client's mistake (400), not our outage (503).

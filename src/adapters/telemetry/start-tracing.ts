@@ -5,6 +5,7 @@ import { BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { createRequire } from 'node:module';
 import type { Config } from '../../config.ts';
+import { redactingSpanExporter } from './redacting-span-exporter.ts';
 
 export type Tracing = {
   /** Where the worker sends the spans its workflows make (they are made inside the workflow sandbox). */
@@ -27,7 +28,8 @@ const untracedPaths = new Set(['/health', '/ready', '/metrics']);
 export function startTracing(defaultServiceName: string, settings: Config['tracing']): Tracing | undefined {
   if (!settings.enabled) return undefined;
   const resource = envDetectorSync.detect().merge(new Resource({ 'service.name': settings.serviceName ?? defaultServiceName }));
-  const spanProcessor = new BatchSpanProcessor(new OTLPTraceExporter());
+  // Spans carry URLs, and URLs credentials (Telegram's bot token, Meta's access tokens, OAuth codes): redacted on the way out.
+  const spanProcessor = new BatchSpanProcessor(redactingSpanExporter(new OTLPTraceExporter()));
   const sdk = new NodeSDK({
     resource,
     autoDetectResources: false,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Logger } from '../../logger.ts';
+import { redactCredentials } from '../../common/redaction/redact-credentials.ts';
 
 declare module 'http' {
   // Only an interface merges into Node's own.
@@ -63,13 +64,9 @@ function requestIdOf(req: IncomingMessage, res: ServerResponse): string {
 }
 
 /**
- * The request as logged. Capabilities are kept out: signed-URL signatures, the OAuth state in a consent page's path,
- * and the whole query of an OAuth callback (`code` and `state`, which are worth an account for ten minutes).
+ * The request as logged; the credentials a URL can carry (a signed link's signature, an OAuth callback's code and
+ * state) are kept out.
  */
 function described(req: IncomingMessage): Described {
-  const url = (req.url ?? '')
-    .replace(/signature=[^&]+/, 'signature=[redacted]')
-    .replace(/^(\/oauth\/consent\/)[^/?#]+/, '$1[redacted]')
-    .replace(/^(\/oauth\/[^/?#]+\/callback\/?)\?.*$/, '$1?[redacted]');
-  return { id: req.id, method: req.method ?? '', url };
+  return { id: req.id, method: req.method ?? '', url: redactCredentials(req.url ?? '') };
 }

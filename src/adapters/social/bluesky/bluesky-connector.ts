@@ -1,10 +1,11 @@
 import { answerFailure } from '../answer-failure.ts';
+import { redactSecrets } from '../../../common/redaction/redact-secrets.ts';
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import sharp from 'sharp';
 import { imageDimensions } from '../image-dimensions.ts';
 import { callSessionStore } from '../call-session-store.ts';
-import { createPlatformHttp, httpsOriginOf, redactSecrets, type Answer, type PlatformHttpOptions, type RequestBody } from '../platform-http.ts';
+import { createPlatformHttp, httpsOriginOf, type Answer, type PlatformHttpOptions, type RequestBody } from '../platform-http.ts';
 import { rateLimitWaitMs } from '../rate-limit-wait.ts';
 import { facetsOf } from './bluesky-facets.ts';
 import { isUsable, sessionOf, sessionText, type BlueskySession } from './bluesky-session.ts';

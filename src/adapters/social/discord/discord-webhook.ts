@@ -1,7 +1,8 @@
 import { answerFailure } from '../answer-failure.ts';
+import { redactSecrets } from '../../../common/redaction/redact-secrets.ts';
 import { platformNames } from '../social-platforms.ts';
 import type { Answer } from '../platform-http.ts';
-import { redactSecrets } from '../platform-http.ts';
+
 import { rateLimitWaitMs } from '../rate-limit-wait.ts';
 import { SocialRejectedError } from '../social-connector.ts';
 

@@ -1,6 +1,7 @@
 import { answerFailure } from '../answer-failure.ts';
+import { redactSecrets } from '../../../common/redaction/redact-secrets.ts';
 import type { IncomingHttpHeaders } from 'node:http';
-import { createPlatformHttp, redactSecrets, type Answer, type PlatformHttp, type PlatformHttpOptions } from '../platform-http.ts';
+import { createPlatformHttp, type Answer, type PlatformHttp, type PlatformHttpOptions } from '../platform-http.ts';
 import { rateLimitWaitMs } from '../rate-limit-wait.ts';
 import { SocialRejectedError } from '../social-connector.ts';
 

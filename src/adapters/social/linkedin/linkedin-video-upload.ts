@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { redactedWords } from '../../../common/redaction/redact-secrets.ts';
 import { nextCheckAfterMs, type MediaLedger, type MediaNote } from '../media-ledger.ts';
 import { MediaStillProcessing, SocialRejectedError, SocialUnavailableError, type SocialVideo } from '../social-connector.ts';
 import { streamSegments } from '../stream-segments.ts';
@@ -145,7 +146,7 @@ async function processed(upload: Upload, note: MediaNote): Promise<string> {
   if (status === 'AVAILABLE') return note.id;
   if (status === 'PROCESSING_FAILED') {
     await upload.ledger.forget(upload.idempotencyKey);
-    const words = typeof processingFailureReason === 'string' ? `: ${processingFailureReason.slice(0, 300)}` : '';
+    const words = typeof processingFailureReason === 'string' ? `: ${redactedWords(processingFailureReason, [upload.token], 300)}` : '';
     throw new SocialRejectedError(`LinkedIn could not process the video${words}`);
   }
   if (Date.now() - note.madeAt > processingLimitMs) {

@@ -1,4 +1,5 @@
 import { answerFailure } from '../answer-failure.ts';
+import { redactSecrets } from '../../../common/redaction/redact-secrets.ts';
 import type { IncomingHttpHeaders } from 'node:http';
 import {
   createPlatformHttp,
@@ -6,7 +7,6 @@ import {
   httpsLinkOf,
   httpsOriginOf,
   imageFileName,
-  redactSecrets,
   streamedMultipart,
   videoFile,
   type Answer,

@@ -1,5 +1,6 @@
 import { answerFailure } from '../answer-failure.ts';
-import { createPlatformHttp, redactSecrets, type Answer, type PlatformHttpOptions, type PlatformRequest } from '../platform-http.ts';
+import { redactSecrets } from '../../../common/redaction/redact-secrets.ts';
+import { createPlatformHttp, type Answer, type PlatformHttpOptions, type PlatformRequest } from '../platform-http.ts';
 import { rateLimitWaitMs } from '../rate-limit-wait.ts';
 
 // How our pieces for Meta's platforms (Threads, Instagram, Facebook) talk to their Graph APIs: parameters as the documentation

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { redactedWords } from '../../../common/redaction/redact-secrets.ts';
 import { answerFailure } from '../answer-failure.ts';
-import { redactSecrets, type Answer, type PlatformHttp } from '../platform-http.ts';
+import { type Answer, type PlatformHttp } from '../platform-http.ts';
 import { rateLimitWaitMs } from '../rate-limit-wait.ts';
 import { SocialUnavailableError, type VerifiedAccount } from '../social-connector.ts';
 import { platformNames } from '../social-platforms.ts';
@@ -32,7 +33,7 @@ export function pinterestErrorText(answer: Answer, secrets: string[]): string {
   const { code, message, error, error_description: description } = answer.body;
   const parts = [typeof code === 'number' ? `code ${code}` : undefined, message, error, description];
   const text = parts.filter((part): part is string => typeof part === 'string' && part.length > 0).join(': ');
-  return redactSecrets(text, secrets).slice(0, 500);
+  return redactedWords(text, secrets, 500);
 }
 
 /** The error of a failed answer: 401 a token Pinterest no longer takes, other 4xx refusals, 429 a wait, 5xx outages. */

@@ -1,5 +1,6 @@
 import { answerFailure } from '../answer-failure.ts';
-import { createPlatformHttp, redactSecrets, type Answer, type PlatformHttp, type PlatformHttpOptions, type RequestBody } from '../platform-http.ts';
+import { redactSecrets, redactedWords } from '../../../common/redaction/redact-secrets.ts';
+import { createPlatformHttp, type Answer, type PlatformHttp, type PlatformHttpOptions, type RequestBody } from '../platform-http.ts';
 import { rateLimitWaitMs } from '../rate-limit-wait.ts';
 import { SocialOutcomeUnknownError, SocialRejectedError, SocialUnavailableError } from '../social-connector.ts';
 import { platformNames } from '../social-platforms.ts';
@@ -60,7 +61,7 @@ export type SlackApi = {
 
 function errorCodeOf(answer: Answer): string | undefined {
   const { error } = answer.body;
-  return typeof error === 'string' && error ? error.slice(0, 200) : undefined;
+  return typeof error === 'string' && error ? redactedWords(error, [], 200) : undefined;
 }
 
 /** Slack's words: its error code, and for a missing scope the scope it needed. */

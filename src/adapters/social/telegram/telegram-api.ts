@@ -1,5 +1,6 @@
 import { answerFailure } from '../answer-failure.ts';
-import { createPlatformHttp, redactSecrets, type Answer, type Multipart, type PlatformHttpOptions } from '../platform-http.ts';
+import { redactSecrets } from '../../../common/redaction/redact-secrets.ts';
+import { createPlatformHttp, type Answer, type Multipart, type PlatformHttpOptions } from '../platform-http.ts';
 import { rateLimitWaitMs } from '../rate-limit-wait.ts';
 import { SocialRejectedError, SocialUnavailableError } from '../social-connector.ts';
 import { platformNames } from '../social-platforms.ts';

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { redactedWords } from '../../../common/redaction/redact-secrets.ts';
 import { answerFailure } from '../answer-failure.ts';
-import { redactSecrets, type Answer, type PlatformHttp } from '../platform-http.ts';
+import { type Answer, type PlatformHttp } from '../platform-http.ts';
 import { rateLimitWaitMs } from '../rate-limit-wait.ts';
 import { SocialUnavailableError, type VerifiedAccount } from '../social-connector.ts';
 import { platformNames } from '../social-platforms.ts';
@@ -36,7 +37,7 @@ export function tikTokErrorText(answer: Answer, secrets: string[]): string {
   const message = typeof error === 'object' && error !== null ? (error as { message?: unknown }).message : description;
   const parts = [tikTokCodeOf(answer), message];
   const text = parts.filter((part): part is string => typeof part === 'string' && part.length > 0).join(': ');
-  return redactSecrets(text, secrets).slice(0, 500);
+  return redactedWords(text, secrets, 500);
 }
 
 /** The `data` of a successful answer, or undefined where TikTok answered an error (whatever the HTTP status). */

@@ -1,7 +1,8 @@
 import { answerFailure } from '../answer-failure.ts';
+import { redactedWords } from '../../../common/redaction/redact-secrets.ts';
 import { platformNames } from '../social-platforms.ts';
 import type { IncomingHttpHeaders } from 'node:http';
-import { redactSecrets, type Answer, type PlatformHttp } from '../platform-http.ts';
+import { type Answer, type PlatformHttp } from '../platform-http.ts';
 import { rateLimitWaitMs } from '../rate-limit-wait.ts';
 import { SocialUnavailableError, type VerifiedAccount } from '../social-connector.ts';
 
@@ -23,7 +24,7 @@ export function xErrorText(answer: Answer, secrets: string[]): string {
     ? errors.map((entry) => (entry as { message?: unknown; detail?: unknown })?.message ?? (entry as { detail?: unknown })?.detail)
     : [];
   const parts = [error, description, detail ?? title, ...nested].filter((part): part is string => typeof part === 'string' && part.length > 0);
-  return redactSecrets([...new Set(parts)].join(': ').slice(0, 500), secrets);
+  return redactedWords([...new Set(parts)].join(': '), secrets, 500);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { redactedWords } from '../../../common/redaction/redact-secrets.ts';
 import { streamedMultipart, type Answer, type PlatformHttp } from '../platform-http.ts';
 import { nextCheckAfterMs, type MediaLedger, type MediaNote } from '../media-ledger.ts';
 import { MediaStillProcessing, SocialRejectedError, SocialUnavailableError, type SocialVideo } from '../social-connector.ts';
@@ -111,7 +112,7 @@ async function whenProcessed(upload: Upload, note: MediaNote, answer: Answer, de
   if (info.state === undefined || info.state === 'succeeded') return note.id;
   if (info.state === 'failed') {
     await upload.ledger.forget(upload.idempotencyKey);
-    const words = typeof info.error?.message === 'string' ? info.error.message.slice(0, 300) : xErrorText(answer, [upload.token]);
+    const words = typeof info.error?.message === 'string' ? redactedWords(info.error.message, [upload.token], 300) : xErrorText(answer, [upload.token]);
     throw new SocialRejectedError(`X could not process the video${words ? `: ${words}` : ''}`);
   }
   if (Date.now() - note.madeAt > processingLimitMs) {

@@ -1,7 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { redactedWords } from '../../../common/redaction/redact-secrets.ts';
 import { answerFailure } from '../answer-failure.ts';
 import { untilMidnightMs } from '../quota-day.ts';
-import { redactSecrets, type Answer, type PlatformHttp } from '../platform-http.ts';
+import { type Answer, type PlatformHttp } from '../platform-http.ts';
 import { rateLimitWaitMs } from '../rate-limit-wait.ts';
 import { SocialRateLimitedError, SocialRejectedError, type VerifiedAccount } from '../social-connector.ts';
 import { platformNames } from '../social-platforms.ts';
@@ -37,7 +38,7 @@ export function youTubeErrorText(answer: Answer, secrets: string[]): string {
   const apiError = typeof error === 'object' && error !== null ? (error as { message?: unknown }) : undefined;
   const parts = [apiError ? reasonsOf(answer).join(', ') : error, apiError?.message ?? description];
   const text = parts.filter((part): part is string => typeof part === 'string' && part.length > 0).join(': ');
-  return redactSecrets(text, secrets).slice(0, 500);
+  return redactedWords(text, secrets, 500);
 }
 
 /** The error of a failed answer: the day's quota and rate limits are waits, 401 a token Google no longer takes. */
