@@ -14,7 +14,7 @@ import { startThreadsServer, type ThreadsServer } from '../../fakes/threads-serv
 import { startApiProcess } from '../../support/api-process.ts';
 import { eventually } from '../../support/eventually.ts';
 import { apiClient, type ApiClient } from '../../support/http.ts';
-import { threadsEnv, visit } from '../../support/oauth-connections.ts';
+import { continueOnConsentPage, threadsEnv, visit } from '../../support/oauth-connections.ts';
 import { publishAndWait } from '../../support/published-targets.ts';
 import { testConfigEnv } from '../../support/test-config.ts';
 import { createTestDatabase } from '../../support/test-database.ts';
@@ -116,6 +116,7 @@ describe('no secret in telemetry', () => {
     // What is left still says what was called.
     expect(spans).toContain(`/bot${telegram.bot.id}:REDACTED/sendPhoto`);
     expect(spans).toContain('/oauth/threads/callback?code=REDACTED&state=REDACTED');
+    expect(spans).toContain('/oauth/consent/REDACTED');
   });
 });
 
@@ -132,7 +133,7 @@ async function connected(body: Record<string, string>): Promise<string> {
 async function connectedThroughOAuth(): Promise<{ connectionId: string; callback: URL }> {
   const created = await client.post<Schemas['OAuthAuthorization']>('/social-connections/authorizations', { platform: 'threads', redirectUri });
   expect(created.status).toBe(201);
-  const consent = await visit(created.body.authorizationUrl);
+  const consent = await visit((await continueOnConsentPage(created.body.authorizationUrl)).toString());
   expect(consent.status).toBe(302);
   const callback = consent.location!;
   const back = await visit(callback.toString());
