@@ -1095,7 +1095,7 @@ export interface components {
              * @description Relative URI reference naming the problem type.
              * @enum {string}
              */
-            type: "/problems/validation-failed" | "/problems/malformed-request" | "/problems/unauthorized" | "/problems/plan-upgrade-required" | "/problems/plan-limit-reached" | "/problems/not-found" | "/problems/method-not-allowed" | "/problems/conflict" | "/problems/idempotency-key-in-use" | "/problems/generation-failed" | "/problems/idempotency-key-reused" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/rate-limited" | "/problems/internal-error" | "/problems/service-unavailable";
+            type: "/problems/validation-failed" | "/problems/malformed-request" | "/problems/unauthorized" | "/problems/plan-upgrade-required" | "/problems/plan-limit-reached" | "/problems/insufficient-scope" | "/problems/not-found" | "/problems/method-not-allowed" | "/problems/conflict" | "/problems/idempotency-key-in-use" | "/problems/generation-failed" | "/problems/idempotency-key-reused" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/rate-limited" | "/problems/internal-error" | "/problems/service-unavailable";
             /** @description Short summary, the same for every occurrence of the type. */
             title: string;
             /** @description The HTTP status code. */
@@ -1114,6 +1114,8 @@ export interface components {
              * @enum {string}
              */
             requiredPlan?: "growth";
+            requiredScope?: components["schemas"]["ApiKeyScope"];
+            keyScope?: components["schemas"]["ApiKeyScope"];
         };
         ProblemFieldError: {
             /** @enum {string} */
@@ -2047,6 +2049,7 @@ export interface components {
             /** @description Leading characters of the key. */
             keyPrefix: string;
             isActive: boolean;
+            scope?: components["schemas"]["ApiKeyScope"];
             /** Format: date-time */
             lastUsedAt: string | null;
             /** Format: date-time */
@@ -2058,9 +2061,14 @@ export interface components {
             name: string;
             /**
              * Format: date-time
-             * @description Optional expiry; must be in the future.
+             * @description Optional expiry; must be in the future. A key that expires itself must give one no later than its own.
              */
             expiresAt?: string;
+            /**
+             * @description Extension. What the key may do; no wider than the calling key's. Default `full`.
+             * @default full
+             */
+            scope: components["schemas"]["ApiKeyScope"];
         };
         CreateApiKeyResponse: {
             /** Format: uuid */
@@ -2070,11 +2078,18 @@ export interface components {
             /** @description Leading characters of the key, as `keyPrefix` in lists. */
             prefix: string;
             name: string;
+            scope?: components["schemas"]["ApiKeyScope"];
             /** Format: date-time */
             expiresAt: string | null;
             /** Format: date-time */
             createdAt: string;
         };
+        /**
+         * @description Extension: what an API key may do. `read` reads; `publish` also creates, generates, publishes and schedules
+         *     content; `full` does everything, webhooks, social connections, workspace settings and API keys included.
+         * @enum {string}
+         */
+        ApiKeyScope: "read" | "publish" | "full";
         RegenerateApiKeyResponse: {
             /** Format: uuid */
             id: string;
@@ -2159,8 +2174,9 @@ export interface components {
             };
         };
         /**
-         * @description `plan-upgrade-required`: the operation needs the Growth plan (`requiredPlan`), or
-         *     `plan-limit-reached`: a plan quota is used up (`quota`).
+         * @description `plan-upgrade-required`: the operation needs the Growth plan (`requiredPlan`),
+         *     `plan-limit-reached`: a plan quota is used up (`quota`), or
+         *     `insufficient-scope`: the API key's scope does not allow the operation (`requiredScope`, `keyScope`).
          */
         Forbidden: {
             headers: {
@@ -2484,6 +2500,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2589,6 +2606,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2619,6 +2637,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -2675,6 +2694,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2731,6 +2751,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["GenerationFailed"];
@@ -2785,6 +2806,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["IdempotencyKeyReused"];
@@ -2831,6 +2853,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2891,6 +2914,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3036,6 +3060,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["IdempotencyKeyReused"];
@@ -3210,6 +3235,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3254,6 +3280,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3285,6 +3312,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3425,6 +3453,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3454,6 +3483,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -4107,6 +4137,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4140,6 +4171,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -4226,6 +4258,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -4259,6 +4292,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4557,6 +4591,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];

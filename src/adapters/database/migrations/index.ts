@@ -34,6 +34,7 @@ import { Migration20261130052658_facebook } from './Migration20261130052658_face
 import { Migration20261130052811_platform_quota } from './Migration20261130052811_platform_quota.ts';
 import { Migration20261130055600_connection_settings } from './Migration20261130055600_connection_settings.ts';
 import { Migration20261130074644_image_key_rejections } from './Migration20261130074644_image_key_rejections.ts';
+import { Migration20261130082518_api_key_scope } from './Migration20261130082518_api_key_scope.ts';
 
 export const migrationsList = [
   Migration20261122091116_initial,
@@ -70,4 +71,5 @@ export const migrationsList = [
   Migration20261130052811_platform_quota,
   Migration20261130055600_connection_settings,
   Migration20261130074644_image_key_rejections,
+  Migration20261130082518_api_key_scope,
 ];
