@@ -107,7 +107,8 @@ export interface paths {
          *     and makes the post `draft`. A given `prompt` replaces the post's prompt. The body is optional. `seed`
          *     (extension) makes the image reproducible: the same prompt, format, brand colours and seed give the same image;
          *     without it a fresh seed is drawn (and kept in the version's label). Every generation adds a version and a
-         *     `PostGeneration` usage item.
+         *     `PostGeneration` usage item. Past the plan's monthly generation budget the answer is 403 `plan-limit-reached`
+         *     (`quota.name` `monthlyGenerations`, with `used` and `resetsAt`) and nothing is generated.
          *
          *     The server waits a bounded time for the generation (`API_WAIT_SECONDS`, default 25 s). When it finishes in
          *     time the answer is 200 and `respond` says what was done (provider, format, prompt, brand kit); otherwise it is
@@ -1130,9 +1131,16 @@ export interface components {
              * @description The limit; `scheduleIntervalMinutes`: `limit` is the shortest time between two firings, in minutes.
              * @enum {string}
              */
-            name: "activeProjects" | "brandKits" | "schedules" | "webhooks" | "apiKeys" | "socialConnections" | "scheduleIntervalMinutes";
+            name: "activeProjects" | "brandKits" | "schedules" | "webhooks" | "apiKeys" | "socialConnections" | "scheduleIntervalMinutes" | "monthlyGenerations";
             plan: components["schemas"]["Plan"];
             limit: number;
+            /** @description Only on `monthlyGenerations`; the images generated this calendar month (UTC). */
+            used?: number;
+            /**
+             * Format: date-time
+             * @description Only on `monthlyGenerations`; when the month ends and the budget starts again.
+             */
+            resetsAt?: string;
         };
         /** @enum {string} */
         Plan: "starter" | "growth";
@@ -2111,7 +2119,7 @@ export interface components {
             /**
              * @description Limits of the plan (see Plans and quotas); null means unlimited. `concurrentVideos`: videos encoding at
              *     once; `scheduleIntervalMinutes`: the shortest time between two firings of a schedule (null without
-             *     schedules).
+             *     schedules); `monthlyGenerations`: images generated per calendar month (UTC).
              */
             limits: {
                 activeProjects: number | null;
@@ -2122,8 +2130,12 @@ export interface components {
                 socialConnections: number | null;
                 concurrentVideos: number | null;
                 scheduleIntervalMinutes: number | null;
+                monthlyGenerations: number | null;
             };
-            /** @description What the workspace has now; `concurrentVideos`, the videos being made. */
+            /**
+             * @description What the workspace has now; `concurrentVideos`, the videos being made; `monthlyGenerations`, the images
+             *     generated this calendar month (UTC).
+             */
             usage: {
                 activeProjects: number;
                 brandKits: number;
@@ -2132,6 +2144,7 @@ export interface components {
                 apiKeys: number;
                 socialConnections: number;
                 concurrentVideos: number;
+                monthlyGenerations: number;
             };
             /** @description Features the plan enables. */
             features: {

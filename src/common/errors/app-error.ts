@@ -27,15 +27,19 @@ export type FieldError = { location: 'body' | 'query' | 'path' | 'header'; path:
 type PlanName = 'starter' | 'growth';
 /** The API key scopes (src/adapters/database/entities/api-key.ts). */
 type ScopeName = 'read' | 'publish' | 'full';
-/** The plan limits (src/domain/workspaces/plans.ts); `concurrentVideos` counts jobs encoding at once. */
-export type QuotaName = 'activeProjects' | 'brandKits' | 'schedules' | 'webhooks' | 'apiKeys' | 'socialConnections' | 'concurrentVideos';
+/**
+ * The plan limits (src/domain/workspaces/plans.ts); `concurrentVideos` counts jobs encoding at once,
+ * `monthlyGenerations` the images generated since the start of the month (UTC).
+ */
+export type QuotaName = 'activeProjects' | 'brandKits' | 'schedules' | 'webhooks' | 'apiKeys' | 'socialConnections' | 'concurrentVideos' | 'monthlyGenerations';
 /** What a `plan-limit-reached` names: a count limit, or the shortest interval a schedule may fire at. */
 type ProblemQuotaName = Exclude<QuotaName, 'concurrentVideos'> | 'scheduleIntervalMinutes';
 
 /** Members added to the problem body next to type/title/status/detail. */
 export type ProblemExtras = {
   errors?: FieldError[];
-  quota?: { name: ProblemQuotaName; plan: PlanName; limit: number };
+  /** `used` and `resetsAt` only on `monthlyGenerations`: how many this month, and when the month ends. */
+  quota?: { name: ProblemQuotaName; plan: PlanName; limit: number; used?: number; resetsAt?: string };
   requiredPlan?: 'growth';
   /** On `insufficient-scope`: the scope the operation needs, and the one the calling key has. */
   requiredScope?: ScopeName;
