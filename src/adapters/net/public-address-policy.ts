@@ -41,7 +41,7 @@ export class DisallowedPortError extends Error {
 }
 
 /** The ports a customer's URL may name (once private networks are not allowed): the schemes' own. */
-export const allowedPorts: ReadonlySet<string> = new Set(['443', '80']);
+const allowedPorts: ReadonlySet<string> = new Set(['443', '80']);
 
 function portOf(url: URL): string {
   if (url.port) return url.port;
@@ -103,25 +103,25 @@ export function guardedLookup(allowPrivateNetworks: boolean): LookupFunction {
   };
 }
 
-type ConnectionOptions = { host?: string | null; port?: number | string | null; lookup?: LookupFunction; defaultPort?: number };
+type ConnectionOptions = { host?: string | null; port?: number | string | null; lookup?: LookupFunction };
 
 // Each new connection of a guarded pool judges its port after its host's lookup (literals are judged before the
 // request, refuseNonPublicHost); a kept-alive socket was judged when it was made.
 function withPortCheck<T extends ConnectionOptions>(options: T, defaultPort: number): T {
   const host = options.host ?? '';
   if (isIP(host)) return options;
-  return { ...options, lookup: checkingPort(options.lookup ?? (lookup as LookupFunction), String(options.port ?? defaultPort)) };
+  return { ...options, lookup: checkingPort(options.lookup ?? lookup, String(options.port ?? defaultPort)) };
 }
 
 class GuardedHttpAgent extends HttpAgent {
   override createConnection(...[options, callback]: Parameters<HttpAgent['createConnection']>): ReturnType<HttpAgent['createConnection']> {
-    return super.createConnection(withPortCheck(options as ConnectionOptions, 80) as typeof options, callback);
+    return super.createConnection(withPortCheck(options as ConnectionOptions, 80), callback);
   }
 }
 
 class GuardedHttpsAgent extends HttpsAgent {
   override createConnection(...[options, callback]: Parameters<HttpsAgent['createConnection']>): ReturnType<HttpsAgent['createConnection']> {
-    return super.createConnection(withPortCheck(options as ConnectionOptions, 443) as typeof options, callback);
+    return super.createConnection(withPortCheck(options as ConnectionOptions, 443), callback);
   }
 }
 
