@@ -23,7 +23,7 @@ export async function benchRateLimits(stack: BenchStack): Promise<Row[]> {
   try {
     const shared = new RateLimiter(stack.config.rateLimit, { store });
     const memory = new RateLimiter(stack.config.rateLimit, 'memory');
-    const who: Caller[] = Array.from({ length: callers }, () => ({ apiKeyId: randomUUID(), workspaceId: randomUUID(), plan: 'growth' }));
+    const who: Caller[] = Array.from({ length: callers }, () => ({ apiKeyId: randomUUID(), workspaceId: randomUUID(), plan: 'growth', scope: 'full' }));
     const cases: Record<string, (caller: Caller) => Promise<unknown>> = {
       budgetShared: (caller) => shared.perKey.take(caller.apiKeyId),
       budgetMemory: (caller) => memory.perKey.take(caller.apiKeyId),

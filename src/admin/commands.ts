@@ -1,5 +1,5 @@
 import type { ParseArgsConfig } from 'node:util';
-import { ApiKey } from '../adapters/database/entities/api-key.ts';
+import { ApiKey, apiKeyScopes, type ApiKeyScope } from '../adapters/database/entities/api-key.ts';
 import { plans, Workspace, type Plan } from '../adapters/database/entities/workspace.ts';
 import type { Database } from '../adapters/database/orm.ts';
 import type { Deps } from '../domain/deps.ts';
@@ -23,7 +23,7 @@ export const usage = `Usage: npm run --silent admin -- <command> [options]
   workspace create --name NAME --plan starter|growth [--json]   create a workspace and its first API key
   workspace set-plan --id WORKSPACE_ID --plan starter|growth [--json]
   workspace list [--json]
-  api-key create --workspace WORKSPACE_ID --name NAME [--expires-at ISO_DATE] [--json]
+  api-key create --workspace WORKSPACE_ID --name NAME [--expires-at ISO_DATE] [--scope read|publish|full] [--json]
   api-key deactivate --id KEY_ID [--json]                      the key answers 401 from now on
   api-key activate --id KEY_ID [--json]
   schedules reconcile [--json]                                   repair drift between schedules and Temporal now
@@ -59,17 +59,18 @@ export const adminCommands: Record<string, Command> = {
     },
   },
   'api-key create': {
-    options: { workspace: text, name: text, 'expires-at': text, json },
+    options: { workspace: text, name: text, 'expires-at': text, scope: text, json },
     async run({ orm }, values) {
+      const scope = keyScope(values);
       const expiresAt = typeof values['expires-at'] === 'string' ? new Date(dateTime(values, 'expires-at')) : null;
       const workspaceId = id(values, 'workspace');
       const keyName = name(values);
       const { apiKey, key } = await orm.em.fork().transactional(async (em) => {
         const workspace = await em.findOne(Workspace, workspaceId);
         if (!workspace) throw new Error(`No workspace ${workspaceId}`);
-        return issueApiKey(em, { workspaceId: workspace.id, name: keyName, expiresAt });
+        return issueApiKey(em, { workspaceId: workspace.id, name: keyName, expiresAt, scope });
       });
-      return { json: { id: apiKey.id, workspaceId: apiKey.workspaceId, apiKey: key }, text: `API key ${apiKey.id} (shown once): ${key}` };
+      return { json: { id: apiKey.id, workspaceId: apiKey.workspaceId, scope, apiKey: key }, text: `API key ${apiKey.id} (${scope}, shown once): ${key}` };
     },
   },
   'schedules reconcile': {
@@ -122,6 +123,14 @@ function dateTime(values: Values, option: string): string {
   const value = required(values, option);
   if (!isDateTime(value)) throw new Error(`--${option} must be an RFC 3339 date-time such as 2027-01-01T00:00:00Z`);
   return value;
+}
+
+/** The operator's key is `full` unless told otherwise, as the API's. */
+function keyScope(values: Values): ApiKeyScope {
+  const value = values.scope;
+  if (value === undefined) return 'full';
+  if (typeof value !== 'string' || !(apiKeyScopes as readonly string[]).includes(value)) throw new Error(`--scope must be one of ${apiKeyScopes.join(', ')}`);
+  return value as ApiKeyScope;
 }
 
 function plan(values: Values): Plan {

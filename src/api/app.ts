@@ -12,6 +12,7 @@ import { rateLimit } from './middleware/rate-limit.ts';
 import { requestContext } from './middleware/request-context.ts';
 import { requestLogging } from './middleware/request-logging.ts';
 import { requestMetrics } from './middleware/request-metrics.ts';
+import { requireOperationScope } from './middleware/require-scope.ts';
 import { noSniff } from './middleware/security-headers.ts';
 import { wellFormedBody } from './middleware/well-formed-body.ts';
 import { rememberRouteRegexps } from './openapi-route-regexps.ts';
@@ -80,8 +81,8 @@ export function createApp(options: AppOptions): Express {
   // The MCP server for AI agents: the same keys, rate limits and use cases as the API, outside its contract (docs/agents.md).
   app.use(mcpRoutes({ deps, lastUsed: options.lastUsed, rateLimiter: options.rateLimiter, specPath }));
 
-  // The API proper: authenticated and rate-limited before anything else looks at the request.
-  app.use('/api/v1', authenticate(deps.orm, options.lastUsed, options.rateLimiter), rateLimit(options.rateLimiter));
+  // The API proper: authenticated, rate-limited and held to the key's scope before anything else looks at the request.
+  app.use('/api/v1', authenticate(deps.orm, options.lastUsed, options.rateLimiter), rateLimit(options.rateLimiter), requireOperationScope(specPath, routeOf));
   app.post('/api/v1/projects/:id/cover', uploadSizeGuard());
   app.use('/api/v1', express.json({ limit: '256kb' }), wellFormedBody);
   rememberRouteRegexps();

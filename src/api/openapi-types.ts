@@ -107,7 +107,8 @@ export interface paths {
          *     and makes the post `draft`. A given `prompt` replaces the post's prompt. The body is optional. `seed`
          *     (extension) makes the image reproducible: the same prompt, format, brand colours and seed give the same image;
          *     without it a fresh seed is drawn (and kept in the version's label). Every generation adds a version and a
-         *     `PostGeneration` usage item.
+         *     `PostGeneration` usage item. Past the plan's monthly generation budget the answer is 403 `plan-limit-reached`
+         *     (`quota.name` `monthlyGenerations`, with `used` and `resetsAt`) and nothing is generated.
          *
          *     The server waits a bounded time for the generation (`API_WAIT_SECONDS`, default 25 s). When it finishes in
          *     time the answer is 200 and `respond` says what was done (provider, format, prompt, brand kit); otherwise it is
@@ -1099,7 +1100,7 @@ export interface components {
              * @description Relative URI reference naming the problem type.
              * @enum {string}
              */
-            type: "/problems/validation-failed" | "/problems/malformed-request" | "/problems/unauthorized" | "/problems/plan-upgrade-required" | "/problems/plan-limit-reached" | "/problems/not-found" | "/problems/method-not-allowed" | "/problems/conflict" | "/problems/idempotency-key-in-use" | "/problems/generation-failed" | "/problems/idempotency-key-reused" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/rate-limited" | "/problems/internal-error" | "/problems/service-unavailable";
+            type: "/problems/validation-failed" | "/problems/malformed-request" | "/problems/unauthorized" | "/problems/plan-upgrade-required" | "/problems/plan-limit-reached" | "/problems/insufficient-scope" | "/problems/not-found" | "/problems/method-not-allowed" | "/problems/conflict" | "/problems/idempotency-key-in-use" | "/problems/generation-failed" | "/problems/idempotency-key-reused" | "/problems/payload-too-large" | "/problems/unsupported-media-type" | "/problems/rate-limited" | "/problems/internal-error" | "/problems/service-unavailable";
             /** @description Short summary, the same for every occurrence of the type. */
             title: string;
             /** @description The HTTP status code. */
@@ -1118,6 +1119,8 @@ export interface components {
              * @enum {string}
              */
             requiredPlan?: "growth";
+            requiredScope?: components["schemas"]["ApiKeyScope"];
+            keyScope?: components["schemas"]["ApiKeyScope"];
         };
         ProblemFieldError: {
             /** @enum {string} */
@@ -1132,9 +1135,16 @@ export interface components {
              * @description The limit; `scheduleIntervalMinutes`: `limit` is the shortest time between two firings, in minutes.
              * @enum {string}
              */
-            name: "activeProjects" | "brandKits" | "schedules" | "webhooks" | "apiKeys" | "socialConnections" | "scheduleIntervalMinutes";
+            name: "activeProjects" | "brandKits" | "schedules" | "webhooks" | "apiKeys" | "socialConnections" | "scheduleIntervalMinutes" | "monthlyGenerations";
             plan: components["schemas"]["Plan"];
             limit: number;
+            /** @description Only on `monthlyGenerations`; the images generated this calendar month (UTC). */
+            used?: number;
+            /**
+             * Format: date-time
+             * @description Only on `monthlyGenerations`; when the month ends and the budget starts again.
+             */
+            resetsAt?: string;
         };
         /** @enum {string} */
         Plan: "starter" | "growth";
@@ -2051,6 +2061,7 @@ export interface components {
             /** @description Leading characters of the key. */
             keyPrefix: string;
             isActive: boolean;
+            scope?: components["schemas"]["ApiKeyScope"];
             /** Format: date-time */
             lastUsedAt: string | null;
             /** Format: date-time */
@@ -2062,9 +2073,14 @@ export interface components {
             name: string;
             /**
              * Format: date-time
-             * @description Optional expiry; must be in the future.
+             * @description Optional expiry; must be in the future. A key that expires itself must give one no later than its own.
              */
             expiresAt?: string;
+            /**
+             * @description Extension. What the key may do; no wider than the calling key's. Default `full`.
+             * @default full
+             */
+            scope: components["schemas"]["ApiKeyScope"];
         };
         CreateApiKeyResponse: {
             /** Format: uuid */
@@ -2074,11 +2090,18 @@ export interface components {
             /** @description Leading characters of the key, as `keyPrefix` in lists. */
             prefix: string;
             name: string;
+            scope?: components["schemas"]["ApiKeyScope"];
             /** Format: date-time */
             expiresAt: string | null;
             /** Format: date-time */
             createdAt: string;
         };
+        /**
+         * @description Extension: what an API key may do. `read` reads; `publish` also creates, generates, publishes and schedules
+         *     content; `full` does everything, webhooks, social connections, workspace settings and API keys included.
+         * @enum {string}
+         */
+        ApiKeyScope: "read" | "publish" | "full";
         RegenerateApiKeyResponse: {
             /** Format: uuid */
             id: string;
@@ -2100,7 +2123,7 @@ export interface components {
             /**
              * @description Limits of the plan (see Plans and quotas); null means unlimited. `concurrentVideos`: videos encoding at
              *     once; `scheduleIntervalMinutes`: the shortest time between two firings of a schedule (null without
-             *     schedules).
+             *     schedules); `monthlyGenerations`: images generated per calendar month (UTC).
              */
             limits: {
                 activeProjects: number | null;
@@ -2111,8 +2134,12 @@ export interface components {
                 socialConnections: number | null;
                 concurrentVideos: number | null;
                 scheduleIntervalMinutes: number | null;
+                monthlyGenerations: number | null;
             };
-            /** @description What the workspace has now; `concurrentVideos`, the videos being made. */
+            /**
+             * @description What the workspace has now; `concurrentVideos`, the videos being made; `monthlyGenerations`, the images
+             *     generated this calendar month (UTC).
+             */
             usage: {
                 activeProjects: number;
                 brandKits: number;
@@ -2121,6 +2148,7 @@ export interface components {
                 apiKeys: number;
                 socialConnections: number;
                 concurrentVideos: number;
+                monthlyGenerations: number;
             };
             /** @description Features the plan enables. */
             features: {
@@ -2163,8 +2191,9 @@ export interface components {
             };
         };
         /**
-         * @description `plan-upgrade-required`: the operation needs the Growth plan (`requiredPlan`), or
-         *     `plan-limit-reached`: a plan quota is used up (`quota`).
+         * @description `plan-upgrade-required`: the operation needs the Growth plan (`requiredPlan`),
+         *     `plan-limit-reached`: a plan quota is used up (`quota`), or
+         *     `insufficient-scope`: the API key's scope does not allow the operation (`requiredScope`, `keyScope`).
          */
         Forbidden: {
             headers: {
@@ -2488,6 +2517,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2593,6 +2623,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2623,6 +2654,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -2679,6 +2711,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2735,6 +2768,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["GenerationFailed"];
@@ -2789,6 +2823,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["IdempotencyKeyReused"];
@@ -2835,6 +2870,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2895,6 +2931,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3040,6 +3077,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["IdempotencyKeyReused"];
@@ -3214,6 +3252,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3258,6 +3297,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3289,6 +3329,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -3429,6 +3470,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3458,6 +3500,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -4111,6 +4154,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4144,6 +4188,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -4230,6 +4275,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -4263,6 +4309,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4561,6 +4608,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];

@@ -30,11 +30,13 @@ describe('npm run admin', { timeout: 90_000 }, () => {
     expect((await client.get<Schemas['Workspace']>('/workspace')).body.plan).toBe('growth');
   });
 
-  it('when a key is deactivated, then it answers 401, and activated again it works', async () => {
+  it('when a key is created with --scope read, then it only reads; deactivated, it answers 401, and activated again it works', async () => {
     const created = JSON.parse((await admin('workspace', 'create', '--name', 'Keys', '--plan', 'growth', '--json')).stdout);
-    const issued = JSON.parse((await admin('api-key', 'create', '--workspace', created.workspaceId, '--name', 'ops', '--json')).stdout);
+    const issued = JSON.parse((await admin('api-key', 'create', '--workspace', created.workspaceId, '--name', 'ops', '--scope', 'read', '--json')).stdout);
+    expect(issued.scope).toBe('read');
     const client = apiClient(app.url, issued.apiKey);
     expect((await client.get('/projects')).status).toBe(200);
+    expect((await client.post('/projects', { name: 'Not with a read key' })).status).toBe(403);
     await admin('api-key', 'deactivate', '--id', issued.id);
     expect((await client.get('/projects')).status).toBe(401);
     await admin('api-key', 'activate', '--id', issued.id);

@@ -39,6 +39,7 @@ describe('POST /api-keys', () => {
       name: 'CI',
       keyPrefix: created.body.prefix,
       isActive: true,
+      scope: 'full',
       lastUsedAt: expect.any(String),
       expiresAt: '2099-01-01T00:00:00.000Z',
       createdAt: expect.any(String),

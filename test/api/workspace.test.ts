@@ -31,8 +31,9 @@ describe('GET /workspace', () => {
         socialConnections: 3,
         concurrentVideos: 1,
         scheduleIntervalMinutes: null,
+        monthlyGenerations: 100,
       },
-      usage: { activeProjects: 1, brandKits: 1, schedules: 0, webhooks: 0, apiKeys: 1, socialConnections: 0, concurrentVideos: 0 },
+      usage: { activeProjects: 1, brandKits: 1, schedules: 0, webhooks: 0, apiKeys: 1, socialConnections: 0, concurrentVideos: 0, monthlyGenerations: 0 },
       features: { apiKeys: false, schedules: false, webhooks: false },
       oauthRedirectUris: [],
     });
@@ -50,6 +51,7 @@ describe('GET /workspace', () => {
         socialConnections: 25,
         concurrentVideos: 2,
         scheduleIntervalMinutes: 15,
+        monthlyGenerations: 3000,
       },
     });
     expect((await starter.client.get('/api-keys')).status).toBe(200);

@@ -110,6 +110,16 @@ describe('docker-compose.yml', () => {
     }
   });
 
+  it('when a service publishes a port, then only the proxy listens on every interface; the rest bind loopback', () => {
+    for (const [name, service] of Object.entries(services)) {
+      for (const port of service.ports ?? []) {
+        if (name === 'proxy') continue;
+        expect(port, `${name} publishes ${port}`).toMatch(/^127\.0\.0\.1:/);
+      }
+    }
+    expect(services.s3!.ports).toEqual(['127.0.0.1:9000:80']);
+  });
+
   it('when the api is scaled, then no replica claims a host port, the proxy publishes one, and the api trusts exactly that one hop', () => {
     // A fixed host port or container name allows one container per service.
     for (const name of ['api', 'worker']) {

@@ -25,6 +25,29 @@ export class NonPublicAddressError extends Error {
   }
 }
 
+/**
+ * A customer's URL names a port other than 443 or 80 (the schemes' own). Refused before any lookup or connection:
+ * with any port allowed, a customer could probe which ports answer on hosts we reach (a port scanner run by us), as
+ * Stripe (443 only in live mode) and most webhook senders refuse (docs/api.md, Customer URLs).
+ */
+export class DisallowedPortError extends Error {
+  readonly code = 'ERR_DISALLOWED_PORT';
+  readonly port: string;
+  constructor(port: string) {
+    super(`port ${port} is not allowed; only 443 and 80 are`);
+    this.name = 'DisallowedPortError';
+    this.port = port;
+  }
+}
+
+/** The ports a customer's URL may name (once private networks are not allowed): the schemes' own. */
+const allowedPorts: ReadonlySet<string> = new Set(['443', '80']);
+
+function portOf(url: URL): string {
+  if (url.port) return url.port;
+  return url.protocol === 'http:' || url.protocol === 'ws:' ? '80' : '443';
+}
+
 // The reasons callers see (API responses, render notes, the webhook delivery log) never name a refused address: what
 // our resolver answers for a customer's host name can map our own network. The address goes to the logs only,
 // published here and logged by every process (logRefusedAddresses).
@@ -80,15 +103,52 @@ export function guardedLookup(allowPrivateNetworks: boolean): LookupFunction {
   };
 }
 
+type ConnectionOptions = { host?: string | null; port?: number | string | null; lookup?: LookupFunction };
+
+// Each new connection of a guarded pool judges its port after its host's lookup (literals are judged before the
+// request, refuseNonPublicHost); a kept-alive socket was judged when it was made.
+function withPortCheck<T extends ConnectionOptions>(options: T, defaultPort: number): T {
+  const host = options.host ?? '';
+  if (isIP(host)) return options;
+  return { ...options, lookup: checkingPort(options.lookup ?? lookup, String(options.port ?? defaultPort)) };
+}
+
+class GuardedHttpAgent extends HttpAgent {
+  override createConnection(...[options, callback]: Parameters<HttpAgent['createConnection']>): ReturnType<HttpAgent['createConnection']> {
+    return super.createConnection(withPortCheck(options as ConnectionOptions, 80), callback);
+  }
+}
+
+class GuardedHttpsAgent extends HttpsAgent {
+  override createConnection(...[options, callback]: Parameters<HttpsAgent['createConnection']>): ReturnType<HttpsAgent['createConnection']> {
+    return super.createConnection(withPortCheck(options as ConnectionOptions, 443), callback);
+  }
+}
+
 // Guarded requests get their own connection pools: a kept-alive socket that an unguarded request opened to a
 // private host must never be handed to a guarded one, which would skip the lookup.
-const guardedAgents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+const guardedAgents = { http: new GuardedHttpAgent({ keepAlive: true }), https: new GuardedHttpsAgent({ keepAlive: true }) };
 
 // Node connects to an IP-literal host without calling the lookup, so literals are checked before each request
-// (the first one and every redirect).
+// (the first one and every redirect), and so is the port.
 function refuseNonPublicHost(url: URL): void {
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  if (isIP(host) && !isPublicAddress(host)) throw refuse(host, host);
+  if (!isIP(host)) return;
+  if (!isPublicAddress(host)) throw refuse(host, host);
+  if (!allowedPorts.has(portOf(url))) throw new DisallowedPortError(portOf(url));
+}
+
+/**
+ * A host name's port is judged once its addresses are (a name that does not resolve, or resolves to a private address,
+ * answers as such whatever its port): `lookup`'s answer, or DisallowedPortError in its place.
+ */
+function checkingPort(lookup: LookupFunction, port: string): LookupFunction {
+  if (allowedPorts.has(port)) return lookup;
+  return (hostname, options, callback) =>
+    lookup(hostname, options, (error, ...answer) => {
+      if (error) callback(error, ...(answer as [string]));
+      else callback(new DisallowedPortError(port), '');
+    });
 }
 
 function refuseNonPublicLiteral(options: NormalizedOptions): void {
@@ -113,5 +173,5 @@ export function addressPolicy(allowPrivateNetworks: boolean): Pick<OptionsInit, 
 export function guardedRequestOptions(url: URL, allowPrivateNetworks: boolean): Pick<RequestOptions, 'lookup' | 'agent'> {
   if (allowPrivateNetworks) return {};
   refuseNonPublicHost(url);
-  return { lookup: guardedLookup(false), agent: guardedAgents.https };
+  return { lookup: checkingPort(guardedLookup(false), portOf(url)), agent: guardedAgents.https };
 }

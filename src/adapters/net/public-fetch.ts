@@ -1,5 +1,5 @@
 import got, { HTTPError, MaxRedirectsError, RequestError, TimeoutError, type Response } from 'got';
-import { addressPolicy, NonPublicAddressError } from './public-address-policy.ts';
+import { addressPolicy, DisallowedPortError, NonPublicAddressError } from './public-address-policy.ts';
 import { ResponseTooLargeError } from './response-size-limit.ts';
 import { causesOf } from '../../common/errors/caught.ts';
 
@@ -53,13 +53,19 @@ export function toPublicFetchError(error: unknown, context: { what?: string; tim
   const words = wordingFor(context.what);
   const reason = (text: string) => new PublicFetchError(text, { cause: error });
 
+  // A name that does not resolve and one that resolves to a private address get the same reason: told apart, they
+  // would let a customer ask our resolver which names exist inside our network. A literal address says nothing new.
+  const redirected = error instanceof RequestError && (error.request?.redirectUrls.length ?? 0) > 0;
   const refused = causeOfType(error, NonPublicAddressError);
-  if (refused) {
-    const redirected = error instanceof RequestError && (error.request?.redirectUrls.length ?? 0) > 0;
-    if (redirected) return reason(`${words.server} redirected to a private address`);
-    if (refused.hostname === refused.address) return reason(`${words.host} is a private address`);
-    return reason(`${words.host} resolves to a private address`);
+  const given = error instanceof Error ? (error as Error & { code?: unknown }).code : undefined;
+  const code = typeof given === 'string' ? given : undefined;
+  if (refused || code === 'ENOTFOUND') {
+    if (redirected) return reason(`${words.server} redirected to a host without a public address`);
+    if (refused && refused.hostname === refused.address) return reason(`${words.host} is a private address`);
+    return reason(`${words.host} does not resolve to a public address`);
   }
+  const port = causeOfType(error, DisallowedPortError);
+  if (port) return reason(`${redirected ? `${words.server} redirected to` : `${words.url} names`} port ${port.port}; only 443 and 80 are allowed`);
   const tooLarge = causeOfType(error, ResponseTooLargeError);
   if (tooLarge) return reason(`${words.server} answered with more than ${formatBytes(tooLarge.maxBytes)}`);
   if (error instanceof TimeoutError || causeOfType(error, RequestDeadlineError)) {
@@ -69,9 +75,6 @@ export function toPublicFetchError(error: unknown, context: { what?: string; tim
   if (error instanceof MaxRedirectsError) return reason(`${words.server} redirected more than ${error.options.maxRedirects} times`);
 
   // got's RequestError, or Node's own (system errors and TLS errors carry their code the same way).
-  const given = error instanceof Error ? (error as Error & { code?: unknown }).code : undefined;
-  const code = typeof given === 'string' ? given : undefined;
-  if (code === 'ENOTFOUND') return reason(`${words.host} does not exist`);
   if (code === 'ECONNREFUSED') return reason(`${words.server} refused the connection`);
   if (code === 'ECONNRESET') return reason(`${words.server} closed the connection`);
   if (code && /CERT|SIGNATURE|^ERR_TLS_|^ERR_SSL_/.test(code)) {

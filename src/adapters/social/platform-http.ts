@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import got, { RequestError } from 'got';
-import { addressPolicy, NonPublicAddressError } from '../net/public-address-policy.ts';
+import { addressPolicy, DisallowedPortError, NonPublicAddressError } from '../net/public-address-policy.ts';
 import { toPublicFetchError } from '../net/public-fetch.ts';
 import { withResponseSizeLimit } from '../net/response-size-limit.ts';
 import { isStorableText } from '../../common/validation/storable-text.ts';
@@ -123,12 +123,12 @@ export function httpsLinkOf(value: unknown, maxChars: number): string | undefine
   return new URL(value).protocol === 'https:' && isStorableText(value, maxChars) ? value : undefined;
 }
 
-// A server we must not reach, or whose name does not exist (NXDOMAIN is the name servers' final word; a resolver
+// A server we must not reach (a private address, a port other than 443 and 80), or whose name does not exist (NXDOMAIN is the name servers' final word; a resolver
 // in trouble says EAI_AGAIN instead, which stays a retryable outage): retrying cannot help, and a connection
 // created with such a URL is the client's mistake (400), not our outage (503).
 function isUnreachableForGood(error: unknown): boolean {
   for (const current of causesOf(error)) {
-    if (current instanceof NonPublicAddressError) return true;
+    if (current instanceof NonPublicAddressError || current instanceof DisallowedPortError) return true;
     if ((current as { code?: unknown }).code === 'ENOTFOUND') return true;
   }
   return false;

@@ -2,16 +2,18 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AppError, type FieldError } from '../../common/errors/app-error.ts';
 import { openApiFormats } from '../../common/validation/formats.ts';
+import { requireScope } from '../../domain/api-keys/require-scope.ts';
 import type { Logger } from '../../logger.ts';
 import { appErrorOf, problemOf } from '../middleware/problem-response.ts';
 import type { McpTool, ToolAnswer, ToolContext } from './mcp-tool.ts';
+import { operationScopes } from '../operation-scopes.ts';
 import { keyRequired, ReplayedProblem, runKeyed } from './run-keyed.ts';
 
 /** Calls a tool by name; every failure is a tool result with `isError` (never a protocol error). */
 export type ToolCaller = (context: ToolContext & { logger: Logger; requestId: string }, name: string, input: unknown) => Promise<CallToolResult>;
 
 /**
- * The one way a tool is called: its input checked against the schema it published (the operation's, from
+ * The one way a tool is called: held to the key's scope as its REST operation is, its input checked against the schema it published (the operation's, from
  * openapi.yaml, with the formats the REST validator uses and its defaults filled in, as REST's validator fills them in
  * before the Idempotency-Key's hash), then run (under its idempotency
  * key if it changes something), and its answer or problem turned into a result. Input validators compile once.
@@ -27,6 +29,7 @@ export function toolCaller(tools: McpTool[]): ToolCaller {
       const entry = byName.get(name);
       if (!entry) throw new AppError('not-found', `No tool is named ${name}; tools/list names them.`);
       const { tool, validate } = entry;
+      requireScope(context.caller, tool.changes ? operationScopes[tool.operationId] : 'read', `The tool ${name}`);
       const args = structuredClone(input ?? {}) as Record<string, unknown>;
       if (tool.changes && tool.keyRequired && args.idempotencyKey === undefined) throw keyRequired(tool.name);
       checkInput(validate, args);

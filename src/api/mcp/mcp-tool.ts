@@ -1,6 +1,7 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { Caller } from '../../domain/caller.ts';
 import type { Deps } from '../../domain/deps.ts';
+import type { ScopedOperation } from '../operation-scopes.ts';
 import type { JsonSchema } from './tool-schemas.ts';
 
 /** What a tool runs with: the process's deps and the key's caller, as a REST route has them. */
@@ -41,6 +42,8 @@ type ReadTool = ToolBase & { run: (context: ToolContext, input: Record<string, u
  * `run` gets the key's request fingerprint to record its effects under, as a route gets requestKeyOf.
  */
 type ChangingTool = ToolBase & {
+  /** The REST operation the tool stands for: the key needs its scope (operation-scopes.ts); a reading tool needs `read`. */
+  operationId: ScopedOperation;
   keyRequired: boolean;
   operation: (input: Record<string, unknown>) => KeyedOperation;
   run: (context: ToolContext, input: Record<string, unknown>, requestKey: string | undefined) => Promise<ToolAnswer>;

@@ -7,6 +7,7 @@ export function presentApiKey(apiKey: ApiKey): Schemas['ApiKeyListItem'] {
     name: apiKey.name,
     keyPrefix: apiKey.keyPrefix,
     isActive: apiKey.isActive,
+    scope: apiKey.scope,
     lastUsedAt: apiKey.lastUsedAt?.toISOString() ?? null,
     expiresAt: apiKey.expiresAt?.toISOString() ?? null,
     createdAt: apiKey.createdAt.toISOString(),
@@ -20,6 +21,7 @@ export function presentCreatedApiKey(apiKey: ApiKey, key: string): Schemas['Crea
     key,
     prefix: apiKey.keyPrefix,
     name: apiKey.name,
+    scope: apiKey.scope,
     expiresAt: apiKey.expiresAt?.toISOString() ?? null,
     createdAt: apiKey.createdAt.toISOString(),
   };

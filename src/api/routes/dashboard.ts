@@ -9,6 +9,7 @@ import { callerOf } from '../caller-of.ts';
 import { authenticate } from '../middleware/authenticate.ts';
 import { pathFormats } from '../middleware/path-formats.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';
+import { requireScopeOf } from '../middleware/require-scope.ts';
 import { notFramed } from '../middleware/security-headers.ts';
 import { presentApiKey } from '../presenters/api-key.ts';
 import { presentStartedVideoJob } from '../presenters/video.ts';
@@ -38,17 +39,17 @@ export function dashboardRoutes({ deps, lastUsed, rateLimiter }: DashboardOption
   });
 
   router.use('/dashboard/api', authenticate(deps.orm, lastUsed, rateLimiter), rateLimit(rateLimiter));
-  router.post('/dashboard/api/posts/:postId/video', pathFormats({ postId: 'uuid' }), async (req, res) => {
+  router.post('/dashboard/api/posts/:postId/video', requireScopeOf('startVideo'), pathFormats({ postId: 'uuid' }), async (req, res) => {
     const job = await startVideo(deps, callerOf(res), req.params.postId);
     res.status(202).location(`/api/v1/video/jobs/${job.id}`).json(presentStartedVideoJob(job));
   });
 
   // One page of the most a list gives: more keys than that is more than a plan allows (see plans.ts).
-  router.get('/dashboard/api/api-keys', async (_req, res) => {
+  router.get('/dashboard/api/api-keys', requireScopeOf('listApiKeys'), async (_req, res) => {
     const page = await listApiKeys({ ...deps, lastUsed }, callerOf(res), { page: 1, pageSize: 100 });
     res.json(page.items.map(presentApiKey));
   });
-  router.delete('/dashboard/api/api-keys/:id', pathFormats({ id: 'uuid' }), async (req, res) => {
+  router.delete('/dashboard/api/api-keys/:id', requireScopeOf('deleteApiKey'), pathFormats({ id: 'uuid' }), async (req, res) => {
     await deleteApiKey(deps, callerOf(res), req.params.id);
     res.status(204).end();
   });

@@ -7,6 +7,7 @@ export const problemTypes = {
   unauthorized: { status: 401, title: 'Unauthorized' },
   'plan-upgrade-required': { status: 403, title: 'Plan upgrade required' },
   'plan-limit-reached': { status: 403, title: 'Plan limit reached' },
+  'insufficient-scope': { status: 403, title: 'Insufficient scope' },
   'not-found': { status: 404, title: 'Not found' },
   'method-not-allowed': { status: 405, title: 'Method not allowed' },
   conflict: { status: 409, title: 'Conflict' },
@@ -24,16 +25,25 @@ export type ProblemCode = keyof typeof problemTypes;
 
 export type FieldError = { location: 'body' | 'query' | 'path' | 'header'; path: string; message: string };
 type PlanName = 'starter' | 'growth';
-/** The plan limits (src/domain/workspaces/plans.ts); `concurrentVideos` counts jobs encoding at once. */
-export type QuotaName = 'activeProjects' | 'brandKits' | 'schedules' | 'webhooks' | 'apiKeys' | 'socialConnections' | 'concurrentVideos';
+/** The API key scopes (src/adapters/database/entities/api-key.ts). */
+type ScopeName = 'read' | 'publish' | 'full';
+/**
+ * The plan limits (src/domain/workspaces/plans.ts); `concurrentVideos` counts jobs encoding at once,
+ * `monthlyGenerations` the images generated since the start of the month (UTC).
+ */
+export type QuotaName = 'activeProjects' | 'brandKits' | 'schedules' | 'webhooks' | 'apiKeys' | 'socialConnections' | 'concurrentVideos' | 'monthlyGenerations';
 /** What a `plan-limit-reached` names: a count limit, or the shortest interval a schedule may fire at. */
 type ProblemQuotaName = Exclude<QuotaName, 'concurrentVideos'> | 'scheduleIntervalMinutes';
 
 /** Members added to the problem body next to type/title/status/detail. */
 export type ProblemExtras = {
   errors?: FieldError[];
-  quota?: { name: ProblemQuotaName; plan: PlanName; limit: number };
+  /** `used` and `resetsAt` only on `monthlyGenerations`: how many this month, and when the month ends. */
+  quota?: { name: ProblemQuotaName; plan: PlanName; limit: number; used?: number; resetsAt?: string };
   requiredPlan?: 'growth';
+  /** On `insufficient-scope`: the scope the operation needs, and the one the calling key has. */
+  requiredScope?: ScopeName;
+  keyScope?: ScopeName;
   /** Sent as a Retry-After header, not in the body. */
   retryAfterSeconds?: number;
 };

@@ -1,10 +1,11 @@
+import type { ApiKeyScope } from '../../adapters/database/entities/api-key.ts';
 import type { Plan } from '../../adapters/database/entities/workspace.ts';
 import type { Database } from '../../adapters/database/orm.ts';
 import { AppError } from '../../common/errors/app-error.ts';
 import type { Caller } from '../caller.ts';
 import { apiKeyPattern, hashApiKey } from './api-key-secret.ts';
 
-type KeyRow = { id: string; workspace_id: string; plan: Plan; is_active: boolean; expires_at: string | null };
+type KeyRow = { id: string; workspace_id: string; plan: Plan; scope: ApiKeyScope; is_active: boolean; expires_at: string | null };
 
 /** The API key of an Authorization header, checked for shape only (no lookup): 401 when missing or malformed. */
 export function bearerKeyOf(authorization: string | undefined): string {
@@ -22,7 +23,7 @@ export function bearerKeyOf(authorization: string | undefined): string {
  */
 export async function authenticateApiKey(orm: Database, key: string): Promise<Caller> {
   const [row] = await orm.em.execute<KeyRow[]>(
-    `select k.id, k.workspace_id, w.plan, k.is_active, k.expires_at
+    `select k.id, k.workspace_id, w.plan, k.scope, k.is_active, k.expires_at
        from api_keys k join workspaces w on w.id = k.workspace_id
       where k.key_hash = ?`,
     [hashApiKey(key)],
@@ -32,7 +33,7 @@ export async function authenticateApiKey(orm: Database, key: string): Promise<Ca
   if (row.expires_at && new Date(row.expires_at).getTime() <= Date.now()) {
     throw unauthorized(`This API key expired at ${new Date(row.expires_at).toISOString()}.`);
   }
-  return { workspaceId: row.workspace_id, plan: row.plan, apiKeyId: row.id };
+  return { workspaceId: row.workspace_id, plan: row.plan, apiKeyId: row.id, scope: row.scope };
 }
 
 function unauthorized(detail: string): AppError {

@@ -1,20 +1,28 @@
 import { AppError } from '../../common/errors/app-error.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
-import { ApiKey } from '../../adapters/database/entities/api-key.ts';
+import { ApiKey, type ApiKeyScope } from '../../adapters/database/entities/api-key.ts';
 import { issueOnce } from '../idempotency/request-effects.ts';
 import { lockWorkspace } from '../workspaces/lock-workspace.ts';
 import { requireFeature, requireQuota } from '../workspaces/plans.ts';
 import { issueApiKey, type IssuedApiKey } from './issue-api-key.ts';
 import { requireCurrentSecret } from './require-current-secret.ts';
+import { requireKeyWithinCaller } from './require-key-within-caller.ts';
 
 /**
- * A new key for the workspace. With an Idempotency-Key its secret is recorded (sealed) with the key's row, so a
+ * A new key for the workspace, with the `full` scope unless asked for less, and never more than the calling key's
+ * (requireKeyWithinCaller). With an Idempotency-Key its secret is recorded (sealed) with the key's row, so a
  * retry whose first answer was lost gets the same key and secret, not a second key.
  */
-export async function createApiKey(deps: Deps, caller: Caller, input: { name: string; expiresAt?: string }, requestKey?: string): Promise<IssuedApiKey> {
+export async function createApiKey(
+  deps: Deps,
+  caller: Caller,
+  input: { name: string; expiresAt?: string; scope?: ApiKeyScope },
+  requestKey?: string,
+): Promise<IssuedApiKey> {
   requireFeature(caller.plan, 'apiKeys');
   const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
+  const scope = input.scope ?? 'full';
   return deps.orm.em.fork().transactional(async (em) => {
     const find = (id: string) => em.findOne(ApiKey, { id, workspaceId: caller.workspaceId });
     const issued = await issueOnce(em, deps.idempotentAnswers, caller.workspaceId, requestKey, { type: 'api-key', find }, async () => {
@@ -24,11 +32,12 @@ export async function createApiKey(deps: Deps, caller: Caller, input: { name: st
           errors: [{ location: 'body', path: '/expiresAt', message: 'must be in the future' }],
         });
       }
+      await requireKeyWithinCaller(em, caller, { scope, expiresAt }, 'create');
       // Counted under the workspace's lock, so two creates at once cannot both take the last place.
       const { plan } = await lockWorkspace(em, caller.workspaceId);
       requireFeature(plan, 'apiKeys');
       requireQuota(plan, 'apiKeys', await em.count(ApiKey, { workspaceId: caller.workspaceId }));
-      const { apiKey, key } = issueApiKey(em, { workspaceId: caller.workspaceId, name: input.name, expiresAt });
+      const { apiKey, key } = issueApiKey(em, { workspaceId: caller.workspaceId, name: input.name, expiresAt, scope });
       return { resource: apiKey, secret: key };
     });
     requireCurrentSecret(issued.resource, issued.secret);

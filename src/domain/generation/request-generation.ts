@@ -11,6 +11,8 @@ import { WorkspaceEvent } from '../../adapters/database/entities/workspace-event
 import { AppError } from '../../common/errors/app-error.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { readPost } from '../posts/read-post.ts';
+import { countGenerations, monthStartOf } from '../usage/count-generations.ts';
+import { requireGenerationBudget } from '../workspaces/plans.ts';
 import type { ActionOutcome } from './action-outcome.ts';
 
 export type GenerationRequest = { prompt?: string; format?: PostFormat; seed?: number };
@@ -21,7 +23,8 @@ export type GenerationRequest = { prompt?: string; format?: PostFormat; seed?: n
  * `requestKey` names the request's Idempotency-Key (requestFingerprint): a retry joins the generation the first
  * send started while it is the post's latest (startAndWait); once another has run since, it runs the first send's
  * generation again, under the same id and seed, which finds the version that generation saved and asks the
- * provider nothing (intendedWorkId); one that failed answers its failure again (requireNotFailedBefore).
+ * provider nothing (intendedWorkId); one that failed answers its failure again (requireNotFailedBefore). Past the
+ * plan's monthly generation budget it starts nothing (requireGenerationBudget).
  */
 export async function requestGeneration(
   deps: Deps,
@@ -34,6 +37,8 @@ export async function requestGeneration(
   const em = deps.orm.em.fork();
   const generationId = await intendedWorkId(em, caller.workspaceId, requestKey, 'generation');
   if (requestKey !== undefined) await requireNotFailedBefore(em, generationId);
+  const monthStart = monthStartOf(new Date());
+  requireGenerationBudget(caller.plan, await countGenerations(em, caller.workspaceId, monthStart), monthStart);
   const format = request.format ?? defaultPostFormat;
   const prompt = request.prompt ?? post.prompt;
   // The local renderer needs no network and answers well within a second: the workflow draws its image inside its

@@ -8,7 +8,8 @@ import { failureTypes } from '../../adapters/temporal/failure-types.ts';
 import { recordUsage } from '../usage/record-usage.ts';
 import { WorkRefused } from '../work-refused.ts';
 import { lockWorkspace } from '../workspaces/lock-workspace.ts';
-import { hasFeature, requireQuota, stoppedByPlan } from '../workspaces/plans.ts';
+import { countGenerations, monthStartOf } from '../usage/count-generations.ts';
+import { hasFeature, requireGenerationBudget, requireQuota, stoppedByPlan } from '../workspaces/plans.ts';
 import { renderPromptTemplate } from './prompt-template.ts';
 
 /** Where posts of schedules without a project go; created on first use. */
@@ -23,7 +24,7 @@ export type ScheduledPost = { postId: string; prompt: string; workspaceId: strin
  * instead of making another) and a `ScheduledGeneration` usage item. A run whose project or brand kit is gone or
  * archived fails for good, and so does a run of a workspace no longer on a plan with schedules (the plan is read when
  * the run runs, under the workspace lock a plan change also takes, so an upgrade resumes the runs and nothing is made
- * on Starter).
+ * on Starter), and a run past the plan's monthly generation budget.
  */
 export async function createScheduledPost(em: EntityManager, input: ScheduledRun): Promise<ScheduledPost> {
   const existing = await em.findOne(Post, input.postId);
@@ -33,6 +34,9 @@ export async function createScheduledPost(em: EntityManager, input: ScheduledRun
   if (!schedule) throw new WorkRefused(failureTypes.scheduleDeleted, `Schedule ${input.scheduleId} was deleted.`);
   const workspace = await lockWorkspace(em, schedule.workspaceId);
   if (!hasFeature(workspace.plan, 'schedules')) throw new WorkRefused(failureTypes.planUpgradeRequired, stoppedByPlan(workspace.plan, 'schedules'));
+  // A run past the month's generation budget makes no post, with the budget's words (final, as the quota below).
+  const monthStart = monthStartOf(new Date());
+  requireGenerationBudget(workspace.plan, await countGenerations(em, schedule.workspaceId, monthStart), monthStart);
   const projectId = await projectOf(em, schedule, workspace);
   if (schedule.brandKitId && !(await em.findOne(BrandKit, { id: schedule.brandKitId, workspaceId: schedule.workspaceId }))) {
     throw new WorkRefused(failureTypes.brandKitUnavailable, `The schedule's brand kit ${schedule.brandKitId} was deleted; set another one or none.`);

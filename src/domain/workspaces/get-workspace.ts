@@ -9,6 +9,7 @@ import { Workspace } from '../../adapters/database/entities/workspace.ts';
 import type { QuotaName } from '../../common/errors/app-error.ts';
 import type { Caller } from '../caller.ts';
 import type { Deps } from '../deps.ts';
+import { countGenerations, monthStartOf } from '../usage/count-generations.ts';
 import { planRules, type Feature } from './plans.ts';
 
 export type WorkspaceOverview = {
@@ -23,7 +24,7 @@ export async function getWorkspace(deps: Deps, caller: Caller): Promise<Workspac
   const em = deps.orm.em.fork();
   const workspaceId = caller.workspaceId;
   const workspace = await em.findOneOrFail(Workspace, workspaceId);
-  const [activeProjects, brandKits, schedules, webhooks, apiKeys, socialConnections, concurrentVideos] = await Promise.all([
+  const [activeProjects, brandKits, schedules, webhooks, apiKeys, socialConnections, concurrentVideos, monthlyGenerations] = await Promise.all([
     em.count(Project, { workspaceId, status: 'active' }),
     em.count(BrandKit, { workspaceId }),
     em.count(Schedule, { workspaceId }),
@@ -31,12 +32,13 @@ export async function getWorkspace(deps: Deps, caller: Caller): Promise<Workspac
     em.count(ApiKey, { workspaceId }),
     em.count(SocialConnection, { workspaceId }),
     em.count(VideoJob, { workspaceId, status: { $in: ['queued', 'running'] } }),
+    countGenerations(em, workspaceId, monthStartOf(new Date())),
   ]);
   const rules = planRules[workspace.plan];
   return {
     workspace,
     limits: { ...rules.limits, scheduleIntervalMinutes: rules.minScheduleIntervalMinutes },
     features: rules.features,
-    usage: { activeProjects, brandKits, schedules, webhooks, apiKeys, socialConnections, concurrentVideos },
+    usage: { activeProjects, brandKits, schedules, webhooks, apiKeys, socialConnections, concurrentVideos, monthlyGenerations },
   };
 }

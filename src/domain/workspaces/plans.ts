@@ -17,12 +17,21 @@ type PlanRules = {
 // same to clients). Starter's zeros are the features it does not have: the feature check answers first.
 export const planRules: Record<Plan, PlanRules> = {
   starter: {
-    limits: { activeProjects: 3, brandKits: 1, schedules: 0, webhooks: 0, apiKeys: 0, socialConnections: 3, concurrentVideos: 1 },
+    limits: { activeProjects: 3, brandKits: 1, schedules: 0, webhooks: 0, apiKeys: 0, socialConnections: 3, concurrentVideos: 1, monthlyGenerations: 100 },
     minScheduleIntervalMinutes: null,
     features: { apiKeys: false, schedules: false, webhooks: false },
   },
   growth: {
-    limits: { activeProjects: null, brandKits: null, schedules: 50, webhooks: 50, apiKeys: 25, socialConnections: 25, concurrentVideos: 2 },
+    limits: {
+      activeProjects: null,
+      brandKits: null,
+      schedules: 50,
+      webhooks: 50,
+      apiKeys: 25,
+      socialConnections: 25,
+      concurrentVideos: 2,
+      monthlyGenerations: 3000,
+    },
     minScheduleIntervalMinutes: 15,
     features: { apiKeys: true, schedules: true, webhooks: true },
   },
@@ -37,6 +46,7 @@ const quotaNames: Record<QuotaName, string> = {
   apiKeys: 'API keys',
   socialConnections: 'social connections',
   concurrentVideos: 'videos encoding at once',
+  monthlyGenerations: 'image generations a month',
 };
 // A client that waits this long finds a slot again most of the time: a video takes seconds to encode.
 const videoSlotRetryAfterSeconds = 15;
@@ -65,7 +75,7 @@ export function stoppedByPlan(plan: Plan, feature: Feature): string {
  * Throws when adding one more would exceed the plan's limit; `current` is the count before adding, read under the
  * workspace's lock (lockWorkspace) so that concurrent requests cannot both take the last place.
  */
-export function requireQuota(plan: Plan, quota: Exclude<QuotaName, 'concurrentVideos'>, current: number): void {
+export function requireQuota(plan: Plan, quota: Exclude<QuotaName, 'concurrentVideos' | 'monthlyGenerations'>, current: number): void {
   const limit = planRules[plan].limits[quota];
   if (limit === null || current < limit) return;
   const remedy = plan === 'starter' ? 'upgrade to Growth for more' : 'delete one first';
@@ -86,6 +96,25 @@ export function requireVideoSlot(plan: Plan, encoding: number): void {
     'rate-limited',
     `The ${plan} plan allows ${limit} ${quotaNames.concurrentVideos} and this workspace has ${encoding} being made; try again when one has finished.`,
     { retryAfterSeconds: videoSlotRetryAfterSeconds },
+  );
+}
+
+/**
+ * Refuses one more image generation once the workspace has had its plan's monthly budget (each costs the operator a
+ * provider call): 403 `plan-limit-reached` with how many were made this month and when the month ends (UTC), since
+ * deleting nothing frees a place and the wait is too long for a Retry-After. `generated` counts the generations
+ * recorded since `monthStart`; ones still running are not yet counted, so concurrent requests can pass the budget
+ * by as many as run at once.
+ */
+export function requireGenerationBudget(plan: Plan, generated: number, monthStart: Date): void {
+  const limit = planRules[plan].limits.monthlyGenerations;
+  if (limit === null || generated < limit) return;
+  const resetsAt = new Date(Date.UTC(monthStart.getUTCFullYear(), monthStart.getUTCMonth() + 1, 1)).toISOString();
+  const remedy = plan === 'starter' ? 'upgrade to Growth for more, or wait' : 'wait';
+  throw new AppError(
+    'plan-limit-reached',
+    `The ${plan} plan allows ${limit} ${quotaNames.monthlyGenerations} and this workspace has made ${generated} this month; ${remedy} until ${resetsAt}.`,
+    { quota: { name: 'monthlyGenerations', plan, limit, used: generated, resetsAt } },
   );
 }
 

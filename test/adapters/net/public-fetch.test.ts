@@ -1,6 +1,6 @@
 import diagnosticsChannel from 'node:diagnostics_channel';
 import { lookup } from 'node:dns';
-import { createServer as createHttpServer, type RequestListener } from 'node:http';
+import { Agent as HttpAgent, createServer as createHttpServer, type RequestListener } from 'node:http';
 import type { AddressInfo, LookupFunction, Socket } from 'node:net';
 import got from 'got';
 import { pino } from 'pino';
@@ -151,7 +151,7 @@ describe('fetchPublicResource', () => {
       fetchPublicResource(`https://localhost:${counter.port}/logo.png`, { ...logo, allowPrivateNetworks: false }),
       PublicFetchError,
     );
-    expect(failure.reason).toBe('logo host resolves to a private address');
+    expect(failure.reason).toBe('logo host does not resolve to a public address');
     expect(refusals.at(-1)).toMatchObject({ hostname: 'localhost', address: expect.stringMatching(/^(127\.0\.0\.1|::1)$/) });
     expect(counter.connections()).toBe(0);
   });
@@ -160,7 +160,7 @@ describe('fetchPublicResource', () => {
     const localhost = https.url.replace('127.0.0.1', 'localhost');
     await fetchPublicResource(`${localhost}/logo.png`, { ...logo, allowPrivateNetworks: true });
     const failure = await failureOf(fetchPublicResource(`${localhost}/logo.png`, { ...logo, allowPrivateNetworks: false }), PublicFetchError);
-    expect(failure.reason).toMatch(/^logo host resolves to a private address/);
+    expect(failure.reason).toMatch(/^logo host does not resolve to a public address/);
   });
 
   it('when the URL uses http, then it is refused before anything is sent, even with private networks allowed', async () => {
@@ -229,10 +229,18 @@ describe('fetchPublicResource', () => {
     expect(failure.reason).toBe('logo server answered 404');
   });
 
-  it('when the host does not exist, then the reason says so', async () => {
+  it('when the host does not exist, then the reason is the one a host on a private address gets, so our resolver tells nothing', async () => {
     // .invalid never resolves (RFC 6761).
     const failure = await failureOf(fetchPublicResource('https://logo.example.invalid/logo.png', { ...logo, allowPrivateNetworks: false }), PublicFetchError);
-    expect(failure.reason).toBe('logo host does not exist');
+    const privateName = await failureOf(fetchPublicResource('https://localhost/logo.png', { ...logo, allowPrivateNetworks: false }), PublicFetchError);
+    expect(failure.reason).toBe('logo host does not resolve to a public address');
+    expect(privateName.reason).toBe(failure.reason);
+  });
+
+  it('when a public address names a port other than 443 and 80, then it is refused before connecting', async () => {
+    // A documentation address (RFC 5737) is not public; 1.1.1.1 is, and nothing connects to it.
+    const failure = await failureOf(fetchPublicResource('https://1.1.1.1:8443/logo.png', { ...logo, allowPrivateNetworks: false }), PublicFetchError);
+    expect(failure.reason).toBe('logo URL names port 8443; only 443 and 80 are allowed');
   });
 
   it('when nothing listens on the port, then the reason says the connection was refused', async () => {
@@ -293,11 +301,24 @@ describe('addressPolicy', () => {
     ['a host resolving to loopback', () => `http://localhost:${counter.port}/hook`, 'localhost'],
   ])('when a public host redirects to %s, then the redirect is refused without connecting', async (_case, target, hostname) => {
     redirectTo = target();
-    const request = got(`http://cdn.example:${cdnPort}/logo.png`, { ...addressPolicy(false), dnsLookup: publicCdnDns, retry: { limit: 0 } });
+    // A plain pool: the CDN's test port is not one a customer's URL may name (the guarded pools judge ports).
+    const policy = { ...addressPolicy(false), agent: { http: new HttpAgent() } };
+    const request = got(`http://cdn.example:${cdnPort}/logo.png`, { ...policy, dnsLookup: publicCdnDns, retry: { limit: 0 } });
     const error = await failureOf(request);
-    expect(toPublicFetchError(error, { what: 'logo', timeoutMs: 5_000 }).reason).toBe('logo server redirected to a private address');
+    expect(toPublicFetchError(error, { what: 'logo', timeoutMs: 5_000 }).reason).toBe('logo server redirected to a host without a public address');
     expect(refusals.at(-1)).toMatchObject({ hostname });
     expect(counter.connections()).toBe(0);
+  });
+
+  it('when a public host names a port other than 443 and 80, then it is refused after its lookup, without connecting', async () => {
+    let connections = 0;
+    const count = () => connections++;
+    cdn.on('connection', count);
+    const request = got(`http://cdn.example:${cdnPort}/logo.png`, { ...addressPolicy(false), dnsLookup: publicCdnDns, retry: { limit: 0 } });
+    const error = await failureOf(request);
+    cdn.off('connection', count);
+    expect(toPublicFetchError(error, { what: 'logo', timeoutMs: 5_000 }).reason).toBe(`logo URL names port ${cdnPort}; only 443 and 80 are allowed`);
+    expect(connections).toBe(0);
   });
 
   it('when private networks are allowed, then the policy adds nothing to the request', () => {

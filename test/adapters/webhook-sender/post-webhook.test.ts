@@ -138,7 +138,7 @@ describe('postWebhook', () => {
     const metadata = await attempt('https://169.254.169.254/latest/meta-data/', { allowPrivateNetworks: false });
 
     expect(literal).toMatchObject({ statusCode: null, error: 'webhook host is a private address' });
-    expect(byName.error).toBe('webhook host resolves to a private address');
+    expect(byName.error).toBe('webhook host does not resolve to a public address');
     expect(privateAddress.error).toBe('webhook host is a private address');
     expect(metadata.error).toBe('webhook host is a private address');
     expect(receiver.deliveries).toHaveLength(0);

@@ -19,7 +19,7 @@ describe('cover upload claims', () => {
   it('when an upload commits, then no orphan record is left for its object', async () => {
     const workspace = await createTestWorkspace(app, 'growth');
     const { body: project } = await workspace.client.post<{ id: string }>('/projects', { name: 'Claimed' });
-    const caller = { workspaceId: workspace.id, plan: 'growth' as const, apiKeyId: 'n/a' };
+    const caller = { workspaceId: workspace.id, plan: 'growth' as const, apiKeyId: 'n/a', scope: 'full' as const };
     const { coverKey } = await uploadProjectCover(app.api.services, caller, project.id, await makeImage('png'));
     expect(await app.api.services.orm.em.fork().count(OrphanedObject, { objectKey: coverKey })).toBe(0);
   });
@@ -27,7 +27,7 @@ describe('cover upload claims', () => {
   it('when the project disappears before the upload commits, then the stored object stays recorded for the sweep', async () => {
     const workspace = await createTestWorkspace(app, 'growth');
     const { body: project } = await workspace.client.post<{ id: string }>('/projects', { name: 'Vanishing' });
-    const caller = { workspaceId: workspace.id, plan: 'growth' as const, apiKeyId: 'n/a' };
+    const caller = { workspaceId: workspace.id, plan: 'growth' as const, apiKeyId: 'n/a', scope: 'full' as const };
     const services = app.api.services;
     // Delete the project just after the bytes are stored, before the upload's commit.
     const storage = {
@@ -47,7 +47,7 @@ describe('cover upload claims', () => {
   it('when the upload was swept before it commits, then it answers 503 and the project keeps its cover, which stays unorphaned', async () => {
     const workspace = await createTestWorkspace(app, 'growth');
     const { body: project } = await workspace.client.post<{ id: string }>('/projects', { name: 'Swept' });
-    const caller = { workspaceId: workspace.id, plan: 'growth' as const, apiKeyId: 'n/a' };
+    const caller = { workspaceId: workspace.id, plan: 'growth' as const, apiKeyId: 'n/a', scope: 'full' as const };
     const services = app.api.services;
     const { coverKey: kept } = await uploadProjectCover(services, caller, project.id, await makeImage('png'));
     // The sweep takes the new object's record (as after the grace period) just after the bytes are stored.

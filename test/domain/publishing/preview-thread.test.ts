@@ -47,7 +47,11 @@ async function postWithConnection() {
     credentialsSealed: 'sealed',
   });
   await em.flush();
-  return { post, connectionId: connection.id, caller: { workspaceId: post.workspaceId, plan: 'growth' as const, apiKeyId: randomUUID() } };
+  return {
+    post,
+    connectionId: connection.id,
+    caller: { workspaceId: post.workspaceId, plan: 'growth' as const, apiKeyId: randomUUID(), scope: 'full' as const },
+  };
 }
 
 const text = 'The harbour wakes before the town does. '.repeat(60).trimEnd();

@@ -2,6 +2,10 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/postgresql';
 import { createdAndUpdatedAt, primaryKey } from './common-properties.ts';
 import { belongsToWorkspace } from './workspace.ts';
 
+/** What a key may do, each including the one before it (src/api/operation-scopes.ts maps operations to them). */
+export const apiKeyScopes = ['read', 'publish', 'full'] as const;
+export type ApiKeyScope = (typeof apiKeyScopes)[number];
+
 export const ApiKey = defineEntity({
   name: 'ApiKey',
   tableName: 'api_keys',
@@ -14,6 +18,7 @@ export const ApiKey = defineEntity({
     /** The first characters of the key, shown in lists so people can tell keys apart. */
     keyPrefix: p.string().length(16),
     isActive: p.boolean().default(true),
+    scope: p.enum(apiKeyScopes).default('full'),
     expiresAt: p.datetime().nullable(),
     lastUsedAt: p.datetime().nullable(),
     ...createdAndUpdatedAt,

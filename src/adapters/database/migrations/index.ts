@@ -36,6 +36,7 @@ import { Migration20261130055600_connection_settings } from './Migration20261130
 import { Migration20261130074644_image_key_rejections } from './Migration20261130074644_image_key_rejections.ts';
 import { Migration20261130082408_oauth_authorization_confirmed } from './Migration20261130082408_oauth_authorization_confirmed.ts';
 import { Migration20261130082500_social_connection_leases } from './Migration20261130082500_social_connection_leases.ts';
+import { Migration20261130082518_api_key_scope } from './Migration20261130082518_api_key_scope.ts';
 
 export const migrationsList = [
   Migration20261122091116_initial,
@@ -74,4 +75,5 @@ export const migrationsList = [
   Migration20261130074644_image_key_rejections,
   Migration20261130082408_oauth_authorization_confirmed,
   Migration20261130082500_social_connection_leases,
+  Migration20261130082518_api_key_scope,
 ];

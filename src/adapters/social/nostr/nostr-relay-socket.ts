@@ -1,6 +1,6 @@
 import WebSocket from 'ws';
 import type { NostrEvent } from 'nostr-tools/core';
-import { guardedRequestOptions, NonPublicAddressError } from '../../net/public-address-policy.ts';
+import { DisallowedPortError, guardedRequestOptions, NonPublicAddressError } from '../../net/public-address-policy.ts';
 import { causesOf } from '../../../common/errors/caught.ts';
 
 // One WebSocket to one Nostr relay (NIP-01), for one exchange: an EVENT and its `OK` (NIP-20), or just the
@@ -100,8 +100,11 @@ function exchange<T>(
 
 function unreachable(error: unknown): RelayOutcome<never> {
   for (const current of causesOf(error)) {
-    if (current instanceof NonPublicAddressError) return { kind: 'unreachable', reason: 'its address is not on the public internet', forGood: true };
-    if ((current as { code?: unknown }).code === 'ENOTFOUND') return { kind: 'unreachable', reason: 'its name does not resolve', forGood: true };
+    // One reason for both, as public-fetch.ts words it: told apart they map which names exist inside our network.
+    if (current instanceof NonPublicAddressError || (current as { code?: unknown }).code === 'ENOTFOUND') {
+      return { kind: 'unreachable', reason: 'its name does not resolve to a public address', forGood: true };
+    }
+    if (current instanceof DisallowedPortError) return { kind: 'unreachable', reason: `${current.message}`, forGood: true };
   }
   return { kind: 'unreachable', reason: 'could not connect', forGood: false };
 }

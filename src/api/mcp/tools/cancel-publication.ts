@@ -13,6 +13,7 @@ export function cancelPublicationTool(spec: ToolSpec): McpTool {
       "Cancels the post's publication planned for later, with every connection's target (PUT /api/v1/posts/{id} with scheduledAt: null): nothing is sent when its time comes. Refused (conflict) once the publication is under way.",
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     changes: true,
+    operationId: 'updatePost',
     keyRequired: false,
     inputSchema: withIdempotencyKey(
       spec,

@@ -14,6 +14,7 @@ export function createPostTool(spec: ToolSpec): McpTool {
       'Creates a draft post in a project from a title and a prompt (POST /api/v1/posts); generate_post then makes its image. Pass an idempotencyKey so that a retry does not create a second post.',
     annotations: changesWorkspace,
     changes: true,
+    operationId: 'createPost',
     keyRequired: false,
     inputSchema: withIdempotencyKey(spec, inputSchemaOf(operation), false),
     outputSchema: responseSchemaOf(operation),

@@ -14,6 +14,7 @@ export function generatePostTool(spec: ToolSpec): McpTool {
     // Generating again draws a new image: not the same effect twice without the key.
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     changes: true,
+    operationId: 'generatePost',
     keyRequired: false,
     inputSchema: withIdempotencyKey(spec, inputSchemaOf(operation), false),
     outputSchema: responseSchemaOf(operation),

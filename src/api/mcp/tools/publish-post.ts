@@ -14,6 +14,7 @@ export function publishPostTool(spec: ToolSpec): McpTool {
     // Posts to the outside world; a retry under the same key publishes once.
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     changes: true,
+    operationId: 'publishPostToSocial',
     keyRequired: true,
     inputSchema: withIdempotencyKey(spec, inputSchemaOf(spec.operation('publishPostToSocial'), { omit: ['dryRun'] }), true),
     outputSchema: itemsSchemaOf({ type: 'array', items: spec.schema('PublishTarget') }, 'One publish target per connection (REST answers the array).'),

@@ -357,7 +357,7 @@ describe('Mastodon connector: publish', () => {
 describe('Mastodon connector: instance address', () => {
   it.each([
     ['an IP address', () => mastodon.url, 'Mastodon host is a private address'],
-    ['a name', () => mastodon.url.replace('127.0.0.1', 'localhost'), 'Mastodon host resolves to a private address'],
+    ['a name', () => mastodon.url.replace('127.0.0.1', 'localhost'), 'Mastodon host does not resolve to a public address'],
   ])('when the instance is on a private network (%s) and that is not allowed, then it is refused and nothing is sent', async (_case, url, reason) => {
     const guarded = createMastodonConnector({ allowPrivateNetworks: false });
     const instance = { ...credentials, instanceUrl: url() };

@@ -114,7 +114,7 @@ describe('the Nostr connector on real relays', () => {
   it('when a relay is on a private address and private networks are not allowed, then checking the connection refuses it', async () => {
     const guarded = createNostrConnector({ allowPrivateNetworks: false });
     const failure = await failureOf(guarded.verify(credentials([accepting.url])), SocialRejectedError);
-    expect(failure.reason).toContain('not on the public internet');
+    expect(failure.reason).toContain('does not resolve to a public address');
   });
 
   it('when the connection is checked, then the account is the public key, in hex and as npub', async () => {
