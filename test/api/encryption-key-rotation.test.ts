@@ -71,7 +71,7 @@ describe('rotating the encryption key with replicas running', () => {
       // Step 3: once no replica seals with A, everything A sealed is moved to B.
       await stop(old);
       const report = await resealSecrets(rotated.api.services);
-      expect(report.columns.map((column) => column.remaining)).toEqual([0, 0, 0, 0, 0]);
+      expect(report.columns.filter((column) => column.remaining > 0)).toEqual([]);
       expect(report.columns.find((column) => column.table === 'webhooks')?.resealed).toBe(1);
 
       // Step 4: B alone.
