@@ -150,4 +150,21 @@ describe('key scopes over MCP', () => {
     const publisher = await keyWith({ scope: 'publish' });
     expect((await toolResult(publisher.key, 'create_post', { title: 'Agent', prompt: 'Gulls', projectId })).isError).toBeFalsy();
   });
+
+  it('when a read key lists the tools, then it is shown only the reading ones; a publish key also the changing ones', async () => {
+    const listed = async (key: string) => {
+      const client = new Client({ name: 'scoped-agent', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
+      try {
+        return (await client.listTools()).tools;
+      } finally {
+        await client.close();
+      }
+    };
+    const forReader = await listed((await keyWith({ scope: 'read' })).key);
+    expect(forReader.map((tool) => tool.name)).toContain('get_post');
+    expect(forReader.filter((tool) => tool.annotations?.readOnlyHint !== true).map((tool) => tool.name)).toEqual([]);
+    const forPublisher = (await listed((await keyWith({ scope: 'publish' })).key)).map((tool) => tool.name);
+    expect(forPublisher).toEqual(expect.arrayContaining(['create_post', 'publish_post', 'get_post']));
+  });
 });

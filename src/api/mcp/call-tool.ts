@@ -5,8 +5,7 @@ import { openApiFormats } from '../../common/validation/formats.ts';
 import { requireScope } from '../../domain/api-keys/require-scope.ts';
 import type { Logger } from '../../logger.ts';
 import { appErrorOf, problemOf } from '../middleware/problem-response.ts';
-import type { McpTool, ToolAnswer, ToolContext } from './mcp-tool.ts';
-import { operationScopes } from '../operation-scopes.ts';
+import { scopeOfTool, type McpTool, type ToolAnswer, type ToolContext } from './mcp-tool.ts';
 import { keyRequired, ReplayedProblem, runKeyed } from './run-keyed.ts';
 
 /** Calls a tool by name; every failure is a tool result with `isError` (never a protocol error). */
@@ -29,7 +28,7 @@ export function toolCaller(tools: McpTool[]): ToolCaller {
       const entry = byName.get(name);
       if (!entry) throw new AppError('not-found', `No tool is named ${name}; tools/list names them.`);
       const { tool, validate } = entry;
-      requireScope(context.caller, tool.changes ? operationScopes[tool.operationId] : 'read', `The tool ${name}`);
+      requireScope(context.caller, scopeOfTool(tool), `The tool ${name}`);
       const args = structuredClone(input ?? {}) as Record<string, unknown>;
       if (tool.changes && tool.keyRequired && args.idempotencyKey === undefined) throw keyRequired(tool.name);
       checkInput(validate, args);

@@ -10,7 +10,11 @@ import { wellFormedBody } from '../middleware/well-formed-body.ts';
 import type { RateLimiter } from '../rate-limits/rate-limiter.ts';
 import { toolCaller } from './call-tool.ts';
 import { createMcpServer, listedTools } from './mcp-server.ts';
+import { scopeOfTool } from './mcp-tool.ts';
 import { mcpTools } from './tools.ts';
+import { scopeCovers } from '../../domain/api-keys/require-scope.ts';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { apiKeyScopes, type ApiKeyScope } from '../../adapters/database/entities/api-key.ts';
 
 type Options = { deps: Deps; lastUsed: LastUsedTracker; rateLimiter: RateLimiter; specPath: string };
 
@@ -22,7 +26,10 @@ type Options = { deps: Deps; lastUsed: LastUsedTracker; rateLimiter: RateLimiter
  */
 export function mcpRoutes({ deps, lastUsed, rateLimiter, specPath }: Options): Router {
   const tools = mcpTools(specPath);
-  const listed = listedTools(tools);
+  // tools/list shows a key only the tools its scope allows (a call of another is refused all the same).
+  const listedFor = Object.fromEntries(
+    apiKeyScopes.map((scope) => [scope, listedTools(tools.filter((tool) => scopeCovers(scope, scopeOfTool(tool))))]),
+  ) as Record<ApiKeyScope, Tool[]>;
   const callTool = toolCaller(tools);
   const router = Router();
 
@@ -34,7 +41,7 @@ export function mcpRoutes({ deps, lastUsed, rateLimiter, specPath }: Options): R
     wellFormedBody,
     async (req, res) => {
       const context = { deps, caller: callerOf(res), logger: req.log, requestId: String(res.getHeader('x-request-id') ?? '') };
-      const server = createMcpServer(listed, callTool, context);
+      const server = createMcpServer(listedFor[context.caller.scope], callTool, context);
       // The SDK's Streamable HTTP transport itself (its Node StreamableHTTPServerTransport wraps this one), handed
       // the body Express parsed: the Node wrapper would rebuild the whole request as a Web stream first, a millisecond
       // a call. JSON answers rather than an event stream: every tool answers once.

@@ -1,7 +1,8 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { Caller } from '../../domain/caller.ts';
 import type { Deps } from '../../domain/deps.ts';
-import type { ScopedOperation } from '../operation-scopes.ts';
+import type { ApiKeyScope } from '../../adapters/database/entities/api-key.ts';
+import { operationScopes, type ScopedOperation } from '../operation-scopes.ts';
 import type { JsonSchema } from './tool-schemas.ts';
 
 /** What a tool runs with: the process's deps and the key's caller, as a REST route has them. */
@@ -50,3 +51,8 @@ type ChangingTool = ToolBase & {
 };
 
 export type McpTool = ({ changes: false } & ReadTool) | ({ changes: true } & ChangingTool);
+
+/** The key scope a tool needs: a changing tool its REST operation's (operation-scopes.ts), a reading one `read`. */
+export function scopeOfTool(tool: McpTool): ApiKeyScope {
+  return tool.changes ? operationScopes[tool.operationId] : 'read';
+}
