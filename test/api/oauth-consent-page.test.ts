@@ -5,25 +5,13 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schemas } from '../../src/api/schemas.ts';
 import { startXServer, type XServer } from '../fakes/x-server.ts';
-import { chromiumPath } from '../infra/chromium.ts';
+import { chromiumArgs, chromiumPath } from '../infra/chromium.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { createTestWorkspace, type TestWorkspace } from '../support/workspaces.ts';
 import { xEnv } from '../support/x-connections.ts';
 
 // Our consent page in a real browser: the link a client hands to a person names the workspace and the platform, and
 // its Continue takes them through the platform (the fake X) and our callback back to the client, connected.
-
-// What the closed test network needs (as for the dashboard): no GPU, no QUIC, none of Chromium's own calls home.
-const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 let x: XServer;
 let app: TestApp;

@@ -2,8 +2,20 @@ import { existsSync, readdirSync } from 'node:fs';
 import { runCommand } from '../../src/local/embedded/run-command.ts';
 import { messageOf } from '../../src/common/errors/caught.ts';
 
-/** Debian's Chromium, which the dashboard's browser tests drive through playwright-core. */
+/** Debian's Chromium, which the browser tests (the dashboard, the consent page) drive through playwright-core. */
 export const chromiumPath = '/usr/bin/chromium';
+
+/** What the closed test network needs: no GPU, no QUIC, and none of Chromium's own calls home. */
+export const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 const aptListsDir = '/var/lib/apt/lists';
 // Lines of apt's output worth showing while it works: what it fetches, unpacks and sets up, and its errors.

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { chromiumPath } from '../../infra/chromium.ts';
+import { chromiumArgs, chromiumPath } from '../../infra/chromium.ts';
 import { changePlan } from '../../../src/domain/workspaces/change-plan.ts';
 import { apiClient } from '../../support/http.ts';
 import { startTestApp, type TestApp } from '../../support/test-app.ts';
@@ -11,18 +11,6 @@ import { createTestWorkspace, type TestWorkspace } from '../../support/workspace
 
 // Screenshots of every step, kept for people to look at (git-ignored).
 const artifactsDir = fileURLToPath(new URL('../../../test-artifacts/dashboard/', import.meta.url));
-
-// What the closed test network needs: no GPU, no QUIC, and none of Chromium's own calls home.
-const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 // The few browser objects the page functions below touch (the project's types have no DOM).
 type VideoElement = {
