@@ -24,7 +24,9 @@ export function routeTemplates(specPath: string): (req: Request, res: Response) 
         .split('/')
         .map((segment) => (/^\{[^}]+\}$/.test(segment) ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
         .join('/');
-      return { template, pattern: new RegExp(`^${source}/?$`), literalSegments: template.split('/').filter((segment) => !segment.startsWith('{')).length };
+      // Case-insensitive, as Express routes and the OpenAPI validator match: a route answered under another case
+      // must have the same template (scopes and metrics read it).
+      return { template, pattern: new RegExp(`^${source}/?$`, 'i'), literalSegments: template.split('/').filter((segment) => !segment.startsWith('{')).length };
     })
     // Literal segments win over parameters (`/webhooks/{id}/test` before a template that would take "test" as an id).
     .sort((a, b) => b.literalSegments - a.literalSegments);

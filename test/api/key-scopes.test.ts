@@ -79,6 +79,15 @@ describe('key scopes', () => {
     expect(refused.body.detail).toBe("GET /api/v1/api-keys needs an API key with the `full` scope; this key's scope is `read`.");
   });
 
+  it('when a read key changes the case of a path, which routing ignores, then it is refused all the same and nothing changes', async () => {
+    const { client } = await keyWith({ scope: 'read' });
+    expectScopeRefusal(await client.post('/Projects', { name: 'Shouted' }), 'publish', 'read');
+    expectScopeRefusal(await client.delete(`/PROJECTS/${projectId}`), 'publish', 'read');
+    expectScopeRefusal(await client.call('PATCH', '/Workspace', { body: { oauthRedirectUris: ['https://evil.example/cb'] } }), 'full', 'read');
+    expect((await owner.client.get(`/projects/${projectId}`)).status).toBe(200);
+    expect((await owner.client.get<Schemas['Workspace']>('/workspace')).body.oauthRedirectUris).not.toContain('https://evil.example/cb');
+  });
+
   it('when a publish key makes and publishes content, then it may; when it touches settings, webhooks, connections or keys, then 403 asks for full', async () => {
     const { client } = await keyWith({ scope: 'publish' });
     const post = await client.post<{ id: string }>('/posts', { title: 'Scoped', prompt: 'A lighthouse', projectId });
@@ -163,8 +172,10 @@ describe('key scopes over MCP', () => {
     };
     const forReader = await listed((await keyWith({ scope: 'read' })).key);
     expect(forReader.map((tool) => tool.name)).toContain('get_post');
+    // The dry run reads, but may refresh a connection's tokens on the way: publish, as REST's dry run.
+    expect(forReader.map((tool) => tool.name)).not.toContain('preview_publication');
     expect(forReader.filter((tool) => tool.annotations?.readOnlyHint !== true).map((tool) => tool.name)).toEqual([]);
     const forPublisher = (await listed((await keyWith({ scope: 'publish' })).key)).map((tool) => tool.name);
-    expect(forPublisher).toEqual(expect.arrayContaining(['create_post', 'publish_post', 'get_post']));
+    expect(forPublisher).toEqual(expect.arrayContaining(['create_post', 'publish_post', 'preview_publication', 'get_post']));
   });
 });

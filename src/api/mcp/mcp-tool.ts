@@ -36,7 +36,14 @@ type ToolBase = {
 };
 
 /** A tool that only reads. */
-type ReadTool = ToolBase & { run: (context: ToolContext, input: Record<string, unknown>) => Promise<ToolAnswer> };
+type ReadTool = ToolBase & {
+  /**
+   * The REST operation whose scope it needs, when more than `read`: the dry run reads, but it may refresh a connection's
+   * tokens while it asks the platform for the account's limits, so it needs what REST's dry run needs.
+   */
+  operationId?: ScopedOperation;
+  run: (context: ToolContext, input: Record<string, unknown>) => Promise<ToolAnswer>;
+};
 
 /**
  * A tool that changes something: it takes `idempotencyKey` (required when `keyRequired`) with REST's semantics.
@@ -52,7 +59,7 @@ type ChangingTool = ToolBase & {
 
 export type McpTool = ({ changes: false } & ReadTool) | ({ changes: true } & ChangingTool);
 
-/** The key scope a tool needs: a changing tool its REST operation's (operation-scopes.ts), a reading one `read`. */
+/** The key scope a tool needs: its REST operation's (operation-scopes.ts), or `read` for a reading tool that names none. */
 export function scopeOfTool(tool: McpTool): ApiKeyScope {
-  return tool.changes ? operationScopes[tool.operationId] : 'read';
+  return tool.operationId ? operationScopes[tool.operationId] : 'read';
 }

@@ -13,6 +13,7 @@ export function previewPublicationTool(spec: ToolSpec): McpTool {
     // It asks the platforms for the account's limits, but posts nothing.
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
     changes: false,
+    operationId: 'publishPostToSocial',
     inputSchema: inputSchemaOf(spec.operation('publishPostToSocial'), { omit: ['dryRun'] }),
     outputSchema: itemsSchemaOf({ type: 'array', items: spec.schema('PublishPreview') }, 'One preview per connection, in the order of `connectionIds`.'),
     summary: (structured) => {
