@@ -145,6 +145,20 @@ describe('our consent page', () => {
     expect((await visit(created.body.authorizationUrl)).status).toBe(400);
   });
 
+  it("when whoever made the link presses Continue itself and hands the person the platform's page, then the person's callback connects nothing", async () => {
+    const before = await app.api.services.orm.em.fork().count(SocialConnection, {});
+    const created = await workspace.client.post<Authorization>('/social-connections/authorizations', { platform: 'x', redirectUri });
+    // The link's maker, in its own browser: the consent page, Continue, and the platform's page it is sent on to.
+    const platformPage = await continueOnConsentPage(created.body.authorizationUrl);
+    // The person, sent that page: they consent on X, and X sends their browser (which never saw our page) back to us.
+    const atX = await visit(platformPage.toString());
+    const callback = await fetch(atX.location!, { redirect: 'manual' });
+    expect(callback.status).toBe(400);
+    expect(callback.headers.get('location')).toBeNull();
+    expect(await callback.text()).toContain('another browser');
+    expect(await app.api.services.orm.em.fork().count(SocialConnection, {})).toBe(before);
+  });
+
   it('when the state has expired, then the callback answers our page and sends the person nowhere the client registered', async () => {
     const created = await workspace.client.post<Authorization>('/social-connections/authorizations', { platform: 'x', redirectUri });
     const atX = await visit((await continueOnConsentPage(created.body.authorizationUrl)).toString());

@@ -99,9 +99,16 @@ export function facebookEnv(facebook: FacebookServer): Record<string, string> {
   };
 }
 
-/** What a browser does: follow one redirect by hand, to see where it points. */
+/**
+ * The cookie our consent page's Continue leaves in the browser, by our origin: the callback completes an authorization
+ * only in the browser that confirmed it, so this file's "browser" sends it back there, as a real one would.
+ */
+const consentCookies = new Map<string, string>();
+
+/** What a browser does: follow one redirect by hand, to see where it points (with our consent cookie, if it has one). */
 export async function visit(url: string): Promise<{ status: number; location: URL | null; text: string }> {
-  const response = await fetch(url, { redirect: 'manual' });
+  const cookie = consentCookies.get(new URL(url).origin);
+  const response = await fetch(url, { redirect: 'manual', ...(cookie && { headers: { cookie } }) });
   const location = response.headers.get('location');
   return { status: response.status, location: location ? new URL(location, url) : null, text: await response.text() };
 }
@@ -124,6 +131,8 @@ export async function continueOnConsentPage(authorizationUrl: string): Promise<U
   });
   const location = continued.headers.get('location');
   if (continued.status !== 303 || !location) throw new Error(`Continue on our consent page answered ${continued.status}: ${await continued.text()}`);
+  const browser = continued.headers.getSetCookie().find((each) => each.startsWith('oauth_consent_browser='));
+  if (browser) consentCookies.set(new URL(authorizationUrl).origin, browser.split(';')[0]!);
   return new URL(location, authorizationUrl);
 }
 

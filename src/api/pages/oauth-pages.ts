@@ -16,7 +16,7 @@ const styleHash = createHash('sha256').update(style).digest('base64');
 // origin (configuration); the page has no script to point a form anywhere else.
 const contentSecurityPolicy = `default-src 'none'; style-src 'sha256-${styleHash}'; base-uri 'none'; frame-ancestors 'none'`;
 
-export type RefusalReason = 'invalid-state' | 'expired' | 'unconfirmed' | 'forged';
+export type RefusalReason = 'invalid-state' | 'expired' | 'unconfirmed' | 'other-browser' | 'forged';
 
 const refusals: Record<RefusalReason, { status: number; title: string; text: string }> = {
   'invalid-state': {
@@ -33,6 +33,11 @@ const refusals: Record<RefusalReason, { status: number; title: string; text: str
     status: 400,
     title: 'This connection was not confirmed',
     text: 'This sign-in did not go through our page that names who is asking, so nothing was connected. Start connecting the account again from the application you came from.',
+  },
+  'other-browser': {
+    status: 400,
+    title: 'This connection was confirmed elsewhere',
+    text: 'Continue on our page that names who is asking was pressed in another browser, so nothing was connected. Open the link you were given in this browser and press Continue there.',
   },
   forged: {
     status: 403,

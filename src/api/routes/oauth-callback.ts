@@ -4,6 +4,7 @@ import type { Deps } from '../../domain/deps.ts';
 import { completeAuthorization } from '../../domain/social-connections/complete-authorization.ts';
 import { rateLimited } from '../middleware/rate-limit.ts';
 import { sendRefusalPage } from '../pages/oauth-pages.ts';
+import { consentBrowserCookie, cookieOf } from './oauth-consent.ts';
 import type { RateLimiter } from '../rate-limits/rate-limiter.ts';
 
 function queryText(req: Request, name: string): string | undefined {
@@ -23,7 +24,13 @@ export function oauthCallbackRoutes(deps: Deps, limiter: RateLimiter): Router {
   router.get('/oauth/:platform/callback', async (req, res) => {
     const platform = req.params.platform as SocialPlatform;
     const answer = socialPlatforms.includes(platform)
-      ? await completeAuthorization(deps, { platform, state: queryText(req, 'state'), code: queryText(req, 'code'), error: queryText(req, 'error') })
+      ? await completeAuthorization(deps, {
+          platform,
+          state: queryText(req, 'state'),
+          code: queryText(req, 'code'),
+          error: queryText(req, 'error'),
+          browser: cookieOf(req, consentBrowserCookie),
+        })
       : ({ kind: 'refused', reason: 'invalid-state' } as const);
     if (answer.kind === 'redirect') {
       res.set('Cache-Control', 'no-store').set('Referrer-Policy', 'no-referrer').redirect(303, answer.url);

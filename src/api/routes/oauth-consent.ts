@@ -3,11 +3,17 @@ import express, { Router, type Request, type Response } from 'express';
 import type { Deps } from '../../domain/deps.ts';
 import { confirmAuthorization } from '../../domain/social-connections/confirm-authorization.ts';
 import { describeAuthorization } from '../../domain/social-connections/describe-authorization.ts';
+import { authorizationLifetimeMs } from '../../domain/social-connections/start-authorization.ts';
 import { rateLimited } from '../middleware/rate-limit.ts';
 import { sendConsentPage, sendRefusalPage, type RefusalReason } from '../pages/oauth-pages.ts';
 import type { RateLimiter } from '../rate-limits/rate-limiter.ts';
 
 const csrfCookie = 'consent_csrf';
+/**
+ * What Continue leaves in the browser for the callback (src/api/routes/oauth-callback.ts): SameSite=Lax, since the
+ * platform sends the person back by a top-level GET from its own site, which a Strict cookie would not accompany.
+ */
+export const consentBrowserCookie = 'oauth_consent_browser';
 // A state as start-authorization.ts makes it (32 random bytes, base64url); anything else is not ours.
 const stateShape = /^[\w-]{43}$/;
 
@@ -50,9 +56,11 @@ export function oauthConsentRoutes(deps: Deps, limiter: RateLimiter): Router {
     const state = req.params.state;
     if (!stateShape.test(state)) return refuse(req, res, 'invalid-state');
     if (!sentFromOurPage(req)) return refuse(req, res, 'forged');
-    const confirmed = await confirmAuthorization(deps, state);
+    const browser = randomBytes(32).toString('base64url');
+    const confirmed = await confirmAuthorization(deps, state, browser);
     if (typeof confirmed === 'string') return refuse(req, res, confirmed);
     res.clearCookie(csrfCookie, { httpOnly: true, sameSite: 'strict', secure, path: req.baseUrl + req.path });
+    res.cookie(consentBrowserCookie, browser, { httpOnly: true, sameSite: 'lax', secure, path: '/oauth/', maxAge: authorizationLifetimeMs });
     res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' }).redirect(303, confirmed.platformUrl);
   });
   return router;
@@ -71,7 +79,7 @@ function sentFromOurPage(req: Request): boolean {
   return timingSafeEqual(Buffer.from(sent), Buffer.from(held));
 }
 
-function cookieOf(req: Request, name: string): string | undefined {
+export function cookieOf(req: Request, name: string): string | undefined {
   for (const pair of (req.headers.cookie ?? '').split(';')) {
     const [key, ...value] = pair.trim().split('=');
     if (key === name) return value.join('=');

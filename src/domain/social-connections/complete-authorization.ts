@@ -11,15 +11,22 @@ import { keepConnectionAliveStart } from '../../../workflows/starts/keep-connect
 import type { Deps } from '../deps.ts';
 import { lockWorkspace } from '../workspaces/lock-workspace.ts';
 import { requireQuota } from '../workspaces/plans.ts';
+import { browserHashOf } from './confirm-authorization.ts';
 import { callbackUrlOf, stateHashOf } from './start-authorization.ts';
 
 /**
  * What the callback answers: a redirect to the client's `redirectUri`, or our own page, sending nobody anywhere, when
  * the state is not ours (or used), expired, or never went through our consent page.
  */
-export type CallbackAnswer = { kind: 'redirect'; url: string } | { kind: 'refused'; reason: 'invalid-state' | 'expired' | 'unconfirmed' };
+export type CallbackAnswer = { kind: 'redirect'; url: string } | { kind: 'refused'; reason: 'invalid-state' | 'expired' | 'unconfirmed' | 'other-browser' };
 
-export type CallbackInput = { platform: SocialPlatform; state?: string; code?: string; error?: string };
+export type CallbackInput = {
+  platform: SocialPlatform;
+  state?: string;
+  code?: string;
+  error?: string;
+  /** The consent page's secret in this browser. */ browser?: string;
+};
 
 /** The error codes a client's `redirectUri` may receive. */
 type CallbackError = 'access_denied' | 'exchange_failed' | 'quota_exceeded';
@@ -35,6 +42,7 @@ type Consumed = {
   app: 'authors' | null;
   expires_at: Date;
   confirmed_at: Date | null;
+  consent_browser_hash: string | null;
 };
 
 /**
@@ -52,12 +60,14 @@ export async function completeAuthorization(deps: Deps, input: CallbackInput): P
   const [consumed] = await deps.orm.em
     .fork()
     .execute<Consumed[]>(
-      'delete from oauth_authorizations where state_hash = ? and platform = ? returning workspace_id, code_verifier_sealed, redirect_uri, author, app, expires_at, confirmed_at',
+      'delete from oauth_authorizations where state_hash = ? and platform = ? returning workspace_id, code_verifier_sealed, redirect_uri, author, app, expires_at, confirmed_at, consent_browser_hash',
       [stateHashOf(input.state), input.platform],
     );
   if (!consumed) return { kind: 'refused', reason: 'invalid-state' };
   if (new Date(consumed.expires_at).getTime() < Date.now()) return { kind: 'refused', reason: 'expired' };
   if (consumed.confirmed_at === null) return { kind: 'refused', reason: 'unconfirmed' };
+  // Confirmed, but in another browser: whoever made the link pressed Continue and sent the person the platform's page.
+  if (!input.browser || consumed.consent_browser_hash !== browserHashOf(input.browser)) return { kind: 'refused', reason: 'other-browser' };
 
   const back = (result: { connectionId: string } | { error: CallbackError }): CallbackAnswer => {
     const url = new URL(consumed.redirect_uri);

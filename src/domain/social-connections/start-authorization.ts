@@ -13,7 +13,7 @@ import type { Deps } from '../deps.ts';
 import { lockWorkspace } from '../workspaces/lock-workspace.ts';
 
 /** How long a person has to grant access once the authorization is made. */
-const authorizationLifetimeMs = 10 * 60 * 1000;
+export const authorizationLifetimeMs = 10 * 60 * 1000;
 // Rows past their expiry are kept a day, so that a late callback can tell the person the link expired rather than
 // that it was never valid.
 const expiredKeptMs = 24 * 60 * 60 * 1000;

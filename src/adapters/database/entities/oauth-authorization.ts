@@ -34,6 +34,12 @@ export const OAuthAuthorization = defineEntity({
      * only a confirmed authorization, so a link that skipped the page (straight to the platform) connects nothing.
      */
     confirmedAt: p.datetime().nullable(),
+    /**
+     * SHA-256 of the secret our consent page's Continue left in that browser (a cookie): the callback completes the
+     * authorization only in the browser that confirmed it, so whoever made the link cannot press Continue themselves
+     * and hand the person the platform's page alone. The last Continue pressed holds it.
+     */
+    consentBrowserHash: p.string().nullable(),
     ...createdAt,
   },
 });

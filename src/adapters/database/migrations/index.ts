@@ -37,6 +37,7 @@ import { Migration20261130074644_image_key_rejections } from './Migration2026113
 import { Migration20261130082408_oauth_authorization_confirmed } from './Migration20261130082408_oauth_authorization_confirmed.ts';
 import { Migration20261130082500_social_connection_leases } from './Migration20261130082500_social_connection_leases.ts';
 import { Migration20261130082518_api_key_scope } from './Migration20261130082518_api_key_scope.ts';
+import { Migration20261130093506_oauth_consent_browser } from './Migration20261130093506_oauth_consent_browser.ts';
 
 export const migrationsList = [
   Migration20261122091116_initial,
@@ -76,4 +77,5 @@ export const migrationsList = [
   Migration20261130082408_oauth_authorization_confirmed,
   Migration20261130082500_social_connection_leases,
   Migration20261130082518_api_key_scope,
+  Migration20261130093506_oauth_consent_browser,
 ];
