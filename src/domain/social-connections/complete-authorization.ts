@@ -64,7 +64,7 @@ export async function completeAuthorization(deps: Deps, input: CallbackInput): P
       [stateHashOf(input.state), input.platform],
     );
   if (!consumed) return { kind: 'refused', reason: 'invalid-state' };
-  if (new Date(consumed.expires_at).getTime() < Date.now()) return { kind: 'refused', reason: 'expired' };
+  if (new Date(consumed.expires_at).getTime() <= Date.now()) return { kind: 'refused', reason: 'expired' };
   if (consumed.confirmed_at === null) return { kind: 'refused', reason: 'unconfirmed' };
   // Confirmed, but in another browser: whoever made the link pressed Continue and sent the person the platform's page.
   if (!input.browser || consumed.consent_browser_hash !== browserHashOf(input.browser)) return { kind: 'refused', reason: 'other-browser' };
