@@ -39,11 +39,10 @@ const defaultRateLimitWaitMs = 10_000;
 const contentPolicyCodes = new Set(['content_policy_violation', 'moderation_blocked']);
 const keySetting = 'OPENAI_IMAGES_API_KEY';
 
-type Answer = ProviderAnswer;
 type OpenAIError = { message: string; code: string | undefined; type: string | undefined };
 type GeneratedImage = { b64_json?: unknown; url?: unknown; revised_prompt?: unknown };
 
-function jsonOf(answer: Answer): Record<string, unknown> | undefined {
+function jsonOf(answer: ProviderAnswer): Record<string, unknown> | undefined {
   try {
     const body: unknown = JSON.parse(answer.body.toString('utf8'));
     return typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : undefined;
@@ -53,7 +52,7 @@ function jsonOf(answer: Answer): Record<string, unknown> | undefined {
 }
 
 /** `{ error: { message, type, param, code } }`, OpenAI's error shape, or the answer's first bytes when it is not one. */
-function errorOf(answer: Answer, apiKey: string): OpenAIError {
+function errorOf(answer: ProviderAnswer, apiKey: string): OpenAIError {
   const error = jsonOf(answer)?.error as Record<string, unknown> | undefined;
   const text = typeof error?.message === 'string' ? error.message : answer.body.toString('utf8', 0, 2000);
   // A server that echoes the key back (OpenAI's 401 shows its last characters) must not put it into a reason users and
@@ -78,7 +77,7 @@ function sentenceStart(title: string): string {
   return `${title.charAt(0).toUpperCase()}${title.slice(1)}`;
 }
 
-function failureOf(answer: Answer, apiKey: string, title: string): Error {
+function failureOf(answer: ProviderAnswer, apiKey: string, title: string): Error {
   const { status } = answer;
   const error = errorOf(answer, apiKey);
   const who = sentenceStart(title);

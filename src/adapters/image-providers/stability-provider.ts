@@ -23,8 +23,7 @@ const maxAnswerBytes = 32 * 1024 * 1024;
 // After a client passes the rate limit, Stability refuses it for 60 s; retrying sooner only extends the penalty.
 const rateLimitPenaltyMs = 60_000;
 
-/** Stability's answer, whatever its status. */
-type Answer = ProviderAnswer;
+/** The image in Stability's answer, with what it says of it. */
 type Generated = { bytes: Buffer; finishReason: string | undefined; seed: number | undefined };
 
 function retryAfterMs(header: string | undefined): number {
@@ -33,11 +32,11 @@ function retryAfterMs(header: string | undefined): number {
   return Math.max(rateLimitPenaltyMs, Number.isFinite(asked) ? asked : 0);
 }
 
-function isJson(answer: Answer): boolean {
+function isJson(answer: ProviderAnswer): boolean {
   return (answer.headers['content-type'] ?? '').includes('application/json');
 }
 
-function jsonOf(answer: Answer): Record<string, unknown> {
+function jsonOf(answer: ProviderAnswer): Record<string, unknown> {
   try {
     const body: unknown = JSON.parse(answer.body.toString('utf8'));
     return typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
@@ -47,7 +46,7 @@ function jsonOf(answer: Answer): Record<string, unknown> {
 }
 
 /** "(403 content_moderation): Your request was flagged ..." from Stability's `{ id, name, errors }` body. */
-function detailOf(answer: Answer, apiKey: string): string {
+function detailOf(answer: ProviderAnswer, apiKey: string): string {
   const body = isJson(answer) ? jsonOf(answer) : {};
   const name = typeof body.name === 'string' ? ` ${body.name}` : '';
   const errors = Array.isArray(body.errors) ? body.errors.filter((error) => typeof error === 'string') : undefined;
@@ -57,7 +56,7 @@ function detailOf(answer: Answer, apiKey: string): string {
   return `(${answer.status}${name})${redacted ? `: ${redacted}` : ''}`;
 }
 
-function failureOf(answer: Answer, apiKey: string): Error {
+function failureOf(answer: ProviderAnswer, apiKey: string): Error {
   const status = answer.status;
   const detail = detailOf(answer, apiKey);
   if (status === 401) return new ImageKeyRejectedError(`Stability AI rejected the configured API key ${detail}`, 'STABILITY_API_KEY');
@@ -70,7 +69,7 @@ function failureOf(answer: Answer, apiKey: string): Error {
 
 // Stability answers image bytes with the details in headers, or (when the client accepts JSON) JSON with the image
 // in base64; tell them apart by content type.
-function generatedOf(answer: Answer): Generated {
+function generatedOf(answer: ProviderAnswer): Generated {
   const type = answer.headers['content-type'] ?? '';
   if (isJson(answer)) {
     const body = jsonOf(answer);

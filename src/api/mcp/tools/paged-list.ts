@@ -2,10 +2,8 @@ import type { Page } from '../../../domain/paging.ts';
 import type { ToolAnswer } from '../mcp-tool.ts';
 import type { JsonSchema } from '../tool-schemas.ts';
 
-const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
-
 /** The annotations of a tool that reads the workspace and nothing else. */
-export const readsWorkspace = readOnly;
+export const readsWorkspace = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
 /**
  * One page of a list as a tool gives it: REST's list body (an array) as `items`, and whether a next page exists (what
