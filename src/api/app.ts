@@ -82,7 +82,7 @@ export function createApp(options: AppOptions): Express {
   app.use(mcpRoutes({ deps, lastUsed: options.lastUsed, rateLimiter: options.rateLimiter, specPath }));
 
   // The API proper: authenticated, rate-limited and held to the key's scope before anything else looks at the request.
-  app.use('/api/v1', authenticate(deps.orm, options.lastUsed, options.rateLimiter), rateLimit(options.rateLimiter), requireOperationScope(specPath, routeOf));
+  app.use('/api/v1', authenticate(deps.orm, options.lastUsed, options.rateLimiter), rateLimit(options.rateLimiter), requireOperationScope(routeOf));
   app.post('/api/v1/projects/:id/cover', uploadSizeGuard());
   app.use('/api/v1', express.json({ limit: '256kb' }), wellFormedBody);
   rememberRouteRegexps();

@@ -3,6 +3,13 @@ import type { Request, Response } from 'express';
 import { parse } from 'yaml';
 
 type Template = { template: string; pattern: RegExp; literalSegments: number };
+type Spec = { servers: Array<{ url: string }>; paths: Record<string, Record<string, { operationId?: string } | undefined>> };
+
+/** Which API route a request was for (its template), and which operation of openapi.yaml (its operationId). */
+export type RouteOf = {
+  (req: Request, res: Response): string;
+  operationOf: (req: Request, res: Response) => string | undefined;
+};
 
 /** The label of a request that matches no known route: one value, however many different URLs are sent. */
 export const unmatchedRoute = 'unmatched';
@@ -14,8 +21,8 @@ export const unmatchedRoute = 'unmatched';
  * Asked once the answer is done (Express knows the route only after routing), by the metrics and the span; worked
  * out once per request and kept in `res.locals.routeTemplate`.
  */
-export function routeTemplates(specPath: string): (req: Request, res: Response) => string {
-  const spec = parse(readFileSync(specPath, 'utf8')) as { servers: Array<{ url: string }>; paths: Record<string, unknown> };
+export function routeTemplates(specPath: string): RouteOf {
+  const spec = parse(readFileSync(specPath, 'utf8')) as Spec;
   const base = spec.servers[0]!.url.replace(/\/$/, '');
   const templates: Template[] = Object.keys(spec.paths)
     .map((path) => {
@@ -40,9 +47,18 @@ export function routeTemplates(specPath: string): (req: Request, res: Response) 
     if (typeof route === 'string') return `${req.baseUrl}${route}`.replace(/[:*](\w+)/g, '{$1}');
     return unmatchedRoute;
   };
-  return (req, res) => {
+  const routeOf = (req: Request, res: Response): string => {
     const locals = res.locals as { routeTemplate?: string };
     locals.routeTemplate ??= templateOf(req);
     return locals.routeTemplate;
   };
+  const operations = new Map<string, string>();
+  for (const [path, methods] of Object.entries(spec.paths)) {
+    for (const [method, operation] of Object.entries(methods)) {
+      if (operation?.operationId) operations.set(`${method.toUpperCase()} ${base}${path}`, operation.operationId);
+    }
+  }
+  // Express answers HEAD with the GET route.
+  const operationOf = (req: Request, res: Response) => operations.get(`${req.method === 'HEAD' ? 'GET' : req.method} ${routeOf(req, res)}`);
+  return Object.assign(routeOf, { operationOf });
 }
