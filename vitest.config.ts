@@ -11,10 +11,15 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     setupFiles: ['test/setup/trust-dev-ca.ts', 'test/setup/own-ports-and-scratch.ts'],
     pool: 'forks',
-    // A file per core at a time, not vitest's default of one fewer: most files spend their time waiting on servers
-    // (Temporal's timers, processes they start and kill). More than one per core stretches the CPU-bound fuzzing;
-    // one per core keeps the margin that a suite with timeouts needs.
-    maxWorkers: '100%',
+    // Files share a worker process and its loaded modules, one after another: starting a process and importing the
+    // service for every file cost more CPU than most files' tests. What a process may hold only once is installed
+    // once (test/support/temporal-runtime-log.ts), and the service builds what it derives from openapi.yaml once per
+    // process (src/common/once-per-key.ts).
+    isolate: false,
+    // Three files per two cores at a time: most files spend part of their time waiting on servers (Temporal's timers,
+    // processes they start and kill), which a third file fills; a file per core leaves a core idle a fifth of the run,
+    // and two per core stretch the CPU-bound files (the fuzzing, the videos) towards their timeouts.
+    maxWorkers: '150%',
     // The longest files first, also on a clean clone (test/support/heavy-first-sequencer.ts).
     sequence: { sequencer: HeavyFirstSequencer },
     // expect.poll() waits as long as eventually() does (test/support/eventually.ts): vitest's 1 s made the browser

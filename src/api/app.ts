@@ -1,5 +1,6 @@
 import express, { type Express } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
+import { oncePerKey } from '../common/once-per-key.ts';
 import { fileURLToPath } from 'node:url';
 import type { LastUsedTracker } from '../domain/api-keys/last-used-tracker.ts';
 import type { Deps } from '../domain/deps.ts';
@@ -86,21 +87,7 @@ export function createApp(options: AppOptions): Express {
   app.post('/api/v1/projects/:id/cover', uploadSizeGuard());
   app.use('/api/v1', express.json({ limit: '256kb' }), wellFormedBody);
   rememberRouteRegexps();
-  app.use(
-    OpenApiValidator.middleware({
-      apiSpec: specPath,
-      validateRequests: { allErrors: true },
-      // Formats that really validate (real calendar dates, WHATWG-parsed URLs with a host, canonical UUIDs).
-      formats: openApiFormats,
-      validateResponses: options.validateResponses,
-      // Authentication is ours (middleware/authenticate.ts), with the error bodies and statuses we promise.
-      validateSecurity: false,
-      // The spec's $refs resolved once at start-up: in the default ('bundle') mode the validator looks each
-      // parameter's $ref up again on every request, CPU that every request paid.
-      $refParser: { mode: 'dereference' },
-      fileUploader: coverUploader,
-    }),
-  );
+  app.use(openApiValidator(options.validateResponses));
   // After the validator: the key's format is checked there, and the body it hashes is parsed.
   app.use('/api/v1', idempotency(deps));
   app.use('/api/v1', projectRoutes(deps), brandKitRoutes(deps), apiKeyRoutes({ ...deps, lastUsed: options.lastUsed }));
@@ -112,3 +99,25 @@ export function createApp(options: AppOptions): Express {
   app.use(problemResponse);
   return app;
 }
+
+/**
+ * The OpenAPI validator, one per process and setting. It compiles a route's schemas on the route's first request,
+ * which a process that builds many apps (the test suite, the bench) would otherwise pay again for each. It keeps
+ * nothing of an app but the `app.param` handlers it installs in the first one, which put its coerced path parameters
+ * back into `req.params`: every path parameter of openapi.yaml is a string, which coercion leaves as it is.
+ */
+const openApiValidator = oncePerKey((validateResponses: boolean) =>
+  OpenApiValidator.middleware({
+    apiSpec: specPath,
+    validateRequests: { allErrors: true },
+    // Formats that really validate (real calendar dates, WHATWG-parsed URLs with a host, canonical UUIDs).
+    formats: openApiFormats,
+    validateResponses,
+    // Authentication is ours (middleware/authenticate.ts), with the error bodies and statuses we promise.
+    validateSecurity: false,
+    // The spec's $refs resolved once at start-up: in the default ('bundle') mode the validator looks each
+    // parameter's $ref up again on every request, CPU that every request paid.
+    $refParser: { mode: 'dereference' },
+    fileUploader: coverUploader,
+  }),
+);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Request, Response } from 'express';
 import { parse } from 'yaml';
+import { oncePerKey } from '../common/once-per-key.ts';
 
 type Template = { template: string; pattern: RegExp; literalSegments: number };
 type Spec = { servers: Array<{ url: string }>; paths: Record<string, Record<string, { operationId?: string } | undefined>> };
@@ -21,7 +22,9 @@ export const unmatchedRoute = 'unmatched';
  * Asked once the answer is done (Express knows the route only after routing), by the metrics and the span; worked
  * out once per request and kept in `res.locals.routeTemplate`.
  */
-export function routeTemplates(specPath: string): RouteOf {
+export const routeTemplates = oncePerKey(readRouteTemplates);
+
+function readRouteTemplates(specPath: string): RouteOf {
   const spec = parse(readFileSync(specPath, 'utf8')) as Spec;
   const base = spec.servers[0]!.url.replace(/\/$/, '');
   const templates: Template[] = Object.keys(spec.paths)

@@ -8,10 +8,10 @@ import { createSlowWebhooksWorker } from '../../worker/create-slow-webhooks-work
 import { createVideoWorker } from '../../worker/create-video-worker.ts';
 import { createWorker } from '../../worker/create-worker.ts';
 import { runWorkers, shutDownWorkers } from '../../worker/run-workers.ts';
-import { installTemporalRuntime } from '../../worker/temporal-runtime.ts';
 import { createTestDatabase } from './test-database.ts';
 import { testConfig } from './test-config.ts';
 import { infrastructure } from './infrastructure.ts';
+import { installTestTemporalRuntime } from './temporal-runtime-log.ts';
 
 export type TestApp = {
   config: Config;
@@ -34,7 +34,7 @@ export async function startTestApp(
   const database = options.databaseUrl ? { url: options.databaseUrl, drop: () => Promise.resolve() } : await createTestDatabase();
   const config = testConfig(database.url, overrides);
   const api = await startApiServer(config, { validateResponses: options.validateResponses ?? true });
-  installTemporalRuntime(api.services.logger);
+  installTestTemporalRuntime();
   const connection = await connectWorkerConnection(config.temporal);
   const workers: Worker[] = [
     await createWorker({ connection, config, deps: api.services, workflowBundlePath: infrastructure.workflowBundlePath }),

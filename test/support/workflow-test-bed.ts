@@ -16,9 +16,9 @@ import type { ObjectStorage } from '../../src/adapters/object-storage/object-sto
 import { searchAttributes } from '../../src/adapters/temporal/search-attributes.ts';
 import { taskQueues } from '../../src/adapters/temporal/task-queues.ts';
 import { activityInterceptors } from '../../worker/activity-interceptors.ts';
-import { installTemporalRuntime } from '../../worker/temporal-runtime.ts';
 import { workflowSpanSink } from '../../worker/workflow-span-sink.ts';
-import { testConfig, testLogLevel } from './test-config.ts';
+import { installTestTemporalRuntime } from './temporal-runtime-log.ts';
+import { testConfig } from './test-config.ts';
 import { createTestDatabase } from './test-database.ts';
 import { infrastructure } from './infrastructure.ts';
 
@@ -50,7 +50,7 @@ export type WorkflowTestBed = {
  */
 export async function startWorkflowTestBed(env: Record<string, string> = {}): Promise<WorkflowTestBed> {
   const logger = createLogger({ level: 'silent', name: 'test' });
-  installTemporalRuntime(createLogger({ level: testLogLevel(), name: 'test' }));
+  installTestTemporalRuntime();
   const database = await createTestDatabase();
   const orm = await openDatabase(database.url);
   const config = testConfig(database.url, { TEMPORAL_TASK_QUEUE: uniqueTaskQueue(), ...env });

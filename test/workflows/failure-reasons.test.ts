@@ -1,5 +1,4 @@
 import { WorkflowFailedError } from '@temporalio/client';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Post } from '../../src/adapters/database/entities/post.ts';
 import { WorkspaceEvent } from '../../src/adapters/database/entities/workspace-event.ts';
@@ -12,9 +11,9 @@ import { requestIdKey } from '../../src/adapters/temporal/request-id.ts';
 import { workflowIds } from '../../src/adapters/temporal/workflow-ids.ts';
 import { webhookBody } from '../../src/adapters/webhook-sender/webhook-body.ts';
 import { generatePost } from '../../workflows/generate-post.ts';
-import { installTemporalRuntime } from '../../worker/temporal-runtime.ts';
 import { failureOf } from '../support/failure-of.ts';
 import { createPostFixture } from '../support/post-fixtures.ts';
+import { listenToTemporalLog } from '../support/temporal-runtime-log.ts';
 import { startWorkflowTestBed, type WorkflowTestBed } from '../support/workflow-test-bed.ts';
 
 // Storage that fails the way a real one does: its message names an internal host, port and path. The generation
@@ -25,16 +24,19 @@ import { startWorkflowTestBed, type WorkflowTestBed } from '../support/workflow-
 const internal = { host: 'objects.internal.example', port: '9000', path: '/var/lib/content-service/objects/workspaces' };
 const storageMessage = `connect ETIMEDOUT ${internal.host}:${internal.port} while writing ${internal.path}/artwork.png`;
 
-// The worker's log in this process: the runtime (one per process) is installed here first, so the test bed's
-// install does nothing and every workflow and activity log line lands in `logLines`.
+// What the workers of this process log (the runtime is one per process: test/support/temporal-runtime-log.ts).
 const logLines: string[] = [];
-installTemporalRuntime(pino({ level: 'info' }, { write: (line: string) => void logLines.push(line) }));
+let stopListening: () => void;
 
 let bed: WorkflowTestBed;
 beforeAll(async () => {
   bed = await startWorkflowTestBed();
+  stopListening = listenToTemporalLog((line) => logLines.push(line));
 });
-afterAll(() => bed?.stop());
+afterAll(async () => {
+  stopListening?.();
+  await bed?.stop();
+});
 
 function brokenStorage(storage: ObjectStorage): ObjectStorage {
   return { ...storage, put: () => Promise.reject(new Error(storageMessage)) };

@@ -3,6 +3,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { LastUsedTracker } from '../../domain/api-keys/last-used-tracker.ts';
 import type { Deps } from '../../domain/deps.ts';
 import { AppError } from '../../common/errors/app-error.ts';
+import { oncePerKey } from '../../common/once-per-key.ts';
 import { callerOf } from '../caller-of.ts';
 import { authenticate } from '../middleware/authenticate.ts';
 import { rateLimit } from '../middleware/rate-limit.ts';
@@ -25,12 +26,7 @@ type Options = { deps: Deps; lastUsed: LastUsedTracker; rateLimiter: RateLimiter
  * once per process.
  */
 export function mcpRoutes({ deps, lastUsed, rateLimiter, specPath }: Options): Router {
-  const tools = mcpTools(specPath);
-  // tools/list shows a key only the tools its scope allows (a call of another is refused all the same).
-  const listedFor = Object.fromEntries(
-    apiKeyScopes.map((scope) => [scope, listedTools(tools.filter((tool) => scopeCovers(scope, scopeOfTool(tool))))]),
-  ) as Record<ApiKeyScope, Tool[]>;
-  const callTool = toolCaller(tools);
+  const { listedFor, callTool } = toolbox(specPath);
   const router = Router();
 
   router.post(
@@ -61,6 +57,16 @@ export function mcpRoutes({ deps, lastUsed, rateLimiter, specPath }: Options): R
   router.use('/mcp', challengeBearer);
   return router;
 }
+
+/** The tools, the list each scope is shown and their caller (which compiles their input validators): once per process. */
+const toolbox = oncePerKey((specPath: string) => {
+  const tools = mcpTools(specPath);
+  // tools/list shows a key only the tools its scope allows (a call of another is refused all the same).
+  const listedFor = Object.fromEntries(
+    apiKeyScopes.map((scope) => [scope, listedTools(tools.filter((tool) => scopeCovers(scope, scopeOfTool(tool))))]),
+  ) as Record<ApiKeyScope, Tool[]>;
+  return { listedFor, callTool: toolCaller(tools) };
+});
 
 /** A refused key is told how to authenticate (RFC 6750), as MCP clients expect of a protected server. */
 const challengeBearer: ErrorRequestHandler = (error: unknown, _req, res, next) => {
