@@ -17,7 +17,7 @@ export default defineConfig({
     // process (src/common/once-per-key.ts).
     isolate: false,
     // Three files per two cores at a time: most files spend part of their time waiting on servers (Temporal's timers,
-    // processes they start and kill), which a third file fills; a file per core leaves a core idle a fifth of the run,
+    // processes they start and kill), which a third file fills; a file per core leaves a core idle a third of the run,
     // and two per core stretch the CPU-bound files (the fuzzing, the videos) towards their timeouts.
     maxWorkers: '150%',
     // The longest files first, also on a clean clone (test/support/heavy-first-sequencer.ts).

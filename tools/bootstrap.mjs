@@ -13,7 +13,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 export const projectNodeBin = join(root, 'node_modules/.bin');
 const node24 = join(projectNodeBin, 'node');
 
-const cacheDir = process.env.CONTENT_SERVICE_CACHE_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'content-service');
+/** The toolchain cache, outside the repository (src/local/embedded/cache-dir.ts reads the same settings). */
+export const cacheDir = process.env.CONTENT_SERVICE_CACHE_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'content-service');
 
 /** Installs what is missing; exits the process with a plain message when it cannot. */
 export function bootstrap() {
