@@ -27,8 +27,8 @@ export function bootstrap() {
     const env = { ...process.env, PATH: `${projectNode}${delimiter}${process.env.PATH ?? ''}` };
     // No install script runs, whatever the npm: npm 11 would run those package.json `allowScripts` allows, an older npm
     // every one, and better-sqlite3's would try to download a binary. The one script needed, the `node` package's, is
-    // done next, from the toolchain cache. --prefer-offline: what npm has cached is used without asking the registry again; the lockfile's
-    // integrity hashes still decide what is installed.
+    // done next, from the toolchain cache. --prefer-offline: what npm has cached is used without asking the registry
+    // again; the lockfile's integrity hashes still decide what is installed.
     const result = spawnSync('npm', ['ci', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
       cwd: root,
       env,
