@@ -1,6 +1,7 @@
 import express, { type Express } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { oncePerKey } from '../common/once-per-key.ts';
+import { dereferencedOpenApiDocument } from './openapi-document.ts';
 import { fileURLToPath } from 'node:url';
 import type { LastUsedTracker } from '../domain/api-keys/last-used-tracker.ts';
 import type { Deps } from '../domain/deps.ts';
@@ -105,19 +106,25 @@ export function createApp(options: AppOptions): Express {
  * which a process that builds many apps (the test suite, the bench) would otherwise pay again for each. It keeps
  * nothing of an app but the `app.param` handlers it installs in the first one, which put its coerced path parameters
  * back into `req.params`: every path parameter of openapi.yaml is a string, which coercion leaves as it is.
+ *
+ * It is handed openapi.yaml with its `$ref`s already resolved and its components left out: it adds the components to
+ * every schema it compiles, so that references resolve, and ajv then walks all of them for each route and status.
  */
 const openApiValidator = oncePerKey((validateResponses: boolean) =>
   OpenApiValidator.middleware({
-    apiSpec: specPath,
+    apiSpec: withoutComponents(dereferencedOpenApiDocument(specPath)) as unknown as Parameters<typeof OpenApiValidator.middleware>[0]['apiSpec'],
     validateRequests: { allErrors: true },
     // Formats that really validate (real calendar dates, WHATWG-parsed URLs with a host, canonical UUIDs).
     formats: openApiFormats,
     validateResponses,
     // Authentication is ours (middleware/authenticate.ts), with the error bodies and statuses we promise.
     validateSecurity: false,
-    // The spec's $refs resolved once at start-up: in the default ('bundle') mode the validator looks each
-    // parameter's $ref up again on every request, CPU that every request paid.
-    $refParser: { mode: 'dereference' },
     fileUploader: coverUploader,
   }),
 );
+
+/** The document without the components its resolved `$ref`s pointed at; security schemes stay (named by `security`). */
+function withoutComponents(document: Record<string, unknown>): Record<string, unknown> {
+  const { securitySchemes } = (document.components ?? {}) as { securitySchemes?: unknown };
+  return { ...document, components: { securitySchemes } };
+}

@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import type { Request, Response } from 'express';
-import { parse } from 'yaml';
+import { readOpenApiDocument } from './openapi-document.ts';
 import { oncePerKey } from '../common/once-per-key.ts';
 
 type Template = { template: string; pattern: RegExp; literalSegments: number };
@@ -25,7 +24,7 @@ export const unmatchedRoute = 'unmatched';
 export const routeTemplates = oncePerKey(readRouteTemplates);
 
 function readRouteTemplates(specPath: string): RouteOf {
-  const spec = parse(readFileSync(specPath, 'utf8')) as Spec;
+  const spec = readOpenApiDocument(specPath) as Spec;
   const base = spec.servers[0]!.url.replace(/\/$/, '');
   const templates: Template[] = Object.keys(spec.paths)
     .map((path) => {

@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { dereferencedOpenApiDocument } from '../openapi-document.ts';
 
 /** A JSON Schema (draft 2020-12 / draft-07 as MCP clients read them), built from openapi.yaml. */
 export type JsonSchema = Record<string, unknown>;
@@ -26,8 +25,7 @@ export type ToolSpec = { operation: (operationId: string) => SpecOperation; sche
  * `$ref`s resolved.
  */
 export function loadToolSpec(specPath: string): ToolSpec {
-  const spec = parse(readFileSync(specPath, 'utf8')) as Spec;
-  const resolved = dereference(spec, spec) as Spec;
+  const resolved = dereferencedOpenApiDocument(specPath) as Spec;
   const operations = new Map<string, SpecOperation>();
   for (const [path, item] of Object.entries(resolved.paths)) {
     const shared = (item.parameters ?? []) as Parameter[];
@@ -117,23 +115,4 @@ function toJsonSchema(schema: JsonSchema): JsonSchema {
     return converted;
   }
   return { anyOf: [converted, { type: 'null' }] };
-}
-
-function dereference(value: unknown, spec: Spec, seen = new Map<string, unknown>()): unknown {
-  if (Array.isArray(value)) return value.map((item) => dereference(item, spec, seen));
-  if (value === null || typeof value !== 'object') return value;
-  const ref = (value as { $ref?: unknown }).$ref;
-  if (typeof ref === 'string') {
-    const known = seen.get(ref);
-    if (known !== undefined) return known;
-    const target = ref
-      .replace(/^#\//, '')
-      .split('/')
-      .reduce<unknown>((node, segment) => (node as Record<string, unknown>)[segment.replace(/~1/g, '/').replace(/~0/g, '~')], spec);
-    if (target === undefined) throw new Error(`openapi.yaml: ${ref} resolves to nothing`);
-    const resolved = dereference(target, spec, seen);
-    seen.set(ref, resolved);
-    return resolved;
-  }
-  return Object.fromEntries(Object.entries(value).map(([key, member]) => [key, dereference(member, spec, seen)]));
 }
