@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { toolchainCacheDir } from './src/local/embedded/cache-dir.ts';
 import HeavyFirstSequencer from './test/support/heavy-first-sequencer.ts';
+import { testWorkers } from './test/support/test-workers.ts';
 
 // Vitest's caches (each file's last duration, which orders the files, and the transformed modules) in the toolchain
 // cache, outside the checkout, so that a fresh clone starts with them. One per lockfile: inside node_modules, where
@@ -24,17 +25,15 @@ export default defineConfig({
     // The default report, then one plain closing line (test/support/closing-line-reporter.ts).
     reporters: ['default', './test/support/closing-line-reporter.ts'],
     globalSetup: ['test/global-setup.ts'],
-    setupFiles: ['test/setup/trust-dev-ca.ts', 'test/setup/own-ports-and-scratch.ts'],
+    setupFiles: ['test/setup/trust-dev-ca.ts', 'test/setup/own-ports-and-scratch.ts', 'test/setup/temporal-runtime.ts'],
     pool: 'forks',
     // Files share a worker process and its loaded modules, one after another: starting a process and importing the
     // service for every file cost more CPU than most files' tests. What a process may hold only once is installed
     // once (test/support/temporal-runtime-log.ts), and the service builds what it derives from openapi.yaml once per
     // process (src/common/once-per-key.ts).
     isolate: false,
-    // Three files per two cores at a time: most files spend part of their time waiting on servers (Temporal's timers,
-    // processes they start and kill), which a third file fills; a file per core leaves a core idle a third of the run,
-    // and two per core stretch the CPU-bound files (the fuzzing, the videos) towards their timeouts.
-    maxWorkers: '150%',
+    // Vitest caps a percentage at the number of cores: the count is a number (test/support/test-workers.ts).
+    maxWorkers: testWorkers(),
     // The longest files first, also on a clean clone (test/support/heavy-first-sequencer.ts).
     sequence: { sequencer: HeavyFirstSequencer },
     // expect.poll() waits as long as eventually() does (test/support/eventually.ts): vitest's 1 s made the browser

@@ -1,9 +1,9 @@
 // `node tools/side-by-side.mjs <script> [script...] [-- <command> [args...]]`: runs npm scripts and a command at once,
 // and fails if any of them fails. `npm test` runs its checks (the type check, the linters) beside the suite: the
 // checks keep a core busy for most of a minute each, which before the first test was the longest wait, while the
-// suite leaves a core idle for part of its run. The scripts run at the lowest priority, so they take only what the
-// command leaves idle and never slow a test towards its timeout. The command's output is shown as it comes; each
-// script's is held and printed whole when it ends, so two reports never interleave.
+// suite leaves a core idle for part of its run. The scripts run at the lowest CPU priority, so that they take mostly
+// what the command leaves idle. The command's output is shown as it comes; each script's is held and printed whole
+// when it ends (usually early in the suite's run; after its closing line when the command is one short file).
 import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
 import { constants, setPriority } from 'node:os';
@@ -16,6 +16,11 @@ if (scripts.length === 0 && command.length === 0) {
   process.exit(2);
 }
 
+// A Ctrl-C reaches the whole foreground process group; a signal sent to this process alone (a supervisor's SIGTERM)
+// is passed on to everything it started.
+const children = new Set();
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => children.forEach((child) => child.kill(signal)));
+
 const results = await Promise.all([...scripts.map(runScript), ...(command.length > 0 ? [runCommand(command)] : [])]);
 const failed = results.filter(({ code }) => code !== 0).map(({ name }) => name);
 if (failed.length > 0) {
@@ -27,8 +32,8 @@ if (failed.length > 0) {
 function runScript(script) {
   return new Promise((resolve) => {
     const child = spawn('npm', ['run', '--silent', script], { stdio: ['ignore', 'pipe', 'pipe'] });
-    // Straight after the spawn, long before npm has loaded and started the script's own processes.
-    if (child.pid !== undefined) setPriority(child.pid, constants.priority.PRIORITY_LOW);
+    children.add(child);
+    lowerPriority(child.pid);
     const output = [];
     child.stdout.on('data', (chunk) => output.push(chunk));
     child.stderr.on('data', (chunk) => output.push(chunk));
@@ -40,10 +45,23 @@ function runScript(script) {
   });
 }
 
+/**
+ * The lowest priority for the script, straight after the spawn: long before npm has loaded and started the script's
+ * own processes, which inherit it. Where the system refuses, the script runs at the usual priority.
+ */
+function lowerPriority(pid) {
+  try {
+    if (pid !== undefined) setPriority(pid, constants.priority.PRIORITY_LOW);
+  } catch (error) {
+    process.stderr.write(`side-by-side: the checks run at the usual priority (${error.message})\n`);
+  }
+}
+
 /** The command with its output as it comes. */
 function runCommand([file, ...args]) {
   return new Promise((resolve) => {
     const child = spawn(file, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+    children.add(child);
     child.on('error', (error) => {
       process.stderr.write(`${file}: ${error.message}\n`);
       resolve({ name: file, code: 127 });

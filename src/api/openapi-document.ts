@@ -5,7 +5,10 @@ import { oncePerKey } from '../common/once-per-key.ts';
 /** openapi.yaml as parsed: read once per process by whatever the api derives from it (routes, tools, validation). */
 export const readOpenApiDocument = oncePerKey((specPath: string): Record<string, unknown> => parse(readFileSync(specPath, 'utf8')) as Record<string, unknown>);
 
-/** openapi.yaml with every local `$ref` replaced by what it points at (shared, not copied), once per process. */
+/**
+ * openapi.yaml with every local `$ref` replaced by what it points at (shared, not copied), once per process. A
+ * `$ref`'s siblings go with it, as OpenAPI 3.0 says they are ignored.
+ */
 export const dereferencedOpenApiDocument = oncePerKey((specPath: string): Record<string, unknown> => {
   const spec = readOpenApiDocument(specPath);
   return dereference(spec, spec) as Record<string, unknown>;

@@ -6,5 +6,6 @@ import suite from '../../vitest.config.ts';
 // `npm test` does not run: each is minutes of load (docs/testing.md, "Chaos").
 export default defineConfig({
   root: fileURLToPath(new URL('../..', import.meta.url)),
-  test: { ...suite.test, include: ['test/chaos/**/*.chaos.ts'], maxWorkers: 1 },
+  // Each run in a process of its own: a run is minutes of load, and none may inherit another's leftovers.
+  test: { ...suite.test, include: ['test/chaos/**/*.chaos.ts'], maxWorkers: 1, isolate: true },
 });

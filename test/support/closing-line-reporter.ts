@@ -1,8 +1,8 @@
 import type { Reporter, TestModule } from 'vitest/node';
 
 /**
- * Ends the run with one plain line, `tests: N passed, N failed` (`, N skipped` when any were): the summary that CI
- * tools read without knowing vitest's own banner. Printed after the default reporter's summary.
+ * Ends vitest's report with one plain line, `tests: N passed, N failed` (`, N skipped` when any were): the summary
+ * that CI tools read without knowing vitest's own banner. Printed after the default reporter's summary.
  */
 export default class ClosingLineReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {

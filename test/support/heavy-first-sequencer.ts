@@ -3,7 +3,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // The suite's wall time is bounded by its longest file, the fuzzing a fifth of one worker's share. A
 // file started last makes the run wait for it after everything else is done, so the longest files go first. Vitest
-// orders by the durations of the previous run, kept in node_modules/.vite; a clean clone has none and vitest then
+// orders by the durations of the previous run, kept in the toolchain cache (vitest.config.ts); a first run has none and vitest then
 // starts the largest files first, which put the fuzzing and the crash tests near the end. These figures (seconds,
 // the fifteen longest of a full run on the 2-core machine, three files at a time) stand in for a file until vitest
 // has measured it itself: only their order matters.

@@ -11,7 +11,6 @@ import { runWorkers, shutDownWorkers } from '../../worker/run-workers.ts';
 import { createTestDatabase } from './test-database.ts';
 import { testConfig } from './test-config.ts';
 import { infrastructure } from './infrastructure.ts';
-import { installTestTemporalRuntime } from './temporal-runtime-log.ts';
 
 export type TestApp = {
   config: Config;
@@ -34,7 +33,6 @@ export async function startTestApp(
   const database = options.databaseUrl ? { url: options.databaseUrl, drop: () => Promise.resolve() } : await createTestDatabase();
   const config = testConfig(database.url, overrides);
   const api = await startApiServer(config, { validateResponses: options.validateResponses ?? true });
-  installTestTemporalRuntime();
   const connection = await connectWorkerConnection(config.temporal);
   const workers: Worker[] = [
     await createWorker({ connection, config, deps: api.services, workflowBundlePath: infrastructure.workflowBundlePath }),

@@ -17,7 +17,6 @@ import { searchAttributes } from '../../src/adapters/temporal/search-attributes.
 import { taskQueues } from '../../src/adapters/temporal/task-queues.ts';
 import { activityInterceptors } from '../../worker/activity-interceptors.ts';
 import { workflowSpanSink } from '../../worker/workflow-span-sink.ts';
-import { installTestTemporalRuntime } from './temporal-runtime-log.ts';
 import { testConfig } from './test-config.ts';
 import { createTestDatabase } from './test-database.ts';
 import { infrastructure } from './infrastructure.ts';
@@ -50,7 +49,6 @@ export type WorkflowTestBed = {
  */
 export async function startWorkflowTestBed(env: Record<string, string> = {}): Promise<WorkflowTestBed> {
   const logger = createLogger({ level: 'silent', name: 'test' });
-  installTestTemporalRuntime();
   const database = await createTestDatabase();
   const orm = await openDatabase(database.url);
   const config = testConfig(database.url, { TEMPORAL_TASK_QUEUE: uniqueTaskQueue(), ...env });
