@@ -17,7 +17,7 @@ let app: TestApp;
 beforeAll(async () => {
   temporal = await startTemporalDevServer({ headless: true });
   // The delete below waits out one Temporal deadline (10 s by default) for the cleanup start.
-  app = await startTestApp({ TEMPORAL_ADDRESS: temporal.address, TEMPORAL_CALL_TIMEOUT_SECONDS: '3' });
+  app = await startTestApp({ TEMPORAL_ADDRESS: temporal.address, TEMPORAL_CALL_TIMEOUT_SECONDS: '5' });
 });
 afterAll(async () => {
   await app?.stop();

@@ -25,7 +25,10 @@ let workspace: TestWorkspace;
 beforeAll(async () => {
   temporalData = await mkdtemp(join(tmpdir(), 'half-way-'));
   temporal = await startTemporalDevServer({ headless: true, databaseFile: join(temporalData, 'temporal.sqlite') });
-  ({ app, workspace } = await startAppWithWorkspace({ env: { TEMPORAL_ADDRESS: temporal.address, TEMPORAL_CALL_TIMEOUT_SECONDS: '3' } }));
+  // The deadline on Temporal calls, which the first test waits out once, with Temporal stopped: short, but not so short
+  // that this file's own Temporal server, on a machine busy with the rest of the suite, misses it while up (a 503 where
+  // the later tests expect the commit's 500).
+  ({ app, workspace } = await startAppWithWorkspace({ env: { TEMPORAL_ADDRESS: temporal.address, TEMPORAL_CALL_TIMEOUT_SECONDS: '10' } }));
 });
 afterAll(async () => {
   await app?.stop();
@@ -36,6 +39,8 @@ afterAll(async () => {
 const em = () => app.api.services.orm.em.fork();
 // No grace window: these schedules were changed a moment ago, by the test.
 const reconcile = () => reconcileSchedules(app.api.services, { graceMs: 0 });
+// How long Temporal's list of schedules may take to show a change while the machine is busy.
+const listCatchesUpMs = 30_000;
 const noDrift: Partial<ReconcileReport> = { created: [], updated: [], deleted: [], failed: [] };
 const temporalScheduleIds = async () => {
   const ids: string[] = [];
@@ -93,7 +98,7 @@ describe('Temporal unreachable', () => {
   });
 });
 
-describe('the commit refused after Temporal accepted', () => {
+describe('the commit refused after Temporal accepted', { timeout: 60_000 }, () => {
   // Fails the transaction at COMMIT for marked rows: a new schedule named "fail at commit", a change to the cron
   // 13 13 13 * *, the deletion of a schedule whose template is "fail at commit".
   beforeAll(async () => {
@@ -131,7 +136,7 @@ describe('the commit refused after Temporal accepted', () => {
     expect((await em().findOneOrFail(Schedule, id)).cronExpression).toBe('0 9 * * *');
 
     // Reconcile picks its candidates from Temporal's list of schedules, which shows a change a moment later.
-    await eventually(async () => expect(await reconcile()).toMatchObject({ ...noDrift, updated: [id] }));
+    await eventually(async () => expect(await reconcile()).toMatchObject({ ...noDrift, updated: [id] }), listCatchesUpMs);
     const read = await workspace.client.get<Schemas['Schedule']>(`/schedules/${id}`);
     expect(read.body.nextRunAt).toMatch(/T09:00:00\.000Z$/);
   });
@@ -141,7 +146,7 @@ describe('the commit refused after Temporal accepted', () => {
     expect((await workspace.client.delete(`/schedules/${id}`)).status).toBe(500);
     expect(await em().count(Schedule, { id })).toBe(1);
 
-    await eventually(async () => expect(await reconcile()).toMatchObject({ ...noDrift, created: [id] }));
+    await eventually(async () => expect(await reconcile()).toMatchObject({ ...noDrift, created: [id] }), listCatchesUpMs);
     // The list comes from Temporal's visibility store, which catches up with a change a moment later.
     await eventually(async () => expect(await temporalScheduleIds()).toContain(scheduleIds.generation(id)));
   });

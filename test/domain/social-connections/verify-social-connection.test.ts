@@ -38,7 +38,7 @@ beforeAll(async () => {
     env: {
       TEMPORAL_ADDRESS: temporal.address,
       // The hand-over to a stopped Temporal waits out this deadline (10 s by default).
-      TEMPORAL_CALL_TIMEOUT_SECONDS: '3',
+      TEMPORAL_CALL_TIMEOUT_SECONDS: '5',
       SOCIAL_ALLOW_PRIVATE_NETWORKS: 'true',
       WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true',
       EVENT_SWEEP_AFTER_SECONDS: '0',
