@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Schemas } from '../../src/api/schemas.ts';
 import { Post } from '../../src/adapters/database/entities/post.ts';
 import { VideoJob as VideoJobRow } from '../../src/adapters/database/entities/video-job.ts';
+import { workflowIds } from '../../src/adapters/temporal/workflow-ids.ts';
 import { eventually } from '../support/eventually.ts';
 import { startAppWithWorkspace } from '../support/app-with-workspace.ts';
 import type { TestApp } from '../support/test-app.ts';
@@ -59,7 +60,7 @@ const videoTestTimeout = { timeout: 120_000 };
 
 /** Cancels the job's workflow and waits for the job to end; its final status. */
 async function cancelled(jobId: string): Promise<string> {
-  await app.api.services.temporal.workflow.getHandle(jobId).cancel();
+  await app.api.services.temporal.workflow.getHandle(workflowIds.videoJob(jobId)).cancel();
   return (await pollUntilEnded(jobId)).final.status;
 }
 
@@ -223,7 +224,7 @@ describe('POST /dashboard/api/posts/{postId}/video errors', () => {
 
 describe('GET /video/jobs/{jobId} and GET /video/presign/{postId} errors', () => {
   it('when the job is unknown or of another workspace, then 404; an invalid id answers 400 naming jobId', async () => {
-    const jobId = await startedJob(await generatedPost('1:1'));
+    const jobId = await startedJob(await postWithUnreadableImage());
     expect((await workspace.client.get(`/video/jobs/${unknownId}`)).status).toBe(404);
     expect((await other.client.get<Problem>(`/video/jobs/${jobId}`)).status).toBe(404);
     const invalid = await workspace.client.get<Problem>('/video/jobs/not-an-id');

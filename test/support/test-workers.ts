@@ -8,5 +8,5 @@ import { availableParallelism } from 'node:os';
  * others, which their timeouts allow for. At most 32: the port range holds 32 slices of 399 ports.
  */
 export function testWorkers(): number {
-  return Math.min(32, Math.max(1, 2 * availableParallelism()));
+  return Math.min(32, 2 * availableParallelism());
 }

@@ -1,43 +1,73 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dataDir } from './local-database.ts';
 
 type DevSecrets = { URL_SIGNING_SECRET: string; ENCRYPTION_KEY: string };
+
+// A lock older than this was left by a process that died holding it: writing the file takes milliseconds.
+const staleLockMs = 10_000;
 
 /**
  * Secrets for the one-machine dev stack, generated once and kept under DATA_DIR so signed URLs and sealed
  * credentials survive restarts (a secret added by a later version is generated then). Production passes its own
  * through the environment.
  *
- * Several processes may start at once on a new DATA_DIR (the dev stack and an admin command, two admin commands):
- * the file is written whole under another name and then put in place, so no process reads it half-written, and
- * only the first process to put it there wins; every process then uses what the file holds.
+ * Several processes may start at once on the same DATA_DIR (the dev stack and an admin command, two admin commands),
+ * and each must end up with the secrets the file keeps: one that sealed credentials with a key the file does not
+ * hold could never open them again. So a missing secret is added under a lock, after reading the file again, and
+ * the file is written whole under another name and renamed, so that no process reads it half-written.
  */
 export function devSecrets(): DevSecrets {
   const file = join(dataDir(), 'dev-secrets.json');
-  const existing = savedSecrets(file);
-  const saved = existing ?? {};
-  if (saved.URL_SIGNING_SECRET && saved.ENCRYPTION_KEY) return { URL_SIGNING_SECRET: saved.URL_SIGNING_SECRET, ENCRYPTION_KEY: saved.ENCRYPTION_KEY };
-  const secrets: DevSecrets = {
-    URL_SIGNING_SECRET: saved.URL_SIGNING_SECRET ?? randomBytes(32).toString('base64url'),
-    ENCRYPTION_KEY: saved.ENCRYPTION_KEY ?? randomBytes(32).toString('base64'),
-  };
+  const saved = complete(savedSecrets(file));
+  if (saved) return saved;
   mkdirSync(dataDir(), { recursive: true });
-  const whole = `${file}.${process.pid}.partial`;
-  writeFileSync(whole, JSON.stringify(secrets, null, 2), { mode: 0o600 });
-  try {
-    // A file without every secret is replaced; a missing one is created only if no other process created it first.
-    if (existing) renameSync(whole, file);
-    else linkSync(whole, file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  } finally {
-    rmSync(whole, { force: true });
-  }
-  return savedSecrets(file) as DevSecrets;
+  return withLock(`${file}.lock`, () => {
+    const current = savedSecrets(file);
+    const secrets = complete(current) ?? {
+      URL_SIGNING_SECRET: current.URL_SIGNING_SECRET ?? randomBytes(32).toString('base64url'),
+      ENCRYPTION_KEY: current.ENCRYPTION_KEY ?? randomBytes(32).toString('base64'),
+    };
+    const whole = `${file}.${randomBytes(6).toString('hex')}.partial`;
+    writeFileSync(whole, JSON.stringify(secrets, null, 2), { mode: 0o600, flag: 'wx' });
+    renameSync(whole, file);
+    return secrets;
+  });
 }
 
-function savedSecrets(file: string): Partial<DevSecrets> | undefined {
-  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Partial<DevSecrets>) : undefined;
+function savedSecrets(file: string): Partial<DevSecrets> {
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Partial<DevSecrets>) : {};
+}
+
+function complete({ URL_SIGNING_SECRET, ENCRYPTION_KEY }: Partial<DevSecrets>): DevSecrets | undefined {
+  return URL_SIGNING_SECRET && ENCRYPTION_KEY ? { URL_SIGNING_SECRET, ENCRYPTION_KEY } : undefined;
+}
+
+/** Runs `work` holding a lock (a directory: creating one is atomic), waiting for another holder to finish. */
+function withLock<T>(lock: string, work: () => T): T {
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (lockAgeMs(lock) > staleLockMs) rmSync(lock, { recursive: true, force: true });
+      // Start-up code, synchronous: a short sleep without an event loop to yield to.
+      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    }
+  }
+  try {
+    return work();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+function lockAgeMs(lock: string): number {
+  try {
+    return Date.now() - statSync(lock).mtimeMs;
+  } catch {
+    return 0; // released meanwhile: try again
+  }
 }

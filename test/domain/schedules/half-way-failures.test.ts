@@ -94,11 +94,11 @@ describe('Temporal unreachable', () => {
     expect(await temporalScheduleIds()).toEqual([kept, alsoKept].map(scheduleIds.generation).sort());
     for (const id of [kept, alsoKept]) expect((await workspace.client.delete(`/schedules/${id}`)).status).toBe(204);
     // Temporal's list shows the deletes a moment later; the next test reads it as its starting point.
-    await eventually(async () => expect(await temporalScheduleIds()).toEqual([]));
+    await eventually(async () => expect(await temporalScheduleIds()).toEqual([]), listCatchesUpMs);
   });
 });
 
-describe('the commit refused after Temporal accepted', { timeout: 60_000 }, () => {
+describe('the commit refused after Temporal accepted', { timeout: 90_000 }, () => {
   // Fails the transaction at COMMIT for marked rows: a new schedule named "fail at commit", a change to the cron
   // 13 13 13 * *, the deletion of a schedule whose template is "fail at commit".
   beforeAll(async () => {
@@ -124,7 +124,7 @@ describe('the commit refused after Temporal accepted', { timeout: 60_000 }, () =
     // Temporal's list catches up with a change a moment later: once it shows a schedule created after the failed
     // one, it would show the failed one too, had it been left.
     const after = await createSchedule('After the failure');
-    await eventually(async () => expect(await temporalScheduleIds()).toContain(scheduleIds.generation(after)));
+    await eventually(async () => expect(await temporalScheduleIds()).toContain(scheduleIds.generation(after)), listCatchesUpMs);
     expect(await temporalScheduleIds()).toEqual([...before, scheduleIds.generation(after)].sort());
     expect(await reconcile()).toMatchObject(noDrift);
     expect((await workspace.client.delete(`/schedules/${after}`)).status).toBe(204);
@@ -148,6 +148,6 @@ describe('the commit refused after Temporal accepted', { timeout: 60_000 }, () =
 
     await eventually(async () => expect(await reconcile()).toMatchObject({ ...noDrift, created: [id] }), listCatchesUpMs);
     // The list comes from Temporal's visibility store, which catches up with a change a moment later.
-    await eventually(async () => expect(await temporalScheduleIds()).toContain(scheduleIds.generation(id)));
+    await eventually(async () => expect(await temporalScheduleIds()).toContain(scheduleIds.generation(id)), listCatchesUpMs);
   });
 });

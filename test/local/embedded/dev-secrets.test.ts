@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
@@ -41,14 +41,18 @@ describe('devSecrets', () => {
     expect(kept).toEqual({ URL_SIGNING_SECRET: expect.any(String), ENCRYPTION_KEY: expect.any(String) });
     for (const answer of answers) expect(answer).toEqual(kept);
     expect(readdirSync(dataDir)).toEqual(['dev-secrets.json']);
+    // Readable by its owner alone.
+    expect(statSync(join(dataDir, 'dev-secrets.json')).mode & 0o777).toBe(0o600);
   });
 
-  it('when the file lacks a secret a later version added, then it is generated and kept beside the saved one', async () => {
+  it('when eight processes start at once on a file that lacks a secret a later version added, then it is generated once and the saved one kept', async () => {
     const dataDir = mkdtempSync(join(inject('scratchDir'), 'dev-secrets-'));
     writeFileSync(join(dataDir, 'dev-secrets.json'), JSON.stringify({ URL_SIGNING_SECRET: 'kept-from-before' }));
-    const answer = await secretsInProcess(dataDir);
-    expect(answer).toEqual({ URL_SIGNING_SECRET: 'kept-from-before', ENCRYPTION_KEY: expect.any(String) });
-    expect(JSON.parse(readFileSync(join(dataDir, 'dev-secrets.json'), 'utf8'))).toEqual(answer);
-    expect(await secretsInProcess(dataDir)).toEqual(answer);
+    const answers = await secretsInProcesses(dataDir, 8);
+    const kept: unknown = JSON.parse(readFileSync(join(dataDir, 'dev-secrets.json'), 'utf8'));
+    expect(kept).toEqual({ URL_SIGNING_SECRET: 'kept-from-before', ENCRYPTION_KEY: expect.any(String) });
+    for (const answer of answers) expect(answer).toEqual(kept);
+    expect(readdirSync(dataDir)).toEqual(['dev-secrets.json']);
+    expect(await secretsInProcess(dataDir)).toEqual(kept);
   });
 });
