@@ -63,13 +63,19 @@ type Action = {
   done: (postId: string) => Promise<void>;
 };
 
+// Every POST goes with an Idempotency-Key, the same for the attempt during the hang and each retry after it, as
+// a client that retries should (docs/api.md, "Idempotency"): a 503 cut off while Temporal came back may have had its start carried
+// out, and only the key tells the retry to join that run rather than to do the work again (a render that had already
+// finished would otherwise render a second version).
+const keyed = (action: string, postId: string) => ({ headers: { 'idempotency-key': `temporal-hang-${action}-${postId}` } });
+
 const inHours = (hours: number) => new Date(Date.now() + hours * 3600_000).toISOString();
 const scheduledAt = inHours(24);
 
 const actions: Action[] = [
   {
     name: 'POST /posts/{id}/generate',
-    send: (id) => workspace.client.post(`/posts/${id}/generate`, { prompt: 'A harbour at dawn' }),
+    send: (id) => workspace.client.post(`/posts/${id}/generate`, { prompt: 'A harbour at dawn' }, keyed('generate', id)),
     done: async (id) => {
       expect(await countOf(id)).toMatchObject({ versions: 1, usage: { PostGeneration: 1 } });
     },
@@ -77,21 +83,21 @@ const actions: Action[] = [
   {
     name: 'POST /posts/{id}/render',
     generated: true,
-    send: (id) => workspace.client.post(`/posts/${id}/render`),
+    send: (id) => workspace.client.post(`/posts/${id}/render`, undefined, keyed('render', id)),
     done: async (id) => {
       expect(await countOf(id)).toMatchObject({ versions: 2, usage: { PostGeneration: 1, PostRender: 1 } });
     },
   },
   {
     name: 'POST /posts/{id}/publish',
-    send: (id) => workspace.client.post(`/posts/${id}/publish`),
+    send: (id) => workspace.client.post(`/posts/${id}/publish`, undefined, keyed('publish', id)),
     done: async (id) => {
       expect(await countOf(id)).toMatchObject({ status: 'published', usage: { PostPublish: 1 } });
     },
   },
   {
     name: 'POST /posts/{id}/schedule',
-    send: (id) => workspace.client.post(`/posts/${id}/schedule`, { scheduledAt }),
+    send: (id) => workspace.client.post(`/posts/${id}/schedule`, { scheduledAt }, keyed('schedule', id)),
     done: async (id) => {
       expect(await countOf(id)).toMatchObject({ status: 'scheduled', scheduledAt: new Date(scheduledAt).toISOString() });
     },
@@ -99,7 +105,7 @@ const actions: Action[] = [
   {
     name: 'POST /posts/{id}/publish-social',
     generated: true,
-    send: (id) => workspace.client.post(`/posts/${id}/publish-social`, { connectionIds: [connectionId] }),
+    send: (id) => workspace.client.post(`/posts/${id}/publish-social`, { connectionIds: [connectionId] }, keyed('publish-social', id)),
     done: async (id) => {
       expect(await countOf(id)).toMatchObject({ status: 'published', targets: 1, usage: { PostGeneration: 1, SocialPublish: 1 } });
       expect(mastodon.statuses.filter((status) => status.text === `Post ${id}`)).toHaveLength(1);
