@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { dataDir } from './local-database.ts';
+import { writeFileWhole } from './write-file-whole.ts';
 
 type DevSecrets = { URL_SIGNING_SECRET: string; ENCRYPTION_KEY: string };
 
@@ -16,7 +17,7 @@ const staleLockMs = 10_000;
  * Several processes may start at once on the same DATA_DIR (the dev stack and an admin command, two admin commands),
  * and each must end up with the secrets the file keeps: one that sealed credentials with a key the file does not
  * hold could never open them again. So a missing secret is added under a lock, after reading the file again, and
- * the file is written whole under another name and renamed, so that no process reads it half-written.
+ * the file is written whole (writeFileWhole), so that no process reads it half-written.
  */
 export function devSecrets(): DevSecrets {
   const file = join(dataDir(), 'dev-secrets.json');
@@ -29,9 +30,7 @@ export function devSecrets(): DevSecrets {
       URL_SIGNING_SECRET: current.URL_SIGNING_SECRET ?? randomBytes(32).toString('base64url'),
       ENCRYPTION_KEY: current.ENCRYPTION_KEY ?? randomBytes(32).toString('base64'),
     };
-    const whole = `${file}.${randomBytes(6).toString('hex')}.partial`;
-    writeFileSync(whole, JSON.stringify(secrets, null, 2), { mode: 0o600, flag: 'wx' });
-    renameSync(whole, file);
+    writeFileWhole(file, JSON.stringify(secrets, null, 2), 0o600);
     return secrets;
   });
 }

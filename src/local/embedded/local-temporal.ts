@@ -1,17 +1,13 @@
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dataDir } from './local-database.ts';
+import { writeFileWhole } from './write-file-whole.ts';
 
 const stateFile = () => join(dataDir(), 'dev-temporal.json');
 
-/**
- * Written by `npm run dev`: where its Temporal dev server listens (it may not be the default port). Written whole
- * under another name, then renamed: an admin command starting meanwhile reads the old file or the new, never half.
- */
+/** Written by `npm run dev`: where its Temporal dev server listens (it may not be the default port); read by the admin CLI. */
 export function rememberLocalTemporal(address: string): void {
-  const whole = `${stateFile()}.${process.pid}.partial`;
-  writeFileSync(whole, JSON.stringify({ address }));
-  renameSync(whole, stateFile());
+  writeFileWhole(stateFile(), JSON.stringify({ address }));
 }
 
 /** TEMPORAL_ADDRESS, else the dev stack's Temporal (when `npm run dev` started one), else the default. */
