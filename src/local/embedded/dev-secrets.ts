@@ -26,7 +26,10 @@ export function devSecrets(): DevSecrets {
   mkdirSync(dataDir(), { recursive: true });
   return withLock(`${file}.lock`, () => {
     const current = savedSecrets(file);
-    const secrets = complete(current) ?? {
+    // Another process may have added them while this one waited for the lock.
+    const done = complete(current);
+    if (done) return done;
+    const secrets = {
       URL_SIGNING_SECRET: current.URL_SIGNING_SECRET ?? randomBytes(32).toString('base64url'),
       ENCRYPTION_KEY: current.ENCRYPTION_KEY ?? randomBytes(32).toString('base64'),
     };
